@@ -1,0 +1,191 @@
+# Builds each package's wheel into dist/ once per source state, reusing one build venv and build dirs.
+"""Usage: python ci/build_wheels.py [PACKAGE ...]   (default: every package)
+
+Every package builds with --no-build-isolation inside one persistent venv (build/wheel-env)
+that holds the union of the packages' build requirements, so scikit-build-core's build
+directory stays valid between runs and C++ rebuilds are incremental. A package whose
+sources (tests and benchmarks aside), build environment and in-repo build inputs hash the
+same as at its last build is skipped (stamp files in dist/.stamps/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from monorepo import DIST_DIR, ROOT, Package, closure, discover, internal_names  # noqa: E402
+
+BUILD_ENV = ROOT / "build" / "wheel-env"
+STAMPS = DIST_DIR / ".stamps"
+# Not part of the wheel: changing them must not trigger a rebuild.
+UNHASHED_TOP_LEVEL = {"tests", "benchmarks", "demo.py", "build", "dist"}
+NATIVE_BUILD_TOOLS = ["cmake>=3.18", "ninja"]
+
+
+def find_uv() -> str | None:
+    """The uv executable nox[uv] brought along, or one on PATH; None without uv."""
+    try:
+        from uv import find_uv_bin
+
+        return find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        return shutil.which("uv")
+
+
+def run(cmd, **kwargs) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, **kwargs)
+
+
+def env_python(env: Path) -> Path:
+    return env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def pip_install(python: Path, args, uv: str | None) -> None:
+    """Install into the venv of `python` with uv when present, else with that venv's pip."""
+    if uv:
+        run([uv, "pip", "install", "--python", python, *args])
+    else:
+        run([python, "-m", "pip", "install", "--disable-pip-version-check", *args])
+
+
+def source_files(pkg: Package) -> list[Path]:
+    """Files that go into pkg's wheel: git-visible ones when in a checkout, else a walk."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "."],
+            cwd=pkg.path, capture_output=True, check=True,
+        ).stdout.decode()
+        rel = [Path(p) for p in out.split("\0") if p]
+    except (OSError, subprocess.CalledProcessError):
+        rel = [p.relative_to(pkg.path) for p in pkg.path.rglob("*") if p.is_file()]
+    keep = [p for p in rel if p.parts[0] not in UNHASHED_TOP_LEVEL and "__pycache__" not in p.parts]
+    return sorted(p for p in keep if (pkg.path / p).is_file())
+
+
+def source_hash(pkg: Package, build_reqs: list[str], dep_hashes: list[str]) -> str:
+    h = hashlib.sha256()
+    for item in build_reqs + dep_hashes:
+        h.update(item.encode() + b"\0")
+    for rel in source_files(pkg):
+        h.update(rel.as_posix().encode() + b"\0")
+        h.update((pkg.path / rel).read_bytes())
+    return h.hexdigest()
+
+
+def wheels_of(pkg: Package) -> list[Path]:
+    return sorted(DIST_DIR.glob(pkg.wheel_prefix + "*.whl"))
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def prepare_build_env(requirements: list[str], uv: str | None) -> Path:
+    """Create build/wheel-env once; install the build requirements when they change."""
+    python = env_python(BUILD_ENV)
+    if not python.exists():
+        if uv:
+            run([uv, "venv", "--quiet", "--python", sys.executable, BUILD_ENV])
+        else:
+            run([sys.executable, "-m", "venv", BUILD_ENV])
+    stamp = BUILD_ENV / "requirements.json"
+    if read_json(stamp).get("requirements") != requirements:
+        pip_install(python, requirements, uv)
+        stamp.write_text(json.dumps({"requirements": requirements}))
+    return python
+
+
+def install_build_dependency(python: Path, pkg: Package, uv: str | None) -> None:
+    """Put our own wheel of pkg into the build env (e.g. tvm-ffi for a plugin build)."""
+    stamp = BUILD_ENV / f"installed-{pkg.name}.json"
+    wheel = wheels_of(pkg)[-1]
+    current = {"wheel": wheel.name, "hash": read_json(STAMPS / f"{pkg.name}.json").get("hash")}
+    if read_json(stamp) == current:
+        return
+    if uv:
+        run([uv, "pip", "install", "--python", python, "--no-deps", "--reinstall", wheel])
+    else:
+        run([python, "-m", "pip", "install", "--no-deps", "--force-reinstall", wheel])
+    stamp.write_text(json.dumps(current))
+
+
+def build_one(pkg: Package, python: Path, digest: str, uv: str | None) -> Path:
+    for old in wheels_of(pkg):
+        old.unlink()
+    start = time.monotonic()
+    if uv:
+        run([uv, "build", "--wheel", "--no-build-isolation", "--python", python,
+             "--out-dir", DIST_DIR, pkg.path])
+    else:
+        run([python, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
+             "--wheel-dir", DIST_DIR, pkg.path])
+    built = wheels_of(pkg)
+    if len(built) != 1:
+        raise RuntimeError(f"build_one: expected one {pkg.name} wheel in {DIST_DIR}, got {built}")
+    (STAMPS / f"{pkg.name}.json").write_text(json.dumps({"hash": digest, "wheel": built[0].name}))
+    print(f"built {built[0].name} in {time.monotonic() - start:.1f}s", flush=True)
+    return built[0]
+
+
+def build_wheels(names: list[str] | None = None) -> list[Path]:
+    """Build (or reuse) the wheels of `names` and everything they need; return their paths."""
+    packages = discover()
+    unknown = sorted(set(names or ()) - set(packages))
+    if unknown:
+        raise SystemExit(f"build_wheels: unknown package(s) {unknown}; known: {list(packages)}")
+    wanted: set[str] = set()
+    for name in names or packages:
+        wanted.update(closure(name, packages))
+        for dep in internal_names(packages[name].build_requires, packages):
+            wanted.update(closure(dep, packages))
+    order = [p for n, p in packages.items() if n in wanted]
+    build_reqs = sorted(
+        {str(r) for p in order for r in p.build_requires if not internal_names([r], packages)}
+        | (set(NATIVE_BUILD_TOOLS) if any(p.is_native for p in order) else set())
+    )
+    DIST_DIR.mkdir(exist_ok=True)
+    STAMPS.mkdir(exist_ok=True)
+    os.environ.setdefault("CMAKE_BUILD_PARALLEL_LEVEL", "2")  # the machines have 2 cores
+    uv = find_uv()
+    hashes: dict[str, str] = {}
+    with open(DIST_DIR / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another checkout user may be building right now
+        python = prepare_build_env(build_reqs, uv)
+        for pkg in order:
+            build_deps = internal_names(pkg.build_requires, packages)
+            digest = source_hash(pkg, build_reqs, [hashes[d] for d in build_deps])
+            hashes[pkg.name] = digest
+            stamp = read_json(STAMPS / f"{pkg.name}.json")
+            existing = wheels_of(pkg)
+            if stamp.get("hash") == digest and [w.name for w in existing] == [stamp.get("wheel")]:
+                print(f"{pkg.name}: {existing[0].name} is up to date", flush=True)
+                continue
+            for dep in build_deps:
+                install_build_dependency(python, packages[dep], uv)
+            build_one(pkg, python, digest, uv)
+    return [wheels_of(p)[0] for p in order]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packages", nargs="*", help="package names (default: all)")
+    args = parser.parse_args(argv)
+    for wheel in build_wheels(args.packages or None):
+        print(wheel.relative_to(ROOT))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+# The one entry point for every task of the tvm-stack monorepo (tests, lint, wheels, demo, bench, docs).
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nox
+from nox.command import CommandFailed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "ci"))
+from build_wheels import find_uv  # noqa: E402
+from monorepo import DIST_DIR, ROOT, closure, discover, third_party_requirements  # noqa: E402
+
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.sessions = ["tests", "integration", "lint"]
+
+PACKAGES = discover()
+# Test runner pieces every test venv gets, whatever a package's own `test` extra says.
+TEST_TOOLS = ["pytest>=7", "pytest-timeout"]
+PYTEST_TIMEOUT = "--timeout=300"  # a hung test fails instead of stalling CI
+
+
+def build_wheels(session: nox.Session, *names: str) -> None:
+    """Build (or reuse, per source hash) our wheels into dist/; runs outside the session venv."""
+    session.run(sys.executable, str(ROOT / "ci" / "build_wheels.py"), *names, external=True)
+
+
+def install_ours(session: nox.Session, names, extras=()) -> None:
+    """Install our packages `names` with their closure: third-party requirements from the
+    package index, our own packages only from dist/ (never an index). `extras` apply to
+    `names` where a package declares them."""
+    everything = list(dict.fromkeys(dep for name in names for dep in closure(name, PACKAGES)))
+    third_party = third_party_requirements(everything, PACKAGES)
+    for name in names:
+        third_party += third_party_requirements([name], PACKAGES, extras)
+    if third_party:
+        session.install(*dict.fromkeys(third_party))
+    wanted = []
+    for name in names:
+        declared = [e for e in extras if e in PACKAGES[name].extras]
+        wanted.append(f"{name}[{','.join(declared)}]" if declared else name)
+    session.install("--no-index", "--find-links", str(DIST_DIR), *wanted)
+
+
+def installed_cmake_prefixes(session: nox.Session) -> str:
+    code = "import sysconfig as s; print(s.get_path('purelib'), s.get_path('platlib'), sep=';')"
+    return session.run("python", "-c", code, silent=True).strip()
+
+
+def run_cpp_tests(session: nox.Session, name: str) -> None:
+    """Configure, build and ctest packages/<name>/tests/cpp against the installed wheels."""
+    source = PACKAGES[name].path / "tests" / "cpp"
+    build = ROOT / "build" / "cpp-tests" / name  # kept between runs: rebuilds are incremental
+    session.install("cmake>=3.18", "ninja")
+    session.run(
+        "cmake", "-S", str(source), "-B", str(build), "-G", "Ninja",
+        "-DCMAKE_BUILD_TYPE=Release",
+        f"-DCMAKE_PREFIX_PATH={installed_cmake_prefixes(session)}",
+        f"-DPython_EXECUTABLE={session.virtualenv.bin}/python",
+    )
+    session.run("cmake", "--build", str(build), "--parallel", "2")
+    session.run("ctest", "--test-dir", str(build), "--output-on-failure", "--no-tests=error")
+
+
+@nox.session
+@nox.parametrize("package", list(PACKAGES))
+def tests(session: nox.Session, package: str) -> None:
+    """One package's tests in a venv holding only that package's dependency closure."""
+    tests_dir = PACKAGES[package].path / "tests"
+    if not tests_dir.is_dir():
+        session.error(f"packages/{package} has no tests/ folder")
+    build_wheels(session, package)
+    session.install(*TEST_TOOLS)
+    install_ours(session, [package], extras=["test"])
+    try:
+        session.run("pytest", str(tests_dir.relative_to(ROOT)), PYTEST_TIMEOUT, *session.posargs)
+    except CommandFailed as failure:
+        if failure.return_code == 5:  # pytest's exit code for "no test collected"
+            session.error(f"pytest collected no test in packages/{package}/tests")
+        raise
+    if (tests_dir / "cpp" / "CMakeLists.txt").exists():
+        run_cpp_tests(session, package)
+
+
+def install_everything(session: nox.Session, extras=()) -> None:
+    build_wheels(session)
+    install_ours(session, list(PACKAGES), extras)
+
+
+@nox.session
+def integration(session: nox.Session) -> None:
+    """Cross-package tests (top-level tests/) with every package installed from its wheel."""
+    install_everything(session, extras=["test"])
+    session.install("-r", "tests/requirements.txt", *TEST_TOOLS)
+    session.run("pytest", "tests", PYTEST_TIMEOUT, *session.posargs,
+                env={"TVM_STACK_DIST": str(DIST_DIR)})
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over the whole tree, then the import contracts on a regular install of every wheel."""
+    session.install("ruff", "import-linter")
+    session.run("ruff", "check", ".")
+    install_everything(session)
+    session.run("python", "ci/lint_imports.py")
+
+
+@nox.session
+def wheels(session: nox.Session) -> None:
+    """Every package's wheel into dist/ (reused when its sources did not change)."""
+    build_wheels(session, *session.posargs)
+
+
+def scripts_in_dag_order(pattern: str) -> list[Path]:
+    return [s for pkg in PACKAGES.values() for s in sorted(pkg.path.glob(pattern))]
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The end-to-end tour: each package's demo.py, lowest layer first."""
+    install_everything(session, extras=["demo"])
+    demos = scripts_in_dag_order("demo.py") or [ROOT / "ci" / "demo_ffi.py"]
+    for script in demos:
+        session.log(f"=== {script.relative_to(ROOT)} ===")
+        session.run("python", str(script))
+
+
+def reference_python(session: nox.Session, requirements: Path) -> str:
+    """A separate venv (kept in .nox/) holding a benchmark's reference implementation,
+    installed from requirements-reference.txt; returns its python."""
+    venv = ROOT / ".nox" / f"bench-reference-{requirements.parent.parent.name}"
+    python = venv / "bin" / "python"
+    uv = find_uv()
+    if uv:
+        if not python.exists():
+            session.run(uv, "venv", "--quiet", "--python", sys.executable, str(venv), external=True)
+        session.run(uv, "pip", "install", "--quiet", "--python", str(python), "-r",
+                    str(requirements), external=True)
+    else:
+        if not python.exists():
+            session.run(sys.executable, "-m", "venv", str(venv), external=True)
+        session.run(str(python), "-m", "pip", "install", "-q", "-r", str(requirements),
+                    external=True)
+    return str(python)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Every packages/*/benchmarks/bench_*.py, printing its figures (never asserted)."""
+    install_everything(session, extras=["bench"])
+    scripts = scripts_in_dag_order("benchmarks/bench_*.py")
+    if not scripts:
+        session.error("no packages/*/benchmarks/bench_*.py found")
+    for script in scripts:
+        env = {}
+        reference = script.parent / "requirements-reference.txt"
+        if reference.exists():
+            env["TVM_BENCH_REFERENCE_PYTHON"] = reference_python(session, reference)
+        session.log(f"=== {script.relative_to(ROOT)} ===")
+        session.run("python", str(script), *session.posargs, env=env)
+
+
+@nox.session(venv_backend="none")
+def docs(session: nox.Session) -> None:
+    """Check that every relative link in the Markdown docs points at a file and heading that exist."""
+    session.run(sys.executable, "ci/check_docs.py", *session.posargs)
+

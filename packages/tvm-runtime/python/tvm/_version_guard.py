@@ -1,0 +1,49 @@
+# Import-time check that an installed lower-layer distribution is inside the declared range.
+from __future__ import annotations
+
+import importlib.metadata
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+# None of tvm-stack's wheels is on a package index: the fix points at a local wheel folder.
+_WHEEL_HINT = "(tvm-stack wheels are local: add --no-index --find-links <your wheel folder>)"
+
+
+def _installed_version(dist_name: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist_name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def require(dist_name: str, spec: str, needed_by: str) -> str:
+    """Check that distribution `dist_name` is installed in the range `spec` (PEP 440, e.g.
+    ">=0.3,<0.4"); `needed_by` is the distribution that declares the range. Returns the
+    installed version; raises ImportError naming both versions and the pip command that
+    fixes it."""
+    for arg, value in (("dist_name", dist_name), ("spec", spec), ("needed_by", needed_by)):
+        if not isinstance(value, str) or not value.strip():
+            raise TypeError(f"require: argument {arg!r} must be a non-empty str, got {value!r}")
+    try:
+        allowed = SpecifierSet(spec)
+    except InvalidSpecifier as err:
+        raise ValueError(f"require: argument 'spec' must be a PEP 440 range, got {spec!r}") from err
+    needer_version = _installed_version(needed_by) or "(not installed as a distribution)"
+    fix = f'pip install "{dist_name}{allowed}" {_WHEEL_HINT}'
+    installed = _installed_version(dist_name)
+    if installed is None:
+        raise ImportError(
+            f"{needed_by} {needer_version} needs {dist_name}{allowed}, but {dist_name} is not "
+            f"installed. Fix: {fix}"
+        )
+    try:
+        in_range = allowed.contains(Version(installed), prereleases=True)
+    except InvalidVersion:
+        in_range = False
+    if not in_range:
+        raise ImportError(
+            f"{needed_by} {needer_version} needs {dist_name}{allowed}, but {dist_name} "
+            f"{installed} is installed. Fix: {fix}"
+        )
+    return installed
