@@ -1,0 +1,101 @@
+"""tvm.runtime.Tensor: the FFI tensor with NumPy conversion and copies between devices."""
+from __future__ import annotations
+
+import tvm_ffi
+
+from .device import Device, cpu, device as make_device
+from .device_api import CPU, get_device_api
+
+
+@tvm_ffi.register_object("ffi.Tensor")
+class Tensor(tvm_ffi.Tensor):
+    """An n-dimensional array on a device; FFI results holding tensors come back as this class."""
+
+    def numpy(self):
+        """A NumPy copy of the contents (copied through the host for device tensors)."""
+        import numpy as np
+
+        host = self if int(self.device.device_type) == CPU else self.copyto(cpu(0))
+        return np.array(np.from_dlpack(host), copy=True)
+
+    def copyfrom(self, source) -> Tensor:
+        """Copy `source` (Tensor, DLPack producer, NumPy array or nested lists) into self."""
+        if not isinstance(source, tvm_ffi.Tensor):
+            if hasattr(source, "__dlpack__") and not _is_numpy(source):
+                source = tvm_ffi.from_dlpack(source)
+            else:
+                source = _from_array_like(source, str(self.dtype), "copyfrom")
+        copy_tensor(self, source, "copyfrom")
+        return self
+
+    def copyto(self, target):
+        """Copy into `target`: a Device (returns a new tensor there) or a Tensor (returns it)."""
+        if isinstance(target, Device):
+            out = empty(tuple(self.shape), str(self.dtype), target)
+            copy_tensor(out, self, "copyto")
+            return out
+        if isinstance(target, tvm_ffi.Tensor):
+            copy_tensor(target, self, "copyto")
+            return target
+        raise TypeError(f"Tensor.copyto: argument 'target' must be a Device or Tensor, got {type(target).__name__}")
+
+    def __repr__(self) -> str:
+        return f"tvm.runtime.Tensor(shape={tuple(self.shape)}, dtype={str(self.dtype)}, device={self.device})"
+
+
+def _is_numpy(value) -> bool:
+    return type(value).__module__ == "numpy"
+
+
+def _from_array_like(value, dtype: str | None, func: str):
+    import numpy as np
+
+    try:
+        array = np.ascontiguousarray(value, dtype=dtype)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{func}: cannot read an array of dtype {dtype} from {type(value).__name__}: {err}") from None
+    return tvm_ffi.from_dlpack(array)
+
+
+def copy_tensor(dst, src, func: str = "copy_tensor") -> None:
+    """Copy src into dst (same shape and dtype), routing through the host between device types."""
+    if tuple(dst.shape) != tuple(src.shape):
+        raise ValueError(f"{func}: shape mismatch, destination {tuple(dst.shape)} vs source {tuple(src.shape)}")
+    if str(dst.dtype) != str(src.dtype):
+        raise ValueError(f"{func}: dtype mismatch, destination {dst.dtype} vs source {src.dtype}")
+    dst_type, src_type = int(dst.device.device_type), int(src.device.device_type)
+    if dst_type == src_type or CPU in (dst_type, src_type):
+        owner = dst.device if dst_type != CPU else src.device
+        get_device_api(owner).copy(dst, src)
+        return
+    host = empty(tuple(src.shape), str(src.dtype), cpu(0))
+    get_device_api(src.device).copy(host, src)
+    get_device_api(dst.device).copy(dst, host)
+
+
+def empty(shape, dtype="float32", device=None) -> Tensor:
+    """An uninitialised tensor of `shape` and `dtype` on `device` (default CPU)."""
+    dev = cpu(0) if device is None else make_device(device)
+    try:
+        dims = tuple(int(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"tvm.runtime.empty: argument 'shape' must be a sequence of ints, got {shape!r}") from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"tvm.runtime.empty: argument 'shape' must hold sizes >= 0, got {dims}")
+    return get_device_api(dev).empty(dims, str(tvm_ffi.dtype(str(dtype))), dev)
+
+
+def tensor(data, device=None, dtype=None) -> Tensor:
+    """A new tensor on `device` (default CPU) holding a copy of `data`.
+
+    data: a NumPy array, any DLPack producer, a Tensor, or nested lists / scalars.
+    """
+    if isinstance(data, tvm_ffi.Tensor) or (hasattr(data, "__dlpack__") and not _is_numpy(data)):
+        source = data if isinstance(data, tvm_ffi.Tensor) else tvm_ffi.from_dlpack(data)
+        if dtype is not None and str(tvm_ffi.dtype(str(dtype))) != str(source.dtype):
+            raise ValueError(f"tvm.runtime.tensor: argument 'dtype' {dtype} differs from the data's {source.dtype}")
+    else:
+        source = _from_array_like(data, dtype, "tvm.runtime.tensor")
+    out = empty(tuple(source.shape), str(source.dtype), device)
+    copy_tensor(out, source, "tvm.runtime.tensor")
+    return out
