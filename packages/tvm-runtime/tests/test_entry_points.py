@@ -1,0 +1,96 @@
+"""Entry-point discovery agrees with importlib.metadata, and works after a real pip install."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.metadata
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from conftest import SUBPROCESS_TIMEOUT_S, check_ok, make_dist, run_python
+
+from tvm import _entry_points
+
+
+def as_tuples(eps):
+    return sorted((ep.name, ep.value) for ep in eps)
+
+
+def test_matches_importlib_metadata(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    make_dist(first, "alpha", {"a": "alpha_mod:load", "b": "alpha_mod:obj.method [extra]"})
+    make_dist(first, "other-group", {"x": "x:y"}, group="console_scripts")
+    make_dist(second, "Alpha", {"shadowed": "alpha2:load"})  # same normalised name: hidden
+    make_dist(second, "beta.pkg", {"beta": "beta_mod"})
+    (second / "not_a_dist").mkdir()
+    path = [str(first), str(second), str(tmp_path / "missing")]
+    ours = _entry_points.entry_points("tvm.backends", path=path)
+    reference = importlib.metadata.distributions(path=path)
+    expected = []
+    seen = set()
+    for dist in reference:
+        key = dist.metadata["Name"].lower().replace("_", "-").replace(".", "-")
+        if key in seen:
+            continue
+        seen.add(key)
+        expected.extend((ep.name, ep.value) for ep in dist.entry_points if ep.group == "tvm.backends")
+    assert as_tuples(ours) == sorted(expected)
+    assert as_tuples(ours) == [("a", "alpha_mod:load"), ("b", "alpha_mod:obj.method [extra]"), ("beta", "beta_mod")]
+
+
+def test_entry_point_parts(tmp_path):
+    make_dist(tmp_path, "parts", {"p": "pkg.sub:obj.attr [x,y]"})
+    [ep] = _entry_points.entry_points("tvm.backends", path=[str(tmp_path)])
+    assert (ep.module, ep.attr, ep.dist, ep.group) == ("pkg.sub", "obj.attr", "parts", "tvm.backends")
+
+
+def test_comments_blank_lines_and_other_sections_are_ignored(tmp_path):
+    info = make_dist(tmp_path, "commented", {})
+    (info / "entry_points.txt").write_text(
+        "# comment\n[console_scripts]\ntool = t:main\n\n[tvm.backends]\n; note\nkept = k:load\n[later]\nz = z:z\n"
+    )
+    eps = _entry_points.entry_points("tvm.backends", path=[str(tmp_path)])
+    assert as_tuples(eps) == [("kept", "k:load")]
+
+
+def _write_wheel(folder, name, version, module_source):
+    """A minimal pure-Python wheel declaring one tvm.backends entry point."""
+    dist_info = f"{name}-{version}.dist-info"
+    files = {
+        f"{name}_backend.py": module_source,
+        f"{dist_info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+        f"{dist_info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{dist_info}/entry_points.txt": f"[tvm.backends]\n{name} = {name}_backend:load\n",
+    }
+    record = []
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+        record.append(f"{path},sha256={digest},{len(text.encode())}")
+    record.append(f"{dist_info}/RECORD,,")
+    files[f"{dist_info}/RECORD"] = "\n".join(record) + "\n"
+    wheel = folder / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for path, text in files.items():
+            zf.writestr(path, text)
+    return wheel
+
+
+def test_pip_installed_backend_is_autoloaded(tmp_path):
+    if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode != 0:
+        pytest.skip("pip is not installed in this interpreter's environment")
+    wheel = _write_wheel(tmp_path, "pipbackend", "0.1", "CALLS = []\n\ndef load():\n    CALLS.append(1)\n")
+    target = tmp_path / "target"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--quiet",
+         "--disable-pip-version-check", "--target", str(target), str(wheel)],
+        capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = check_ok(run_python(
+        "import tvm, pipbackend_backend\n"
+        "print(len(pipbackend_backend.CALLS), [b.state for b in tvm.backend.list_backends()])\n",
+        target,
+    ))
+    assert out.split() == ["1", "['loaded']"]

@@ -1,0 +1,82 @@
+"""Error kinds: class hierarchy, FFI round trips, no TVMError, and the short DiagnosticError report."""
+from __future__ import annotations
+
+import pytest
+import tvm_ffi
+from conftest import run_python
+
+import tvm
+from tvm import error
+
+HIERARCHY = {
+    "InternalError": (RuntimeError,),
+    "RPCError": (RuntimeError,),
+    "OpError": (RuntimeError,),
+    "DiagnosticError": (RuntimeError,),
+    "ScheduleError": (RuntimeError,),
+    "RPCSessionTimeoutError": (error.RPCError, TimeoutError),
+    "OpNotImplemented": (error.OpError, NotImplementedError),
+    "OpAttributeRequired": (error.OpError, AttributeError),
+    "OpAttributeInvalid": (error.OpError, AttributeError),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HIERARCHY))
+def test_direct_bases(name):
+    assert getattr(error, name).__bases__ == HIERARCHY[name]
+
+
+@pytest.mark.parametrize("name", sorted(HIERARCHY))
+def test_ffi_error_of_kind_surfaces_as_class(name):
+    raise_error = tvm_ffi.get_global_func("testing.test_raise_error")
+    with pytest.raises(getattr(error, name)) as info:
+        raise_error(name, f"{name} from C++")
+    assert f"{name} from C++" in str(info.value)
+
+
+def test_python_raised_kind_crosses_a_callback():
+    def callback():
+        raise error.ScheduleError("cannot split a reduction here")
+
+    apply = tvm_ffi.get_global_func("testing.apply")
+    with pytest.raises(error.ScheduleError, match="cannot split a reduction here"):
+        apply(callback)
+
+
+def test_no_tvm_error_anywhere():
+    for module in (tvm, tvm.error, tvm.base):
+        assert not hasattr(module, "TVMError")
+
+
+DIAGNOSTIC_SCRIPT = """
+import tvm_ffi
+import tvm
+
+def compile_user_program():
+    tvm_ffi.get_global_func("testing.test_raise_error")("DiagnosticError", "error: x is undefined\\n --> prog.py:3:5")
+
+compile_user_program()
+"""
+
+
+def test_uncaught_diagnostic_error_is_short():
+    proc = run_python(DIAGNOSTIC_SCRIPT)
+    assert proc.returncode == 1
+    assert "tvm.error.DiagnosticError: error: x is undefined\n --> prog.py:3:5" in proc.stderr
+    assert "compile_user_program" in proc.stderr
+    assert "TVM_BACKTRACE=1" in proc.stderr
+    assert "tvm_ffi" not in proc.stderr.replace("import tvm_ffi", "")
+
+
+def test_uncaught_diagnostic_error_full_trace_with_tvm_backtrace():
+    proc = run_python(DIAGNOSTIC_SCRIPT, env={"TVM_BACKTRACE": "1"})
+    assert proc.returncode == 1
+    assert "DiagnosticError: error: x is undefined" in proc.stderr
+    assert "TVM_BACKTRACE=1" not in proc.stderr
+    assert "compile_user_program" in proc.stderr
+
+
+def test_other_uncaught_errors_use_the_normal_hook():
+    proc = run_python("import tvm\nraise KeyError('plain')\n")
+    assert proc.returncode == 1
+    assert "KeyError: 'plain'" in proc.stderr and "TVM_BACKTRACE" not in proc.stderr

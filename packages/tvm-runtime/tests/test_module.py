@@ -1,0 +1,97 @@
+"""Library modules: load_module, export_library, time_evaluator."""
+from __future__ import annotations
+
+import pytest
+from conftest import build_ffi_library
+
+import tvm
+from tvm import runtime
+
+ADD_ONE = """
+#include <tvm_ffi/c_api.h>
+TVM_FFI_LIBRARY_ABI_TAG();
+
+TVM_FFI_DLL_EXPORT int __tvm_ffi_add_one(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+  if (n != 1 || args[0].type_index != kTVMFFIInt) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one: expected one int");
+    return -1;
+  }
+  out->type_index = kTVMFFIInt;
+  out->zero_padding = 0;
+  out->v_int64 = args[0].v_int64 + 1;
+  return 0;
+}
+"""
+
+
+@pytest.fixture
+def lib_path(tmp_path):
+    return build_ffi_library(tmp_path, ADD_ONE, "libaddone_mod.so")
+
+
+def test_load_and_call(lib_path):
+    mod = runtime.load_module(lib_path)
+    assert isinstance(mod, runtime.Module)
+    assert mod["add_one"](41) == 42
+    with pytest.raises(TypeError, match="add_one: expected one int"):
+        mod["add_one"]("x")
+
+
+def test_export_library_copies_and_reloads(lib_path, tmp_path):
+    mod = runtime.load_module(lib_path)
+    out = tmp_path / "exported" / "libaddone_copy.so"
+    assert mod.export_library(out) == str(out)
+    assert out.read_bytes() == lib_path.read_bytes()
+    assert runtime.load_module(out)["add_one"](1) == 2
+    with pytest.raises(TypeError, match="export_library: argument 'file_name' must be a path"):
+        mod.export_library(5)
+
+
+def test_load_module_bad_input(tmp_path):
+    with pytest.raises(FileNotFoundError, match="load_module: no file at"):
+        runtime.load_module(tmp_path / "none.so")
+    with pytest.raises(TypeError, match="load_module: argument 'path' must be a path"):
+        runtime.load_module(None)
+    bad = tmp_path / "libbad_module.so"
+    bad.write_bytes(b"\x7fELF nope")
+    with pytest.raises(Exception, match="libbad_module.so"):
+        runtime.load_module(bad)
+
+
+def test_time_evaluator(lib_path):
+    mod = runtime.load_module(lib_path)
+    evaluator = mod.time_evaluator("add_one", tvm.cpu(0), number=5, repeat=3)
+    result = evaluator(1)
+    assert len(result.results) == 3
+    assert all(r > 0 for r in result.results)
+    assert result.min <= result.median <= result.max
+    assert result.min <= result.mean <= result.max
+    assert result.std >= 0
+
+
+def test_time_evaluator_min_repeat_ms_grows_number():
+    calls = []
+    evaluator = runtime.time_evaluator.make_time_evaluator(lambda: calls.append(1), tvm.cpu(0),
+                                                            number=1, repeat=2, min_repeat_ms=5)
+    result = evaluator()
+    assert len(result.results) == 2
+    assert len(calls) > 3  # one warm-up plus at least two repeats, grown to fill 5 ms
+
+
+def test_profile_result_statistics():
+    result = runtime.ProfileResult([1.0, 3.0, 2.0, 6.0])
+    assert (result.mean, result.median, result.min, result.max) == (3.0, 2.5, 1.0, 6.0)
+    assert result.std == pytest.approx((((1 - 3) ** 2 + 0 + 1 + 9) / 4) ** 0.5)
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    ({"number": 0}, "'number' must be an int >= 1"),
+    ({"repeat": 1.5}, "'repeat' must be an int >= 1"),
+    ({"min_repeat_ms": -1}, "'min_repeat_ms' must be an int >= 0"),
+])
+def test_time_evaluator_bad_arguments(lib_path, kwargs, text):
+    mod = runtime.load_module(lib_path)
+    with pytest.raises(ValueError, match=text):
+        mod.time_evaluator("add_one", tvm.cpu(0), **kwargs)
+    with pytest.raises(TypeError, match="'dev' must be a Device"):
+        mod.time_evaluator("add_one", "cpu")
