@@ -63,7 +63,7 @@ def run_cpp_tests(session: nox.Session, name: str) -> None:
 
 
 @nox.session
-@nox.parametrize("package", list(PACKAGES))
+@nox.parametrize("package", list(PACKAGES), ids=list(PACKAGES))
 def tests(session: nox.Session, package: str) -> None:
     """One package's tests in a venv holding only that package's dependency closure."""
     tests_dir = PACKAGES[package].path / "tests"
@@ -119,7 +119,10 @@ def scripts_in_dag_order(pattern: str) -> list[Path]:
 def demo(session: nox.Session) -> None:
     """The end-to-end tour: each package's demo.py, lowest layer first."""
     install_everything(session, extras=["demo"])
-    demos = scripts_in_dag_order("demo.py") or [ROOT / "ci" / "demo_ffi.py"]
+    demos = scripts_in_dag_order("demo.py")
+    if not demos:
+        session.install("numpy")
+        demos = [ROOT / "ci" / "demo_ffi.py"]
     for script in demos:
         session.log(f"=== {script.relative_to(ROOT)} ===")
         session.run("python", str(script))

@@ -46,8 +46,9 @@ def keep_existing(config: dict, modules: set[str]) -> tuple[dict, list[str]]:
             if key not in contract:
                 continue
             present = [m for m in contract[key] if m in modules]
-            for missing in sorted(set(contract[key]) - set(present)):
-                print(f"[{contract['id']}] {key}: {missing} is not installed; not checked")
+            missing = sorted(set(contract[key]) - set(present))
+            if missing:
+                print(f"[{contract['id']}] not installed, so not checked: {', '.join(missing)}")
             contract[key] = present
         if "source_modules" in contract and not contract["source_modules"]:
             problems.append(f"[{contract['id']}] none of its source modules is installed")
@@ -92,7 +93,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         ini = Path(tmp) / "importlinter.ini"
         ini.write_text(to_ini(config))
-        result = lint_imports(config_filename=str(ini), no_cache=True)
+        result = lint_imports(config_filename=str(ini), no_cache=True, no_logo=True)
     return 1 if problems else result
 
 

@@ -1,0 +1,69 @@
+# ci/build_wheels.py builds each wheel once per source state (run on a throwaway monorepo).
+from __future__ import annotations
+
+import shutil
+import sys
+
+import pytest
+from conftest import ROOT, run
+
+
+def write_package(root, name, deps=()):
+    pkg = root / "packages" / name
+    module = name.replace("-", "_")
+    (pkg / "python" / module).mkdir(parents=True)
+    (pkg / "python" / module / "__init__.py").write_text("VALUE = 1\n")
+    (pkg / "tests").mkdir()
+    (pkg / "tests" / "test_it.py").write_text("def test_it():\n    assert True\n")
+    requires = ", ".join(f'"{d}"' for d in deps)
+    (pkg / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+        f'[project]\nname = "{name}"\nversion = "0.1.0"\ndependencies = [{requires}]\n'
+        f'[tool.hatch.build.targets.wheel]\npackages = ["python/{module}"]\n'
+    )
+    return pkg
+
+
+@pytest.fixture
+def monorepo(tmp_path):
+    shutil.copytree(ROOT / "ci", tmp_path / "ci", ignore=shutil.ignore_patterns("__pycache__"))
+    write_package(tmp_path, "demo-lower")
+    write_package(tmp_path, "demo-upper", deps=["demo-lower>=0.1"])
+    return tmp_path
+
+
+def build(root, *names):
+    result = run([sys.executable, root / "ci" / "build_wheels.py", *names])
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_builds_every_wheel_then_reuses_them(monorepo):
+    first = build(monorepo)
+    assert "built demo_lower-0.1.0" in first and "built demo_upper-0.1.0" in first
+    assert sorted(p.name for p in (monorepo / "dist").glob("*.whl")) == [
+        "demo_lower-0.1.0-py2.py3-none-any.whl", "demo_upper-0.1.0-py2.py3-none-any.whl"]
+    second = build(monorepo)
+    assert "built" not in second
+    assert second.count("is up to date") == 2
+
+
+def test_rebuilds_only_the_changed_package(monorepo):
+    build(monorepo)
+    (monorepo / "packages/demo-upper/python/demo_upper/__init__.py").write_text("VALUE = 2\n")
+    (monorepo / "packages/demo-lower/tests/test_it.py").write_text("def test_x():\n    pass\n")
+    again = build(monorepo)
+    assert "built demo_upper-0.1.0" in again
+    assert "demo-lower: demo_lower-0.1.0-py2.py3-none-any.whl is up to date" in again
+
+
+def test_one_package_builds_with_its_closure_only(monorepo):
+    write_package(monorepo, "demo-other")
+    out = build(monorepo, "demo-upper")
+    assert "demo_lower" in out and "demo_other" not in out
+
+
+def test_unknown_package_is_an_error(monorepo):
+    result = run([sys.executable, monorepo / "ci" / "build_wheels.py", "no-such-package"])
+    assert result.returncode != 0
+    assert "unknown package(s) ['no-such-package']" in result.stderr
