@@ -1,0 +1,44 @@
+"""tvm.ir: the IR core shared by every IR family: nodes, structural equality, modules, ops, spans."""
+
+from tvm._version_guard import require as _require
+
+# The compiler is built against one minor series of the runtime; say so before anything else.
+_require("tvm-runtime", ">=0.2,<0.3", needed_by="tvm-compiler")
+
+from .dtype import DataType  # noqa: E402
+from .module import BaseFunc, GlobalVar, IRModule  # noqa: E402
+from .node import Node  # noqa: E402
+from .op import Op, list_op_names, register_op, register_op_attr  # noqa: E402
+from .span import SourceName, Span  # noqa: E402
+from .structural import (  # noqa: E402
+    assert_structural_equal,
+    structural_equal,
+    structural_hash,
+)
+
+
+def __getattr__(name):
+    # Range and PrimExpr live with the TIR expressions; importing them here eagerly would cycle.
+    if name in ("Range", "PrimExpr"):
+        from tvm.tir import expr
+
+        return getattr(expr, name)
+    raise AttributeError(f"module 'tvm.ir' has no attribute {name!r}")
+
+
+__all__ = [
+    "BaseFunc",
+    "DataType",
+    "GlobalVar",
+    "IRModule",
+    "Node",
+    "Op",
+    "SourceName",
+    "Span",
+    "assert_structural_equal",
+    "list_op_names",
+    "register_op",
+    "register_op_attr",
+    "structural_equal",
+    "structural_hash",
+]

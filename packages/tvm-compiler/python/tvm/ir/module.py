@@ -1,0 +1,148 @@
+"""IRModule: the unit passes transform, holding functions by GlobalVar plus module attributes."""
+
+from __future__ import annotations
+
+import types
+
+from .node import Node
+
+
+class GlobalVar(Node):
+    """The name of a function in an IRModule."""
+
+    _fields = ("name_hint",)
+    _compare_by = "name_hint"
+
+    def __init__(self, name_hint: str):
+        if not isinstance(name_hint, str) or not name_hint:
+            raise ValueError(f"GlobalVar: name_hint must be a non-empty str, got {name_hint!r}")
+        self._set(name_hint=name_hint)
+
+    def __repr__(self):
+        return f"@{self.name_hint}"
+
+
+class BaseFunc(Node):
+    """Base of every function kind an IRModule holds; carries a dict of attributes."""
+
+    def with_attr(self, key: str, value) -> "BaseFunc":
+        if not isinstance(key, str):
+            raise TypeError(f"{type(self).__name__}.with_attr: key must be a str, got {key!r}")
+        if key in self.attrs and self.attrs[key] is value:
+            return self
+        return self.with_fields(attrs={**self.attrs, key: value})
+
+    def without_attr(self, key: str) -> "BaseFunc":
+        if key not in self.attrs:
+            return self
+        return self.with_fields(attrs={k: v for k, v in self.attrs.items() if k != key})
+
+
+class IRModule(Node):
+    """Functions by GlobalVar (kept in insertion order) and module attributes."""
+
+    _fields = ("functions", "attrs")
+    _def_fields = ("functions",)
+
+    def __init__(self, functions=None, attrs=None):
+        table: dict[GlobalVar, BaseFunc] = {}
+        names: dict[str, GlobalVar] = {}
+        for key, func in (functions or {}).items():
+            gv = GlobalVar(key) if isinstance(key, str) else key
+            if not isinstance(gv, GlobalVar):
+                raise TypeError(
+                    f"IRModule: function keys must be str or GlobalVar, got {type(key).__name__}"
+                )
+            if not isinstance(func, BaseFunc):
+                raise TypeError(
+                    f"IRModule: function {gv.name_hint!r} must be a function node, "
+                    f"got {type(func).__name__}"
+                )
+            if gv.name_hint in names:
+                raise ValueError(f"IRModule: two functions are named {gv.name_hint!r}")
+            names[gv.name_hint] = gv
+            table[gv] = func
+        attrs = dict(attrs or {})
+        for key in attrs:
+            if not isinstance(key, str):
+                raise TypeError(f"IRModule: attribute keys must be str, got {key!r}")
+        self._set(functions=table, attrs=attrs, _names=names)
+
+    @staticmethod
+    def from_expr(func: BaseFunc, name: str = "main") -> "IRModule":
+        return IRModule({name: func})
+
+    # -- lookup ----------------------------------------------------------------------------
+    def get_global_var(self, name: str) -> GlobalVar:
+        gv = self._names.get(name)
+        if gv is None:
+            raise ValueError(
+                f"IRModule.get_global_var: no function named {name!r}; "
+                f"the module has {sorted(self._names)}"
+            )
+        return gv
+
+    def get_global_vars(self) -> list[GlobalVar]:
+        return list(self.functions)
+
+    def _resolve(self, key) -> GlobalVar:
+        if isinstance(key, str):
+            return self.get_global_var(key)
+        if isinstance(key, GlobalVar):
+            gv = self._names.get(key.name_hint)
+            if gv is None:
+                raise ValueError(f"IRModule: no function named {key.name_hint!r}")
+            return gv
+        raise TypeError(f"IRModule: expected a str or GlobalVar key, got {type(key).__name__}")
+
+    def __getitem__(self, key) -> BaseFunc:
+        return self.functions[self._resolve(key)]
+
+    def __contains__(self, key) -> bool:
+        name = key.name_hint if isinstance(key, GlobalVar) else key
+        return name in self._names
+
+    def __len__(self) -> int:
+        return len(self.functions)
+
+    def items(self):
+        return types.MappingProxyType(self.functions).items()
+
+    # -- derived modules -------------------------------------------------------------------
+    def with_function(self, key, func: BaseFunc) -> "IRModule":
+        """A module with key (str or GlobalVar) bound to func; self when it is already bound."""
+        name = key.name_hint if isinstance(key, GlobalVar) else key
+        gv = self._names.get(name)
+        if gv is not None and self.functions[gv] is func:
+            return self
+        funcs = dict(self.functions)
+        funcs[gv if gv is not None else (key if isinstance(key, GlobalVar) else GlobalVar(key))] = func
+        return IRModule(funcs, self.attrs)
+
+    def without_function(self, key) -> "IRModule":
+        gv = self._resolve(key)
+        return IRModule({k: v for k, v in self.functions.items() if k is not gv}, self.attrs)
+
+    def with_attr(self, key: str, value) -> "IRModule":
+        if key in self.attrs and self.attrs[key] is value:
+            return self
+        return IRModule(self.functions, {**self.attrs, key: value})
+
+    def _with_replaced_functions(self, changed: dict) -> "IRModule":
+        funcs = {gv: changed.get(gv, func) for gv, func in self.functions.items()}
+        return IRModule(funcs, self.attrs)
+
+    def _replace_functions_in_place(self, changed: dict) -> None:
+        # Only the pass machinery calls this, and only on a module nobody else holds.
+        for gv, func in changed.items():
+            self.functions[gv] = func
+
+    def script(self) -> str:
+        from .printer import node_to_str
+
+        return "\n\n".join(
+            node_to_str(func, name=gv.name_hint) for gv, func in self.functions.items()
+        )
+
+    def __repr__(self):
+        return self.script()

@@ -1,0 +1,85 @@
+"""The base of every IR node: immutable objects with declared fields and copy-on-write updates."""
+
+from __future__ import annotations
+
+import sys
+
+
+class Node:
+    """An immutable IR node.
+
+    Subclasses list their structural fields in ``_fields``. Fields listed in ``_def_fields``
+    introduce (bind) variables, which structural equality maps instead of comparing by identity.
+    Fields in ``_ignored_fields`` (names, spans) take no part in structural equality or hashing.
+
+    Nodes are plain Python objects: when one is passed to an FFI function it travels as an
+    opaque Python object handle and comes back as the very same object.
+    """
+
+    _fields: tuple[str, ...] = ()
+    _def_fields: tuple[str, ...] = ()
+    _ignored_fields: tuple[str, ...] = ("span",)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(
+            f"{type(self).__name__}.{name}: IR nodes are immutable; "
+            "use with_fields(...) to derive a changed node"
+        )
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__}.{name}: IR nodes are immutable")
+
+    def _set(self, **fields):
+        for key, value in fields.items():
+            object.__setattr__(self, key, value)
+
+    def with_fields(self, **changes):
+        """This node with some fields replaced; the node itself when nothing changes."""
+        for key in changes:
+            if key not in self.__dict__:
+                raise AttributeError(f"{type(self).__name__}.with_fields: no field named {key!r}")
+        if all(self.__dict__[key] is value for key, value in changes.items()):
+            return self
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
+    def same_as(self, other) -> bool:
+        return self is other
+
+    def use_count(self) -> int:
+        """How many references hold this node, not counting the call itself."""
+        return sys.getrefcount(self) - _USE_COUNT_OVERHEAD
+
+    def __reduce__(self):
+        raise TypeError(f"{type(self).__name__}: IR nodes are not picklable")
+
+    def __repr__(self):
+        from .printer import node_to_str
+
+        return node_to_str(self)
+
+    def structural_equal(self, other, map_free_vars: bool = False) -> bool:
+        from .structural import structural_equal
+
+        return structural_equal(self, other, map_free_vars)
+
+    def structural_hash(self, map_free_vars: bool = False) -> int:
+        from .structural import structural_hash
+
+        return structural_hash(self, map_free_vars)
+
+
+class _Probe(Node):
+    def count(self):
+        return sys.getrefcount(self)
+
+
+def _calibrate() -> int:
+    probe = _Probe()
+    # One reference is the local name `probe`; the rest is what a method call adds.
+    return probe.count() - 1
+
+
+_USE_COUNT_OVERHEAD = _calibrate()

@@ -1,0 +1,19 @@
+"""Text form of IR nodes: each IR family registers a printer for its node types."""
+
+from __future__ import annotations
+
+_PRINTERS: list = []
+
+
+def register_printer(predicate, printer) -> None:
+    """Use printer(node, **options) -> str for nodes where predicate(node) is true."""
+    _PRINTERS.append((predicate, printer))
+
+
+def node_to_str(node, **options) -> str:
+    """The text of node; options (such as name= for a function) go to its printer."""
+    for predicate, printer in reversed(_PRINTERS):
+        if predicate(node):
+            return printer(node, **options)
+    fields = ", ".join(f"{name}={getattr(node, name)!r}" for name in node._fields)
+    return f"{type(node).__name__}({fields})"

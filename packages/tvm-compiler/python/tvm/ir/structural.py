@@ -1,0 +1,171 @@
+"""Structural equality and hashing of IR nodes, mapping bound variables to each other."""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+
+from .node import Node
+
+
+def _is_var(value) -> bool:
+    return getattr(type(value), "_is_var", False)
+
+
+class _Mismatch(Exception):
+    def __init__(self, path: str, detail: str):
+        super().__init__(f"{path}: {detail}")
+        self.path = path
+        self.detail = detail
+
+
+class _EqualChecker:
+    def __init__(self, map_free_vars: bool):
+        self.map_free_vars = map_free_vars
+        self.lhs_to_rhs: dict[int, object] = {}
+        self.rhs_to_lhs: dict[int, object] = {}
+        self.keep_alive: list = []
+
+    def check(self, lhs, rhs, path: str, defining: bool) -> None:
+        if lhs is rhs and not _is_var(lhs):
+            return
+        if _is_var(lhs) or _is_var(rhs):
+            self._check_var(lhs, rhs, path, defining)
+            return
+        if isinstance(lhs, Node):
+            self._check_node(lhs, rhs, path, defining)
+            return
+        if isinstance(lhs, (list, tuple)):
+            if not isinstance(rhs, (list, tuple)) or len(lhs) != len(rhs):
+                raise _Mismatch(path, f"sequence of length {len(lhs)} vs {_describe(rhs)}")
+            for i, (a, b) in enumerate(zip(lhs, rhs)):
+                self.check(a, b, f"{path}[{i}]", defining)
+            return
+        if isinstance(lhs, dict):
+            if not isinstance(rhs, dict) or len(lhs) != len(rhs):
+                raise _Mismatch(path, f"mapping of size {len(lhs)} vs {_describe(rhs)}")
+            for i, ((ka, va), (kb, vb)) in enumerate(zip(lhs.items(), rhs.items())):
+                self.check(ka, kb, f"{path}.key[{i}]", defining)
+                self.check(va, vb, f"{path}[{ka!r}]", defining)
+            return
+        if type(lhs) is not type(rhs) or lhs != rhs:
+            raise _Mismatch(path, f"{lhs!r} vs {rhs!r}")
+
+    def _check_var(self, lhs, rhs, path, defining):
+        if type(lhs) is not type(rhs):
+            raise _Mismatch(path, f"{_describe(lhs)} vs {_describe(rhs)}")
+        if lhs.dtype != rhs.dtype:
+            raise _Mismatch(path, f"variable dtype {lhs.dtype} vs {rhs.dtype}")
+        mapped = self.lhs_to_rhs.get(id(lhs))
+        if mapped is not None:
+            if mapped is not rhs:
+                raise _Mismatch(path, f"variable {lhs.name} is bound to another variable")
+            return
+        if id(rhs) in self.rhs_to_lhs:
+            raise _Mismatch(path, f"variable {rhs.name} is already bound on the right")
+        if defining or self.map_free_vars:
+            self.lhs_to_rhs[id(lhs)] = rhs
+            self.rhs_to_lhs[id(rhs)] = lhs
+            self.keep_alive.append((lhs, rhs))
+            return
+        if lhs is not rhs:
+            raise _Mismatch(path, f"free variables {lhs.name} and {rhs.name} differ")
+
+    def _check_node(self, lhs, rhs, path, defining):
+        if type(lhs) is not type(rhs):
+            raise _Mismatch(path, f"{_describe(lhs)} vs {_describe(rhs)}")
+        compare_as_name = getattr(type(lhs), "_compare_by", None)
+        if compare_as_name is not None:
+            if getattr(lhs, compare_as_name) != getattr(rhs, compare_as_name):
+                raise _Mismatch(path, f"{_describe(lhs)} vs {_describe(rhs)}")
+            return
+        for name in lhs._fields:
+            if name in lhs._ignored_fields:
+                continue
+            self.check(
+                getattr(lhs, name),
+                getattr(rhs, name),
+                f"{path}.{name}",
+                defining or name in lhs._def_fields,
+            )
+
+
+def _describe(value) -> str:
+    if isinstance(value, Node):
+        return type(value).__name__
+    return f"{type(value).__name__} {value!r}"
+
+
+def structural_equal(lhs, rhs, map_free_vars: bool = False) -> bool:
+    """Whether two IR values have the same structure, bound variables matched by position."""
+    try:
+        _EqualChecker(map_free_vars).check(lhs, rhs, "root", False)
+    except _Mismatch:
+        return False
+    return True
+
+
+def assert_structural_equal(lhs, rhs, map_free_vars: bool = False) -> None:
+    """Raise ValueError naming the first path where lhs and rhs differ."""
+    try:
+        _EqualChecker(map_free_vars).check(lhs, rhs, "root", False)
+    except _Mismatch as err:
+        raise ValueError(
+            f"assert_structural_equal: values differ at {err.path}: {err.detail}"
+        ) from None
+
+
+class _Hasher:
+    def __init__(self, map_free_vars: bool):
+        self.map_free_vars = map_free_vars
+        self.var_index: dict[int, int] = {}
+        self.keep_alive: list = []
+
+    def feed(self, value, out: list, defining: bool) -> None:
+        if _is_var(value):
+            index = self.var_index.get(id(value))
+            if index is None and (defining or self.map_free_vars):
+                index = len(self.var_index)
+                self.var_index[id(value)] = index
+                self.keep_alive.append(value)
+            if index is None:
+                out.append(f"free:{id(value)}:{value.dtype}")
+            else:
+                out.append(f"var:{index}:{value.dtype}")
+            return
+        if isinstance(value, Node):
+            out.append(type(value).__qualname__)
+            compare_as_name = getattr(type(value), "_compare_by", None)
+            if compare_as_name is not None:
+                out.append(repr(getattr(value, compare_as_name)))
+                return
+            for name in value._fields:
+                if name in value._ignored_fields:
+                    continue
+                out.append(name)
+                self.feed(getattr(value, name), out, defining or name in value._def_fields)
+            out.append(")")
+            return
+        if isinstance(value, (list, tuple)):
+            out.append(f"seq{len(value)}")
+            for item in value:
+                self.feed(item, out, defining)
+            return
+        if isinstance(value, dict):
+            out.append(f"map{len(value)}")
+            for key, item in value.items():
+                self.feed(key, out, defining)
+                self.feed(item, out, defining)
+            return
+        if isinstance(value, enum.Enum):
+            out.append(f"{type(value).__name__}.{value.name}")
+            return
+        out.append(f"{type(value).__name__}:{value!r}")
+
+
+def structural_hash(value, map_free_vars: bool = False) -> int:
+    """A hash consistent with structural_equal (equal values hash alike)."""
+    parts: list[str] = []
+    _Hasher(map_free_vars).feed(value, parts, False)
+    digest = hashlib.blake2b("\x1f".join(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)

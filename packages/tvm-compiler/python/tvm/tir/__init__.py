@@ -1,0 +1,36 @@
+"""tvm.tir: the tensor-level IR: expressions, buffers, statements, PrimFunc, ops and schedules."""
+
+import tvm.ir  # noqa: F401  (checks the runtime version first)
+
+from . import printer as _printer  # noqa: F401  (registers the text form of TIR nodes)
+from .buffer import Buffer, decl_buffer
+from .expr import (
+    EQ, GE, GT, LE, LT, NE, Add, And, BinaryOpExpr, BufferLoad, Call, CallEffectKind, Cast,
+    CmpExpr, Div, FloatImm, FloorDiv, FloorMod, IntImm, Let, Max, Min, Mod, Mul, Not, Or,
+    PrimExpr, Range, Select, SizeVar, StringImm, Sub, Var, const, convert,
+)
+from .function import PrimFunc
+from .functor import StmtExprMutator, StmtExprVisitor, post_order_visit, stmt_transform, substitute
+from .op import (
+    abs, all, any, atan, call_effect, call_extern, call_pure_extern, ceil, ceildiv, cos, erf, exp,
+    exp2, floor, floordiv, floormod, if_then_else, indexdiv, indexmod, likely, log, log2, log10,
+    logical_not, max, max_value, min, min_value, power, ret, round, sigmoid, sin, sqrt, tan, tanh,
+    trunc, truncdiv, truncmod,
+)
+from .stmt import (
+    Allocate, AssertStmt, Block, BlockRealize, BufferRegion, BufferStore, DeclBuffer, Evaluate,
+    For, ForKind, IfThenElse, IterVar, LetStmt, SeqStmt, Stmt, seq,
+)
+
+
+def __getattr__(name):
+    # Subpackages that import the rest of the compiler load on first use.
+    if name in ("analysis", "transform", "schedule"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in ("Schedule", "ScheduleError"):
+        from . import schedule
+
+        return getattr(schedule, name)
+    raise AttributeError(f"module 'tvm.tir' has no attribute {name!r}")

@@ -1,0 +1,240 @@
+"""TIR statements: stores, loops, sequences, branches, bindings, allocations, asserts and blocks."""
+
+from __future__ import annotations
+
+import enum
+
+from tvm.ir.node import Node
+
+from .buffer import Buffer
+from .expr import PrimExpr, Range, Var, _as_bool, convert
+
+
+class Stmt(Node):
+    """Base of TIR statements."""
+
+
+def _stmt(value, who: str) -> Stmt:
+    if not isinstance(value, Stmt):
+        raise TypeError(f"{who}: expected a Stmt, got {type(value).__name__}")
+    return value
+
+
+class BufferStore(Stmt):
+    _fields = ("buffer", "value", "indices")
+
+    def __init__(self, buffer, value, indices, span=None):
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"BufferStore: buffer must be a Buffer, got {type(buffer).__name__}")
+        value = convert(value)
+        if value.dtype != buffer.dtype:
+            value = value.astype(buffer.dtype)
+        indices = tuple(convert(i) for i in indices)
+        if len(indices) != len(buffer.shape):
+            raise ValueError(
+                f"BufferStore: buffer {buffer.name!r} has {len(buffer.shape)} dimensions, "
+                f"got {len(indices)} indices"
+            )
+        self._set(buffer=buffer, value=value, indices=indices, span=span)
+
+
+class ForKind(enum.Enum):
+    SERIAL = "serial"
+    PARALLEL = "parallel"
+    VECTORIZED = "vectorized"
+    UNROLLED = "unroll"
+
+
+class For(Stmt):
+    """for loop_var in [min, min + extent): body."""
+
+    _fields = ("loop_var", "min", "extent", "kind", "body", "annotations")
+    _def_fields = ("loop_var",)
+
+    def __init__(self, loop_var, min, extent, kind=ForKind.SERIAL, body=None,  # noqa: A002
+                 annotations=None, span=None):
+        if not isinstance(loop_var, Var):
+            raise TypeError(f"For: loop_var must be a Var, got {type(loop_var).__name__}")
+        if not isinstance(kind, ForKind):
+            kind = ForKind(kind)
+        min_expr = convert(min).astype(loop_var.dtype)
+        extent_expr = convert(extent).astype(loop_var.dtype)
+        self._set(loop_var=loop_var, min=min_expr, extent=extent_expr, kind=kind,
+                  body=_stmt(body, "For"), annotations=dict(annotations or {}), span=span)
+
+
+class SeqStmt(Stmt):
+    _fields = ("seq",)
+
+    def __init__(self, seq, span=None):
+        flat = []
+        for s in seq:
+            s = _stmt(s, "SeqStmt")
+            flat.extend(s.seq if isinstance(s, SeqStmt) else [s])
+        self._set(seq=tuple(flat), span=span)
+
+    def __len__(self):
+        return len(self.seq)
+
+    def __getitem__(self, i):
+        return self.seq[i]
+
+
+def seq(*stmts) -> Stmt:
+    """One statement for several: the statement itself when there is one."""
+    flat = SeqStmt(stmts).seq
+    if len(flat) == 1:
+        return flat[0]
+    return SeqStmt(flat)
+
+
+class IfThenElse(Stmt):
+    _fields = ("condition", "then_case", "else_case")
+
+    def __init__(self, condition, then_case, else_case=None, span=None):
+        self._set(condition=_as_bool(condition, "IfThenElse"),
+                  then_case=_stmt(then_case, "IfThenElse"),
+                  else_case=None if else_case is None else _stmt(else_case, "IfThenElse"),
+                  span=span)
+
+
+class LetStmt(Stmt):
+    _fields = ("var", "value", "body")
+    _def_fields = ("var",)
+
+    def __init__(self, var, value, body, span=None):
+        if not isinstance(var, Var):
+            raise TypeError(f"LetStmt: var must be a Var, got {type(var).__name__}")
+        value = convert(value)
+        if value.dtype != var.dtype:
+            raise TypeError(
+                f"LetStmt: value dtype {value.dtype} does not match {var.name}: {var.dtype}"
+            )
+        self._set(var=var, value=value, body=_stmt(body, "LetStmt"), span=span)
+
+
+class Allocate(Stmt):
+    """Allocate extents of dtype at buffer_var for the duration of body."""
+
+    _fields = ("buffer_var", "dtype", "extents", "body")
+    _def_fields = ("buffer_var",)
+
+    def __init__(self, buffer_var, dtype, extents, body, span=None):
+        from tvm.ir.dtype import DataType
+
+        if not isinstance(buffer_var, Var) or not buffer_var.dtype.is_handle:
+            raise TypeError(f"Allocate: buffer_var must be a handle Var, got {buffer_var!r}")
+        self._set(buffer_var=buffer_var, dtype=DataType(dtype),
+                  extents=tuple(convert(e) for e in extents), body=_stmt(body, "Allocate"),
+                  span=span)
+
+
+class DeclBuffer(Stmt):
+    """Declare buffer (over memory already allocated) for the duration of body."""
+
+    _fields = ("buffer", "body")
+    _def_fields = ("buffer",)
+
+    def __init__(self, buffer, body, span=None):
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"DeclBuffer: expected a Buffer, got {type(buffer).__name__}")
+        self._set(buffer=buffer, body=_stmt(body, "DeclBuffer"), span=span)
+
+
+class AssertStmt(Stmt):
+    _fields = ("condition", "message", "body")
+
+    def __init__(self, condition, message, body, span=None):
+        if not isinstance(message, str):
+            raise TypeError(f"AssertStmt: message must be a str, got {type(message).__name__}")
+        self._set(condition=_as_bool(condition, "AssertStmt"), message=message,
+                  body=_stmt(body, "AssertStmt"), span=span)
+
+
+class Evaluate(Stmt):
+    """Evaluate an expression for its effect (a call)."""
+
+    _fields = ("value",)
+
+    def __init__(self, value, span=None):
+        self._set(value=convert(value), span=span)
+
+
+class IterVar(Node):
+    """A block iterator: its domain, its variable, and whether it is data-parallel or a reduction."""
+
+    DataPar = 0
+    CommReduce = 2
+    _fields = ("dom", "var", "iter_type")
+    _def_fields = ("var",)
+
+    def __init__(self, dom, var, iter_type=DataPar, span=None):
+        if not isinstance(dom, Range):
+            dom = Range(0, dom) if not isinstance(dom, (list, tuple)) else Range(*dom)
+        if isinstance(var, str):
+            var = Var(var, dom.extent.dtype)
+        if not isinstance(var, Var):
+            raise TypeError(f"IterVar: var must be a Var, got {type(var).__name__}")
+        if iter_type not in (IterVar.DataPar, IterVar.CommReduce):
+            raise ValueError(f"IterVar: iter_type must be DataPar or CommReduce, got {iter_type!r}")
+        self._set(dom=dom, var=var, iter_type=iter_type, span=span)
+
+    @property
+    def is_reduce(self) -> bool:
+        return self.iter_type == IterVar.CommReduce
+
+
+class BufferRegion(Node):
+    _fields = ("buffer", "region")
+
+    def __init__(self, buffer, region):
+        self._set(buffer=buffer, region=tuple(region))
+
+
+class Block(Stmt):
+    """A schedulable computation: iterators, body, optional reduction init, owned allocations."""
+
+    _fields = ("iter_vars", "alloc_buffers", "reads", "writes", "init", "body", "annotations")
+    _def_fields = ("iter_vars", "alloc_buffers")
+    _ignored_fields = ("span", "name_hint")
+
+    def __init__(self, iter_vars, reads, writes, name_hint, body, init=None, alloc_buffers=(),
+                 annotations=None, span=None):
+        if not isinstance(name_hint, str) or not name_hint:
+            raise ValueError(f"Block: name_hint must be a non-empty str, got {name_hint!r}")
+        for iv in iter_vars:
+            if not isinstance(iv, IterVar):
+                raise TypeError(f"Block {name_hint!r}: iter_vars must be IterVars, got {iv!r}")
+        for buf in alloc_buffers:
+            if not isinstance(buf, Buffer):
+                raise TypeError(f"Block {name_hint!r}: alloc_buffers must be Buffers, got {buf!r}")
+        self._set(iter_vars=tuple(iter_vars), reads=tuple(reads), writes=tuple(writes),
+                  name_hint=name_hint, body=_stmt(body, "Block"),
+                  init=None if init is None else _stmt(init, "Block"),
+                  alloc_buffers=tuple(alloc_buffers), annotations=dict(annotations or {}),
+                  span=span)
+
+
+class BlockRealize(Stmt):
+    """Run block with its iterators bound to iter_values, when predicate holds."""
+
+    _fields = ("iter_values", "predicate", "block")
+
+    def __init__(self, iter_values, predicate, block, span=None):
+        if not isinstance(block, Block):
+            raise TypeError(f"BlockRealize: block must be a Block, got {type(block).__name__}")
+        iter_values = tuple(convert(v) for v in iter_values)
+        if len(iter_values) != len(block.iter_vars):
+            raise ValueError(
+                f"BlockRealize: block {block.name_hint!r} has {len(block.iter_vars)} iterators, "
+                f"got {len(iter_values)} values"
+            )
+        self._set(iter_values=iter_values, predicate=_as_bool(predicate, "BlockRealize"),
+                  block=block, span=span)
+
+
+__all__ = [
+    "Allocate", "AssertStmt", "Block", "BlockRealize", "BufferRegion", "BufferStore",
+    "DeclBuffer", "Evaluate", "For", "ForKind", "IfThenElse", "IterVar", "LetStmt", "PrimExpr",
+    "SeqStmt", "Stmt", "seq",
+]
