@@ -115,6 +115,12 @@ def scripts_in_dag_order(pattern: str) -> list[Path]:
     return [s for pkg in PACKAGES.values() for s in sorted(pkg.path.glob(pattern))]
 
 
+def run_scripts(session: nox.Session, scripts, env_for=lambda script: {}) -> None:
+    for script in scripts:
+        session.log(f"=== {script.relative_to(ROOT)} ===")
+        session.run("python", str(script), *session.posargs, env=env_for(script))
+
+
 @nox.session
 def demo(session: nox.Session) -> None:
     """The end-to-end tour: each package's demo.py, lowest layer first."""
@@ -123,9 +129,7 @@ def demo(session: nox.Session) -> None:
     if not demos:
         session.install("numpy")
         demos = [ROOT / "ci" / "demo_ffi.py"]
-    for script in demos:
-        session.log(f"=== {script.relative_to(ROOT)} ===")
-        session.run("python", str(script))
+    run_scripts(session, demos)
 
 
 def reference_python(session: nox.Session, requirements: Path) -> str:
@@ -154,13 +158,14 @@ def bench(session: nox.Session) -> None:
     scripts = scripts_in_dag_order("benchmarks/bench_*.py")
     if not scripts:
         session.error("no packages/*/benchmarks/bench_*.py found")
-    for script in scripts:
-        env = {}
+
+    def reference_env(script: Path) -> dict[str, str]:
         reference = script.parent / "requirements-reference.txt"
-        if reference.exists():
-            env["TVM_BENCH_REFERENCE_PYTHON"] = reference_python(session, reference)
-        session.log(f"=== {script.relative_to(ROOT)} ===")
-        session.run("python", str(script), *session.posargs, env=env)
+        if not reference.exists():
+            return {}
+        return {"TVM_BENCH_REFERENCE_PYTHON": reference_python(session, reference)}
+
+    run_scripts(session, scripts, reference_env)
 
 
 @nox.session(venv_backend="none")
