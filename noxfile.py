@@ -1,20 +1,23 @@
 # The one entry point for every task of the tvm-stack monorepo (tests, lint, wheels, demo, bench, docs).
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 
 import nox
 from nox.command import CommandFailed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "ci"))
-from build_wheels import find_uv  # noqa: E402
+from build_wheels import RUN_ID_VAR, find_uv  # noqa: E402
 from monorepo import DIST_DIR, ROOT, closure, discover, third_party_requirements  # noqa: E402
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = ["tests", "integration", "lint"]
 
 PACKAGES = discover()
+BUILD_RUN_ID = f"{os.getpid()}-{time.time()}"  # lets build_wheels skip a build that failed this run
 # Test runner pieces every test venv gets, whatever a package's own `test` extra says.
 TEST_TOOLS = ["pytest>=7", "pytest-timeout"]
 PYTEST_TIMEOUT = "--timeout=300"  # a hung test fails instead of stalling CI
@@ -22,7 +25,8 @@ PYTEST_TIMEOUT = "--timeout=300"  # a hung test fails instead of stalling CI
 
 def build_wheels(session: nox.Session, *names: str) -> None:
     """Build (or reuse, per source hash) our wheels into dist/; runs outside the session venv."""
-    session.run(sys.executable, str(ROOT / "ci" / "build_wheels.py"), *names, external=True)
+    session.run(sys.executable, str(ROOT / "ci" / "build_wheels.py"), *names, external=True,
+                env={RUN_ID_VAR: BUILD_RUN_ID})
 
 
 def install_ours(session: nox.Session, names, extras=()) -> None:

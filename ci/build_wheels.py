@@ -29,6 +29,7 @@ STAMPS = DIST_DIR / ".stamps"
 # Not part of the wheel: changing them must not trigger a rebuild.
 UNHASHED_TOP_LEVEL = {"tests", "benchmarks", "demo.py", "build", "dist"}
 NATIVE_BUILD_TOOLS = ["cmake>=3.18", "ninja"]
+RUN_ID_VAR = "TVM_STACK_BUILD_RUN"  # set by noxfile.py: one value per nox invocation
 
 
 def find_uv() -> str | None:
@@ -140,6 +141,21 @@ def build_one(pkg: Package, python: Path, digest: str, uv: str | None) -> Path:
     return built[0]
 
 
+def record_failure(pkg: Package, digest: str) -> None:
+    run_id = os.environ.get(RUN_ID_VAR, "")
+    (STAMPS / f"{pkg.name}.failed.json").write_text(json.dumps({"hash": digest, "run": run_id}))
+
+
+def check_not_failed_before(pkg: Package, digest: str) -> None:
+    """Within one nox run, a package that failed to build is not built again by every later
+    session (a C++ build takes minutes); a new run or a source change tries again."""
+    run_id = os.environ.get(RUN_ID_VAR, "")
+    failed = read_json(STAMPS / f"{pkg.name}.failed.json")
+    if run_id and failed == {"hash": digest, "run": run_id}:
+        raise SystemExit(f"build_wheels: {pkg.name} failed to build earlier in this run "
+                         "(see that session's log); not trying the same sources again")
+
+
 def build_wheels(names: list[str] | None = None) -> list[Path]:
     """Build (or reuse) the wheels of `names` and everything they need; return their paths."""
     packages = discover()
@@ -173,9 +189,14 @@ def build_wheels(names: list[str] | None = None) -> list[Path]:
             if stamp.get("hash") == digest and [w.name for w in existing] == [stamp.get("wheel")]:
                 print(f"{pkg.name}: {existing[0].name} is up to date", flush=True)
                 continue
+            check_not_failed_before(pkg, digest)
             for dep in build_deps:
                 install_build_dependency(python, packages[dep], uv)
-            build_one(pkg, python, digest, uv)
+            try:
+                build_one(pkg, python, digest, uv)
+            except subprocess.CalledProcessError:
+                record_failure(pkg, digest)
+                raise
     return [wheels_of(p)[0] for p in order]
 
 

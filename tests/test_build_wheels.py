@@ -1,6 +1,7 @@
 # ci/build_wheels.py builds each wheel once per source state (run on a throwaway monorepo).
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 
@@ -67,3 +68,17 @@ def test_unknown_package_is_an_error(monorepo):
     result = run([sys.executable, monorepo / "ci" / "build_wheels.py", "no-such-package"])
     assert result.returncode != 0
     assert "unknown package(s) ['no-such-package']" in result.stderr
+
+
+def test_failed_build_is_not_retried_in_the_same_run(monorepo):
+    pyproject = monorepo / "packages/demo-lower/pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("hatchling.build", "hatchling.no_such_backend"))
+    script = monorepo / "ci" / "build_wheels.py"
+    env = {**os.environ, "TVM_STACK_BUILD_RUN": "run-1"}
+    first = run([sys.executable, script, "demo-lower"], env=env)
+    assert first.returncode != 0 and "+ " in first.stdout  # it really tried
+    again = run([sys.executable, script, "demo-lower"], env=env)
+    assert again.returncode != 0
+    assert "failed to build earlier in this run" in again.stderr
+    fresh = run([sys.executable, script, "demo-lower"], env={**env, "TVM_STACK_BUILD_RUN": "run-2"})
+    assert "failed to build earlier" not in fresh.stderr
