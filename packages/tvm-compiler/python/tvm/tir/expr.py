@@ -122,6 +122,8 @@ def convert(value) -> PrimExpr:
         return value
     if isinstance(value, (bool, int, float)):
         return const(value)
+    if type(value).__name__ == "IterVar":
+        return value.var
     if hasattr(value, "__index__"):
         return const(int(value))
     raise TypeError(f"expected a PrimExpr or a number, got {type(value).__name__}: {value!r}")
@@ -146,6 +148,10 @@ def _operand(value, other) -> PrimExpr:
     # A Python scalar takes the dtype of the expression it meets, as in `i + 1` or `x * 2.0`.
     if isinstance(value, PrimExpr):
         return value
+    if type(value).__name__ == "IterVar":
+        return value.var
+    if type(other).__name__ == "IterVar":
+        other = other.var
     if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(other, PrimExpr):
         if isinstance(value, float) and not other.dtype.is_float:
             return const(value)

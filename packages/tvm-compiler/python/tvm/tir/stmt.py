@@ -184,6 +184,21 @@ class IterVar(Node):
         return self.iter_type == IterVar.CommReduce
 
 
+def _delegate_to_var(method_name):
+    def method(self, *args):
+        return getattr(self.var, method_name)(*args)
+
+    method.__name__ = method_name
+    return method
+
+
+# An IterVar stands for its variable in arithmetic, as in `A[i, k + 1]`.
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__neg__",
+              "__lt__", "__le__", "__gt__", "__ge__"):
+    setattr(IterVar, _name, _delegate_to_var(_name))
+
+
 class BufferRegion(Node):
     _fields = ("buffer", "region")
 

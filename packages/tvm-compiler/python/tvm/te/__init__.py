@@ -1,0 +1,24 @@
+"""tvm.te: describe tensor computations by index functions, then make PrimFuncs of them."""
+
+import tvm.ir  # noqa: F401  (checks the runtime version first)
+
+from . import tensor as _tensor
+from .create_prim_func import _track, create_prim_func
+from .reduction import CommReducer, Reduce, comm_reducer, max, min, sum
+from .tensor import ComputeOp, PlaceholderOp, Tensor, reduce_axis, size_var, var
+
+
+def placeholder(shape, dtype="float32", name: str = "placeholder") -> Tensor:
+    """An input tensor of the given shape and dtype."""
+    return _track(_tensor.placeholder(shape, dtype, name))
+
+
+def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None) -> Tensor:
+    """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...)."""
+    return _track(_tensor.compute(shape, fcompute, name, tag, attrs))
+
+
+__all__ = [
+    "CommReducer", "ComputeOp", "PlaceholderOp", "Reduce", "Tensor", "comm_reducer", "compute",
+    "create_prim_func", "max", "min", "placeholder", "reduce_axis", "size_var", "sum", "var",
+]

@@ -1,0 +1,74 @@
+# Tests of tvm.te: placeholder, compute, reductions and create_prim_func, with their errors.
+import pytest
+
+from tvm import te, tir
+
+
+def test_matmul_prim_func_structure():
+    n = 8
+    a = te.placeholder((n, n), name="A")
+    b = te.placeholder((n, n), name="B")
+    k = te.reduce_axis((0, n), name="k")
+    c = te.compute((n, n), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    func = te.create_prim_func([a, b, c])
+    assert len(func.params) == 3 and [buf.name for buf in func.buffer_map.values()] == ["A", "B", "C"]
+    text = func.script()
+    assert "with T.block('C'):" in text and "v_k = T.axis.reduce(8, k)" in text
+    assert "with T.init():" in text and "C[v_i, v_j] = 0.0" in text
+    root = func.body.block
+    loop = root.body
+    assert [loop.loop_var.name, loop.body.loop_var.name, loop.body.body.loop_var.name] == ["i", "j", "k"]
+    block = loop.body.body.body.block
+    assert [r.buffer.name for r in block.reads] == ["A", "B"]
+    assert [w.buffer.name for w in block.writes] == ["C"]
+
+
+def test_max_min_reductions_and_symbolic_shape():
+    n = te.var("n")
+    a = te.placeholder((n,), name="A")
+    k = te.reduce_axis((0, n), name="k")
+    mx = te.compute((1,), lambda i: te.max(a[k], axis=k), name="mx")
+    func = te.create_prim_func([a, mx])
+    assert "T.max(" in func.script() and "-inf" in func.script()
+    mn = te.compute((1,), lambda i: te.min(a[k], axis=k), name="mn")
+    assert "inf" in te.create_prim_func([a, mn]).script()
+
+
+def test_intermediate_tensor_becomes_allocation():
+    a = te.placeholder((4,), name="A")
+    b = te.compute((4,), lambda i: a[i] * 2.0, name="B")
+    c = te.compute((4,), lambda i: b[i] + 1.0, name="C")
+    func = te.create_prim_func([a, c])
+    assert [buf.name for buf in func.body.block.alloc_buffers] == ["B"]
+
+
+def test_errors_are_precise():
+    a = te.placeholder((4,), name="A")
+    stray = te.var("stray")
+    bad = te.compute((4,), lambda i: a[i] + stray, name="B")
+    with pytest.raises(ValueError, match="variable 'stray' is used but not bound"):
+        te.create_prim_func([a, bad])
+    k = te.reduce_axis((0, 4), name="k")
+    loose = te.compute((4,), lambda i: a[k], name="L")
+    with pytest.raises(ValueError, match="variable 'k' is used but not bound"):
+        te.create_prim_func([a, loose])
+    with pytest.raises(ValueError, match="must be the whole body"):
+        te.compute((1,), lambda i: te.sum(a[k], axis=k) + 1.0, name="S")
+    with pytest.raises(ValueError, match="fcompute takes 2 index arguments but the shape has 1"):
+        te.compute((4,), lambda i, j: a[i], name="W")
+    b = te.compute((4,), lambda i: a[i] * 2.0, name="B2")
+    with pytest.raises(ValueError, match="placeholder 'A' is used but is not in the argument list"):
+        te.create_prim_func([b])
+    with pytest.raises(IndexError, match="tensor 'A' has 1 dimensions, got 2 indices"):
+        a[0, 1]
+    with pytest.raises(TypeError, match="args must be te Tensors or Vars"):
+        te.create_prim_func([a, 3])
+
+
+def test_scalar_parameter():
+    a = te.placeholder((4,), name="A")
+    s = te.var("s", "float32")
+    b = te.compute((4,), lambda i: a[i] * s, name="B")
+    func = te.create_prim_func([a, b, s])
+    assert func.params[2] is s and s not in func.buffer_map
+    assert tir.analysis.undefined_vars(func) == []
