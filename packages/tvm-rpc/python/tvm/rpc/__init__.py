@@ -1,0 +1,21 @@
+"""tvm.rpc: run functions, tensors and modules in another process or on another machine."""
+
+from tvm._version_guard import require as _require
+
+_require("tvm-runtime", ">=0.2,<0.3", needed_by="tvm-rpc")
+
+from .client import ClientSession, connect  # noqa: E402
+from .endpoint import RPCEndpoint  # noqa: E402
+from .local_session import LocalSession  # noqa: E402
+from .popen import PopenSession  # noqa: E402
+from .proxy import Proxy  # noqa: E402
+from .remote import RemoteFunction, RemoteModule, RemoteTensor  # noqa: E402
+from .server import Server  # noqa: E402
+from .session import RPCSession  # noqa: E402
+from .tracker import Tracker, TrackerSession, connect_tracker  # noqa: E402
+
+__all__ = [
+    "ClientSession", "LocalSession", "PopenSession", "Proxy", "RPCEndpoint", "RPCSession",
+    "RemoteFunction", "RemoteModule", "RemoteTensor", "Server", "Tracker", "TrackerSession",
+    "connect", "connect_tracker",
+]

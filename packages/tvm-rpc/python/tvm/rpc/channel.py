@@ -1,0 +1,203 @@
+"""Framed byte channels over a socket or a pair of pipes, with buffered, copy-free reads."""
+
+import os
+import socket
+
+from .codec import ProtocolError
+from .protocol import DEFAULT_MAX_FRAME_SIZE, FRAME_FIXED, FRAME_HEADER
+
+_HEADER_SIZE = FRAME_HEADER.size
+# Reads at least this large bypass the buffer and land in the destination directly.
+_DIRECT_READ = 64 << 10
+_BUFFER_SIZE = 256 << 10
+
+
+class ChannelClosed(Exception):
+    """The peer closed the channel (or the connection was reset)."""
+
+
+def new_frame():
+    """A bytearray with room for the frame header; encode the meta section after it."""
+    return bytearray(_HEADER_SIZE)
+
+
+class Channel:
+    """Sends and receives frames; subclasses provide raw reads and writes."""
+
+    def __init__(self, max_frame_size=DEFAULT_MAX_FRAME_SIZE):
+        self.max_frame_size = max_frame_size
+        self.write_lock = None
+        self._buf = bytearray(_BUFFER_SIZE)
+        self._view = memoryview(self._buf)
+        self._lo = 0
+        self._hi = 0
+
+    # -- raw I/O, provided by subclasses -------------------------------------------------
+    def _recv_into(self, view):
+        raise NotImplementedError
+
+    def _send_all(self, data):
+        raise NotImplementedError
+
+    def close(self):
+        raise NotImplementedError
+
+    # -- sending -------------------------------------------------------------------------
+    def send_frame(self, code, frame, bulk=None):
+        """Send ``frame`` (from new_frame(), meta appended) and optional bulk bytes."""
+        bulk_len = 0 if bulk is None else bulk.nbytes
+        length = len(frame) - 8 + bulk_len
+        if length > self.max_frame_size:
+            raise ValueError(f"tvm.rpc: frame of {length} bytes exceeds the maximum frame "
+                             f"size {self.max_frame_size}")
+        FRAME_HEADER.pack_into(frame, 0, length, code, len(frame) - _HEADER_SIZE)
+        lock = self.write_lock
+        if lock is not None:
+            lock.acquire()
+        try:
+            if bulk_len and bulk_len < _DIRECT_READ:
+                self._send_all(frame + bulk)
+            else:
+                self._send_all(frame)
+                if bulk_len:
+                    self._send_all(bulk)
+        finally:
+            if lock is not None:
+                lock.release()
+
+    # -- receiving -----------------------------------------------------------------------
+    def _fill(self, n):
+        """Make at least n bytes available in the buffer (n <= buffer size)."""
+        if self._hi - self._lo >= n:
+            return
+        if self._lo + n > len(self._buf):
+            remaining = self._hi - self._lo
+            self._view[:remaining] = self._view[self._lo:self._hi]
+            self._lo, self._hi = 0, remaining
+        while self._hi - self._lo < n:
+            got = self._recv_into(self._view[self._hi:])
+            if not got:
+                raise ChannelClosed(
+                    "peer closed the connection" if self._hi == self._lo
+                    else f"connection closed inside a frame ({self._hi - self._lo} of "
+                         f"{n} bytes received)")
+            self._hi += got
+
+    def read_into(self, dest):
+        """Fill memoryview ``dest`` completely from the channel."""
+        dest = dest.cast("B") if dest.format != "B" or dest.ndim != 1 else dest
+        total = dest.nbytes
+        take = min(self._hi - self._lo, total)
+        if take:
+            dest[:take] = self._view[self._lo:self._lo + take]
+            self._lo += take
+        done = take
+        while done < total:
+            if total - done >= _DIRECT_READ:
+                got = self._recv_into(dest[done:])
+                if not got:
+                    raise ChannelClosed(f"connection closed inside a frame ({done} of "
+                                        f"{total} bulk bytes received)")
+                done += got
+            else:
+                self._fill(1)
+                take = min(self._hi - self._lo, total - done)
+                dest[done:done + take] = self._view[self._lo:self._lo + take]
+                self._lo += take
+                done += take
+
+    def skip(self, n):
+        """Read and drop n bytes (bulk nobody wants)."""
+        while n:
+            self._fill(1)
+            take = min(self._hi - self._lo, n)
+            self._lo += take
+            n -= take
+
+    def recv_frame(self):
+        """Read one frame's header and meta; returns (code, meta bytes, bulk length).
+
+        The caller must then consume exactly ``bulk length`` bytes (read_into or skip).
+        """
+        self._fill(_HEADER_SIZE)
+        length, code, meta_len = FRAME_HEADER.unpack_from(self._buf, self._lo)
+        if length > self.max_frame_size:
+            raise ProtocolError(f"frame of {length} bytes exceeds the maximum frame size "
+                                f"{self.max_frame_size}")
+        if length < FRAME_FIXED or meta_len > length - FRAME_FIXED:
+            raise ProtocolError(f"frame length {length} cannot hold its {meta_len}-byte meta")
+        self._lo += _HEADER_SIZE
+        if meta_len <= len(self._buf):
+            self._fill(meta_len)
+            meta = bytes(self._view[self._lo:self._lo + meta_len])
+            self._lo += meta_len
+        else:
+            meta = bytearray(meta_len)
+            self.read_into(memoryview(meta))
+        return code, meta, length - FRAME_FIXED - meta_len
+
+
+class SocketChannel(Channel):
+    def __init__(self, sock, max_frame_size=DEFAULT_MAX_FRAME_SIZE):
+        super().__init__(max_frame_size)
+        self.sock = sock
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _recv_into(self, view):
+        try:
+            return self.sock.recv_into(view)
+        except (ConnectionResetError, ConnectionAbortedError):
+            return 0
+
+    def _send_all(self, data):
+        try:
+            self.sock.sendall(data)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as err:
+            raise ChannelClosed(f"peer closed the connection ({err.strerror})") from None
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class PipeChannel(Channel):
+    def __init__(self, read_fd, write_fd, max_frame_size=DEFAULT_MAX_FRAME_SIZE):
+        super().__init__(max_frame_size)
+        self.read_fd = read_fd
+        self.write_fd = write_fd
+        for fd in (read_fd, write_fd):
+            _grow_pipe(fd)
+
+    def _recv_into(self, view):
+        try:
+            return os.readv(self.read_fd, [view])
+        except OSError:
+            return 0
+
+    def _send_all(self, data):
+        view = memoryview(data).cast("B")
+        try:
+            while view:
+                view = view[os.write(self.write_fd, view):]
+        except (BrokenPipeError, OSError) as err:
+            raise ChannelClosed(f"peer closed the pipe ({err.strerror})") from None
+
+    def close(self):
+        for fd in {self.read_fd, self.write_fd}:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _grow_pipe(fd):
+    """Larger pipe buffers cut the context switches of bulk copies (Linux only)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
+        pass

@@ -1,0 +1,200 @@
+"""RPCEndpoint: sends session requests over a channel and serves the peer's requests."""
+
+import logging
+
+from tvm.error import RPCError
+
+from . import protocol
+from .channel import ChannelClosed, new_frame
+from .codec import ProtocolError, decode_all, encode
+from .errors import describe, remote_error
+from .protocol import BULK_CHUNK_SIZE, Code
+
+logger = logging.getLogger("tvm.rpc")
+
+
+class RPCEndpoint:
+    """One side of a connection. ``name`` says which side, for error messages."""
+
+    def __init__(self, channel, name):
+        self.channel = channel
+        self.name = name
+        self.closed = False
+        self.peer_version = None
+
+    # -- both sides ---------------------------------------------------------------------
+    def send(self, code, values=(), bulk=None):
+        frame = new_frame()
+        for value in values:
+            encode(value, frame)
+        self.channel.send_frame(code, frame, bulk)
+
+    def send_init(self):
+        self.send(Code.INIT, [protocol.PROTOCOL_VERSION, self.name])
+
+    def receive_init(self):
+        """Read the peer's INIT and check its protocol version against ours."""
+        code, meta, bulk_len = self.channel.recv_frame()
+        values = decode_all(meta) if code == Code.INIT else None
+        if code != Code.INIT or bulk_len or not values or type(values[0]) is not int:
+            raise ProtocolError(f"expected the peer's protocol version (INIT frame), got code {code}")
+        self.peer_version = values[0]
+        peer_name = values[1] if len(values) > 1 else "peer"
+        if self.peer_version != protocol.PROTOCOL_VERSION:
+            raise RPCError(
+                f"tvm.rpc: protocol version mismatch: this side ({self.name}) speaks version "
+                f"{protocol.PROTOCOL_VERSION}, the peer ({peer_name}) speaks version "
+                f"{self.peer_version}; install the same tvm-rpc version on both sides")
+
+    def close(self):
+        self.closed = True
+        self.channel.close()
+
+    # -- requesting side ----------------------------------------------------------------
+    def request(self, code, values, bulk=None, bulk_into=None):
+        """Send one request and wait for its reply; returns the reply's values.
+
+        ``bulk_into``: a writable memoryview the reply's bulk bytes are read into, or a
+        function of the bulk size returning one.
+        """
+        if self.closed:
+            raise RPCError(f"tvm.rpc: the session ({self.name}) is closed")
+        try:
+            frame = new_frame()
+            for value in values:
+                encode(value, frame)
+            self.channel.send_frame(code, frame, bulk)
+            return self.read_reply(bulk_into)
+        except ChannelClosed as err:
+            self.close()
+            raise RPCError(f"tvm.rpc: connection to the server lost during "
+                           f"{protocol.REQUEST_NAMES.get(code, code)} ({err})") from None
+        except ProtocolError as err:
+            self.close()
+            raise RPCError(f"tvm.rpc: malformed reply from the server ({err}); "
+                           "connection closed") from None
+        except OSError as err:
+            self.close()
+            raise RPCError(f"tvm.rpc: connection to the server failed ({err})") from None
+
+    def read_reply(self, bulk_into=None, expect=Code.RETURN):
+        code, meta, bulk_len = self.channel.recv_frame()
+        if code == expect:
+            if bulk_len:
+                if callable(bulk_into):
+                    bulk_into = bulk_into(bulk_len)
+                if bulk_into is None or bulk_into.nbytes != bulk_len:
+                    raise ProtocolError(f"reply carries {bulk_len} unexpected bulk bytes")
+                self.channel.read_into(bulk_into)
+            return decode_all(meta)
+        if code == Code.EXCEPTION:
+            self.channel.skip(bulk_len)
+            values = decode_all(meta)
+            if len(values) != 3 or not all(isinstance(v, str) for v in values):
+                raise ProtocolError("EXCEPTION frame must hold kind, message and traceback")
+            err = remote_error(*values)
+            if isinstance(err, _session_ending_errors()):
+                self.close()
+            raise err
+        raise ProtocolError(f"unexpected message code {code} in a reply")
+
+    def send_notice(self, code, values):
+        """A request without a reply (FREE)."""
+        self.send(code, values)
+
+    # -- serving side -------------------------------------------------------------------
+    def serve(self, session):
+        """Serve requests into ``session`` until SHUTDOWN or the peer goes away."""
+        from .serve_handlers import HANDLERS
+
+        channel = self.channel
+        while True:
+            try:
+                code, meta, bulk_len = channel.recv_frame()
+            except ChannelClosed:
+                return
+            except ProtocolError as err:
+                logger.warning("tvm.rpc: closing connection: malformed frame: %s", err)
+                return
+            if code == Code.SHUTDOWN:
+                return
+            handler = HANDLERS.get(code)
+            try:
+                if code not in HANDLERS:
+                    raise ProtocolError(f"unknown request code {code}")
+                values = decode_all(meta)
+                if code == Code.FREE:
+                    session.free_handles(_handle_pairs(values))
+                    continue
+                bulk = _Bulk(channel, bulk_len)
+                try:
+                    reply, reply_bulk = handler(session, values, bulk)
+                except ProtocolError:
+                    raise
+                except (ChannelClosed, BrokenPipeError):
+                    return
+                except Exception as err:  # noqa: BLE001  (every failure goes back to the caller)
+                    bulk.skip_rest()
+                    self.send(Code.EXCEPTION, describe(err))
+                    continue
+                bulk.skip_rest()
+                frame = new_frame()
+                try:
+                    encode(reply, frame)
+                except Exception as err:  # noqa: BLE001  (a result the protocol cannot carry)
+                    self.send(Code.EXCEPTION, describe(err))
+                    continue
+                channel.send_frame(Code.RETURN, frame, reply_bulk)
+            except ProtocolError as err:
+                logger.warning("tvm.rpc: closing connection: malformed frame: %s", err)
+                return
+            except ChannelClosed:
+                return
+
+
+def _handle_pairs(values):
+    pairs = values[0] if values else None
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in pairs):
+        raise ProtocolError("FREE frame must hold a list of [kind, id] pairs")
+    return pairs
+
+
+class _Bulk:
+    """The bulk section of the request being served: read once, the rest skipped."""
+
+    __slots__ = ("channel", "remaining")
+
+    def __init__(self, channel, size):
+        self.channel = channel
+        self.remaining = size
+
+    @property
+    def size(self):
+        return self.remaining
+
+    def read_into(self, view):
+        if view.nbytes != self.remaining:
+            raise ValueError(f"request carries {self.remaining} bulk bytes, {view.nbytes} expected")
+        self.channel.read_into(view)
+        self.remaining = 0
+
+    def read(self):
+        if self.remaining > BULK_CHUNK_SIZE:
+            raise ProtocolError(f"bulk section of {self.remaining} bytes exceeds "
+                                f"{BULK_CHUNK_SIZE}")
+        data = bytearray(self.remaining)
+        self.read_into(memoryview(data))
+        return data
+
+    def skip_rest(self):
+        if self.remaining:
+            self.channel.skip(self.remaining)
+            self.remaining = 0
+
+
+def _session_ending_errors():
+    from tvm.error import RPCSessionTimeoutError
+
+    return (RPCSessionTimeoutError,)
+

@@ -1,0 +1,161 @@
+"""tvm.rpc.Server: an RPC server in its own process; also `python -m tvm.rpc.server`."""
+
+import argparse
+import logging
+import socket
+import sys
+
+from .process import Service, ServiceProcess
+from .protocol import DEFAULT_MAX_FRAME_SIZE
+
+logger = logging.getLogger("tvm.rpc")
+
+
+def bind_socket(host, port, port_end, func="tvm.rpc.Server"):
+    """A listening socket on the first free port in [port, port_end); port 0: any free port."""
+    if not isinstance(host, str) or not host:
+        raise TypeError(f"{func}: argument 'host' must be a non-empty str, got {host!r}")
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port < 65536:
+        raise ValueError(f"{func}: argument 'port' must be an int in 0..65535, got {port!r}")
+    ports = [0] if port == 0 else range(port, max(port + 1, min(port_end, 65536)))
+    last_error = None
+    for candidate in ports:
+        try:
+            infos = socket.getaddrinfo(host, candidate, type=socket.SOCK_STREAM)
+        except socket.gaierror as err:
+            raise ValueError(f"{func}: cannot resolve host {host!r}: {err}") from None
+        family, _, _, _, addr = infos[0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(addr)
+            sock.listen(128)
+            return sock
+        except OSError as err:
+            sock.close()
+            last_error = err
+    raise OSError(f"{func}: no free port on {host} in [{port}, {port_end}): {last_error}")
+
+
+def setup_logging(silent):
+    """Server processes log to stderr (reasons for closed connections, timeouts)."""
+    if logger.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING if silent else logging.INFO)
+    logger.propagate = False
+
+
+class Server(Service):
+    """An RPC server listening on host:port, serving each session in its own worker process.
+
+    host: the address to bind (localhost by default; "0.0.0.0" only if you mean it).
+    port, port_end: the first free port in [port, port_end) is used; port=0 picks any.
+    key: clients must present it. tracker_addr: (host, port) of a Tracker to register with.
+    use_popen: run the server as `python -m tvm.rpc.server` instead of a fork of this
+    process (a fork sees functions registered here; a popen server only its imports).
+    """
+
+    def __init__(self, host="127.0.0.1", port=9091, port_end=9199, is_proxy=False,
+                 use_popen=False, silent=False, tracker_addr=None, key="", load_library=None,
+                 custom_addr=None, max_frame_size=DEFAULT_MAX_FRAME_SIZE):
+        if not isinstance(key, str):
+            raise TypeError(f"tvm.rpc.Server: argument 'key' must be a str, got {type(key).__name__}")
+        self.host = host
+        self.key = key
+        self._process = None
+        if is_proxy:
+            # Serve sessions that a Proxy relays: connect out to it instead of listening.
+            self.port = port
+            self._start(["--proxy", f"{host}:{port}"], None, use_popen, silent, tracker_addr,
+                        key, load_library, custom_addr, max_frame_size)
+            return
+        sock = bind_socket(host, port, port_end)
+        self.port = sock.getsockname()[1]
+        try:
+            self._start([], sock, use_popen, silent, tracker_addr, key, load_library,
+                        custom_addr, max_frame_size)
+        finally:
+            sock.close()
+
+    def _start(self, extra, sock, use_popen, silent, tracker_addr, key, load_library,
+               custom_addr, max_frame_size):
+        if not use_popen:
+            proxy = extra[1] if extra else None
+            self._process = ServiceProcess(lambda: _serve(
+                sock, key, tracker_addr, custom_addr, load_library, max_frame_size, silent, proxy))
+            return
+        cmd = [sys.executable, "-m", "tvm.rpc.server", "--key", key,
+               "--max-frame-size", str(max_frame_size)] + extra
+        pass_fds = ()
+        if sock is not None:
+            cmd += ["--fd", str(sock.fileno())]
+            pass_fds = (sock.fileno(),)
+        if tracker_addr:
+            cmd += ["--tracker", f"{tracker_addr[0]}:{tracker_addr[1]}"]
+        if custom_addr:
+            cmd += ["--custom-addr", custom_addr]
+        for lib in load_library or ():
+            cmd += ["--load-library", lib]
+        if silent:
+            cmd.append("--silent")
+        self._process = ServiceProcess(cmd=cmd, pass_fds=pass_fds)
+
+
+def _serve(sock, key, tracker_addr, custom_addr, load_library, max_frame_size, silent, proxy=None):
+    setup_logging(silent)
+    if load_library:
+        from tvm.base import load_backend_libs
+
+        load_backend_libs(load_library)
+    if proxy is not None:
+        from .proxy import serve_through_proxy
+
+        serve_through_proxy(proxy, key, max_frame_size)
+        return
+    from .server_loop import ServerLoop
+
+    ServerLoop(sock, key, tracker_addr, custom_addr, max_frame_size).run()
+
+
+def _host_port(text):
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tvm.rpc.server",
+                                     description="Serve RPC sessions on this machine.")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1; 0.0.0.0 exposes the server)")
+    parser.add_argument("--port", type=int, default=9091)
+    parser.add_argument("--port-end", type=int, default=9199)
+    parser.add_argument("--key", default="")
+    parser.add_argument("--tracker", type=_host_port, help="HOST:PORT of a tracker to join")
+    parser.add_argument("--custom-addr", help="address the tracker hands out for this server")
+    parser.add_argument("--load-library", action="append", help="shared library to load first")
+    parser.add_argument("--max-frame-size", type=int, default=DEFAULT_MAX_FRAME_SIZE)
+    parser.add_argument("--proxy", type=_host_port, help="serve through the proxy at HOST:PORT")
+    parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)  # an inherited listening socket
+    parser.add_argument("--silent", action="store_true")
+    args = parser.parse_args(argv)
+    if args.proxy is not None:
+        sock = None
+    elif args.fd is not None:
+        sock = socket.socket(fileno=args.fd)
+    else:
+        sock = bind_socket(args.host, args.port, args.port_end)
+        print(f"tvm.rpc.server: listening on {args.host}:{sock.getsockname()[1]}", flush=True)
+    try:
+        _serve(sock, args.key, args.tracker, args.custom_addr, args.load_library,
+               args.max_frame_size, args.silent, proxy=args.proxy and f"{args.proxy[0]}:{args.proxy[1]}")
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
