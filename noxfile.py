@@ -43,7 +43,9 @@ def install_ours(session: nox.Session, names, extras=()) -> None:
     for name in names:
         declared = [e for e in extras if e in PACKAGES[name].extras]
         wanted.append(f"{name}[{','.join(declared)}]" if declared else name)
-    session.install("--no-index", "--find-links", str(DIST_DIR), *wanted)
+    # uv caches a find-links wheel by its file name, and a rebuilt wheel keeps its name.
+    refresh = [f"--refresh-package={n}" for n in everything] if session.venv_backend == "uv" else []
+    session.install("--no-index", "--find-links", str(DIST_DIR), *refresh, *wanted)
 
 
 def installed_cmake_prefixes(session: nox.Session) -> str:

@@ -117,7 +117,8 @@ def install_build_dependency(python: Path, pkg: Package, uv: str | None) -> None
     if read_json(stamp) == current:
         return
     if uv:
-        run([uv, "pip", "install", "--python", python, "--no-deps", "--reinstall", wheel])
+        run([uv, "pip", "install", "--python", python, "--no-deps", "--reinstall",
+             "--refresh-package", pkg.name, wheel])
     else:
         run([python, "-m", "pip", "install", "--no-deps", "--force-reinstall", wheel])
     stamp.write_text(json.dumps(current))
@@ -168,9 +169,12 @@ def build_wheels(names: list[str] | None = None) -> list[Path]:
         for dep in internal_names(packages[name].build_requires, packages):
             wanted.update(closure(dep, packages))
     order = [p for n, p in packages.items() if n in wanted]
+    # One build env for every package (not only those wanted now): its contents, and so
+    # the source hashes, must not depend on which subset a session asks for.
+    everything = packages.values()
     build_reqs = sorted(
-        {str(r) for p in order for r in p.build_requires if not internal_names([r], packages)}
-        | (set(NATIVE_BUILD_TOOLS) if any(p.is_native for p in order) else set())
+        {str(r) for p in everything for r in p.build_requires if not internal_names([r], packages)}
+        | (set(NATIVE_BUILD_TOOLS) if any(p.is_native for p in everything) else set())
     )
     DIST_DIR.mkdir(exist_ok=True)
     STAMPS.mkdir(exist_ok=True)

@@ -8,7 +8,8 @@ import sys
 
 PYTEST_SUMMARY = re.compile(r"^=+ (.*) in [\d.]+s(?: \([^)]*\))? =+$")
 PYTEST_COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
-CTEST_SUMMARY = re.compile(r"tests passed, (\d+) tests? failed out of (\d+)")
+# "100% tests passed out of 7" or "80% tests passed, 1 tests failed out of 5"
+CTEST_SUMMARY = re.compile(r"\d+% tests passed(?:, (\d+) tests? failed)? out of (\d+)")
 
 
 def tally(lines) -> dict[str, int]:
@@ -23,7 +24,7 @@ def tally(lines) -> dict[str, int]:
                 totals[key] += int(count)
         elif match := CTEST_SUMMARY.search(line):
             totals["runs"] += 1
-            failed, total = int(match.group(1)), int(match.group(2))
+            failed, total = int(match.group(1) or 0), int(match.group(2))
             totals["passed"] += total - failed
             totals["failed"] += failed
     return totals

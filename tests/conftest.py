@@ -47,6 +47,13 @@ class Venv:
     def install(self, *args) -> subprocess.CompletedProcess:
         return run([self.uv, "pip", "install", "--python", self.python, *args])
 
+    def install_local(self, dist_dir: Path, name: str) -> subprocess.CompletedProcess:
+        """Install our package `name` from the wheel folder only. uv caches a find-links
+        wheel by file name, and a rebuilt wheel keeps its name: refresh ours."""
+        ours = {wheel.name.split("-")[0].replace("_", "-") for wheel in dist_dir.glob("*.whl")}
+        refresh = [f"--refresh-package={n}" for n in sorted(ours)]
+        return self.install("--no-index", "--find-links", dist_dir, *refresh, name)
+
     def distributions(self) -> set[str]:
         listing = run([self.uv, "pip", "list", "--python", self.python, "--format", "json"])
         assert listing.returncode == 0, listing.stderr

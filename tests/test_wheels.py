@@ -49,7 +49,7 @@ def test_tvm_ffi_wheel_declares_no_runtime_dependency(dist_dir):
 
 def test_tvm_ffi_alone_in_an_empty_venv(dist_dir, make_venv):
     venv = make_venv()
-    result = venv.install("--no-index", "--find-links", dist_dir, "tvm-ffi")
+    result = venv.install_local(dist_dir, "tvm-ffi")
     assert result.returncode == 0, result.stderr
     assert {canonicalize_name(d) for d in venv.distributions()} == {"tvm-ffi"}
     imported = run([venv.python, "-c", "import tvm_ffi; print(tvm_ffi.__name__)"])
@@ -70,7 +70,7 @@ def test_installing_rpc_does_not_install_the_compiler(dist_dir, make_venv):
     venv = make_venv()
     if third_party:  # from the package index, as a user's pip would
         assert venv.install(*sorted(third_party)).returncode == 0
-    result = venv.install("--no-index", "--find-links", dist_dir, "tvm-rpc")
+    result = venv.install_local(dist_dir, "tvm-rpc")
     assert result.returncode == 0, result.stderr
     installed = {canonicalize_name(d) for d in venv.distributions()}
     assert "tvm-compiler" not in installed
