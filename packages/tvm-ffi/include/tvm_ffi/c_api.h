@@ -1,0 +1,342 @@
+/* The tvm-ffi C ABI: the one contract between every language and library of the stack. */
+#ifndef TVM_FFI_C_API_H_
+#define TVM_FFI_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tvm_ffi/dlpack.h"
+
+/* ABI version. A library built against another major version is refused at load time. */
+#define TVM_FFI_ABI_VERSION_MAJOR 0
+#define TVM_FFI_ABI_VERSION_MINOR 1
+
+#if defined(_MSC_VER)
+#define TVM_FFI_DLL __declspec(dllexport)
+#define TVM_FFI_DLL_EXPORT __declspec(dllexport)
+#define TVM_FFI_WEAK
+#else
+#define TVM_FFI_DLL __attribute__((visibility("default")))
+#define TVM_FFI_DLL_EXPORT __attribute__((visibility("default")))
+#define TVM_FFI_WEAK __attribute__((weak))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Type indices                                                         */
+/* ------------------------------------------------------------------ */
+typedef enum {
+  /* POD values, held inline in TVMFFIAny. */
+  kTVMFFINone = 0,
+  kTVMFFIInt = 1,
+  kTVMFFIBool = 2,
+  kTVMFFIFloat = 3,
+  kTVMFFIOpaquePtr = 4,
+  kTVMFFIDataType = 5,
+  kTVMFFIDevice = 6,
+  kTVMFFIDLTensorPtr = 7,
+  kTVMFFIRawStr = 8,        /* borrowed NUL-terminated const char* (arguments only) */
+  kTVMFFIByteArrayPtr = 9,  /* borrowed TVMFFIByteArray* (arguments only) */
+  kTVMFFISmallStr = 10,     /* up to 7 UTF-8 bytes inline in v_bytes, NUL-terminated */
+  kTVMFFISmallBytes = 11,   /* up to 7 bytes inline in v_bytes */
+  kTVMFFIStaticObjectBegin = 64,
+  /* Built-in objects: v_obj points at a TVMFFIObject header. */
+  kTVMFFIObject = 64,
+  kTVMFFIStr = 65,
+  kTVMFFIBytes = 66,
+  kTVMFFIError = 67,
+  kTVMFFIFunction = 68,
+  kTVMFFIShape = 69,
+  kTVMFFITensor = 70,
+  kTVMFFIArray = 71,
+  kTVMFFIMap = 72,
+  kTVMFFIModule = 73,
+  kTVMFFIOpaquePyObject = 74,
+  kTVMFFIStaticObjectEnd,
+  /* Registered (dynamic) types are allocated from here up. */
+  kTVMFFIDynObjectBegin = 128
+} TVMFFITypeIndex;
+
+/* ------------------------------------------------------------------ */
+/* Objects                                                              */
+/* ------------------------------------------------------------------ */
+/* Deleter flags: destroy the contents (last strong ref), free the memory (last weak ref). */
+typedef enum {
+  kTVMFFIObjectDeleterFlagBitMaskStrong = 1,
+  kTVMFFIObjectDeleterFlagBitMaskWeak = 2,
+  kTVMFFIObjectDeleterFlagBitMaskBoth = 3
+} TVMFFIObjectDeleterFlagBitMask;
+
+/*
+ * The header every object starts with. combined_ref_count holds the strong count in
+ * its low 32 bits and the weak count in its high 32 bits; all strong references
+ * together hold one weak reference, so the memory lives until both reach zero.
+ */
+typedef struct TVMFFIObject {
+  uint64_t combined_ref_count;
+  int32_t type_index;
+  uint32_t __padding;
+  void (*deleter)(struct TVMFFIObject* self, int flags);
+} TVMFFIObject;
+
+typedef void* TVMFFIObjectHandle;
+
+/* ------------------------------------------------------------------ */
+/* Any: the 16-byte value every argument and result is carried in       */
+/* ------------------------------------------------------------------ */
+typedef struct TVMFFIAny {
+  int32_t type_index;
+  union {
+    uint32_t zero_padding;
+    uint32_t small_str_len; /* byte length for kTVMFFISmallStr / kTVMFFISmallBytes */
+  };
+  union {
+    int64_t v_int64;
+    double v_float64;
+    void* v_ptr;
+    const char* v_c_str;
+    TVMFFIObject* v_obj;
+    DLDataType v_dtype;
+    DLDevice v_device;
+    char v_bytes[8];
+  };
+} TVMFFIAny;
+
+/* A borrowed run of bytes. */
+typedef struct {
+  const char* data;
+  size_t size;
+} TVMFFIByteArray;
+
+/* Cells that follow the object header of the built-in kinds (layout is ABI). */
+typedef TVMFFIByteArray TVMFFIStringCell; /* String and Bytes: data is NUL-terminated */
+
+typedef struct {
+  const int64_t* data;
+  size_t size;
+} TVMFFIShapeCell;
+
+typedef struct {
+  TVMFFIAny* data; /* owned values */
+  int64_t size;
+} TVMFFISeqCell;
+
+/* ------------------------------------------------------------------ */
+/* Functions                                                            */
+/* ------------------------------------------------------------------ */
+/*
+ * The one calling convention. args are borrowed; *result starts as None and receives an
+ * owned value. Returns 0 on success; on failure returns nonzero (-1 for an error, -2
+ * when a signal such as SIGINT interrupted the call) with the error stored thread-locally
+ * (TVMFFIErrorSetRaised).
+ */
+typedef int (*TVMFFISafeCallType)(void* self, const TVMFFIAny* args, int32_t num_args,
+                                  TVMFFIAny* result);
+
+/* Follows the header of a Function object: calling it is safe_call(self, ...). */
+typedef struct {
+  TVMFFISafeCallType safe_call;
+  void* self;
+} TVMFFIFunctionCell;
+
+TVM_FFI_DLL int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
+                                     void (*deleter)(void* self), TVMFFIObjectHandle* out);
+TVM_FFI_DLL int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                                   TVMFFIAny* result);
+/* Global registry. SetGlobal fails on an existing name unless override is nonzero. */
+TVM_FFI_DLL int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
+                                        int override);
+/* *out is a new strong reference, or NULL when no function has that name. */
+TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out);
+/* *removed is 1 when a function was removed, 0 when none had that name. */
+TVM_FFI_DLL int TVMFFIFunctionRemoveGlobal(const TVMFFIByteArray* name, int* removed);
+/* *out: a new Array of str with every registered name, sorted. */
+TVM_FFI_DLL int TVMFFIFunctionListGlobalNames(TVMFFIObjectHandle* out);
+
+/*
+ * A shared library exports a function `name` as the symbol `__tvm_ffi_<name>` of type
+ * TVMFFISafeCallType (self is NULL), and declares its ABI with TVM_FFI_LIBRARY_ABI_TAG().
+ */
+#define TVM_FFI_SYMBOL_PREFIX "__tvm_ffi_"
+#define TVM_FFI_ABI_TAG_SYMBOL "__tvm_ffi__abi_version"
+#ifdef __cplusplus
+/* C++: tvm_ffi/function.h already emits the tag in every translation unit that includes it. */
+#define TVM_FFI_LIBRARY_ABI_TAG() static_assert(true, "")
+#else
+#define TVM_FFI_LIBRARY_ABI_TAG()                                          \
+  TVM_FFI_DLL_EXPORT TVM_FFI_WEAK const uint32_t __tvm_ffi__abi_version = \
+      (uint32_t)((TVM_FFI_ABI_VERSION_MAJOR << 16) | TVM_FFI_ABI_VERSION_MINOR)
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                               */
+/* ------------------------------------------------------------------ */
+/* Backtrace text: one frame a line, `  File "F", line N, in FUNC`, most recent call last. */
+typedef enum {
+  kTVMFFIBacktraceUpdateModeReplace = 0,
+  kTVMFFIBacktraceUpdateModeAppend = 1 /* the new frames are older: they go in front */
+} TVMFFIBacktraceUpdateMode;
+
+/* Follows the header of an Error object. */
+typedef struct {
+  TVMFFIByteArray kind;
+  TVMFFIByteArray message;
+  TVMFFIByteArray backtrace;
+  void (*update_backtrace)(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
+                           int32_t update_mode);
+} TVMFFIErrorCell;
+
+TVM_FFI_DLL int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
+                                  const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out);
+/* Stores err (a new reference is taken) as this thread's raised error. */
+TVM_FFI_DLL void TVMFFIErrorSetRaised(TVMFFIObjectHandle err);
+/* For generated code: raise an error of `kind` with `message`. */
+TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message);
+/* Moves this thread's raised error into *out (NULL when none) and clears it. */
+TVM_FFI_DLL void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* out);
+/*
+ * Captures the native call stack as backtrace text (see above) into *out (an owned str),
+ * with file:line:func as the innermost frame. Frames of the FFI's own dispatch, the C++
+ * standard library, the interpreter and libc start-up are dropped; the environment
+ * variable TVM_TRACEBACK_LIMIT caps the number of frames kept (default 64).
+ */
+TVM_FFI_DLL int TVMFFIBacktrace(const char* file, int line, const char* func, TVMFFIAny* out);
+
+/* ------------------------------------------------------------------ */
+/* Objects: reference counting and the type registry                    */
+/* ------------------------------------------------------------------ */
+TVM_FFI_DLL int TVMFFIObjectIncRef(TVMFFIObjectHandle obj);
+TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle obj);
+
+typedef int (*TVMFFIFieldGetter)(void* field, TVMFFIAny* result);
+typedef int (*TVMFFIFieldSetter)(void* field, const TVMFFIAny* value);
+
+typedef enum {
+  kTVMFFIFieldFlagBitMaskWritable = 1
+} TVMFFIFieldFlagBitMask;
+
+typedef struct {
+  TVMFFIByteArray name;
+  TVMFFIByteArray doc;
+  int64_t flags;
+  int64_t size;
+  int64_t offset; /* from the object header */
+  TVMFFIFieldGetter getter;
+  TVMFFIFieldSetter setter; /* NULL when read-only */
+  int32_t field_static_type_index;
+} TVMFFIFieldInfo;
+
+typedef enum {
+  kTVMFFIMethodFlagBitMaskStatic = 1
+} TVMFFIMethodFlagBitMask;
+
+typedef struct {
+  TVMFFIByteArray name;
+  TVMFFIByteArray doc;
+  int64_t flags;
+  TVMFFIAny method; /* a Function; an instance method takes the object as argument 0 */
+} TVMFFIMethodInfo;
+
+typedef struct TVMFFITypeInfo {
+  int32_t type_index;
+  int32_t type_depth;
+  TVMFFIByteArray type_key;
+  /* type_acenstors[d] is the ancestor at depth d, for d < type_depth. */
+  const struct TVMFFITypeInfo** type_ancestors;
+  int32_t num_fields;
+  int32_t num_methods;
+  const TVMFFIFieldInfo* fields;
+  const TVMFFIMethodInfo* methods;
+} TVMFFITypeInfo;
+
+/*
+ * Returns the index of type_key, allocating one (from kTVMFFIDynObjectBegin up, or
+ * static_type_index when it is >= 0) under parent_type_index the first time.
+ */
+TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
+                                              int32_t static_type_index,
+                                              int32_t parent_type_index);
+/* 0 and *out_tindex set, or -1 with a KeyError raised when the key is unknown. */
+TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex);
+/* NULL when no type has this index. */
+TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
+TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info);
+TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info);
+
+/* ------------------------------------------------------------------ */
+/* Strings, bytes, dtypes, tensors                                      */
+/* ------------------------------------------------------------------ */
+/* *out receives an owned str (inline when short enough). */
+TVM_FFI_DLL int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out);
+/* *out receives an owned str such as "float32" or "int8x4". */
+TVM_FFI_DLL int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out);
+
+/* A Tensor object is the header followed by a DLTensor. */
+TVM_FFI_DLL int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
+                                       int32_t require_contiguous, TVMFFIObjectHandle* out);
+TVM_FFI_DLL int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from,
+                                                int32_t require_alignment,
+                                                int32_t require_contiguous,
+                                                TVMFFIObjectHandle* out);
+TVM_FFI_DLL int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out);
+TVM_FFI_DLL int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from,
+                                              DLManagedTensorVersioned** out);
+
+/* ------------------------------------------------------------------ */
+/* Version                                                              */
+/* ------------------------------------------------------------------ */
+typedef struct {
+  uint32_t major;
+  uint32_t minor;
+} TVMFFIVersion;
+
+TVM_FFI_DLL void TVMFFIGetVersion(TVMFFIVersion* out);
+
+/* Inline accessors: the cells sit right after the 24-byte header. */
+static inline TVMFFIFunctionCell* TVMFFIFunctionGetCell(TVMFFIObjectHandle f) {
+  return (TVMFFIFunctionCell*)((char*)f + sizeof(TVMFFIObject));
+}
+static inline TVMFFIErrorCell* TVMFFIErrorGetCell(TVMFFIObjectHandle e) {
+  return (TVMFFIErrorCell*)((char*)e + sizeof(TVMFFIObject));
+}
+static inline TVMFFIStringCell* TVMFFIStringGetCell(TVMFFIObjectHandle s) {
+  return (TVMFFIStringCell*)((char*)s + sizeof(TVMFFIObject));
+}
+static inline TVMFFIShapeCell* TVMFFIShapeGetCell(TVMFFIObjectHandle s) {
+  return (TVMFFIShapeCell*)((char*)s + sizeof(TVMFFIObject));
+}
+static inline TVMFFISeqCell* TVMFFIArrayGetCell(TVMFFIObjectHandle a) {
+  return (TVMFFISeqCell*)((char*)a + sizeof(TVMFFIObject));
+}
+static inline DLTensor* TVMFFITensorGetDLTensorPtr(TVMFFIObjectHandle t) {
+  return (DLTensor*)((char*)t + sizeof(TVMFFIObject));
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+/* Layouts are part of the ABI. */
+#ifdef __cplusplus
+#define TVM_FFI_STATIC_ASSERT static_assert
+#else
+#define TVM_FFI_STATIC_ASSERT _Static_assert
+#endif
+TVM_FFI_STATIC_ASSERT(sizeof(TVMFFIAny) == 16, "TVMFFIAny is 16 bytes");
+TVM_FFI_STATIC_ASSERT(offsetof(TVMFFIAny, v_int64) == 8, "Any payload at offset 8");
+TVM_FFI_STATIC_ASSERT(sizeof(TVMFFIObject) == 24, "object header is 24 bytes");
+TVM_FFI_STATIC_ASSERT(offsetof(TVMFFIObject, type_index) == 8, "type index at offset 8");
+TVM_FFI_STATIC_ASSERT(offsetof(TVMFFIObject, deleter) == 16, "deleter at offset 16");
+TVM_FFI_STATIC_ASSERT(sizeof(TVMFFIByteArray) == 16, "byte array is 16 bytes");
+TVM_FFI_STATIC_ASSERT(sizeof(TVMFFIFunctionCell) == 16, "function cell is 16 bytes");
+TVM_FFI_STATIC_ASSERT(sizeof(TVMFFISeqCell) == 16, "sequence cell is 16 bytes");
+TVM_FFI_STATIC_ASSERT(sizeof(DLDataType) == 4, "DLDataType is 4 bytes");
+TVM_FFI_STATIC_ASSERT(sizeof(DLDevice) == 8, "DLDevice is 8 bytes");
+TVM_FFI_STATIC_ASSERT(sizeof(DLTensor) == 48, "DLTensor is 48 bytes");
+
+#endif /* TVM_FFI_C_API_H_ */

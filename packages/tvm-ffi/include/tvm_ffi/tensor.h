@@ -1,0 +1,94 @@
+// Tensor: a reference-counted DLTensor, exchanged with other frameworks through DLPack.
+#ifndef TVM_FFI_TENSOR_H_
+#define TVM_FFI_TENSOR_H_
+
+#include <tvm_ffi/any.h>
+#include <tvm_ffi/error.h>
+#include <tvm_ffi/shape.h>
+
+#include <string>
+#include <vector>
+
+namespace tvm {
+namespace ffi {
+
+/*!
+ * Header, then the DLTensor (layout is ABI). The memory belongs to a manager context
+ * released by manager_deleter (a DLPack producer's tensor, or our own allocation).
+ */
+class TensorObj : public Object {
+ public:
+  DLTensor dl_tensor;
+  std::vector<int64_t> shape_storage;
+  std::vector<int64_t> strides_storage;
+  void* manager_ctx{nullptr};
+  void (*manager_deleter)(void* ctx){nullptr};
+  uint64_t dlpack_flags{0};
+
+  TensorObj() = default;
+  TensorObj(const TensorObj&) = delete;
+  ~TensorObj() {
+    if (manager_deleter) manager_deleter(manager_ctx);
+  }
+  TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Tensor", TensorObj, Object, kTVMFFITensor);
+};
+
+namespace details {
+inline size_t DataTypeBytes(DLDataType t) { return (static_cast<size_t>(t.bits) * t.lanes + 7) / 8; }
+inline bool SameDataType(DLDataType a, DLDataType b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+}  // namespace details
+
+class Tensor : public ObjectRef {
+ public:
+  Tensor() = default;
+  explicit Tensor(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
+
+  const DLTensor* operator->() const { return &get()->dl_tensor; }
+  DLTensor* GetDLTensorPtr() const { return const_cast<DLTensor*>(&get()->dl_tensor); }
+  void* data_ptr() const { return static_cast<char*>(get()->dl_tensor.data) + get()->dl_tensor.byte_offset; }
+  int32_t ndim() const { return get()->dl_tensor.ndim; }
+  Shape shape() const { return Shape(get()->dl_tensor.shape, get()->dl_tensor.ndim); }
+  int64_t size(int i) const { return get()->dl_tensor.shape[i]; }
+  DLDataType dtype() const { return get()->dl_tensor.dtype; }
+  DLDevice device() const { return get()->dl_tensor.device; }
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int i = 0; i < ndim(); ++i) n *= get()->dl_tensor.shape[i];
+    return n;
+  }
+  bool IsContiguous() const {
+    const DLTensor& t = get()->dl_tensor;
+    if (t.strides == nullptr) return true;
+    int64_t expected = 1;
+    for (int i = t.ndim - 1; i >= 0; --i) {
+      if (t.shape[i] != 1 && t.strides[i] != expected) return false;
+      expected *= t.shape[i];
+    }
+    return true;
+  }
+
+  /*! Takes a versioned DLPack tensor; its deleter runs when the last reference goes. */
+  static Tensor FromDLPackVersioned(DLManagedTensorVersioned* from) {
+    TVMFFIObjectHandle out = nullptr;
+    if (TVMFFITensorFromDLPackVersioned(from, 0, 0, &out) != 0) throw details::MoveFromRaised();
+    return Tensor(details::ObjectUnsafe::FromOwnedHeader<Object>(static_cast<TVMFFIObject*>(out)));
+  }
+  /*! A new versioned DLPack tensor sharing this tensor's memory. */
+  DLManagedTensorVersioned* ToDLPackVersioned() const {
+    DLManagedTensorVersioned* out = nullptr;
+    if (TVMFFITensorToDLPackVersioned(details::ObjectUnsafe::GetHeader(get()), &out) != 0) {
+      throw details::MoveFromRaised();
+    }
+    return out;
+  }
+
+  const TensorObj* get() const { return static_cast<const TensorObj*>(data_.get()); }
+  using ContainerType = TensorObj;
+};
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_TENSOR_H_

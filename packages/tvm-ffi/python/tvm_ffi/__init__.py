@@ -1,0 +1,61 @@
+"""tvm_ffi: the stable C ABI of tvm-stack (Any values, objects, functions, errors, DLPack tensors)."""
+
+from . import libinfo
+
+__version__ = "0.3.0"
+
+try:
+    from . import _core
+except ImportError as _err:  # a half-built install: keep libinfo/config usable for builds
+    _core = None
+    _core_import_error = _err
+
+    def __getattr__(name):
+        raise ImportError(
+            f"tvm_ffi.{name} is unavailable: the native module tvm_ffi._core failed to import "
+            f"({_core_import_error}); reinstall tvm-ffi"
+        ) from _core_import_error
+
+else:
+    from ._core import Device, Function, Object, Tensor
+    from .container import Array, Map, Shape
+    from .dtype import dtype
+    from .device import device
+    from .error import register_error
+    from .module import Module, load_module
+    from .registry import (
+        convert,
+        get_global_func,
+        init_ffi_api,
+        list_global_func_names,
+        register_func,
+        register_global_func,
+        register_object,
+        remove_global_func,
+    )
+    from .tensor import from_dlpack
+
+    __all__ = [
+        "Array",
+        "Device",
+        "Function",
+        "Map",
+        "Module",
+        "Object",
+        "Shape",
+        "Tensor",
+        "convert",
+        "device",
+        "dtype",
+        "from_dlpack",
+        "get_global_func",
+        "init_ffi_api",
+        "libinfo",
+        "list_global_func_names",
+        "load_module",
+        "register_error",
+        "register_func",
+        "register_global_func",
+        "register_object",
+        "remove_global_func",
+    ]

@@ -1,0 +1,107 @@
+// Shared declarations of the tvm_ffi._core binding: Python object layouts and conversions.
+#ifndef TVM_FFI_PY_CORE_H_
+#define TVM_FFI_PY_CORE_H_
+
+#include <Python.h>
+#include <tvm_ffi/ffi.h>
+
+#include <vector>
+
+namespace tvm_ffi_py {
+
+using tvm::ffi::Any;
+using tvm::ffi::AnyView;
+
+/*! Python face of every FFI object: a strong reference to its header. */
+struct PyFFIObject {
+  PyObject_HEAD
+  TVMFFIObject* handle;
+};
+
+/*! Function adds the vectorcall slot, so calls skip tuple building. */
+struct PyFFIFunction {
+  PyFFIObject base;
+  vectorcallfunc vectorcall;
+  int release_gil;
+};
+
+struct PyFFIDevice {
+  PyObject_HEAD
+  DLDevice device;
+};
+
+extern PyTypeObject ObjectType;
+extern PyTypeObject FunctionType;
+extern PyTypeObject TensorType;
+extern PyTypeObject DeviceType;
+
+/*! Objects created while converting call arguments; released after the call. */
+class CallTemps {
+ public:
+  ~CallTemps() {
+    for (TVMFFIObject* obj : objects_) tvm::ffi::Object::DecRefHeader(obj);
+  }
+  void Own(TVMFFIObject* obj) { objects_.push_back(obj); }
+  TVMFFIByteArray* NewByteArray() {
+    byte_arrays_.emplace_back();
+    return &byte_arrays_.back();
+  }
+
+ private:
+  std::vector<TVMFFIObject*> objects_;
+  std::vector<TVMFFIByteArray> byte_arrays_;
+};
+
+// ---- conversion (convert.cc) ----
+/*! Python -> borrowed view for a call; created objects go to temps. -1 with a Python error. */
+int PyToAnyArg(PyObject* obj, TVMFFIAny* out, CallTemps* temps);
+/*! Python -> owned value. -1 with a Python error set. */
+int PyToAnyOwned(PyObject* obj, TVMFFIAny* out);
+/*! Owned value -> new Python reference; consumes the value. NULL with a Python error. */
+PyObject* AnyToPyOwned(TVMFFIAny* value);
+/*! Borrowed view -> new Python reference. */
+PyObject* AnyViewToPy(const TVMFFIAny* value);
+/*! New Python wrapper of an object handle, taking over one strong reference. */
+PyObject* WrapObject(TVMFFIObject* handle);
+/*! Describes what a Python value is for messages: its type's name. */
+const char* PyTypeName(PyObject* obj);
+
+// ---- object classes (object.cc) ----
+void RegisterClass(int32_t type_index, PyObject* cls);
+PyObject* ClassForTypeIndex(int32_t type_index);
+void SetDTypeClass(PyObject* cls);
+PyObject* DataTypeToPy(DLDataType dtype);
+
+// ---- functions (function.cc) ----
+PyObject* NewFunction(TVMFFIObject* handle);
+TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
+
+// ---- errors (error.cc) ----
+/*! Raises this thread's FFI error as a Python exception; returns NULL for convenience. */
+PyObject* RaiseFFIError();
+/*! Stores the current Python exception as this thread's FFI error. */
+void SetFFIErrorFromPython();
+void SetErrorHooks(PyObject* make_exception, PyObject* kind_of_exception,
+                   PyObject* format_traceback);
+
+// ---- tensors (tensor.cc) ----
+/*! A Tensor handle (new reference) from any DLPack producer; NULL when obj is not one. */
+TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer);
+bool IsDLPackProducer(PyObject* obj);
+
+// ---- opaque Python objects (opaque.cc) ----
+TVMFFIObject* NewOpaquePyObject(PyObject* obj);
+PyObject* OpaquePyObjectGet(TVMFFIObject* handle);
+
+/*! True while the interpreter can still run Python code (not finalizing). */
+inline bool PythonAlive() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsInitialized() && !Py_IsFinalizing();
+#else
+  return Py_IsInitialized() && !_Py_IsFinalizing();
+#endif
+}
+
+}  // namespace tvm_ffi_py
+
+#endif  // TVM_FFI_PY_CORE_H_

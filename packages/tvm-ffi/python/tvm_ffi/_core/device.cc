@@ -1,0 +1,132 @@
+// The Device type: (device_type, device_id) as a small immutable Python value.
+#include "core.h"
+
+namespace tvm_ffi_py {
+namespace {
+
+struct DeviceName {
+  int code;
+  const char* name;
+};
+const DeviceName kDeviceNames[] = {
+    {kDLCPU, "cpu"},       {kDLCUDA, "cuda"},      {kDLCUDAHost, "cuda_host"}, {kDLOpenCL, "opencl"},
+    {kDLVulkan, "vulkan"}, {kDLMetal, "metal"},    {kDLVPI, "vpi"},            {kDLROCM, "rocm"},
+    {kDLROCMHost, "rocm_host"}, {kDLExtDev, "ext_dev"}, {kDLCUDAManaged, "cuda_managed"},
+    {kDLOneAPI, "oneapi"}, {kDLWebGPU, "webgpu"},  {kDLHexagon, "hexagon"},    {kDLMAIA, "maia"}};
+
+const char* NameOf(int code) {
+  for (const auto& d : kDeviceNames) {
+    if (d.code == code) return d.name;
+  }
+  return nullptr;
+}
+
+DLDevice& Dev(PyObject* self) { return reinterpret_cast<PyFFIDevice*>(self)->device; }
+
+/*! Device(device_type: int, device_id: int = 0) */
+PyObject* Device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  static const char* kwlist[] = {"device_type", "device_id", nullptr};
+  int device_type = 0, device_id = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|i:Device", const_cast<char**>(kwlist), &device_type,
+                                   &device_id)) {
+    return nullptr;
+  }
+  if (device_type <= 0 || device_id < 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "Device: expected a positive device_type and a non-negative device_id, got (%d, %d)",
+                 device_type, device_id);
+    return nullptr;
+  }
+  PyObject* self = type->tp_alloc(type, 0);
+  if (self) Dev(self) = DLDevice{static_cast<DLDeviceType>(device_type), device_id};
+  return self;
+}
+
+PyObject* Device_repr(PyObject* self) {
+  const char* name = NameOf(Dev(self).device_type);
+  if (name) return PyUnicode_FromFormat("device(type='%s', index=%d)", name, Dev(self).device_id);
+  return PyUnicode_FromFormat("device(type=%d, index=%d)", Dev(self).device_type, Dev(self).device_id);
+}
+
+PyObject* Device_str(PyObject* self) {
+  const char* name = NameOf(Dev(self).device_type);
+  if (name) return PyUnicode_FromFormat("%s:%d", name, Dev(self).device_id);
+  return PyUnicode_FromFormat("%d:%d", Dev(self).device_type, Dev(self).device_id);
+}
+
+PyObject* Device_richcompare(PyObject* self, PyObject* other, int op) {
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, &DeviceType)) Py_RETURN_NOTIMPLEMENTED;
+  bool same = Dev(self).device_type == Dev(other).device_type && Dev(self).device_id == Dev(other).device_id;
+  return PyBool_FromLong(op == Py_EQ ? same : !same);
+}
+
+Py_hash_t Device_hash(PyObject* self) {
+  Py_hash_t h = (static_cast<Py_hash_t>(Dev(self).device_type) << 20) ^ Dev(self).device_id;
+  return h == -1 ? -2 : h;
+}
+
+PyObject* Device_type_code(PyObject* self, void*) { return PyLong_FromLong(Dev(self).device_type); }
+PyObject* Device_id(PyObject* self, void*) { return PyLong_FromLong(Dev(self).device_id); }
+PyObject* Device_type_name(PyObject* self, void*) {
+  const char* name = NameOf(Dev(self).device_type);
+  if (name) return PyUnicode_FromString(name);
+  return PyUnicode_FromFormat("%d", Dev(self).device_type);
+}
+
+PyObject* Device_dlpack_device(PyObject* self, PyObject*) {
+  return Py_BuildValue("(ii)", static_cast<int>(Dev(self).device_type), Dev(self).device_id);
+}
+
+PyObject* Device_reduce(PyObject* self, PyObject*) {
+  return Py_BuildValue("(O(ii))", reinterpret_cast<PyObject*>(Py_TYPE(self)),
+                       static_cast<int>(Dev(self).device_type), Dev(self).device_id);
+}
+
+PyGetSetDef device_getset[] = {
+    {"device_type", Device_type_code, nullptr, "DLPack device type code", nullptr},
+    {"device_id", Device_id, nullptr, "device ordinal", nullptr},
+    {"index", Device_id, nullptr, "device ordinal", nullptr},
+    {"type", Device_type_name, nullptr, "device kind name, e.g. 'cpu'", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef device_methods[] = {
+    {"__dlpack_device__", Device_dlpack_device, METH_NOARGS, "(device_type, device_id)"},
+    {"__reduce__", Device_reduce, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+PyTypeObject DeviceType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "tvm_ffi.core.Device";
+  t.tp_basicsize = sizeof(PyFFIDevice);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_new = Device_new;
+  t.tp_repr = Device_repr;
+  t.tp_str = Device_str;
+  t.tp_richcompare = Device_richcompare;
+  t.tp_hash = Device_hash;
+  t.tp_getset = device_getset;
+  t.tp_methods = device_methods;
+  t.tp_doc = "A device: Device(device_type, device_id). Build one with tvm_ffi.device('cuda:0').";
+  return t;
+}();
+
+PyObject* DeviceTypeNames() {
+  PyObject* out = PyDict_New();
+  for (const auto& d : kDeviceNames) {
+    PyObject* code = PyLong_FromLong(d.code);
+    PyDict_SetItemString(out, d.name, code);
+    Py_DECREF(code);
+  }
+  return out;
+}
+
+int InitDeviceType(PyObject* module) {
+  if (PyType_Ready(&DeviceType) < 0) return -1;
+  Py_INCREF(&DeviceType);
+  if (PyModule_AddObject(module, "Device", reinterpret_cast<PyObject*>(&DeviceType)) < 0) return -1;
+  return PyModule_AddObject(module, "DEVICE_TYPE_CODES", DeviceTypeNames());
+}
+
+}  // namespace tvm_ffi_py

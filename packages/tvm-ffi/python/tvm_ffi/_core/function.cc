@@ -1,0 +1,182 @@
+// The Function type (called through vectorcall) and Python callables exposed as Functions.
+#include "core.h"
+
+namespace tvm_ffi_py {
+namespace {
+
+constexpr Py_ssize_t kStackArgs = 8;
+
+/*! The call path: convert straight into a stack array of Any and call the function pointer. */
+PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  auto* f = reinterpret_cast<PyFFIFunction*>(self);
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (TVM_FFI_UNLIKELY(kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
+    PyErr_SetString(PyExc_TypeError, "FFI functions take positional arguments only");
+    return nullptr;
+  }
+  TVMFFIAny stack[kStackArgs];
+  std::vector<TVMFFIAny> heap;
+  TVMFFIAny* values = stack;
+  if (nargs > kStackArgs) {
+    heap.resize(nargs);
+    values = heap.data();
+  }
+  CallTemps temps;
+  for (Py_ssize_t i = 0; i < nargs; ++i) {
+    if (TVM_FFI_UNLIKELY(PyToAnyArg(args[i], &values[i], &temps) != 0)) {
+      // Name the argument that could not be converted.
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      PyErr_NormalizeException(&type, &value, &tb);
+      PyObject* msg = PyUnicode_FromFormat("argument %zd: %S", i, value);
+      if (msg) {
+        PyErr_SetObject(type, msg);
+        Py_DECREF(msg);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+      } else {
+        PyErr_Restore(type, value, tb);
+      }
+      return nullptr;
+    }
+  }
+  TVMFFIAny result;
+  tvm::ffi::details::InitNone(&result);
+  TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(f->base.handle);
+  int ret;
+  if (f->release_gil) {
+    Py_BEGIN_ALLOW_THREADS;
+    ret = cell->safe_call(cell->self, values, static_cast<int32_t>(nargs), &result);
+    Py_END_ALLOW_THREADS;
+  } else {
+    ret = cell->safe_call(cell->self, values, static_cast<int32_t>(nargs), &result);
+  }
+  if (TVM_FFI_UNLIKELY(ret != 0)) return RaiseFFIError();
+  if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
+  return AnyToPyOwned(&result);
+}
+
+PyObject* Function_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject* callable = nullptr;
+  static const char* kwlist[] = {"func", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:Function", const_cast<char**>(kwlist), &callable)) {
+    return nullptr;
+  }
+  if (PyObject_TypeCheck(callable, &FunctionType)) {
+    Py_INCREF(callable);
+    return callable;
+  }
+  if (!PyCallable_Check(callable)) {
+    PyErr_Format(PyExc_TypeError, "Function: argument `func` must be callable, got %s",
+                 Py_TYPE(callable)->tp_name);
+    return nullptr;
+  }
+  TVMFFIObject* handle = FunctionFromPyCallable(callable);
+  if (handle == nullptr) return nullptr;
+  return NewFunction(handle);
+}
+
+PyObject* Function_get_release_gil(PyObject* self, void*) {
+  return PyBool_FromLong(reinterpret_cast<PyFFIFunction*>(self)->release_gil);
+}
+
+int Function_set_release_gil(PyObject* self, PyObject* value, void*) {
+  if (value == nullptr) {
+    PyErr_SetString(PyExc_AttributeError, "release_gil cannot be deleted");
+    return -1;
+  }
+  int flag = PyObject_IsTrue(value);
+  if (flag < 0) return -1;
+  reinterpret_cast<PyFFIFunction*>(self)->release_gil = flag;
+  return 0;
+}
+
+PyGetSetDef function_getset[] = {
+    {"release_gil", Function_get_release_gil, Function_set_release_gil,
+     "Whether calls release the GIL while the native code runs (for long-running calls).", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+// ---------------- Python callables as Functions ----------------
+int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject* callable = static_cast<PyObject*>(self);
+  PyObject* stack[kStackArgs + 1];
+  std::vector<PyObject*> heap;
+  PyObject** py_args = stack + 1;  // one spare slot in front for PY_VECTORCALL_ARGUMENTS_OFFSET
+  if (num_args > kStackArgs) {
+    heap.resize(num_args + 1);
+    py_args = heap.data() + 1;
+  }
+  int32_t converted = 0;
+  int ret = 0;
+  for (; converted < num_args; ++converted) {
+    py_args[converted] = AnyViewToPy(&args[converted]);
+    if (py_args[converted] == nullptr) {
+      ret = -1;
+      break;
+    }
+  }
+  if (ret == 0) {
+    PyObject* out = PyObject_Vectorcall(callable, py_args, num_args | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                        nullptr);
+    if (out == nullptr) {
+      ret = -1;
+    } else {
+      ret = PyToAnyOwned(out, result);
+      Py_DECREF(out);
+    }
+  }
+  for (int32_t i = 0; i < converted; ++i) Py_DECREF(py_args[i]);
+  if (ret != 0) SetFFIErrorFromPython();
+  PyGILState_Release(gil);
+  return ret;
+}
+
+void PyCallbackDeleter(void* self) {
+  if (!PythonAlive()) return;  // the interpreter is gone; its objects went with it
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject*>(self));
+  PyGILState_Release(gil);
+}
+
+}  // namespace
+
+PyTypeObject FunctionType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "tvm_ffi.core.Function";
+  t.tp_basicsize = sizeof(PyFFIFunction);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
+  t.tp_base = &ObjectType;
+  t.tp_new = Function_new;
+  t.tp_call = PyVectorcall_Call;
+  t.tp_vectorcall_offset = offsetof(PyFFIFunction, vectorcall);
+  t.tp_getset = function_getset;
+  t.tp_doc = "A callable FFI function. Function(callable) wraps a Python callable.";
+  return t;
+}();
+
+PyObject* NewFunction(TVMFFIObject* handle) {
+  auto* f = PyObject_New(PyFFIFunction, &FunctionType);
+  if (f == nullptr) {
+    tvm::ffi::Object::DecRefHeader(handle);
+    return nullptr;
+  }
+  f->base.handle = handle;
+  f->vectorcall = Function_vectorcall;
+  f->release_gil = 0;
+  return reinterpret_cast<PyObject*>(f);
+}
+
+TVMFFIObject* FunctionFromPyCallable(PyObject* callable) {
+  TVMFFIObjectHandle out = nullptr;
+  Py_INCREF(callable);
+  if (TVMFFIFunctionCreate(callable, PyCallbackSafeCall, PyCallbackDeleter, &out) != 0) {
+    Py_DECREF(callable);
+    RaiseFFIError();
+    return nullptr;
+  }
+  return static_cast<TVMFFIObject*>(out);
+}
+
+}  // namespace tvm_ffi_py

@@ -1,0 +1,297 @@
+// The Object base type, the table of Python classes by type index, and reflected fields.
+#include <unordered_map>
+#include <vector>
+
+#include "core.h"
+
+namespace tvm_ffi_py {
+namespace {
+
+struct ClassSlot {
+  PyObject* cls = nullptr;  // strong reference
+  bool inherited = false;   // filled from an ancestor; cleared when classes change
+};
+std::vector<ClassSlot> class_table;
+
+PyObject* dtype_class = nullptr;
+std::unordered_map<uint32_t, PyObject*> dtype_cache;
+
+void ClearInherited() {
+  for (ClassSlot& slot : class_table) {
+    if (slot.inherited) {
+      Py_CLEAR(slot.cls);
+      slot.inherited = false;
+    }
+  }
+}
+
+ClassSlot& Slot(int32_t index) {
+  if (index >= static_cast<int32_t>(class_table.size())) class_table.resize(index + 1);
+  return class_table[index];
+}
+
+// ---------------- Object type ----------------
+PyObject* Object_new(PyTypeObject* type, PyObject*, PyObject*) {
+  PyObject* self = type->tp_alloc(type, 0);
+  if (self) reinterpret_cast<PyFFIObject*>(self)->handle = nullptr;
+  return self;
+}
+
+void Object_dealloc(PyObject* self) {
+  TVMFFIObject* handle = reinterpret_cast<PyFFIObject*>(self)->handle;
+  reinterpret_cast<PyFFIObject*>(self)->handle = nullptr;
+  if (handle) tvm::ffi::Object::DecRefHeader(handle);
+  Py_TYPE(self)->tp_free(self);
+}
+
+TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
+
+PyObject* Object_richcompare(PyObject* self, PyObject* other, int op) {
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, &ObjectType)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  bool same = HandleOf(self) == HandleOf(other);
+  if (op == Py_NE) same = !same;
+  return PyBool_FromLong(same);
+}
+
+Py_hash_t Object_hash(PyObject* self) {
+  Py_hash_t h = _Py_HashPointer(HandleOf(self));
+  return h == -1 ? -2 : h;
+}
+
+PyObject* Object_repr(PyObject* self) {
+  TVMFFIObject* h = HandleOf(self);
+  if (h == nullptr) return PyUnicode_FromFormat("<%s (uninitialized)>", Py_TYPE(self)->tp_name);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
+  return PyUnicode_FromFormat("<%.*s object at %p>", static_cast<int>(info->type_key.size),
+                              info->type_key.data, h);
+}
+
+PyObject* Object_same_as(PyObject* self, PyObject* other) {
+  if (!PyObject_TypeCheck(other, &ObjectType)) Py_RETURN_FALSE;
+  return PyBool_FromLong(HandleOf(self) == HandleOf(other));
+}
+
+/*! self.__init_handle_by_constructor__(f, *args): adopt the object that f returns. */
+PyObject* Object_init_handle_by_constructor(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs < 1) {
+    PyErr_SetString(PyExc_TypeError, "__init_handle_by_constructor__: expects a constructor function");
+    return nullptr;
+  }
+  PyObject* result = PyObject_Vectorcall(args[0], args + 1, nargs - 1, nullptr);
+  if (result == nullptr) return nullptr;
+  if (!PyObject_TypeCheck(result, &ObjectType) || HandleOf(result) == nullptr) {
+    PyErr_Format(PyExc_TypeError, "__init_handle_by_constructor__: constructor returned %s, expected an Object",
+                 Py_TYPE(result)->tp_name);
+    Py_DECREF(result);
+    return nullptr;
+  }
+  TVMFFIObject* old = HandleOf(self);
+  reinterpret_cast<PyFFIObject*>(self)->handle = HandleOf(result);
+  reinterpret_cast<PyFFIObject*>(result)->handle = nullptr;
+  Py_DECREF(result);
+  if (old) tvm::ffi::Object::DecRefHeader(old);
+  Py_RETURN_NONE;
+}
+
+/*! self.__move_handle_from__(other): take other's reference, leaving other empty. */
+PyObject* Object_move_handle_from(PyObject* self, PyObject* other) {
+  if (!PyObject_TypeCheck(other, &ObjectType)) {
+    PyErr_SetString(PyExc_TypeError, "__move_handle_from__: expects an Object");
+    return nullptr;
+  }
+  TVMFFIObject* old = HandleOf(self);
+  reinterpret_cast<PyFFIObject*>(self)->handle = HandleOf(other);
+  reinterpret_cast<PyFFIObject*>(other)->handle = nullptr;
+  if (old) tvm::ffi::Object::DecRefHeader(old);
+  Py_RETURN_NONE;
+}
+
+PyObject* Object_get_type_index(PyObject* self, void*) {
+  TVMFFIObject* h = HandleOf(self);
+  return PyLong_FromLong(h ? h->type_index : -1);
+}
+
+PyObject* Object_get_type_key(PyObject* self, void*) {
+  TVMFFIObject* h = HandleOf(self);
+  if (h == nullptr) Py_RETURN_NONE;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
+  return PyUnicode_FromStringAndSize(info->type_key.data, info->type_key.size);
+}
+
+PyObject* Object_get_handle(PyObject* self, void*) {
+  return PyLong_FromVoidPtr(HandleOf(self));
+}
+
+PyMethodDef object_methods[] = {
+    {"same_as", reinterpret_cast<PyCFunction>(Object_same_as), METH_O,
+     "True when both refer to the same FFI object."},
+    {"__init_handle_by_constructor__",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Object_init_handle_by_constructor)),
+     METH_FASTCALL, "Adopts the object returned by calling a constructor Function."},
+    {"__move_handle_from__", reinterpret_cast<PyCFunction>(Object_move_handle_from), METH_O,
+     "Takes the reference held by another Object."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef object_getset[] = {
+    {"__ffi_type_index__", Object_get_type_index, nullptr, "runtime type index", nullptr},
+    {"__ffi_type_key__", Object_get_type_key, nullptr, "registered type key", nullptr},
+    {"__ffi_handle__", Object_get_handle, nullptr, "address of the object header", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+// ---------------- reflected field descriptor ----------------
+struct PyFieldDescr {
+  PyObject_HEAD
+  const TVMFFIFieldInfo* info;
+  PyObject* name;
+};
+
+PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
+  auto* d = reinterpret_cast<PyFieldDescr*>(self);
+  if (obj == nullptr || obj == Py_None) {
+    Py_INCREF(self);
+    return self;
+  }
+  if (!PyObject_TypeCheck(obj, &ObjectType) || HandleOf(obj) == nullptr) {
+    PyErr_Format(PyExc_TypeError, "field %U: expected an initialized Object", d->name);
+    return nullptr;
+  }
+  TVMFFIAny value;
+  tvm::ffi::details::InitNone(&value);
+  void* addr = reinterpret_cast<char*>(HandleOf(obj)) + d->info->offset;
+  if (d->info->getter(addr, &value) != 0) return RaiseFFIError();
+  return AnyToPyOwned(&value);
+}
+
+int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
+  auto* d = reinterpret_cast<PyFieldDescr*>(self);
+  if (d->info->setter == nullptr) {
+    PyErr_Format(PyExc_AttributeError, "field %U is read-only", d->name);
+    return -1;
+  }
+  if (value == nullptr) {
+    PyErr_Format(PyExc_AttributeError, "field %U cannot be deleted", d->name);
+    return -1;
+  }
+  CallTemps temps;
+  TVMFFIAny arg;
+  if (PyToAnyArg(value, &arg, &temps) != 0) return -1;
+  void* addr = reinterpret_cast<char*>(HandleOf(obj)) + d->info->offset;
+  if (d->info->setter(addr, &arg) != 0) {
+    RaiseFFIError();
+    return -1;
+  }
+  return 0;
+}
+
+void Field_dealloc(PyObject* self) {
+  Py_XDECREF(reinterpret_cast<PyFieldDescr*>(self)->name);
+  Py_TYPE(self)->tp_free(self);
+}
+
+PyTypeObject FieldDescrType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "tvm_ffi.core.FieldDescriptor";
+  t.tp_basicsize = sizeof(PyFieldDescr);
+  t.tp_flags = Py_TPFLAGS_DEFAULT;
+  t.tp_dealloc = Field_dealloc;
+  t.tp_descr_get = Field_get;
+  t.tp_descr_set = Field_set;
+  t.tp_doc = "A reflected field of an FFI object.";
+  return t;
+}();
+
+}  // namespace
+
+PyTypeObject ObjectType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "tvm_ffi.core.Object";
+  t.tp_basicsize = sizeof(PyFFIObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_new = Object_new;
+  t.tp_dealloc = Object_dealloc;
+  t.tp_richcompare = Object_richcompare;
+  t.tp_hash = Object_hash;
+  t.tp_repr = Object_repr;
+  t.tp_methods = object_methods;
+  t.tp_getset = object_getset;
+  t.tp_doc = "Base of every FFI object: a strong reference to a reference-counted object.";
+  return t;
+}();
+
+void RegisterClass(int32_t type_index, PyObject* cls) {
+  ClearInherited();
+  ClassSlot& slot = Slot(type_index);
+  Py_INCREF(cls);
+  Py_XSETREF(slot.cls, cls);
+  slot.inherited = false;
+}
+
+PyObject* ClassForTypeIndex(int32_t type_index) {
+  ClassSlot& slot = Slot(type_index);
+  if (slot.cls) return slot.cls;
+  // Fall back to the nearest registered ancestor and remember it.
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  PyObject* cls = reinterpret_cast<PyObject*>(&ObjectType);
+  if (info) {
+    for (int32_t d = info->type_depth - 1; d >= 0; --d) {
+      int32_t parent = info->type_ancestors[d]->type_index;
+      if (parent < static_cast<int32_t>(class_table.size()) && class_table[parent].cls &&
+          !class_table[parent].inherited) {
+        cls = class_table[parent].cls;
+        break;
+      }
+    }
+  }
+  ClassSlot& again = Slot(type_index);
+  Py_INCREF(cls);
+  again.cls = cls;
+  again.inherited = true;
+  return cls;
+}
+
+void SetDTypeClass(PyObject* cls) {
+  Py_INCREF(cls);
+  Py_XSETREF(dtype_class, cls);
+  for (auto& kv : dtype_cache) Py_DECREF(kv.second);
+  dtype_cache.clear();
+}
+
+PyObject* DataTypeToPy(DLDataType dtype) {
+  uint32_t key = static_cast<uint32_t>(dtype.code) | (static_cast<uint32_t>(dtype.bits) << 8) |
+                 (static_cast<uint32_t>(dtype.lanes) << 16);
+  auto it = dtype_cache.find(key);
+  if (it != dtype_cache.end()) {
+    Py_INCREF(it->second);
+    return it->second;
+  }
+  TVMFFIAny text;
+  tvm::ffi::details::InitNone(&text);
+  if (TVMFFIDataTypeToString(&dtype, &text) != 0) return RaiseFFIError();
+  PyObject* str = AnyToPyOwned(&text);
+  if (str == nullptr) return nullptr;
+  if (dtype_class == nullptr) return str;
+  PyObject* out = PyObject_CallOneArg(dtype_class, str);
+  Py_DECREF(str);
+  if (out == nullptr) return nullptr;
+  Py_INCREF(out);
+  dtype_cache[key] = out;
+  return out;
+}
+
+PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info) {
+  auto* d = PyObject_New(PyFieldDescr, &FieldDescrType);
+  if (d == nullptr) return nullptr;
+  d->info = info;
+  d->name = PyUnicode_FromStringAndSize(info->name.data, info->name.size);
+  return reinterpret_cast<PyObject*>(d);
+}
+
+int InitObjectTypes(PyObject* module) {
+  if (PyType_Ready(&ObjectType) < 0 || PyType_Ready(&FieldDescrType) < 0) return -1;
+  Py_INCREF(&ObjectType);
+  return PyModule_AddObject(module, "Object", reinterpret_cast<PyObject*>(&ObjectType));
+}
+
+}  // namespace tvm_ffi_py

@@ -1,0 +1,40 @@
+// Opaque Python objects: any Python value carried through the FFI by reference.
+#include "core.h"
+
+namespace tvm_ffi_py {
+namespace {
+
+class OpaquePyObjectObj : public tvm::ffi::Object {
+ public:
+  explicit OpaquePyObjectObj(PyObject* obj) : obj_(obj) { Py_INCREF(obj); }
+  ~OpaquePyObjectObj() {
+    if (!PythonAlive()) return;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    Py_DECREF(obj_);
+    PyGILState_Release(gil);
+  }
+  PyObject* get() const { return obj_; }
+  TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.OpaquePyObject", OpaquePyObjectObj, Object,
+                                     kTVMFFIOpaquePyObject);
+
+ private:
+  PyObject* obj_;
+};
+
+}  // namespace
+
+TVMFFIObject* NewOpaquePyObject(PyObject* obj) {
+  try {
+    auto ptr = tvm::ffi::make_object<OpaquePyObjectObj>(obj);
+    return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(ptr));
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+    return nullptr;
+  }
+}
+
+PyObject* OpaquePyObjectGet(TVMFFIObject* handle) {
+  return static_cast<OpaquePyObjectObj*>(tvm::ffi::details::ObjectUnsafe::FromHeader(handle))->get();
+}
+
+}  // namespace tvm_ffi_py

@@ -1,0 +1,236 @@
+// DLPack exchange: importing any producer's tensor and exporting ours as capsules.
+#include <cstring>
+
+#include "core.h"
+
+namespace tvm_ffi_py {
+namespace {
+
+const char* kVersionedName = "dltensor_versioned";
+const char* kUsedVersionedName = "used_dltensor_versioned";
+const char* kLegacyName = "dltensor";
+const char* kUsedLegacyName = "used_dltensor";
+
+PyObject* str_dlpack = nullptr;  // interned "__dlpack__"
+PyObject* max_version_kw = nullptr;
+
+TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
+
+/*! Adopts the tensor in a capsule, marking the capsule used as DLPack asks. */
+TVMFFIObject* AdoptCapsule(PyObject* capsule) {
+  TVMFFIObjectHandle out = nullptr;
+  if (PyCapsule_IsValid(capsule, kVersionedName)) {
+    auto* managed = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(capsule, kVersionedName));
+    if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &out) != 0) {
+      RaiseFFIError();
+      return nullptr;
+    }
+    PyCapsule_SetName(capsule, kUsedVersionedName);
+    PyCapsule_SetDestructor(capsule, nullptr);
+    return static_cast<TVMFFIObject*>(out);
+  }
+  if (PyCapsule_IsValid(capsule, kLegacyName)) {
+    auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kLegacyName));
+    if (TVMFFITensorFromDLPack(managed, 0, 0, &out) != 0) {
+      RaiseFFIError();
+      return nullptr;
+    }
+    PyCapsule_SetName(capsule, kUsedLegacyName);
+    PyCapsule_SetDestructor(capsule, nullptr);
+    return static_cast<TVMFFIObject*>(out);
+  }
+  PyErr_SetString(PyExc_TypeError, "from_dlpack: __dlpack__() did not return a DLPack capsule");
+  return nullptr;
+}
+
+void VersionedCapsuleDestructor(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, kVersionedName)) return;  // consumed
+  auto* managed = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(capsule, kVersionedName));
+  if (managed && managed->deleter) managed->deleter(managed);
+}
+
+void LegacyCapsuleDestructor(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, kLegacyName)) return;
+  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kLegacyName));
+  if (managed && managed->deleter) managed->deleter(managed);
+}
+
+// ---------------- Tensor type ----------------
+DLTensor* DL(PyObject* self) { return TVMFFITensorGetDLTensorPtr(HandleOf(self)); }
+
+bool CheckInit(PyObject* self) {
+  if (HandleOf(self) == nullptr) {
+    PyErr_SetString(PyExc_ValueError, "Tensor is not initialized");
+    return false;
+  }
+  return true;
+}
+
+PyObject* IntTuple(const int64_t* values, int32_t n) {
+  PyObject* out = PyTuple_New(n);
+  if (out == nullptr) return nullptr;
+  for (int32_t i = 0; i < n; ++i) PyTuple_SET_ITEM(out, i, PyLong_FromLongLong(values[i]));
+  return out;
+}
+
+PyObject* Tensor_shape(PyObject* self, void*) {
+  if (!CheckInit(self)) return nullptr;
+  return IntTuple(DL(self)->shape, DL(self)->ndim);
+}
+
+PyObject* Tensor_strides(PyObject* self, void*) {
+  if (!CheckInit(self)) return nullptr;
+  DLTensor* t = DL(self);
+  if (t->strides) return IntTuple(t->strides, t->ndim);
+  // Compact row-major strides, in elements.
+  std::vector<int64_t> strides(t->ndim);
+  int64_t s = 1;
+  for (int32_t i = t->ndim - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= t->shape[i];
+  }
+  return IntTuple(strides.data(), t->ndim);
+}
+
+PyObject* Tensor_ndim(PyObject* self, void*) {
+  if (!CheckInit(self)) return nullptr;
+  return PyLong_FromLong(DL(self)->ndim);
+}
+
+PyObject* Tensor_dtype(PyObject* self, void*) {
+  if (!CheckInit(self)) return nullptr;
+  return DataTypeToPy(DL(self)->dtype);
+}
+
+PyObject* Tensor_device(PyObject* self, void*) {
+  if (!CheckInit(self)) return nullptr;
+  auto* dev = PyObject_New(PyFFIDevice, &DeviceType);
+  if (dev) dev->device = DL(self)->device;
+  return reinterpret_cast<PyObject*>(dev);
+}
+
+PyObject* Tensor_data_ptr(PyObject* self, void*) {
+  if (!CheckInit(self)) return nullptr;
+  return PyLong_FromVoidPtr(static_cast<char*>(DL(self)->data) + DL(self)->byte_offset);
+}
+
+PyObject* Tensor_dlpack_device(PyObject* self, PyObject*) {
+  if (!CheckInit(self)) return nullptr;
+  return Py_BuildValue("(ii)", static_cast<int>(DL(self)->device.device_type), DL(self)->device.device_id);
+}
+
+/*! __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) */
+PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* kwlist[] = {"stream", "max_version", "dl_device", "copy", nullptr};
+  PyObject *stream = Py_None, *max_version = Py_None, *dl_device = Py_None, *copy = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOO:__dlpack__", const_cast<char**>(kwlist),
+                                   &stream, &max_version, &dl_device, &copy)) {
+    return nullptr;
+  }
+  if (!CheckInit(self)) return nullptr;
+  if (copy == Py_True) {
+    PyErr_SetString(PyExc_BufferError, "Tensor.__dlpack__: copy=True is not supported; tensors are shared");
+    return nullptr;
+  }
+  bool versioned = false;
+  if (max_version != Py_None) {
+    if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) < 1) {
+      PyErr_SetString(PyExc_TypeError, "Tensor.__dlpack__: argument `max_version` must be a (major, minor) tuple");
+      return nullptr;
+    }
+    long major = PyLong_AsLong(PyTuple_GET_ITEM(max_version, 0));
+    if (major == -1 && PyErr_Occurred()) return nullptr;
+    versioned = major >= 1;
+  }
+  if (versioned) {
+    DLManagedTensorVersioned* managed = nullptr;
+    if (TVMFFITensorToDLPackVersioned(HandleOf(self), &managed) != 0) return RaiseFFIError();
+    PyObject* capsule = PyCapsule_New(managed, kVersionedName, VersionedCapsuleDestructor);
+    if (capsule == nullptr) managed->deleter(managed);
+    return capsule;
+  }
+  DLManagedTensor* managed = nullptr;
+  if (TVMFFITensorToDLPack(HandleOf(self), &managed) != 0) return RaiseFFIError();
+  PyObject* capsule = PyCapsule_New(managed, kLegacyName, LegacyCapsuleDestructor);
+  if (capsule == nullptr) managed->deleter(managed);
+  return capsule;
+}
+
+PyGetSetDef tensor_getset[] = {
+    {"shape", Tensor_shape, nullptr, "shape as a tuple of ints", nullptr},
+    {"strides", Tensor_strides, nullptr, "strides in elements", nullptr},
+    {"ndim", Tensor_ndim, nullptr, "number of dimensions", nullptr},
+    {"dtype", Tensor_dtype, nullptr, "element type", nullptr},
+    {"device", Tensor_device, nullptr, "device holding the data", nullptr},
+    {"data_ptr", Tensor_data_ptr, nullptr, "address of the first element", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef tensor_methods[] = {
+    {"__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Tensor_dlpack)),
+     METH_VARARGS | METH_KEYWORDS, "Exports the tensor as a DLPack capsule (zero copy)."},
+    {"__dlpack_device__", Tensor_dlpack_device, METH_NOARGS, "(device_type, device_id)"},
+    {nullptr, nullptr, 0, nullptr}};
+
+}  // namespace
+
+PyTypeObject TensorType = [] {
+  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
+  t.tp_name = "tvm_ffi.core.Tensor";
+  t.tp_basicsize = sizeof(PyFFIObject);
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_base = &ObjectType;
+  t.tp_getset = tensor_getset;
+  t.tp_methods = tensor_methods;
+  t.tp_doc = "An n-dimensional array shared with other frameworks through DLPack.";
+  return t;
+}();
+
+bool IsDLPackProducer(PyObject* obj) {
+  if (str_dlpack == nullptr) str_dlpack = PyUnicode_InternFromString("__dlpack__");
+  return PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(obj)), str_dlpack);
+}
+
+TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
+  if (PyObject_TypeCheck(obj, &TensorType)) {
+    *is_producer = 1;
+    TVMFFIObject* h = HandleOf(obj);
+    if (h == nullptr) {
+      PyErr_SetString(PyExc_ValueError, "Tensor is not initialized");
+      return nullptr;
+    }
+    tvm::ffi::Object::IncRefHeader(h);
+    return h;
+  }
+  if (!IsDLPackProducer(obj)) {
+    *is_producer = 0;
+    PyErr_Format(PyExc_TypeError, "from_dlpack: expected an object with __dlpack__, got %s",
+                 Py_TYPE(obj)->tp_name);
+    return nullptr;
+  }
+  *is_producer = 1;
+  if (max_version_kw == nullptr) max_version_kw = Py_BuildValue("(s)", "max_version");
+  PyObject* method = PyObject_GetAttr(obj, str_dlpack);
+  if (method == nullptr) return nullptr;
+  // Ask for the versioned capsule first; producers that predate it reject the keyword.
+  PyObject* version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+  PyObject* call_args[] = {version};
+  PyObject* capsule = PyObject_Vectorcall(method, call_args, 0, max_version_kw);
+  Py_DECREF(version);
+  if (capsule == nullptr && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    capsule = PyObject_CallNoArgs(method);
+  }
+  Py_DECREF(method);
+  if (capsule == nullptr) return nullptr;
+  TVMFFIObject* out = AdoptCapsule(capsule);
+  Py_DECREF(capsule);
+  return out;
+}
+
+int InitTensorType(PyObject* module) {
+  if (PyType_Ready(&TensorType) < 0) return -1;
+  Py_INCREF(&TensorType);
+  return PyModule_AddObject(module, "Tensor", reinterpret_cast<PyObject*>(&TensorType));
+}
+
+}  // namespace tvm_ffi_py

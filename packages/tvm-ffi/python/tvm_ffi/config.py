@@ -1,0 +1,48 @@
+"""tvm-ffi-config: prints the flags and paths a build needs to compile against tvm-ffi."""
+
+import argparse
+import sys
+
+from . import libinfo
+
+
+def _flags(args):
+    inc = libinfo.find_include_path()
+    lib = libinfo.find_lib_path()
+    table = {
+        "includedir": inc,
+        "libdir": lib,
+        "libs": "-ltvm_ffi",
+        "cmakedir": libinfo.find_cmake_path(),
+        "cxxflags": f"-I{inc} -std=c++17",
+        "cflags": f"-I{inc}",
+        "ldflags": f"-L{lib} -Wl,-rpath,{lib}",
+        "libfiles": libinfo.find_libtvm_ffi(),
+    }
+    return [table[name] for name in table if getattr(args, name)]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="tvm-ffi-config", description=__doc__)
+    for name, help_text in [
+        ("includedir", "folder to pass with -I"),
+        ("libdir", "folder holding libtvm_ffi.so"),
+        ("libs", "linker flags naming the library"),
+        ("cmakedir", "folder holding tvm_ffiConfig.cmake"),
+        ("cxxflags", "C++ compiler flags"),
+        ("cflags", "C compiler flags"),
+        ("ldflags", "linker flags (with rpath)"),
+        ("libfiles", "path of libtvm_ffi.so"),
+    ]:
+        parser.add_argument(f"--{name}", action="store_true", help=help_text)
+    args = parser.parse_args(argv)
+    out = _flags(args)
+    if not out:
+        parser.print_help()
+        return 1
+    print(" ".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

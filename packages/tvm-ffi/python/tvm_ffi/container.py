@@ -1,0 +1,147 @@
+"""Array, Map and Shape: the FFI's immutable containers, as Python sequences and mappings."""
+
+import collections.abc
+
+from . import _core
+from ._core import Object
+from .registry import register_object
+
+
+@register_object("ffi.Array")
+class Array(Object):
+    """An immutable sequence of FFI values. Lists and tuples passed to functions become Arrays."""
+
+    __slots__ = ()
+
+    def __init__(self, input_list=()):
+        self.__move_handle_from__(_core.array_new(input_list))
+
+    def __len__(self):
+        return _core.array_size(self)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return Array(_core.array_to_list(self)[index])
+        return _core.array_getitem(self, index)
+
+    def __iter__(self):
+        return iter(_core.array_to_list(self))
+
+    def __contains__(self, value):
+        return value in _core.array_to_list(self)
+
+    def __eq__(self, other):
+        if isinstance(other, (Array, list, tuple)):
+            return _core.array_to_list(self) == list(other)
+        return NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = Object.__hash__
+
+    def __add__(self, other):
+        return Array(_core.array_to_list(self) + list(other))
+
+    def __radd__(self, other):
+        return Array(list(other) + _core.array_to_list(self))
+
+    def __repr__(self):
+        return "[" + ", ".join(repr(v) for v in self) + "]"
+
+    def __reduce__(self):
+        return (Array, (_core.array_to_list(self),))
+
+
+@register_object("ffi.Map")
+class Map(Object):
+    """An insertion-ordered, immutable mapping. Dicts passed to functions become Maps."""
+
+    __slots__ = ()
+
+    def __init__(self, input_dict=None):
+        self.__move_handle_from__(_core.map_new(dict(input_dict or {})))
+
+    def __len__(self):
+        return _core.map_size(self)
+
+    def __getitem__(self, key):
+        return _core.map_getitem(self, key)
+
+    def __contains__(self, key):
+        return _core.map_contains(self, key)
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def get(self, key, default=None):
+        return _core.map_get(self, key, default)
+
+    def items(self):
+        return _core.map_items(self)
+
+    def keys(self):
+        return [k for k, _ in _core.map_items(self)]
+
+    def values(self):
+        return [v for _, v in _core.map_items(self)]
+
+    def __eq__(self, other):
+        if isinstance(other, (Map, dict)):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = Object.__hash__
+
+    def __repr__(self):
+        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"
+
+    def __reduce__(self):
+        return (Map, (dict(self.items()),))
+
+
+@register_object("ffi.Shape")
+class Shape(Object):
+    """An immutable tuple of int64, e.g. a tensor's shape."""
+
+    __slots__ = ()
+
+    def __init__(self, dims=()):
+        self.__move_handle_from__(_core.shape_new(dims))
+
+    def __len__(self):
+        return len(_core.shape_to_tuple(self))
+
+    def __getitem__(self, index):
+        return _core.shape_to_tuple(self)[index]
+
+    def __iter__(self):
+        return iter(_core.shape_to_tuple(self))
+
+    def __eq__(self, other):
+        if isinstance(other, (Shape, tuple, list)):
+            return _core.shape_to_tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self):
+        return hash(_core.shape_to_tuple(self))
+
+    def __repr__(self):
+        return "Shape(" + repr(_core.shape_to_tuple(self)) + ")"
+
+    def __reduce__(self):
+        return (Shape, (_core.shape_to_tuple(self),))
+
+
+collections.abc.Sequence.register(Array)
+collections.abc.Mapping.register(Map)
+collections.abc.Sequence.register(Shape)

@@ -1,0 +1,127 @@
+"""Error kinds across the FFI: builtin exceptions by name, registered kinds, native tracebacks."""
+
+import builtins
+import sys
+import types
+
+from . import _core
+
+_KIND_TO_CLASS = {}
+_CLASS_TO_KIND = {}
+_FRAME_CACHE = {}
+
+
+class _FrameMarker(Exception):
+    pass
+
+
+def register_error(name_or_cls=None, cls=None):
+    """Makes FFI errors of a kind surface as an exception class, and back.
+
+    ``@register_error`` uses the class name as the kind; ``@register_error("Kind")`` names it;
+    ``register_error("Kind", cls)`` registers directly.
+    """
+    if isinstance(name_or_cls, type):
+        cls, name_or_cls = name_or_cls, None
+
+    def register(klass):
+        if not (isinstance(klass, type) and issubclass(klass, BaseException)):
+            raise TypeError(f"register_error: expected an exception class, got {klass!r}")
+        kind = name_or_cls or klass.__name__
+        _KIND_TO_CLASS[kind] = klass
+        _CLASS_TO_KIND[klass] = kind
+        return klass
+
+    return register if cls is None else register(cls)
+
+
+def error_class(kind):
+    """The exception class an FFI error of `kind` surfaces as."""
+    cls = _KIND_TO_CLASS.get(kind)
+    if cls is not None:
+        return cls
+    builtin = getattr(builtins, kind, None)
+    if isinstance(builtin, type) and issubclass(builtin, Exception):
+        return builtin
+    return None
+
+
+def _kind_of_exception(exc):
+    for klass in type(exc).__mro__:
+        kind = _CLASS_TO_KIND.get(klass)
+        if kind is not None:
+            return kind
+    return type(exc).__name__
+
+
+def _format_traceback(exc):
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    return "".join(f'  File "{f.filename}", line {f.lineno}, in {f.name}\n' for f in frames)
+
+
+def _parse_backtrace(backtrace):
+    frames = []
+    for line in backtrace.splitlines():
+        line = line.strip()
+        if not line.startswith('File "'):
+            continue
+        try:
+            file_part, rest = line[len('File "') :].split('", line ', 1)
+            line_part, func = rest.split(", in ", 1)
+            frames.append((file_part, int(line_part), func))
+        except ValueError:
+            continue
+    return frames
+
+
+def _frame_for(filename, lineno, func):
+    """A real frame (and instruction offset) whose code shows `filename:lineno` in `func`."""
+    key = (filename, lineno, func)
+    cached = _FRAME_CACHE.get(key)
+    if cached is None:
+        source = "\n" * max(lineno - 1, 0) + "raise _FrameMarker"
+        code = compile(source, filename, "exec")
+        if sys.version_info >= (3, 11):
+            code = code.replace(co_name=func, co_qualname=func)
+        else:
+            code = code.replace(co_name=func)
+        try:
+            exec(code, {"_FrameMarker": _FrameMarker})
+        except _FrameMarker as marker:
+            tb = marker.__traceback__.tb_next
+            cached = (tb.tb_frame, tb.tb_lasti)
+            del marker, tb
+        _FRAME_CACHE[key] = cached
+    return cached
+
+
+def _make_exception(kind, message, backtrace):
+    cls = error_class(kind)
+    if cls is None:
+        cls, message = RuntimeError, f"{kind}: {message}"
+    exc = cls(message)
+    tb = None
+    for filename, lineno, func in reversed(_parse_backtrace(backtrace)):
+        frame, lasti = _frame_for(filename, lineno, func)
+        tb = types.TracebackType(tb, frame, lasti, lineno)
+    return exc.with_traceback(tb)
+
+
+_core.set_error_hooks(_make_exception, _kind_of_exception, _format_traceback)
+
+for _cls in (
+    ValueError,
+    TypeError,
+    AttributeError,
+    KeyError,
+    IndexError,
+    RuntimeError,
+    NotImplementedError,
+    AssertionError,
+    MemoryError,
+    TimeoutError,
+    OverflowError,
+):
+    register_error(_cls)

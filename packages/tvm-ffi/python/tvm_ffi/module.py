@@ -1,0 +1,68 @@
+"""Modules: shared libraries exporting FFI functions, loaded with load_module(path)."""
+
+import os
+
+from ._core import Object
+from .registry import get_global_func, register_object
+
+
+def _api(name):
+    return get_global_func("ffi." + name)
+
+
+@register_object("ffi.Module")
+class Module(Object):
+    """A collection of functions, e.g. a loaded library. ``mod["name"]`` or ``mod.name``."""
+
+    @property
+    def kind(self):
+        return _api("ModuleGetKind")(self)
+
+    @property
+    def path(self):
+        return _api("ModuleGetPath")(self)
+
+    @property
+    def imports(self):
+        return list(_api("ModuleGetImports")(self))
+
+    def import_module(self, other):
+        """Adds `other` to the modules searched after this one."""
+        _api("ModuleImportModule")(self, other)
+
+    def get_function(self, name, allow_missing=False, query_imports=True):
+        """The function `name`; AttributeError when missing unless allow_missing."""
+        if not isinstance(name, str):
+            raise TypeError(f"Module.get_function: argument `name` must be a str, got {type(name).__name__}")
+        f = _api("ModuleGetFunction")(self, name, query_imports)
+        if f is None:
+            if allow_missing:
+                return None
+            raise AttributeError(f"Module {self.path or self.kind!r} has no function {name!r}")
+        # Library kernels may run long: let other Python threads go on meanwhile.
+        f.release_gil = True
+        return f
+
+    def __getitem__(self, name):
+        return self.get_function(name)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self.get_function(name)
+
+    def __contains__(self, name):
+        return self.get_function(name, allow_missing=True) is not None
+
+    def __repr__(self):
+        return f"Module(kind={self.kind!r}, path={self.path!r})"
+
+
+def load_module(path):
+    """Opens a shared library built against tvm-ffi and returns it as a Module.
+
+    Raises FileNotFoundError for a missing file, OSError for a file that is not a loadable
+    library, ValueError for a library without the tvm-ffi ABI tag and RuntimeError for one
+    built against another ABI major version.
+    """
+    return _api("ModuleLoadFromFile")(os.fspath(path))

@@ -1,0 +1,124 @@
+"""Global functions and object classes: registering, looking up and binding them to Python."""
+
+import sys
+
+from . import _core
+from ._core import Object
+
+_missing = object()
+
+
+def register_global_func(func_name, f=None, override=False):
+    """Registers a Python callable as the global FFI function `func_name`.
+
+    Use directly, ``register_global_func("my.add", add)``, or as a decorator,
+    ``@register_global_func("my.add")``. Registering an existing name raises KeyError
+    unless ``override=True``.
+    """
+    if callable(func_name) and f is None:
+        raise TypeError("register_global_func: the first argument must be the function's name (a str)")
+    if not isinstance(func_name, str):
+        raise TypeError(f"register_global_func: argument `func_name` must be a str, got {type(func_name).__name__}")
+
+    def register(func):
+        if not callable(func):
+            raise TypeError(f"register_global_func: argument `f` for {func_name!r} must be callable")
+        _core.register_global_func(func_name, func, override)
+        return func
+
+    return register if f is None else register(f)
+
+
+register_func = register_global_func
+
+
+def get_global_func(name, allow_missing=False):
+    """The global function `name` as a Function; None when missing and allow_missing is set."""
+    if not isinstance(name, str):
+        raise TypeError(f"get_global_func: argument `name` must be a str, got {type(name).__name__}")
+    return _core.get_global_func(name, allow_missing)
+
+
+def remove_global_func(name):
+    """Removes the global function `name`; returns whether one was registered."""
+    return _core.remove_global_func(name)
+
+
+def list_global_func_names():
+    """The names of all global functions, sorted."""
+    return _core.list_global_func_names()
+
+
+def convert(value):
+    """Converts a Python value to its FFI form (lists become Array, callables Function, ...)."""
+    return _core.convert(value)
+
+
+def _make_method(func, name):
+    def method(self, *args):
+        return func(self, *args)
+
+    method.__name__ = name
+    return method
+
+
+def _make_init(ctor):
+    def __init__(self, *args):
+        self.__init_handle_by_constructor__(ctor, *args)
+
+    return __init__
+
+
+def register_object(type_key=None):
+    """Binds a Python subclass of Object to the C++ type registered as `type_key`.
+
+    Reflected fields become attributes and methods become methods; a static method
+    ``__ffi_init__`` becomes the constructor unless the class defines ``__init__``.
+    Registering another class for the same key makes it the one returned from then on.
+    """
+
+    def register(cls):
+        key = type_key if isinstance(type_key, str) else cls.__name__
+        index = _core.register_object_class(key, cls)
+        info = _core.type_info(index)
+        for name, _doc, descriptor in info["fields"]:
+            if name not in cls.__dict__:
+                setattr(cls, name, descriptor)
+        for name, _doc, is_static, func in info["methods"]:
+            if name == "__ffi_init__":
+                if "__init__" not in cls.__dict__:
+                    cls.__init__ = _make_init(func)
+            elif name not in cls.__dict__:
+                setattr(cls, name, staticmethod(func) if is_static else _make_method(func, name))
+        cls.__ffi_type_key__ = key
+        cls.__ffi_type_index__ = index
+        return cls
+
+    if isinstance(type_key, type):
+        cls, type_key = type_key, None
+        return register(cls)
+    return register
+
+
+def init_ffi_api(namespace, target_module_name=None):
+    """Binds every global function `namespace.name` as attribute `name` of a module."""
+    target = sys.modules[target_module_name or namespace]
+    prefix = namespace + "."
+    for full in list_global_func_names():
+        if full.startswith(prefix):
+            short = full[len(prefix) :]
+            if "." not in short:
+                setattr(target, short, get_global_func(full))
+
+
+__all__ = [
+    "Object",
+    "convert",
+    "get_global_func",
+    "init_ffi_api",
+    "list_global_func_names",
+    "register_func",
+    "register_global_func",
+    "register_object",
+    "remove_global_func",
+]

@@ -1,0 +1,196 @@
+// The type registry (keys, indices, ancestors, fields, methods) and reference counting entry points.
+#include <tvm_ffi/ffi.h>
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tvm {
+namespace ffi {
+namespace {
+
+struct TypeEntry {
+  TVMFFITypeInfo info;
+  std::string key;
+  std::vector<const TVMFFITypeInfo*> ancestors;
+  std::vector<TVMFFIFieldInfo> fields;
+  std::vector<TVMFFIMethodInfo> methods;
+  std::vector<Any> method_refs;         // keeps method Functions alive
+  std::deque<std::string> text;         // storage for field/method names and docs
+};
+
+/*! Entries are published through atomic slots so lookups by index never take the lock. */
+class TypeTable {
+ public:
+  static constexpr int32_t kMaxTypes = 1 << 14;
+
+  static TypeTable* Global() {
+    static TypeTable* table = new TypeTable();  // never destroyed: used during static teardown
+    return table;
+  }
+
+  int32_t GetOrAlloc(const std::string& key, int32_t static_index, int32_t parent_index) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = key_to_index_.find(key);
+    if (it != key_to_index_.end()) return it->second;
+    int32_t index = static_index >= 0 ? static_index : next_dynamic_++;
+    if (index >= kMaxTypes) {
+      TVM_FFI_THROW(RuntimeError) << "Too many object types registered (limit " << kMaxTypes << ")";
+    }
+    auto entry = std::make_unique<TypeEntry>();
+    entry->key = key;
+    const TypeEntry* parent = parent_index >= 0 ? slots_[parent_index].load() : nullptr;
+    if (parent_index >= 0 && parent == nullptr) {
+      TVM_FFI_THROW(RuntimeError) << "Registering type `" << key << "` under unknown parent index "
+                                  << parent_index;
+    }
+    if (parent) {
+      entry->ancestors = parent->ancestors;
+      entry->ancestors.push_back(&parent->info);
+    }
+    entry->info.type_index = index;
+    entry->info.type_depth = static_cast<int32_t>(entry->ancestors.size());
+    entry->info.type_key = {entry->key.data(), entry->key.size()};
+    entry->info.type_ancestors = entry->ancestors.data();
+    entry->info.num_fields = 0;
+    entry->info.num_methods = 0;
+    entry->info.fields = nullptr;
+    entry->info.methods = nullptr;
+    key_to_index_[key] = index;
+    slots_[index].store(entry.release());
+    return index;
+  }
+
+  bool KeyToIndex(const std::string& key, int32_t* out) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = key_to_index_.find(key);
+    if (it == key_to_index_.end()) return false;
+    *out = it->second;
+    return true;
+  }
+
+  TypeEntry* Get(int32_t index) {
+    if (index < 0 || index >= kMaxTypes) return nullptr;
+    return slots_[index].load(std::memory_order_acquire);
+  }
+
+  TypeEntry* GetRequired(int32_t index) {
+    TypeEntry* entry = Get(index);
+    if (entry == nullptr) TVM_FFI_THROW(KeyError) << "No object type has index " << index;
+    return entry;
+  }
+
+  const char* Keep(TypeEntry* entry, const TVMFFIByteArray& text) {
+    entry->text.emplace_back(text.data, text.size);
+    return entry->text.back().c_str();
+  }
+
+  void AddField(int32_t index, const TVMFFIFieldInfo& info) {
+    std::lock_guard<std::mutex> lock(mu_);
+    TypeEntry* entry = GetRequired(index);
+    TVMFFIFieldInfo copy = info;
+    copy.name = {Keep(entry, info.name), info.name.size};
+    copy.doc = {Keep(entry, info.doc), info.doc.size};
+    entry->fields.push_back(copy);
+    entry->info.fields = entry->fields.data();
+    entry->info.num_fields = static_cast<int32_t>(entry->fields.size());
+  }
+
+  void AddMethod(int32_t index, const TVMFFIMethodInfo& info) {
+    std::lock_guard<std::mutex> lock(mu_);
+    TypeEntry* entry = GetRequired(index);
+    TVMFFIMethodInfo copy = info;
+    copy.name = {Keep(entry, info.name), info.name.size};
+    copy.doc = {Keep(entry, info.doc), info.doc.size};
+    entry->method_refs.emplace_back(*reinterpret_cast<const AnyView*>(&info.method));
+    copy.method = *entry->method_refs.back().raw();
+    entry->methods.push_back(copy);
+    entry->info.methods = entry->methods.data();
+    entry->info.num_methods = static_cast<int32_t>(entry->methods.size());
+  }
+
+ private:
+  TypeTable() {
+    for (auto& slot : slots_) slot.store(nullptr);
+    const char* pod_names[] = {"None",        "int",          "bool",      "float",
+                               "void*",       "dtype",        "Device",    "DLTensor*",
+                               "const char*", "TVMFFIByteArray*", "ffi.SmallStr", "ffi.SmallBytes"};
+    for (int32_t i = 0; i <= kTVMFFISmallBytes; ++i) GetOrAlloc(pod_names[i], i, -1);
+    GetOrAlloc("ffi.Object", kTVMFFIObject, -1);
+    const std::pair<const char*, int32_t> builtins[] = {
+        {"ffi.String", kTVMFFIStr},     {"ffi.Bytes", kTVMFFIBytes},   {"ffi.Error", kTVMFFIError},
+        {"ffi.Function", kTVMFFIFunction}, {"ffi.Shape", kTVMFFIShape}, {"ffi.Tensor", kTVMFFITensor},
+        {"ffi.Array", kTVMFFIArray},    {"ffi.Map", kTVMFFIMap},       {"ffi.Module", kTVMFFIModule},
+        {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject}};
+    for (const auto& [key, index] : builtins) GetOrAlloc(key, index, kTVMFFIObject);
+  }
+
+  std::mutex mu_;
+  std::unordered_map<std::string, int32_t> key_to_index_;
+  int32_t next_dynamic_ = kTVMFFIDynObjectBegin;
+  std::atomic<TypeEntry*> slots_[kMaxTypes];
+};
+
+std::string ToString(const TVMFFIByteArray* bytes) { return std::string(bytes->data, bytes->size); }
+
+}  // namespace
+}  // namespace ffi
+}  // namespace tvm
+
+using tvm::ffi::TypeTable;
+
+int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
+                                  int32_t parent_type_index) {
+  try {
+    return TypeTable::Global()->GetOrAlloc(tvm::ffi::ToString(type_key), static_type_index,
+                                           parent_type_index);
+  } catch (...) {
+    tvm::ffi::details::SetRaisedFromException(std::current_exception());
+    return -1;
+  }
+}
+
+int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  std::string key = tvm::ffi::ToString(type_key);
+  if (!TypeTable::Global()->KeyToIndex(key, out_tindex)) {
+    TVM_FFI_THROW(KeyError) << "No object type is registered as `" << key << "`";
+  }
+  TVM_FFI_SAFE_CALL_END();
+}
+
+const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
+  auto* entry = TypeTable::Global()->Get(type_index);
+  return entry ? &entry->info : nullptr;
+}
+
+int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  TypeTable::Global()->AddField(type_index, *info);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  TypeTable::Global()->AddMethod(type_index, *info);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
+  if (obj) tvm::ffi::Object::IncRefHeader(static_cast<TVMFFIObject*>(obj));
+  return 0;
+}
+
+int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
+  if (obj) tvm::ffi::Object::DecRefHeader(static_cast<TVMFFIObject*>(obj));
+  return 0;
+}
+
+void TVMFFIGetVersion(TVMFFIVersion* out) {
+  out->major = TVM_FFI_ABI_VERSION_MAJOR;
+  out->minor = TVM_FFI_ABI_VERSION_MINOR;
+}

@@ -1,0 +1,121 @@
+// Strings, bytes and dtypes from C: owned strings and the dtype text format ("float32", "int8x4").
+#include <tvm_ffi/ffi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace tvm {
+namespace ffi {
+namespace {
+
+struct DTypeName {
+  const char* name;
+  uint8_t code;
+  int fixed_bits;  // > 0 when the name implies the width (float8_e4m3fn, bool, ...)
+};
+
+const DTypeName kNamedTypes[] = {
+    {"bool", kDLBool, 8},
+    {"float8_e3m4", kDLFloat8_e3m4, 8},
+    {"float8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8},
+    {"float8_e4m3fn", kDLFloat8_e4m3fn, 8},
+    {"float8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8},
+    {"float8_e4m3", kDLFloat8_e4m3, 8},
+    {"float8_e5m2fnuz", kDLFloat8_e5m2fnuz, 8},
+    {"float8_e5m2", kDLFloat8_e5m2, 8},
+    {"float8_e8m0fnu", kDLFloat8_e8m0fnu, 8},
+    {"float6_e2m3fn", kDLFloat6_e2m3fn, 6},
+    {"float6_e3m2fn", kDLFloat6_e3m2fn, 6},
+    {"float4_e2m1fn", kDLFloat4_e2m1fn, 4},
+    {"handle", kDLOpaqueHandle, 64},
+    {"bfloat", kDLBfloat, 0},
+    {"uint", kDLUInt, 0},
+    {"int", kDLInt, 0},
+    {"float", kDLFloat, 0},
+    {"complex", kDLComplex, 0},
+};
+
+bool ParseNumber(const std::string& text, size_t* pos, long* out) {
+  size_t start = *pos;
+  while (*pos < text.size() && text[*pos] >= '0' && text[*pos] <= '9') ++*pos;
+  if (*pos == start || *pos - start > 6) return false;
+  *out = std::strtol(text.c_str() + start, nullptr, 10);
+  return true;
+}
+
+bool ParseDataType(const std::string& text, DLDataType* out) {
+  for (const DTypeName& t : kNamedTypes) {
+    size_t n = std::strlen(t.name);
+    if (text.compare(0, n, t.name) != 0) continue;
+    size_t pos = n;
+    long bits = t.fixed_bits;
+    if (t.fixed_bits == 0) {
+      if (!ParseNumber(text, &pos, &bits) || bits <= 0 || bits > 255) return false;
+    }
+    long lanes = 1;
+    if (pos < text.size()) {
+      if (text[pos] != 'x') return false;
+      ++pos;
+      if (!ParseNumber(text, &pos, &lanes) || lanes <= 0 || lanes > 65535) return false;
+    }
+    if (pos != text.size()) return false;
+    out->code = t.code;
+    out->bits = static_cast<uint8_t>(bits);
+    out->lanes = static_cast<uint16_t>(lanes);
+    return true;
+  }
+  return false;
+}
+
+std::string DataTypeToString(const DLDataType& t) {
+  std::string out;
+  bool named = false;
+  for (const DTypeName& n : kNamedTypes) {
+    if (n.code == t.code) {
+      out = n.name;
+      named = n.fixed_bits != 0 && n.fixed_bits == t.bits;
+      if (n.fixed_bits != 0 && !named) out += std::to_string(t.bits);
+      break;
+    }
+  }
+  if (out.empty()) out = "custom[" + std::to_string(t.code) + "]";
+  if (!named && (out.back() < '0' || out.back() > '9')) out += std::to_string(t.bits);
+  if (t.lanes != 1) out += "x" + std::to_string(t.lanes);
+  return out;
+}
+
+}  // namespace
+}  // namespace ffi
+}  // namespace tvm
+
+using namespace tvm::ffi;  // NOLINT
+
+int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  details::MoveStringToAny(std::string_view(input->data, input->size), false, out);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  details::MoveStringToAny(std::string_view(input->data, input->size), true, out);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  std::string text(str->data, str->size);
+  if (!ParseDataType(text, out)) {
+    TVM_FFI_THROW(ValueError) << "Cannot parse dtype `" << text
+                              << "`: expected a name such as int32, uint8, float16, bfloat16, "
+                                 "bool or float8_e4m3fn, optionally followed by xLANES";
+  }
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  details::MoveStringToAny(DataTypeToString(*dtype), false, out);
+  TVM_FFI_SAFE_CALL_END();
+}

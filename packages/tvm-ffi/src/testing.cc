@@ -1,0 +1,84 @@
+// The tvm_ffi.testing globals and the reflected test object, used by tests and benchmarks.
+#include <tvm_ffi/ffi.h>
+
+#include <chrono>
+#include <thread>
+
+namespace tvm {
+namespace ffi {
+namespace {
+
+class TestObjectBase : public Object {
+ public:
+  int64_t v_i64;
+  double v_f64;
+  String v_str;
+
+  TestObjectBase(int64_t i, double f, String s) : v_i64(i), v_f64(f), v_str(std::move(s)) {}
+  int64_t AddI64(int64_t other) const { return v_i64 + other; }
+
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectBase", TestObjectBase, Object);
+};
+
+class TestObjectDerived : public TestObjectBase {
+ public:
+  Array<Any> v_array;
+  TestObjectDerived(int64_t i, double f, String s, Array<Any> a)
+      : TestObjectBase(i, f, std::move(s)), v_array(std::move(a)) {}
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectDerived", TestObjectDerived, TestObjectBase);
+};
+
+[[noreturn]] void RaiseError(const std::string& kind, const std::string& message) {
+  details::ErrorBuilder(kind.c_str(), __FILE__, __LINE__, __func__).stream() << message;
+  throw;  // unreachable
+}
+
+TVM_FFI_STATIC_INIT_BLOCK({
+  reflection::GlobalDef()
+      .def_packed("testing.nop", [](PackedArgs, Any*) {})
+      .def_packed("testing.echo",
+                  [](PackedArgs args, Any* rv) {
+                    if (args.size() != 1) {
+                      TVM_FFI_THROW(TypeError) << "testing.echo: expects 1 argument, got " << args.size();
+                    }
+                    *rv = args[0];
+                  })
+      .def_packed("testing.apply",
+                  [](PackedArgs args, Any* rv) {
+                    if (args.size() < 1) TVM_FFI_THROW(TypeError) << "testing.apply: expects a function";
+                    Function f = args[0].cast<Function>();
+                    f.CallPacked(args.data() + 1, args.size() - 1, rv);
+                  })
+      .def("testing.add_one", [](int64_t x) { return x + 1; })
+      .def("testing.test_raise_error", RaiseError)
+      .def("testing.object_use_count", [](ObjectRef obj) { return static_cast<int64_t>(obj.use_count()) - 1; })
+      .def("testing.sleep_ms",
+           [](int64_t ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); })
+      .def("testing.call_n_times",
+           [](Function f, int64_t n) {
+             for (int64_t i = 0; i < n; ++i) f();
+           })
+      .def("testing.make_nested", [](int64_t n) {
+        Map<Any, Any> m;
+        m.Set(String("ints"), Array<Any>{Any(1), Any(2), Any(n)});
+        m.Set(String("name"), String("nested"));
+        return m;
+      });
+  reflection::ObjectDef<TestObjectBase>()
+      .def_ro("v_i64", &TestObjectBase::v_i64)
+      .def_rw("v_f64", &TestObjectBase::v_f64)
+      .def_ro("v_str", &TestObjectBase::v_str)
+      .def("add_i64", &TestObjectBase::AddI64)
+      .def_static("__ffi_init__", [](int64_t i, double f, String s) {
+        return ObjectRef(make_object<TestObjectBase>(i, f, std::move(s)));
+      });
+  reflection::ObjectDef<TestObjectDerived>()
+      .def_ro("v_array", &TestObjectDerived::v_array)
+      .def_static("__ffi_init__", [](int64_t i, double f, String s, Array<Any> a) {
+        return ObjectRef(make_object<TestObjectDerived>(i, f, std::move(s), std::move(a)));
+      });
+});
+
+}  // namespace
+}  // namespace ffi
+}  // namespace tvm
