@@ -160,6 +160,8 @@ def client_handshake(sock, where, key, session_timeout=0, constructor_args=()):
         endpoint.send(Code.HELLO, [key, float(session_timeout), list(constructor_args)])
         endpoint.receive_init()
         endpoint.read_reply(expect=Code.READY)
+    except RPCError:
+        raise
     except (ChannelClosed, OSError) as err:
         raise RPCError(f"tvm.rpc.connect: the server at {where} closed the connection during "
                        f"the handshake ({err}); is it an RPC server?") from None

@@ -183,7 +183,7 @@ def _encode_numpy(value, out):
     if isinstance(value, np.generic):  # a NumPy scalar travels as the Python scalar
         encode(value.item(), out)
         return
-    array = np.ascontiguousarray(value)
+    array = value if value.flags.c_contiguous else np.ascontiguousarray(value)
     out.append(Tag.NDARRAY)
     _encode_str(Tag.STR, array.dtype.name, out)
     _encode_shape(array.shape, out)
@@ -212,10 +212,6 @@ class Decoder:
 
     def _unpack(self, st):
         return st.unpack_from(self.buf, self._take(st.size))
-
-    def done(self):
-        if self.pos != len(self.buf):
-            raise ProtocolError(f"{len(self.buf) - self.pos} unexpected bytes after the values")
 
     def value(self, depth=0):
         tag = self.buf[self._take(1)]

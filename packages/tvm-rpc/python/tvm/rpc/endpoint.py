@@ -16,9 +16,10 @@ logger = logging.getLogger("tvm.rpc")
 class RPCEndpoint:
     """One side of a connection. ``name`` says which side, for error messages."""
 
-    def __init__(self, channel, name):
+    def __init__(self, channel, name, version=None):
         self.channel = channel
         self.name = name
+        self.version = protocol.PROTOCOL_VERSION if version is None else version
         self.closed = False
         self.peer_version = None
 
@@ -30,7 +31,7 @@ class RPCEndpoint:
         self.channel.send_frame(code, frame, bulk)
 
     def send_init(self):
-        self.send(Code.INIT, [protocol.PROTOCOL_VERSION, self.name])
+        self.send(Code.INIT, [self.version, self.name])
 
     def receive_init(self):
         """Read the peer's INIT and check its protocol version against ours."""
@@ -40,10 +41,10 @@ class RPCEndpoint:
             raise ProtocolError(f"expected the peer's protocol version (INIT frame), got code {code}")
         self.peer_version = values[0]
         peer_name = values[1] if len(values) > 1 else "peer"
-        if self.peer_version != protocol.PROTOCOL_VERSION:
+        if self.peer_version != self.version:
             raise RPCError(
                 f"tvm.rpc: protocol version mismatch: this side ({self.name}) speaks version "
-                f"{protocol.PROTOCOL_VERSION}, the peer ({peer_name}) speaks version "
+                f"{self.version}, the peer ({peer_name}) speaks version "
                 f"{self.peer_version}; install the same tvm-rpc version on both sides")
 
     def close(self):
@@ -63,8 +64,14 @@ class RPCEndpoint:
             frame = new_frame()
             for value in values:
                 encode(value, frame)
-            self.channel.send_frame(code, frame, bulk)
+            try:
+                self.channel.send_frame(code, frame, bulk)
+            except ChannelClosed:
+                self._raise_parting_notice()
+                raise
             return self.read_reply(bulk_into)
+        except RPCError:  # the remote error itself (it may also be an OSError)
+            raise
         except ChannelClosed as err:
             self.close()
             raise RPCError(f"tvm.rpc: connection to the server lost during "
@@ -98,9 +105,14 @@ class RPCEndpoint:
             raise err
         raise ProtocolError(f"unexpected message code {code} in a reply")
 
-    def send_notice(self, code, values):
-        """A request without a reply (FREE)."""
-        self.send(code, values)
+    def _raise_parting_notice(self):
+        """The peer hung up: raise what it said before it left (a session timeout, say)."""
+        try:
+            self.read_reply()
+        except RPCError:
+            raise
+        except (ChannelClosed, ProtocolError, OSError):
+            pass
 
     # -- serving side -------------------------------------------------------------------
     def serve(self, session):

@@ -10,7 +10,8 @@ def _expect(values, request, *types):
             isinstance(v, t) and not (t is int and isinstance(v, bool))
             for v, t in zip(values, types)):
         got = ", ".join(type(v).__name__ for v in values)
-        want = ", ".join(t.__name__ for t in types)
+        want = ", ".join("|".join(x.__name__ for x in (t if isinstance(t, tuple) else (t,)))
+                         for t in types)
         raise TypeError(f"tvm.rpc {request} request: expected values ({want}), got ({got})")
     return values
 
