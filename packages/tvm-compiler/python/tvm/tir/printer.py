@@ -24,7 +24,8 @@ class _Printer:
         self.used: set[str] = set()
 
     def name(self, obj) -> str:
-        key = id(obj)
+        # A buffer and its flattened views share the data variable, hence one name.
+        key = id(obj.data) if isinstance(obj, Buffer) else id(obj)
         if key not in self.names:
             base = getattr(obj, "name", None) or getattr(obj, "name_hint", None) or "v"
             candidate, n = base, 1
@@ -140,7 +141,6 @@ class _Printer:
         for p in f.params:
             buf = f.buffer_map.get(p)
             if buf is not None:
-                self.names[id(buf.data)] = self.name(buf)
                 params.append(f"{self.name(buf)}: {self.buffer_decl(buf)}")
             else:
                 params.append(f"{self.name(p)}: T.{p.dtype}")

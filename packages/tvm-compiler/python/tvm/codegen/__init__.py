@@ -1,0 +1,1 @@
+"""tvm.codegen: code generators that turn lowered IRModules into loadable libraries."""

@@ -1,0 +1,271 @@
+"""C text of lowered TIR statements and expressions (flattened buffers, no blocks)."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from tvm.arith.bound import BoundAnalyzer, ConstIntBound
+from tvm.tir import expr as E
+from tvm.tir import stmt as S
+from tvm.tir.op import C_NAME_ATTR
+
+from .c_types import c_float_literal, c_int_literal, c_scalar_type, c_string_literal, c_type
+
+_C_RESERVED = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "self", "args", "num_args", "result",
+    "main", "NAN", "INFINITY",
+}
+_BINARY_C = {E.Add: "+", E.Sub: "-", E.Mul: "*", E.Div: "/", E.Mod: "%", E.EQ: "==",
+             E.NE: "!=", E.LT: "<", E.LE: "<=", E.GT: ">", E.GE: ">=", E.And: "&&", E.Or: "||"}
+
+
+class CodegenError(RuntimeError):
+    """The program uses something the C code generator cannot express."""
+
+
+class Names:
+    """C identifiers for variables: sanitised, unique, never a C keyword or a reserved name."""
+
+    def __init__(self):
+        self.by_id: dict[int, str] = {}
+        self.used: set[str] = set(_C_RESERVED)
+
+    def get(self, var, hint: str | None = None) -> str:
+        name = self.by_id.get(id(var))
+        if name is None:
+            base = re.sub(r"\W", "_", hint or var.name) or "v"
+            if base[0].isdigit() or keyword.iskeyword(base) or base.startswith("tvm_"):
+                base = "v_" + base
+            name, n = base, 1
+            while name in self.used:
+                name = f"{base}_{n}"
+                n += 1
+            self.used.add(name)
+            self.by_id[id(var)] = name
+        return name
+
+
+class BodyWriter:
+    """Appends C lines for a function body; raise_error(msg) gives the C of raising msg."""
+
+    def __init__(self, names: Names, func_name: str, ret_type):
+        self.names = names
+        self.func_name = func_name
+        self.ret_type = ret_type
+        self.lines: list[str] = []
+        self.bounds = BoundAnalyzer({})
+        self.in_parallel = 0
+        self.uses_openmp = False
+        self.externs: dict[str, str] = {}
+
+    # -- expressions ----------------------------------------------------------------------
+    def expr(self, e) -> str:
+        method = getattr(self, "_e_" + type(e).__name__, None)
+        if method is not None:
+            return method(e)
+        if type(e) in _BINARY_C:
+            return f"({self.expr(e.a)} {_BINARY_C[type(e)]} {self.expr(e.b)})"
+        raise CodegenError(f"codegen c: cannot generate C for expression {type(e).__name__}: {e!r}")
+
+    def _e_Var(self, e):
+        return self.names.get(e)
+
+    _e_SizeVar = _e_Var
+
+    def _e_IntImm(self, e):
+        return c_int_literal(e.value)
+
+    def _e_FloatImm(self, e):
+        return c_float_literal(e.value, e.dtype)
+
+    def _e_StringImm(self, e):
+        return c_string_literal(e.value)
+
+    def _e_Cast(self, e):
+        return f"(({c_scalar_type(e.dtype)})({self.expr(e.value)}))"
+
+    def _nonneg(self, *exprs) -> bool:
+        return all(self.bounds.bound(x).min_value >= 0 for x in exprs)
+
+    def _e_FloorDiv(self, e):
+        if e.dtype.is_float:
+            suffix = "f" if e.dtype.bits == 32 else ""
+            return f"floor{suffix}({self.expr(e.a)} / {self.expr(e.b)})"
+        if self._nonneg(e.a) and self.bounds.bound(e.b).min_value > 0:
+            return f"({self.expr(e.a)} / {self.expr(e.b)})"
+        return f"tvm_floordiv({self.expr(e.a)}, {self.expr(e.b)})"
+
+    def _e_FloorMod(self, e):
+        if e.dtype.is_float:
+            raise CodegenError("codegen c: floating-point floormod is not supported")
+        if self._nonneg(e.a) and self.bounds.bound(e.b).min_value > 0:
+            return f"({self.expr(e.a)} % {self.expr(e.b)})"
+        return f"tvm_floormod({self.expr(e.a)}, {self.expr(e.b)})"
+
+    def _e_Min(self, e):
+        a, b = self.expr(e.a), self.expr(e.b)
+        return f"(({a}) < ({b}) ? ({a}) : ({b}))"
+
+    def _e_Max(self, e):
+        a, b = self.expr(e.a), self.expr(e.b)
+        return f"(({a}) > ({b}) ? ({a}) : ({b}))"
+
+    def _e_Not(self, e):
+        return f"(!{self.expr(e.a)})"
+
+    def _e_Select(self, e):
+        return f"({self.expr(e.condition)} ? {self.expr(e.true_value)} : {self.expr(e.false_value)})"
+
+    def _e_Let(self, e):
+        name = self.names.get(e.var)
+        return (f"({{ {c_scalar_type(e.var.dtype)} {name} = {self.expr(e.value)}; "
+                f"{self.expr(e.body)}; }})")
+
+    def _e_BufferLoad(self, e):
+        if len(e.indices) != 1:
+            raise CodegenError(f"codegen c: load of {e.buffer.name!r} is not flattened")
+        return f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]"
+
+    def _e_Call(self, e):
+        name = e.op.name
+        args = [self.expr(a) for a in e.args]
+        c_name = e.op.get_attr(C_NAME_ATTR)
+        if c_name is not None:
+            if not e.dtype.is_float:
+                raise CodegenError(f"codegen c: {name} needs a float argument, got {e.dtype}")
+            return f"{c_name}{'f' if e.dtype.bits == 32 else ''}({', '.join(args)})"
+        if name in ("tir.call_extern", "tir.call_pure_extern"):
+            callee = e.args[0].value
+            self.externs[callee] = c_type(e.dtype) if not e.dtype.is_handle else "void*"
+            return f"{callee}({', '.join(args[1:])})"
+        if name == "tir.if_then_else":
+            return f"({args[0]} ? {args[1]} : {args[2]})"
+        if name == "tir.likely":
+            return f"__builtin_expect(!!({args[0]}), 1)"
+        if name == "tir.ret":
+            raise CodegenError("codegen c: T.ret(...) must be a statement of its own")
+        raise CodegenError(f"codegen c: no C lowering for op {name!r}")
+
+    # -- statements -----------------------------------------------------------------------
+    def emit(self, line: str, depth: int) -> None:
+        self.lines.append("  " * depth + line)
+
+    def stmt(self, s, depth: int) -> None:
+        method = getattr(self, "_s_" + type(s).__name__, None)
+        if method is None:
+            raise CodegenError(
+                f"codegen c: cannot generate C for {type(s).__name__}; run the lowering passes first"
+            )
+        method(s, depth)
+
+    def _s_SeqStmt(self, s, depth):
+        for item in s.seq:
+            self.stmt(item, depth)
+
+    def _s_BufferStore(self, s, depth):
+        if len(s.indices) != 1:
+            raise CodegenError(f"codegen c: store to {s.buffer.name!r} is not flattened")
+        target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
+        self.emit(f"{target} = {self.expr(s.value)};", depth)
+
+    def _s_For(self, s, depth):
+        var = self.names.get(s.loop_var)
+        lo, ext = self.expr(s.min), self.expr(s.extent)
+        end = ext if isinstance(s.min, E.IntImm) and s.min.value == 0 else f"{lo} + {ext}"
+        kind = s.kind
+        if kind == S.ForKind.PARALLEL and not self.in_parallel:
+            self.emit("#pragma omp parallel for schedule(static)", depth)
+            self.uses_openmp = True
+        elif kind == S.ForKind.VECTORIZED:
+            self.emit("#pragma omp simd", depth)
+        elif kind == S.ForKind.UNROLLED:
+            self.emit("#pragma GCC unroll 16", depth)
+        self.emit(f"for (int64_t {var} = {lo}; {var} < {end}; ++{var}) {{", depth)
+        lo_b, ext_b = self.bounds.bound(s.min), self.bounds.bound(s.extent)
+        self.bounds.var_bounds[s.loop_var] = ConstIntBound(
+            lo_b.min_value, lo_b.max_value + ext_b.max_value - 1)
+        self.in_parallel += kind == S.ForKind.PARALLEL
+        self.stmt(s.body, depth + 1)
+        self.in_parallel -= kind == S.ForKind.PARALLEL
+        self.bounds.var_bounds.pop(s.loop_var, None)
+        self.emit("}", depth)
+
+    def _s_IfThenElse(self, s, depth):
+        self.emit(f"if ({self.expr(s.condition)}) {{", depth)
+        self.stmt(s.then_case, depth + 1)
+        if s.else_case is not None:
+            self.emit("} else {", depth)
+            self.stmt(s.else_case, depth + 1)
+        self.emit("}", depth)
+
+    def _s_LetStmt(self, s, depth):
+        self.emit("{", depth)
+        self.emit(f"{c_scalar_type(s.var.dtype)} {self.names.get(s.var)} = {self.expr(s.value)};",
+                  depth + 1)
+        self.bounds.var_bounds[s.var] = self.bounds.bound(s.value)
+        self.stmt(s.body, depth + 1)
+        self.emit("}", depth)
+
+    def _s_Allocate(self, s, depth):
+        name = self.names.get(s.buffer_var)
+        elem = c_type(s.dtype)
+        count = None
+        if all(isinstance(x, E.IntImm) for x in s.extents):
+            count = 1
+            for x in s.extents:
+                count *= x.value
+        self.emit("{", depth)
+        if count is not None and count * s.dtype.bytes <= 64 * 1024:
+            self.emit(f"{elem} {name}[{max(count, 1)}] __attribute__((aligned(64)));", depth + 1)
+            self.stmt(s.body, depth + 1)
+        else:
+            size = " * ".join(f"(size_t)({self.expr(x)})" for x in s.extents) or "1"
+            self.emit(f"{elem}* {name} = ({elem}*)tvm_alloc({size} * sizeof({elem}));", depth + 1)
+            if self.in_parallel:
+                # No error can travel out of a parallel region: stop with a message instead.
+                self.emit(f"if ({name} == NULL) tvm_abort_oom(\"{self.func_name}\");", depth + 1)
+            else:
+                self.emit(f"if ({name} == NULL) return tvm_raise(\"MemoryError\", "
+                          f"\"{self.func_name}: out of memory allocating {name}\");", depth + 1)
+            self.stmt(s.body, depth + 1)
+            self.emit(f"free({name});", depth + 1)
+        self.emit("}", depth)
+
+    def _s_DeclBuffer(self, s, depth):
+        self.stmt(s.body, depth)
+
+    def _s_AssertStmt(self, s, depth):
+        if self.in_parallel:
+            raise CodegenError("codegen c: an assertion inside a parallel loop is not supported")
+        self.emit(f"if (!({self.expr(s.condition)})) {{", depth)
+        self.emit(f"return tvm_raise(\"ValueError\", \"%s\", {c_string_literal(s.message)});",
+                  depth + 1)
+        self.emit("}", depth)
+        self.stmt(s.body, depth)
+
+    def _s_Evaluate(self, s, depth):
+        value = s.value
+        if isinstance(value, (E.IntImm, E.FloatImm)):
+            return
+        if isinstance(value, E.Call) and value.op.name == "tir.ret":
+            self._return_value(value.args[0], depth)
+            return
+        self.emit(f"(void)({self.expr(value)});", depth)
+
+    def _return_value(self, value, depth):
+        if self.in_parallel:
+            raise CodegenError("codegen c: T.ret inside a parallel loop is not supported")
+        if value.dtype.is_float:
+            kind, field, cast = "kTVMFFIFloat", "v_float64", "double"
+        elif value.dtype.is_bool:
+            kind, field, cast = "kTVMFFIBool", "v_int64", "int64_t"
+        else:
+            kind, field, cast = "kTVMFFIInt", "v_int64", "int64_t"
+        self.emit("result->zero_padding = 0;", depth)
+        self.emit(f"result->{field} = ({cast})({self.expr(value)});", depth)
+        self.emit(f"result->type_index = {kind};", depth)
+        self.emit("return 0;", depth)

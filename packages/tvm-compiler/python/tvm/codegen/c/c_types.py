@@ -1,0 +1,66 @@
+"""C spellings of TIR dtypes and constants, and DLPack type codes for argument checks."""
+
+from __future__ import annotations
+
+import math
+
+from tvm.ir.dtype import DataType
+
+DL_TYPE_CODE = {"int": 0, "uint": 1, "float": 2, "bfloat": 4, "bool": 6}
+
+
+def c_type(dtype) -> str:
+    """The C type of a scalar (or buffer element) of dtype."""
+    dtype = DataType(dtype)
+    if dtype.lanes != 1:
+        raise NotImplementedError(f"codegen c: vector dtype {dtype} is not supported")
+    if dtype.is_float:
+        if dtype.bits == 32 and dtype.type_code == "float":
+            return "float"
+        if dtype.bits == 64:
+            return "double"
+        raise NotImplementedError(f"codegen c: dtype {dtype} is not supported")
+    if dtype.is_bool:
+        return "int8_t"
+    if dtype.is_integer:
+        return f"{'u' if dtype.is_uint else ''}int{dtype.bits}_t"
+    if dtype.is_handle:
+        return "void*"
+    raise NotImplementedError(f"codegen c: dtype {dtype} is not supported")
+
+
+def c_scalar_type(dtype) -> str:
+    """The C type of a local scalar: signed integers are widened to int64_t for index math."""
+    dtype = DataType(dtype)
+    if dtype.is_int or dtype.is_bool:
+        return "int64_t"
+    return c_type(dtype)
+
+
+def c_float_literal(value: float, dtype) -> str:
+    suffix = "f" if DataType(dtype).bits == 32 else ""
+    if math.isnan(value):
+        return "NAN"
+    if math.isinf(value):
+        return "INFINITY" if value > 0 else "(-INFINITY)"
+    text = repr(value)
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return f"{text}{suffix}" if value >= 0 else f"({text}{suffix})"
+
+
+def c_int_literal(value: int) -> str:
+    text = f"{value}LL" if not -(2**31) <= value < 2**31 else str(value)
+    return text if value >= 0 else f"({text})"
+
+
+def c_string_literal(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def dl_dtype_check(dtype) -> tuple[int, int, int]:
+    """(code, bits, lanes) a DLTensor of dtype carries; bool travels as 8-bit kDLBool."""
+    dtype = DataType(dtype)
+    bits = 8 if dtype.is_bool else dtype.bits
+    return DL_TYPE_CODE[dtype.type_code], bits, dtype.lanes

@@ -1,0 +1,51 @@
+"""C source of a lowered IRModule: the prelude, extern declarations and one entry per PrimFunc."""
+
+from __future__ import annotations
+
+import re
+
+from tvm.ir.module import IRModule
+from tvm.tir.function import PrimFunc
+
+from .body import CodegenError
+from .entry import PRELUDE, generate_function
+
+_SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class CSource:
+    """Generated C text plus what compiling it needs."""
+
+    def __init__(self, text: str, uses_openmp: bool, function_names: list[str]):
+        self.text = text
+        self.uses_openmp = uses_openmp
+        self.function_names = function_names
+
+
+def generate_c_source(mod: IRModule) -> CSource:
+    """C for every PrimFunc in mod, each exported under its global_symbol (or its name)."""
+    entries, externs, names = [], {}, []
+    uses_openmp = False
+    for gv, func in mod.functions.items():
+        if not isinstance(func, PrimFunc):
+            raise CodegenError(
+                f"codegen c: function {gv.name_hint!r} is a {type(func).__name__}, not a PrimFunc"
+            )
+        symbol = func.attrs.get("global_symbol", gv.name_hint)
+        if not _SYMBOL.match(symbol):
+            raise CodegenError(f"codegen c: {symbol!r} is not a valid C function name")
+        text, openmp, called = generate_function(func, symbol)
+        entries.append(text)
+        externs.update(called)
+        names.append(symbol)
+        uses_openmp = uses_openmp or openmp
+    declarations = [f"extern {ret} {name}();" for name, ret in sorted(externs.items())
+                    if name not in _LIBC_DECLARED]
+    text = "\n".join([PRELUDE.strip(), "", *declarations, "", *entries, ""])
+    return CSource(text, uses_openmp, names)
+
+
+# Functions the prelude's headers already declare (declaring them again would conflict).
+_LIBC_DECLARED = {"printf", "puts", "abort", "malloc", "free", "exp", "expf", "sqrt", "sqrtf",
+                  "fabs", "fabsf", "log", "logf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf",
+                  "pow", "powf", "floor", "floorf", "ceil", "ceilf", "fmaxf", "fminf"}

@@ -1,0 +1,34 @@
+"""tvm.tir.transform: the lowering passes from schedulable TIR to what code generators take."""
+
+from tvm.arith import Analyzer
+from tvm.transform import Sequential, prim_func_pass
+
+from .flatten_buffer import flatten_buffer
+from .lower_blocks import lower_blocks
+
+
+def LowerBlocks():  # noqa: N802  (pass constructors are capitalised)
+    """Replace blocks by loops' bodies with iterators inlined, init guarded, allocations made."""
+    return prim_func_pass(lambda f, m, c: lower_blocks(f), opt_level=0, name="LowerBlocks")
+
+
+def Simplify():  # noqa: N802
+    """Simplify every expression, with loop variables bound to their ranges."""
+    return prim_func_pass(lambda f, m, c: f.with_body(Analyzer().rewrite(f.body)), opt_level=0,
+                          name="Simplify")
+
+
+def FlattenBuffer():  # noqa: N802
+    """Make every buffer access one-dimensional."""
+    return prim_func_pass(lambda f, m, c: flatten_buffer(f), opt_level=0, name="FlattenBuffer")
+
+
+def default_lowering() -> Sequential:
+    """The passes tvm.compile runs before code generation."""
+    return Sequential(
+        [LowerBlocks(), Simplify(), FlattenBuffer(), Simplify()],
+        name="DefaultLowering",
+    )
+
+
+__all__ = ["FlattenBuffer", "LowerBlocks", "Simplify", "default_lowering"]

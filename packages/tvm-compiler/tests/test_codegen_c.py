@@ -1,0 +1,159 @@
+# Tests of the C backend through tvm.compile: results, argument checks, scalars, caching, export.
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tvm
+import tvm.runtime
+from tvm import te, tir
+from tvm.codegen.c import generate_c_source
+from tvm.driver import lower
+
+
+def _vector_add(n=37, dtype="float32"):
+    a = te.placeholder((n,), dtype, name="A")
+    b = te.placeholder((n,), dtype, name="B")
+    c = te.compute((n,), lambda i: a[i] + b[i], name="C")
+    return te.create_prim_func([a, b, c])
+
+
+def _matmul(n=16):
+    a = te.placeholder((n, n), name="A")
+    b = te.placeholder((n, n), name="B")
+    k = te.reduce_axis((0, n), name="k")
+    c = te.compute((n, n), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    return te.create_prim_func([a, b, c])
+
+
+def test_vector_add_on_numpy_and_tvm_tensors():
+    mod = tvm.compile(_vector_add(), target="c")
+    a, b = np.arange(37, dtype="float32"), np.ones(37, dtype="float32")
+    c = np.zeros(37, dtype="float32")
+    mod["main"](a, b, c)
+    np.testing.assert_allclose(c, a + b)
+    ta, tb = tvm.runtime.tensor(a), tvm.runtime.tensor(b)
+    tc = tvm.runtime.tensor(np.zeros(37, dtype="float32"))
+    mod["main"](ta, tb, tc)
+    np.testing.assert_allclose(tc.numpy(), a + b)
+
+
+def test_matmul_with_reduction_and_llvm_alias():
+    mod = tvm.compile(_matmul(), target="llvm -mcpu=native")
+    rng = np.random.default_rng(0)
+    a, b = rng.random((16, 16), dtype="float32"), rng.random((16, 16), dtype="float32")
+    c = np.zeros((16, 16), dtype="float32")
+    mod["main"](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+
+
+def test_torch_tensors():
+    torch = pytest.importorskip("torch", reason="torch is not installed on this machine")
+    mod = tvm.compile(_vector_add(), target="c")
+    a, b = torch.arange(37, dtype=torch.float32), torch.ones(37)
+    c = torch.zeros(37)
+    mod["main"](a, b, c)
+    assert torch.allclose(c, a + b)
+
+
+def test_argument_errors_are_precise():
+    f = tvm.compile(_vector_add(), target="c")["main"]
+    a = np.zeros(37, "float32")
+    with pytest.raises(TypeError, match=r"main: expected 3 arguments \(A, B, C\), got 2"):
+        f(a, a)
+    with pytest.raises(TypeError, match=r"argument 1 \(B\) must be a tensor"):
+        f(a, 3, a)
+    with pytest.raises(ValueError, match=r"argument 2 \(C\) must have dtype float32, got float64"):
+        f(a, a, np.zeros(37))
+    with pytest.raises(ValueError, match=r"argument 0 \(A\) has shape\[0\] == 36, expected 37"):
+        f(np.zeros(36, "float32"), a, a)
+    with pytest.raises(ValueError, match=r"argument 0 \(A\) must have 1 dimensions, got 2"):
+        f(np.zeros((37, 1), "float32"), a, a)
+    with pytest.raises(ValueError, match=r"argument 1 \(B\) must be compact"):
+        f(a, np.zeros(74, "float32")[::2], a)
+    raw = np.zeros(37 * 4 + 1, dtype="uint8")[1:]
+    misaligned = raw.view("float32")
+    with pytest.raises(ValueError, match=r"argument 0 \(A\) data must be aligned to 4 bytes"):
+        f(misaligned, a, a)
+
+
+def test_symbolic_shape_is_bound_from_the_first_tensor():
+    n = te.var("n")
+    a = te.placeholder((n,), name="A")
+    b = te.compute((n,), lambda i: a[i] * 2.0, name="B")
+    f = tvm.compile(te.create_prim_func([a, b]))["main"]
+    x = np.arange(5, dtype="float32")
+    y = np.zeros(5, dtype="float32")
+    f(x, y)
+    np.testing.assert_allclose(y, x * 2)
+    with pytest.raises(ValueError, match=r"argument 1 \(B\) has shape\[0\] == 4, expected n == 5"):
+        f(x, np.zeros(4, "float32"))
+
+
+def test_scalar_arguments_and_return_value():
+    x, y = tir.Var("x", "int64"), tir.Var("y", "float64")
+    func = tir.PrimFunc([x, y], tir.Evaluate(tir.ret(tir.Cast("float64", x) * y + 1.0)),
+                        ret_type="float64")
+    f = tvm.compile(func)["main"]
+    assert f(3, 2.5) == 8.5
+    assert f(3, 2) == 7.0
+    with pytest.raises(TypeError, match=r"argument 0 \(x\) must be an int"):
+        f(1.5, 2.0)
+
+
+def test_parallel_vectorized_unrolled_loops_run():
+    a = tir.decl_buffer((64, 16), "float32", name="A")
+    pa = tir.Var("a", "handle")
+    i, j, k = tir.Var("i"), tir.Var("j"), tir.Var("k")
+    store = tir.BufferStore(a, tir.Cast("float32", i * 16 + j) + tir.Cast("float32", k), [i, j])
+    body = tir.For(i, 0, 64, tir.ForKind.PARALLEL,
+                   tir.For(k, 0, 1, tir.ForKind.UNROLLED,
+                           tir.For(j, 0, 16, tir.ForKind.VECTORIZED, store)))
+    func = tir.PrimFunc([pa], body, buffer_map={pa: a})
+    source = generate_c_source(lower(func)).text
+    assert "#pragma omp parallel for" in source and "#pragma omp simd" in source
+    out = np.zeros((64, 16), "float32")
+    tvm.compile(func)["main"](out)
+    np.testing.assert_allclose(out.ravel(), np.arange(64 * 16, dtype="float32"))
+
+
+def test_generated_source_follows_the_abi():
+    text = generate_c_source(lower(_vector_add())).text
+    assert "TVM_FFI_LIBRARY_ABI_TAG();" in text
+    assert "int __tvm_ffi_main(void* self, const TVMFFIAny* args" in text
+    assert "kTVMFFIDLTensorPtr" in text and "TVMFFITensorGetDLTensorPtr" in text
+
+
+def test_kernel_cache_reuses_library(tmp_path):
+    first = tvm.compile(_vector_add())
+    second = tvm.compile(_vector_add())
+    assert first.path == second.path
+    assert os.path.dirname(first.path) == os.environ["TVM_STACK_KERNEL_CACHE"]
+    other = tvm.compile(_vector_add(n=38))
+    assert other.path != first.path
+
+
+def test_export_library_round_trips_in_a_fresh_process(tmp_path):
+    path = str(tmp_path / "add.so")
+    tvm.compile(_vector_add()).export_library(path)
+    script = (
+        "import numpy as np, tvm, tvm.runtime\n"
+        f"m = tvm.runtime.load_module({path!r})\n"
+        "a = np.arange(37, dtype='float32'); c = np.zeros(37, dtype='float32')\n"
+        "m['main'](a, a, c)\n"
+        "assert (c == 2 * a).all(), c\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+def test_bad_compile_inputs():
+    with pytest.raises(TypeError, match="tvm.compile: expected an IRModule or a PrimFunc"):
+        tvm.compile("main")
+    with pytest.raises(ValueError, match="unknown target kind 'cuda9'"):
+        tvm.compile(_vector_add(), target="cuda9")
