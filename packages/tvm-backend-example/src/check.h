@@ -20,6 +20,13 @@ inline std::string ShapeStr(const Tensor& t) {
   return s + (t.ndim() == 1 ? ",)" : ")");
 }
 
+inline std::string DtypeStr(DLDataType dt) {
+  static const char* kNames[] = {"int", "uint", "float", "handle", "bfloat", "complex", "bool"};
+  std::string s = dt.code < 7 ? kNames[dt.code] : "code" + std::to_string(dt.code) + "_";
+  s += std::to_string(dt.bits);
+  return dt.lanes == 1 ? s : s + "x" + std::to_string(dt.lanes);
+}
+
 // A float32, C-contiguous tensor in host memory; ndim < 0 accepts any rank.
 inline void CheckHostFloat32(const char* func, const char* arg, const Tensor& t, int ndim) {
   if (!t.defined()) {
@@ -33,15 +40,15 @@ inline void CheckHostFloat32(const char* func, const char* arg, const Tensor& t,
   }
   DLDataType dt = t.dtype();
   if (dt.code != kDLFloat || dt.bits != 32 || dt.lanes != 1) {
-    TVM_FFI_THROW(ValueError) << func << ": argument '" << arg << "' must have dtype float32, got code "
-                              << static_cast<int>(dt.code) << " bits " << static_cast<int>(dt.bits)
-                              << " lanes " << dt.lanes;
+    TVM_FFI_THROW(ValueError) << func << ": argument '" << arg << "' must have dtype float32, got "
+                              << DtypeStr(dt);
   }
   if (ndim >= 0 && t.ndim() != ndim) {
     TVM_FFI_THROW(ValueError) << func << ": argument '" << arg << "' must be " << ndim
                               << "-dimensional, got shape " << ShapeStr(t);
   }
-  if (!t.IsContiguous()) {
+  // Empty tensors hold no data, whatever strides their producer reports.
+  if (t.numel() > 0 && !t.IsContiguous()) {
     TVM_FFI_THROW(ValueError) << func << ": argument '" << arg << "' must be C-contiguous";
   }
 }

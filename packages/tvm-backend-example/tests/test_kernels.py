@@ -54,7 +54,7 @@ def test_kernels_on_example_device_tensors(kernels):
 
 @pytest.mark.parametrize("args, text", [
     ((rand(2, 3).astype("float64"), rand(3, 4), np.empty((2, 4), "float32")),
-     "example.gemm: argument 'a' must have dtype float32"),
+     "example.gemm: argument 'a' must have dtype float32, got float64"),
     ((rand(2, 3), rand(4, 4), np.empty((2, 4), "float32")),
      r"example.gemm: argument 'b' must have 3 rows to match 'a' \(2, 3\), got shape \(4, 4\)"),
     ((rand(2, 3), rand(3, 4), np.empty((4, 2), "float32")),
@@ -78,7 +78,7 @@ def test_output_may_not_alias_input(kernels):
 def test_add_bad_arguments(kernels):
     with pytest.raises(ValueError, match=r"example.add: argument 'b' must have the shape of 'a' \(2, 3\), got \(3, 2\)"):
         kernels["add"](rand(2, 3), rand(3, 2), np.empty((2, 3), "float32"))
-    with pytest.raises(ValueError, match="example.relu: argument 'y' must have dtype float32"):
+    with pytest.raises(ValueError, match="example.relu: argument 'y' must have dtype float32, got int32"):
         kernels["relu"](rand(2), np.empty(2, "int32"))
 
 
