@@ -80,6 +80,20 @@ def _dist_name(folder: str) -> str:
     return stem.split("-", 1)[0]
 
 
+def _metadata_name(folder: str) -> str | None:
+    for filename in ("METADATA", "PKG-INFO"):
+        try:
+            with open(os.path.join(folder, filename), encoding="utf-8") as f:
+                for line in f:
+                    if not line.strip():
+                        break
+                    if line.lower().startswith("name:"):
+                        return line[5:].strip()
+        except OSError:
+            continue
+    return None
+
+
 def entry_points(group: str, path: list[str] | None = None) -> list[EntryPoint]:
     """Every entry point of `group` visible on `path` (default sys.path), in path order."""
     seen: set[str] = set()
@@ -101,5 +115,11 @@ def entry_points(group: str, path: list[str] | None = None) -> list[EntryPoint]:
                     text = f.read()
             except OSError:
                 continue
-            found.extend(_parse_group(text, group, dist))
+            eps = _parse_group(text, group, dist)
+            if eps:
+                # Only for distributions in the group: report the name as the project spells it.
+                name = _metadata_name(os.path.join(entry or ".", folder)) or dist
+                for ep in eps:
+                    ep.dist = name
+                found.extend(eps)
     return found
