@@ -24,7 +24,10 @@ class Tensor(tvm_ffi.Tensor):
             if hasattr(source, "__dlpack__") and not _is_numpy(source):
                 source = tvm_ffi.from_dlpack(source)
             else:
-                source = _from_array_like(source, str(self.dtype), "copyfrom")
+                # Arrays keep their dtype (a mismatch is an error, never a silent cast);
+                # lists and scalars are read as this tensor's dtype.
+                keep = _is_numpy(source) and hasattr(source, "dtype")
+                source = _from_array_like(source, None if keep else str(self.dtype), "copyfrom")
         copy_tensor(self, source, "copyfrom")
         return self
 
