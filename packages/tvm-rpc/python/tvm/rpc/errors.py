@@ -21,8 +21,10 @@ def describe(err):
         message = err.args[0]
     else:
         message = str(err)
-    text = "".join(traceback.format_exception(type(err), err, err.__traceback__))
-    return error_kind(err), message, text
+    # Frames only: kind and message travel on their own (and a message that crossed other
+    # hops already holds their tracebacks).
+    frames = "".join(traceback.format_tb(err.__traceback__))
+    return error_kind(err), message, f"Traceback (most recent call last):\n{frames}"
 
 
 def _kind_class(kind):
