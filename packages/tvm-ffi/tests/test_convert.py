@@ -1,0 +1,194 @@
+"""Python <-> Any conversion round trips through testing.echo, including a hypothesis fuzz."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tvm_ffi
+from tvm_ffi import testing
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [None, True, False, 0, 1, -1, INT64_MAX, INT64_MIN, 0.0, -2.5, 1e300, math.inf],
+    ids=repr,
+)
+def test_pod_round_trip(value):
+    out = testing.echo(value)
+    assert type(out) is type(value)
+    assert out == value
+
+
+def test_nan_round_trip():
+    assert math.isnan(testing.echo(math.nan))
+
+
+@pytest.mark.parametrize("value", [INT64_MAX + 1, INT64_MIN - 1, 2**100, -(2**70)])
+def test_int_outside_int64_overflows(value):
+    with pytest.raises(OverflowError, match="int64"):
+        testing.echo(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "a", "abcdefg", "abcdefgh", "x" * 1000, "héllo wörld ✓", "日本", "a\x00b", "\x00" * 9, "🐍" * 3],
+    ids=lambda v: f"str{len(v)}",
+)
+def test_str_round_trip(value):
+    out = testing.echo(value)
+    assert type(out) is str
+    assert out == value
+
+
+@pytest.mark.parametrize(
+    "value", [b"", b"\x00", b"abcdefg", b"abcdefgh", bytes(range(256)), b"\x00\xff" * 100], ids=len
+)
+def test_bytes_round_trip(value):
+    out = testing.echo(value)
+    assert type(out) is bytes
+    assert out == value
+
+
+def test_dtype_and_device_round_trip():
+    dt = tvm_ffi.dtype("float16")
+    out = testing.echo(dt)
+    assert isinstance(out, tvm_ffi.dtype)
+    assert out == "float16"
+    dev = tvm_ffi.device("cuda", 3)
+    out = testing.echo(dev)
+    assert isinstance(out, tvm_ffi.Device)
+    assert (out.device_type, out.device_id) == (dev.device_type, dev.device_id)
+    assert out == dev
+
+
+def test_function_and_object_round_trip_keep_identity():
+    obj = testing.TestObjectBase(1, 2.0, "s")
+    assert testing.echo(obj).same_as(obj)
+    f = tvm_ffi.get_global_func("testing.add_one")
+    assert testing.echo(f).same_as(f)
+
+
+def test_list_tuple_become_array_and_dict_becomes_map():
+    arr = testing.echo([1, "two", 3.0])
+    assert isinstance(arr, tvm_ffi.Array)
+    assert arr == [1, "two", 3.0]
+    tup = testing.echo((1, 2))
+    assert isinstance(tup, tvm_ffi.Array)
+    assert tup == [1, 2]
+    m = testing.echo({"a": 1, "b": [2, 3]})
+    assert isinstance(m, tvm_ffi.Map)
+    assert isinstance(m["b"], tvm_ffi.Array)
+    assert m == {"a": 1, "b": [2, 3]}
+
+
+def test_nested_containers():
+    value = {"outer": [{"inner": (1, b"bytes", None)}, [[], {}]], "n": -5}
+    out = testing.echo(value)
+    assert out == value
+    assert out["outer"][0]["inner"][1] == b"bytes"
+    assert out["outer"][0]["inner"][2] is None
+    nested = testing.make_nested(9)
+    assert nested == {"ints": [1, 2, 9], "name": "nested"}
+
+
+@pytest.mark.parametrize("value", [np.int8(-3), np.int32(7), np.int64(INT64_MAX), np.uint16(65535)])
+def test_numpy_integers_become_int(value):
+    out = testing.echo(value)
+    assert type(out) is int
+    assert out == int(value)
+
+
+@pytest.mark.parametrize("value", [np.float32(1.5), np.float64(-2.25)])
+def test_numpy_floats_become_float(value):
+    out = testing.echo(value)
+    assert type(out) is float
+    assert out == float(value)
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: numpy.bool_ crosses as the float 1.0, not as bool")
+def test_numpy_bool_becomes_bool():
+    assert testing.echo(np.bool_(True)) is True
+
+
+def test_numpy_uint64_outside_int64_overflows():
+    with pytest.raises(OverflowError):
+        testing.echo(np.uint64(2**64 - 1))
+
+
+def test_arbitrary_python_object_is_opaque_and_keeps_identity():
+    class Thing:
+        pass
+
+    thing = Thing()
+    assert testing.echo(thing) is thing
+    holder = testing.echo([thing, 1])
+    assert holder[0] is thing
+
+
+def test_convert():
+    assert isinstance(tvm_ffi.convert([1, 2]), tvm_ffi.Array)
+    assert isinstance(tvm_ffi.convert({"k": 1}), tvm_ffi.Map)
+    assert isinstance(tvm_ffi.convert(lambda: 1), tvm_ffi.Function)
+    assert tvm_ffi.convert(5) == 5
+
+
+def test_map_keys_of_every_hashable_kind():
+    m = testing.echo({1: "int", "s": "str", b"b": "bytes", None: "none"})
+    assert m[1] == "int"
+    assert m["s"] == "str"
+    assert m[b"b"] == "bytes"
+    assert list(m.keys()) == [1, "s", b"b", None]
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: Map lookups with the key None raise TypeError from nanobind")
+def test_map_lookup_with_none_key():
+    m = tvm_ffi.Map({None: "none"})
+    assert m[None] == "none"
+    assert None in m
+    assert m.get(None) == "none"
+
+
+# ---- fuzz ----------------------------------------------------------------------------
+int64s = st.integers(min_value=INT64_MIN, max_value=INT64_MAX)
+leaves = (
+    st.none()
+    | st.booleans()
+    | int64s
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20)
+    | st.binary(max_size=20)
+)
+values = st.recursive(
+    leaves,
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=25,
+)
+
+
+def assert_same(expected, got):
+    """Arrays equal lists, Maps equal dicts, in order; scalars keep their Python type."""
+    if isinstance(expected, list):
+        assert isinstance(got, tvm_ffi.Array)
+        assert len(got) == len(expected)
+        for e, g in zip(expected, got):
+            assert_same(e, g)
+    elif isinstance(expected, dict):
+        assert isinstance(got, tvm_ffi.Map)
+        assert list(got.keys()) == list(expected.keys())
+        for key, e in expected.items():
+            assert_same(e, got[key])
+    else:
+        assert type(got) is type(expected)
+        assert got == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(values)
+def test_fuzz_echo_round_trip(value):
+    assert_same(value, testing.echo(value))
