@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 
 import tvm_ffi
 
@@ -45,6 +44,8 @@ class Module(tvm_ffi.Module):
                 "(no exporter registered for this kind)"
             )
         if not os.path.exists(target) or not os.path.samefile(source, target):
+            import shutil  # only here: it pulls in compression modules `import tvm` does not need
+
             os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
             shutil.copyfile(source, target)
         return target
