@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import shutil
 import importlib.metadata
+import shutil
 import subprocess
 import sys
+import sysconfig
+import venv
 import zipfile
+from pathlib import Path
 
 import pytest
-from conftest import SUBPROCESS_TIMEOUT_S, check_ok, make_dist, run_python
+from conftest import SUBPROCESS_TIMEOUT_S, make_dist
 
 from tvm import _entry_points
 
@@ -78,27 +81,32 @@ def _write_wheel(folder, name, version, module_source):
     return wheel
 
 
-def _installer() -> list[str]:
-    """pip of this interpreter, else uv (venvs made by uv have no pip); skip without either."""
+def _installer(python: str) -> list[str]:
+    """An installer targeting the venv of `python`: this interpreter's pip, else uv; skip without."""
     if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode == 0:
-        return [sys.executable, "-m", "pip", "install", "--disable-pip-version-check"]
+        return [sys.executable, "-m", "pip", "--python", python, "install", "--disable-pip-version-check"]
     uv = shutil.which("uv")
     if uv is None:
         pytest.skip("neither pip nor uv is available to install a test wheel")
-    return [uv, "pip", "install", "--python", sys.executable]
+    return [uv, "pip", "install", "--python", python]
 
 
-def test_pip_installed_backend_is_autoloaded(tmp_path):
+def test_wheel_installed_into_a_venv_is_autoloaded(tmp_path):
+    # A fresh venv that sees this environment's packages (tvm, tvm_ffi) through a .pth file.
+    venv_dir = tmp_path / "venv"
+    venv.create(venv_dir, with_pip=False)
+    python = str(venv_dir / "bin" / "python")
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    outer = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")} | {p for p in sys.path if p.endswith("-packages")}
+    (Path(purelib) / "outer_env.pth").write_text("\n".join(sorted(outer)) + "\n")
     wheel = _write_wheel(tmp_path, "pipbackend", "0.1", "CALLS = []\n\ndef load():\n    CALLS.append(1)\n")
-    target = tmp_path / "target"
-    proc = subprocess.run(
-        [*_installer(), "--no-index", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
-        capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S,
-    )
+    proc = subprocess.run([*_installer(python), "--no-index", "--no-deps", "--quiet", str(wheel)],
+                          capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S)
     assert proc.returncode == 0, proc.stderr
-    out = check_ok(run_python(
-        "import tvm, pipbackend_backend\n"
-        "print(len(pipbackend_backend.CALLS), [b.state for b in tvm.backend.list_backends() if b.name == 'pipbackend'])\n",
-        target,
-    ))
-    assert out.split() == ["1", "['loaded']"]
+    code = ("import tvm, pipbackend_backend\n"
+            "print(len(pipbackend_backend.CALLS), [b.state for b in tvm.backend.list_backends() if b.name == 'pipbackend'])\n")
+    proc = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1", "['loaded']"]
+    assert (Path(purelib) / "pipbackend_backend.py").is_file()  # really installed into the venv
