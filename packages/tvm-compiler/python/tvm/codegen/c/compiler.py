@@ -103,6 +103,7 @@ def compile_shared_library(source: str, use_openmp: bool, march: str | None = No
     flags = list(host_flags(cc))
     if march is not None:
         flags = [f for f in flags if not f.endswith("=native")] + [f"-march={march}"]
+    flags += os.environ.get("TVM_STACK_CFLAGS", "").split()
     link = [libtvm_ffi, f"-Wl,-rpath,{os.path.dirname(libtvm_ffi)}"]
     if use_openmp:
         flags += openmp_flags(cc)

@@ -3,6 +3,7 @@
 from tvm.arith import Analyzer
 from tvm.transform import Sequential, prim_func_pass
 
+from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
 from .lower_blocks import lower_blocks
 
@@ -23,12 +24,19 @@ def FlattenBuffer():  # noqa: N802
     return prim_func_pass(lambda f, m, c: flatten_buffer(f), opt_level=0, name="FlattenBuffer")
 
 
+def CompactBufferAllocation():  # noqa: N802
+    """Allocate each buffer inside the innermost loop holding all its uses, shrunk to what one
+    iteration touches (private to each thread of a parallel loop, small enough for the stack)."""
+    return prim_func_pass(lambda f, m, c: compact_buffer_allocation(f), opt_level=0,
+                          name="CompactBufferAllocation")
+
+
 def default_lowering() -> Sequential:
     """The passes tvm.compile runs before code generation."""
     return Sequential(
-        [LowerBlocks(), Simplify(), FlattenBuffer(), Simplify()],
+        [LowerBlocks(), CompactBufferAllocation(), Simplify(), FlattenBuffer(), Simplify()],
         name="DefaultLowering",
     )
 
 
-__all__ = ["FlattenBuffer", "LowerBlocks", "Simplify", "default_lowering"]
+__all__ = ["CompactBufferAllocation", "FlattenBuffer", "LowerBlocks", "Simplify", "default_lowering"]

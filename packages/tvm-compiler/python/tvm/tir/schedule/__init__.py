@@ -1,0 +1,15 @@
+"""tvm.tir.schedule: the Schedule API and its block/loop handles."""
+
+from .schedule import BlockRV, LoopRV, Schedule
+from .trace import Trace
+
+
+def __getattr__(name):
+    if name == "ScheduleError":
+        from tvm.error import ScheduleError
+
+        return ScheduleError
+    raise AttributeError(f"module 'tvm.tir.schedule' has no attribute {name!r}")
+
+
+__all__ = ["BlockRV", "LoopRV", "Schedule", "Trace"]

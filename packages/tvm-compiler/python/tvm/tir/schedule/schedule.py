@@ -1,0 +1,169 @@
+"""tvm.tir.Schedule: apply loop and block transformations to a PrimFunc step by step."""
+
+from __future__ import annotations
+
+from tvm.ir.module import IRModule
+
+from ..function import PrimFunc
+from ..stmt import Block, BlockRealize, For
+from . import cache, compute_at, loops, reduction
+from .trace import Trace
+from .tree import enclosing_loops, find_all, find_path
+
+
+class BlockRV:
+    """A handle to a block, by name."""
+
+    _trace_prefix = "b"
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f"BlockRV({self.name!r})"
+
+
+class LoopRV:
+    """A handle to a loop, by its loop variable (stable until the loop is transformed away)."""
+
+    _trace_prefix = "l"
+
+    def __init__(self, var):
+        self.var = var
+
+    def __repr__(self):
+        return f"LoopRV({self.var.name!r})"
+
+
+def _schedule_error(message: str):
+    from tvm.error import ScheduleError
+
+    return ScheduleError(message)
+
+
+class Schedule:
+    """Schedule(mod_or_func): transformations on one PrimFunc (mod["main"] or the only one)."""
+
+    def __init__(self, mod, func_name: str | None = None):
+        if isinstance(mod, PrimFunc):
+            mod = IRModule({"main": mod})
+        if not isinstance(mod, IRModule):
+            raise TypeError(f"Schedule: expected an IRModule or PrimFunc, got {type(mod).__name__}")
+        prims = [gv.name_hint for gv, f in mod.functions.items() if isinstance(f, PrimFunc)]
+        if func_name is None:
+            func_name = "main" if "main" in prims else (prims[0] if len(prims) == 1 else None)
+        if func_name not in prims:
+            raise ValueError(f"Schedule: choose the PrimFunc to schedule among {prims}")
+        self._mod = mod
+        self._func_name = func_name
+        self._func = mod[func_name]
+        self.trace = Trace()
+
+    # -- state -----------------------------------------------------------------------------
+    @property
+    def mod(self) -> IRModule:
+        return self._mod.with_function(self._func_name, self._func)
+
+    @property
+    def func(self) -> PrimFunc:
+        return self._func
+
+    def _set_body(self, body) -> None:
+        self._func = self._func.with_body(body)
+
+    def _error(self, primitive: str, message: str):
+        return _schedule_error(f"{primitive}: {message}")
+
+    def _block_path(self, block_rv, primitive: str) -> list:
+        if not isinstance(block_rv, BlockRV):
+            raise TypeError(f"{primitive}: expected a BlockRV, got {type(block_rv).__name__}")
+        path = find_path(self._func.body, lambda n: isinstance(n, BlockRealize)
+                         and n.block.name_hint == block_rv.name)
+        if path is None:
+            raise self._error(primitive, f"block {block_rv.name!r} is not in the function")
+        return path
+
+    def _loop_path(self, loop_rv, primitive: str) -> list:
+        if not isinstance(loop_rv, LoopRV):
+            raise TypeError(f"{primitive}: expected a LoopRV, got {type(loop_rv).__name__}")
+        path = find_path(self._func.body, lambda n: isinstance(n, For) and n.loop_var is loop_rv.var)
+        if path is None:
+            raise self._error(primitive, f"loop {loop_rv.var.name!r} no longer exists (an earlier "
+                                         "step replaced it)")
+        return path
+
+    def block_names(self) -> list[str]:
+        found = find_all(self._func.body, lambda n: isinstance(n, Block))
+        return [b.name_hint for b in found if b.name_hint != "root"]
+
+    # -- queries ---------------------------------------------------------------------------
+    def get_block(self, name: str) -> BlockRV:
+        if not isinstance(name, str):
+            raise TypeError(f"get_block: name must be a str, got {type(name).__name__}")
+        if name not in self.block_names():
+            raise self._error("get_block", f"no block named {name!r}; blocks: {self.block_names()}")
+        rv = BlockRV(name)
+        self.trace.append("get_block", {"name": name}, rv)
+        return rv
+
+    def get_loops(self, block: BlockRV) -> list[LoopRV]:
+        path = self._block_path(block, "get_loops")
+        rvs = [LoopRV(loop.loop_var) for loop in enclosing_loops(path)]
+        self.trace.append("get_loops", {"block": block}, rvs)
+        return rvs
+
+    def get(self, rv):
+        """The current node a handle refers to (For or Block)."""
+        if isinstance(rv, LoopRV):
+            return self._loop_path(rv, "get")[-1]
+        return self._block_path(rv, "get")[-1].block
+
+    # -- primitives --------------------------------------------------------------------------
+    def _apply(self, kind, inputs, fn, *args):
+        result = fn(self, *args)
+        self.trace.append(kind, inputs, result)
+        return result
+
+    def split(self, loop: LoopRV, factors) -> list[LoopRV]:
+        return self._apply("split", {"loop": loop, "factors": list(factors)}, loops.split, loop,
+                           factors)
+
+    def fuse(self, *loop_rvs: LoopRV) -> LoopRV:
+        return self._apply("fuse", {"*": list(loop_rvs)}, loops.fuse, loop_rvs)
+
+    def reorder(self, *ordered: LoopRV) -> None:
+        self._apply("reorder", {"*": list(ordered)}, loops.reorder, ordered)
+
+    def parallel(self, loop: LoopRV) -> None:
+        self._apply("parallel", {"loop": loop}, loops.set_kind, loop, "parallel")
+
+    def vectorize(self, loop: LoopRV) -> None:
+        self._apply("vectorize", {"loop": loop}, loops.set_kind, loop, "vectorize")
+
+    def unroll(self, loop: LoopRV) -> None:
+        self._apply("unroll", {"loop": loop}, loops.set_kind, loop, "unroll")
+
+    def cache_read(self, block: BlockRV, read_buffer_index: int, storage_scope: str) -> BlockRV:
+        return self._apply("cache_read", {"block": block, "read_buffer_index": read_buffer_index,
+                                          "storage_scope": storage_scope},
+                           cache.cache_read, block, read_buffer_index, storage_scope)
+
+    def cache_write(self, block: BlockRV, write_buffer_index: int, storage_scope: str) -> BlockRV:
+        return self._apply("cache_write", {"block": block, "write_buffer_index": write_buffer_index,
+                                           "storage_scope": storage_scope},
+                           cache.cache_write, block, write_buffer_index, storage_scope)
+
+    def compute_at(self, block: BlockRV, loop: LoopRV) -> None:
+        self._apply("compute_at", {"block": block, "loop": loop}, compute_at.compute_at, block,
+                    loop)
+
+    def reverse_compute_at(self, block: BlockRV, loop: LoopRV) -> None:
+        self._apply("reverse_compute_at", {"block": block, "loop": loop},
+                    compute_at.reverse_compute_at, block, loop)
+
+    def decompose_reduction(self, block: BlockRV, loop: LoopRV) -> BlockRV:
+        return self._apply("decompose_reduction", {"block": block, "loop": loop},
+                           reduction.decompose_reduction, block, loop)
+
+    def show(self) -> str:
+        return self._func.script()
