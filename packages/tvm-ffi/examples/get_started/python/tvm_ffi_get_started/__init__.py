@@ -6,7 +6,9 @@ import os
 
 import tvm_ffi
 
-LIBRARY_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib", "libtvm_ffi_get_started.so")
+LIBRARY_PATH = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "lib", "libtvm_ffi_get_started.so"
+)
 
 # Loaded once at import; a library built against another tvm-ffi ABI major is refused here.
 _LIB: tvm_ffi.Module = tvm_ffi.load_module(LIBRARY_PATH)

@@ -1,0 +1,51 @@
+"""tvm_ffi: the stable C ABI of tvm-stack (Any values, objects, functions, errors, DLPack tensors)."""
+
+from . import libinfo as libinfo
+from ._core import Device as Device
+from ._core import Function as Function
+from ._core import Object as Object
+from ._core import Tensor as Tensor
+from .container import Array as Array
+from .container import Map as Map
+from .container import Shape as Shape
+from .device import device as device
+from .dtype import dtype as dtype
+from .error import register_error as register_error
+from .module import Module as Module
+from .module import load_module as load_module
+from .registry import convert as convert
+from .registry import get_global_func as get_global_func
+from .registry import init_ffi_api as init_ffi_api
+from .registry import list_global_func_names as list_global_func_names
+from .registry import register_func as register_func
+from .registry import register_global_func as register_global_func
+from .registry import register_object as register_object
+from .registry import remove_global_func as remove_global_func
+from .tensor import from_dlpack as from_dlpack
+
+__version__: str
+
+__all__ = [
+    "Array",
+    "Device",
+    "Function",
+    "Map",
+    "Module",
+    "Object",
+    "Shape",
+    "Tensor",
+    "convert",
+    "device",
+    "dtype",
+    "from_dlpack",
+    "get_global_func",
+    "init_ffi_api",
+    "libinfo",
+    "list_global_func_names",
+    "load_module",
+    "register_error",
+    "register_func",
+    "register_global_func",
+    "register_object",
+    "remove_global_func",
+]
