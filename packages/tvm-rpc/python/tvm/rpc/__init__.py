@@ -10,9 +10,19 @@ from .local_session import LocalSession  # noqa: E402
 from .popen import PopenSession  # noqa: E402
 from .proxy import Proxy  # noqa: E402
 from .remote import RemoteFunction, RemoteModule, RemoteTensor  # noqa: E402
-from .server import Server  # noqa: E402
 from .session import RPCSession  # noqa: E402
 from .tracker import Tracker, TrackerSession, connect_tracker  # noqa: E402
+
+
+
+def __getattr__(name):
+    # Imported on first use so that `python -m tvm.rpc.server` runs a fresh module.
+    if name == "Server":
+        from .server import Server
+
+        return Server
+    raise AttributeError(f"module 'tvm.rpc' has no attribute {name!r}")
+
 
 __all__ = [
     "ClientSession", "LocalSession", "PopenSession", "Proxy", "RPCEndpoint", "RPCSession",

@@ -9,6 +9,7 @@ from .channel import ChannelClosed, new_frame
 from .codec import ProtocolError, decode_all, encode
 from .errors import describe, remote_error
 from .protocol import BULK_CHUNK_SIZE, Code
+from .serve_handlers import HANDLERS
 
 logger = logging.getLogger("tvm.rpc")
 
@@ -117,8 +118,6 @@ class RPCEndpoint:
     # -- serving side -------------------------------------------------------------------
     def serve(self, session):
         """Serve requests into ``session`` until SHUTDOWN or the peer goes away."""
-        from .serve_handlers import HANDLERS
-
         channel = self.channel
         while True:
             try:

@@ -40,8 +40,15 @@ class LocalSession(RPCSession):
         super().__init__()
         self._objects = {}
         self._next_id = 1
+        self._workspace = workspace
         self._own_workspace = workspace is None
-        self.workspace = tempfile.mkdtemp(prefix="tvm-rpc-") if workspace is None else workspace
+
+    @property
+    def workspace(self):
+        """The folder uploads go to; a temporary one is made on first use (it costs ms)."""
+        if self._workspace is None:
+            self._workspace = tempfile.mkdtemp(prefix="tvm-rpc-")
+        return self._workspace
 
     # -- handles ------------------------------------------------------------------------
     def _new_handle(self, kind, obj):
@@ -185,8 +192,9 @@ class LocalSession(RPCSession):
 
     def close(self):
         self._objects.clear()
-        if self._own_workspace:
-            shutil.rmtree(self.workspace, ignore_errors=True)
+        if self._own_workspace and self._workspace is not None:
+            shutil.rmtree(self._workspace, ignore_errors=True)
+            self._workspace = None
 
 
 def _host_copy(tensor):

@@ -16,7 +16,7 @@ def main():
     from .channel import ChannelClosed, PipeChannel
     from .endpoint import RPCEndpoint
     from .local_session import LocalSession
-    from .server import setup_logging
+    from .process import setup_logging
 
     setup_logging(silent=False)
     endpoint = RPCEndpoint(PipeChannel(read_fd, write_fd), "popen worker")

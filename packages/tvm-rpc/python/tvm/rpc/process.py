@@ -4,10 +4,49 @@ with everything they started."""
 import logging
 import os
 import signal
+import socket
 import subprocess
+import sys
 import time
 
 logger = logging.getLogger("tvm.rpc")
+
+
+def bind_socket(host, port, port_end, func="tvm.rpc.Server"):
+    """A listening socket on the first free port in [port, port_end); port 0: any free port."""
+    if not isinstance(host, str) or not host:
+        raise TypeError(f"{func}: argument 'host' must be a non-empty str, got {host!r}")
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port < 65536:
+        raise ValueError(f"{func}: argument 'port' must be an int in 0..65535, got {port!r}")
+    ports = [0] if port == 0 else range(port, max(port + 1, min(port_end, 65536)))
+    last_error = None
+    for candidate in ports:
+        try:
+            infos = socket.getaddrinfo(host, candidate, type=socket.SOCK_STREAM)
+        except socket.gaierror as err:
+            raise ValueError(f"{func}: cannot resolve host {host!r}: {err}") from None
+        family, _, _, _, addr = infos[0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(addr)
+            sock.listen(128)
+            return sock
+        except OSError as err:
+            sock.close()
+            last_error = err
+    raise OSError(f"{func}: no free port on {host} in [{port}, {port_end}): {last_error}")
+
+
+def setup_logging(silent):
+    """Server processes log to stderr (reasons for closed connections, timeouts)."""
+    if logger.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING if silent else logging.INFO)
+    logger.propagate = False
 
 
 class ServiceProcess:
@@ -84,8 +123,6 @@ class Service:
 
     def _listen_and_start(self, host, port, port_end, func, silent, make_loop):
         """Bind host:port, then run make_loop(sock).run() in a forked service process."""
-        from .server import bind_socket, setup_logging
-
         sock = bind_socket(host, port, port_end, func)
         self.host = host
         self.port = sock.getsockname()[1]

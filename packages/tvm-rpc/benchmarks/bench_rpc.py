@@ -1,0 +1,157 @@
+"""RPC benchmarks over loopback: no-op round trip, 64 MiB copies, connect, server start.
+
+Run by `nox -s bench`; figures are printed, never asserted. With TVM_BENCH_REFERENCE_PYTHON
+set (nox does it from requirements-reference.txt) the same figures are measured for the
+apache-tvm RPC in that interpreter and printed side by side.
+"""
+
+import json
+import multiprocessing
+import os
+import socket
+import statistics
+import subprocess
+import time
+
+import numpy as np
+import tvm_ffi
+
+import tvm
+import tvm.rpc as rpc
+
+MIB = 1 << 20
+COPY_BYTES = 64 * MIB
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+tvm_ffi.register_global_func("bench.nop", lambda: None, override=True)
+
+
+def _median_us(func, calls, batches=7):
+    per_call = []
+    for _ in range(batches):
+        start = time.perf_counter()
+        for _ in range(calls):
+            func()
+        per_call.append((time.perf_counter() - start) / calls)
+    return statistics.median(per_call) * 1e6
+
+
+def _gib_per_s(func, nbytes, repeat=5):
+    func()  # first touch of the pages on both sides is not what we measure
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return nbytes / statistics.median(times) / (1 << 30)
+
+
+def _wait_connect(port, timeout=30.0):
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            return rpc.connect("127.0.0.1", port)
+        except tvm.error.RPCError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.002)
+
+
+def _sink(listener, rounds):
+    conn, _ = listener.accept()
+    view = memoryview(bytearray(COPY_BYTES))
+    for _ in range(rounds):
+        got = 0
+        while got < COPY_BYTES:
+            got += conn.recv_into(view[got:])
+        conn.sendall(b"k")
+    conn.close()
+
+
+def raw_tcp_gib_per_s(repeat=5):
+    """Plain Python sockets moving 64 MiB to another process over loopback: the ceiling
+    for any Python RPC on this machine."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    sink = multiprocessing.get_context("fork").Process(target=_sink, args=(listener, repeat + 1))
+    sink.start()
+    client = socket.create_connection(("127.0.0.1", listener.getsockname()[1]))
+    payload = memoryview(np.ones(COPY_BYTES, np.uint8))
+
+    def send():
+        client.sendall(payload)
+        client.recv(1)
+
+    figure = _gib_per_s(send, COPY_BYTES, repeat)
+    sink.join(60)
+    client.close()
+    listener.close()
+    return figure
+
+
+def measure():
+    results = {}
+    start = time.perf_counter()
+    server = rpc.Server(port=0, silent=True)
+    _wait_connect(server.port).close()
+    results["server start, fork (ms)"] = (time.perf_counter() - start) * 1e3
+    start = time.perf_counter()
+    popen_server = rpc.Server(port=0, use_popen=True, silent=True)
+    _wait_connect(popen_server.port).close()
+    results["server start, python -m (ms)"] = (time.perf_counter() - start) * 1e3
+    popen_server.terminate()
+
+    connects = []
+    for _ in range(30):
+        t0 = time.perf_counter()
+        sess = rpc.connect("127.0.0.1", server.port)
+        connects.append(time.perf_counter() - t0)
+        sess.close()
+    results["connect (ms)"] = statistics.median(connects) * 1e3
+
+    sess = rpc.connect("127.0.0.1", server.port)
+    nop = sess.get_function("bench.nop")
+    results["remote no-op round trip (us)"] = _median_us(nop, 2000)
+
+    data = np.random.default_rng(0).integers(0, 255, COPY_BYTES, dtype=np.uint8)
+    remote = tvm.runtime.empty((COPY_BYTES,), "uint8", sess.cpu())
+    out = np.empty_like(data)
+    handle = remote._rpc_handle.id
+    results["64 MiB copy to remote (GiB/s)"] = _gib_per_s(lambda: remote.copyfrom(data), COPY_BYTES)
+    results["64 MiB copy from remote (GiB/s)"] = _gib_per_s(
+        lambda: sess.copy_from_remote(handle, 0, memoryview(out)), COPY_BYTES)
+    assert (out == data).all()
+    sess.close()
+    server.terminate()
+
+    with rpc.PopenSession() as popen:
+        nop = popen.get_function("rpc.GetPid")
+        results["PopenSession round trip (us)"] = _median_us(nop, 2000)
+    results["raw Python TCP loopback (GiB/s)"] = raw_tcp_gib_per_s()
+    return results
+
+
+def reference_results():
+    python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON")
+    if not python:
+        return None, "no reference interpreter (TVM_BENCH_REFERENCE_PYTHON unset)"
+    proc = subprocess.run([python, os.path.join(HERE, "bench_rpc_reference.py")],
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        return None, f"reference run failed: {proc.stderr.strip().splitlines()[-1:]}"
+    return json.loads(proc.stdout.strip().splitlines()[-1]), "apache-tvm RPC"
+
+
+def main():
+    ours = measure()
+    theirs, label = reference_results()
+    print(f"{'figure':36} {'tvm-rpc':>10} {'reference':>10} {'ratio':>7}")
+    for name, value in ours.items():
+        ref = theirs.get(name) if theirs else None
+        ratio = f"{value / ref:7.2f}" if ref else "      -"
+        ref_text = f"{ref:10.2f}" if ref else "         -"
+        print(f"{name:36} {value:10.2f} {ref_text} {ratio}")
+    print(f"reference: {label}")
+
+
+if __name__ == "__main__":
+    main()
