@@ -29,16 +29,10 @@ void CheckAdoptable(const DLTensor& t, int32_t require_alignment, int32_t requir
   }
 }
 
-/*! Copies shape and strides into the object so they outlive the producer's arrays. */
+/*! DLPack keeps the producer's shape and strides alive until its deleter runs: share them. */
 ObjectPtr<TensorObj> MakeTensorFrom(const DLTensor& src) {
   ObjectPtr<TensorObj> obj = make_object<TensorObj>();
   obj->dl_tensor = src;
-  obj->shape_storage.assign(src.shape, src.shape + src.ndim);
-  obj->dl_tensor.shape = obj->shape_storage.data();
-  if (src.strides != nullptr) {
-    obj->strides_storage.assign(src.strides, src.strides + src.ndim);
-    obj->dl_tensor.strides = obj->strides_storage.data();
-  }
   return obj;
 }
 

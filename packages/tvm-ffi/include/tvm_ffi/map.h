@@ -56,13 +56,16 @@ class MapObj : public Object {
     return it == index.end() ? nullptr : &entries[it->second].second;
   }
   void Set(Any key, Any value) {
-    auto it = index.find(key);
-    if (it != index.end()) {
+    auto [it, inserted] = index.try_emplace(key, entries.size());
+    if (!inserted) {
       entries[it->second].second = std::move(value);
       return;
     }
-    index.emplace(key, entries.size());
     entries.emplace_back(std::move(key), std::move(value));
+  }
+  void Reserve(size_t n) {
+    entries.reserve(n);
+    index.reserve(n);
   }
   bool Erase(const Any& key) {
     auto it = index.find(key);

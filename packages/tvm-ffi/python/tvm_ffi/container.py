@@ -61,7 +61,9 @@ class Map(Object):
     __slots__ = ()
 
     def __init__(self, input_dict=None):
-        self.__move_handle_from__(_core.map_new(dict(input_dict or {})))
+        if type(input_dict) is not dict:
+            input_dict = dict(input_dict or {})
+        self.__move_handle_from__(_core.map_new(input_dict))
 
     def __len__(self):
         return _core.map_size(self)

@@ -46,7 +46,7 @@ TVMFFIObject* DictToMap(PyObject* dict) {
   auto obj = tvm::ffi::make_object<tvm::ffi::MapObj>();
   PyObject *key, *value;
   Py_ssize_t pos = 0;
-  obj->entries.reserve(PyDict_GET_SIZE(dict));
+  obj->Reserve(PyDict_GET_SIZE(dict));
   while (PyDict_Next(dict, &pos, &key, &value)) {
     Any k, v;
     if (PyToAnyOwned(key, k.raw_mutable()) != 0 || PyToAnyOwned(value, v.raw_mutable()) != 0) {
@@ -182,12 +182,12 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AsDouble(obj);
     return 0;
+  } else if (PyCallable_Check(obj)) {
+    made = FunctionFromPyCallable(obj);
+    if (made == nullptr) return -1;
   } else if (IsDLPackProducer(obj)) {
     int is_producer = 0;
     made = TensorFromDLPackProducer(obj, &is_producer);
-    if (made == nullptr) return -1;
-  } else if (PyCallable_Check(obj)) {
-    made = FunctionFromPyCallable(obj);
     if (made == nullptr) return -1;
   } else if (PyIndex_Check(obj)) {
     // NumPy integer scalars and other exact integers: __index__ gives the value.

@@ -93,6 +93,22 @@ bool IsDLPackProducer(PyObject* obj);
 TVMFFIObject* NewOpaquePyObject(PyObject* obj);
 PyObject* OpaquePyObjectGet(TVMFFIObject* handle);
 
+/*! Holds the GIL for a scope; free when this thread already holds it (the common case). */
+class GILGuard {
+ public:
+  GILGuard() : held_(PyGILState_Check()) {
+    if (!held_) state_ = PyGILState_Ensure();
+  }
+  ~GILGuard() {
+    if (!held_) PyGILState_Release(state_);
+  }
+  GILGuard(const GILGuard&) = delete;
+
+ private:
+  int held_;
+  PyGILState_STATE state_{};
+};
+
 /*! True while the interpreter can still run Python code (not finalizing). */
 inline bool PythonAlive() {
 #if PY_VERSION_HEX >= 0x030D0000

@@ -99,7 +99,7 @@ PyGetSetDef function_getset[] = {
 
 // ---------------- Python callables as Functions ----------------
 int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-  PyGILState_STATE gil = PyGILState_Ensure();
+  GILGuard gil;
   PyObject* callable = static_cast<PyObject*>(self);
   PyObject* stack[kStackArgs + 1];
   std::vector<PyObject*> heap;
@@ -129,15 +129,13 @@ int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
   }
   for (int32_t i = 0; i < converted; ++i) Py_DECREF(py_args[i]);
   if (ret != 0) SetFFIErrorFromPython();
-  PyGILState_Release(gil);
   return ret;
 }
 
 void PyCallbackDeleter(void* self) {
   if (!PythonAlive()) return;  // the interpreter is gone; its objects went with it
-  PyGILState_STATE gil = PyGILState_Ensure();
+  GILGuard gil;
   Py_DECREF(static_cast<PyObject*>(self));
-  PyGILState_Release(gil);
 }
 
 }  // namespace

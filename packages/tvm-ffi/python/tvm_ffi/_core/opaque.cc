@@ -9,9 +9,8 @@ class OpaquePyObjectObj : public tvm::ffi::Object {
   explicit OpaquePyObjectObj(PyObject* obj) : obj_(obj) { Py_INCREF(obj); }
   ~OpaquePyObjectObj() {
     if (!PythonAlive()) return;
-    PyGILState_STATE gil = PyGILState_Ensure();
+    GILGuard gil;
     Py_DECREF(obj_);
-    PyGILState_Release(gil);
   }
   PyObject* get() const { return obj_; }
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.OpaquePyObject", OpaquePyObjectObj, Object,

@@ -11,8 +11,33 @@ const char* kUsedVersionedName = "used_dltensor_versioned";
 const char* kLegacyName = "dltensor";
 const char* kUsedLegacyName = "used_dltensor";
 
-PyObject* str_dlpack = nullptr;  // interned "__dlpack__"
-PyObject* max_version_kw = nullptr;
+PyObject* str_dlpack = nullptr;        // interned "__dlpack__"
+PyObject* str_exchange_api = nullptr;  // interned "__dlpack_c_exchange_api__"
+PyObject* max_version_kw = nullptr;    // ("max_version",)
+PyObject* max_version = nullptr;       // (major, minor) we accept
+
+void InitNames() {
+  if (str_dlpack != nullptr) return;
+  str_dlpack = PyUnicode_InternFromString("__dlpack__");
+  str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
+  // Interned, so producers match the keyword by identity instead of comparing strings.
+  max_version_kw = PyTuple_Pack(1, PyUnicode_InternFromString("max_version"));
+  max_version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+}
+
+/*! The producer type's C exchange table, when it has one of our major version. */
+const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
+  PyObject* capsule = _PyType_Lookup(type, str_exchange_api);
+  if (capsule == nullptr || !PyCapsule_IsValid(capsule, "dlpack_exchange_api")) return nullptr;
+  auto* api = static_cast<const DLPackExchangeAPI*>(PyCapsule_GetPointer(capsule, "dlpack_exchange_api"));
+  for (const DLPackExchangeAPIHeader* h = api ? &api->header : nullptr; h != nullptr; h = h->prev_api) {
+    if (h->version.major == DLPACK_MAJOR_VERSION) {
+      const auto* found = reinterpret_cast<const DLPackExchangeAPI*>(h);
+      return found->managed_tensor_from_py_object_no_sync ? found : nullptr;
+    }
+  }
+  return nullptr;
+}
 
 TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
 
@@ -186,8 +211,9 @@ PyTypeObject TensorType = [] {
 }();
 
 bool IsDLPackProducer(PyObject* obj) {
-  if (str_dlpack == nullptr) str_dlpack = PyUnicode_InternFromString("__dlpack__");
-  return PyObject_HasAttr(reinterpret_cast<PyObject*>(Py_TYPE(obj)), str_dlpack);
+  InitNames();
+  // A type lookup through CPython's attribute cache: no exception is raised and cleared.
+  return _PyType_Lookup(Py_TYPE(obj), str_dlpack) != nullptr;
 }
 
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
@@ -208,19 +234,29 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
     return nullptr;
   }
   *is_producer = 1;
-  if (max_version_kw == nullptr) max_version_kw = Py_BuildValue("(s)", "max_version");
-  PyObject* method = PyObject_GetAttr(obj, str_dlpack);
-  if (method == nullptr) return nullptr;
+  const DLPackExchangeAPI* api = ExchangeAPIOf(Py_TYPE(obj));
+  if (api != nullptr) {
+    DLManagedTensorVersioned* managed = nullptr;
+    if (api->managed_tensor_from_py_object_no_sync(obj, &managed) != 0 || managed == nullptr) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_BufferError, "from_dlpack: the producer's exchange API failed");
+      return nullptr;
+    }
+    TVMFFIObjectHandle out = nullptr;
+    if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &out) != 0) {
+      if (managed->deleter) managed->deleter(managed);
+      RaiseFFIError();
+      return nullptr;
+    }
+    return static_cast<TVMFFIObject*>(out);
+  }
   // Ask for the versioned capsule first; producers that predate it reject the keyword.
-  PyObject* version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
-  PyObject* call_args[] = {version};
-  PyObject* capsule = PyObject_Vectorcall(method, call_args, 0, max_version_kw);
-  Py_DECREF(version);
+  PyObject* call_args[] = {obj, max_version};
+  PyObject* capsule = PyObject_VectorcallMethod(str_dlpack, call_args, 1,
+                                                max_version_kw);
   if (capsule == nullptr && PyErr_ExceptionMatches(PyExc_TypeError)) {
     PyErr_Clear();
-    capsule = PyObject_CallNoArgs(method);
+    capsule = PyObject_VectorcallMethod(str_dlpack, call_args, 1, nullptr);
   }
-  Py_DECREF(method);
   if (capsule == nullptr) return nullptr;
   TVMFFIObject* out = AdoptCapsule(capsule);
   Py_DECREF(capsule);

@@ -1,0 +1,99 @@
+"""Call-path, tensor and container timings of tvm_ffi, side by side with a reference build.
+
+Runs the same measurements in this interpreter (our tvm_ffi) and, when the environment
+variable TVM_BENCH_REFERENCE_PYTHON names another interpreter (one with the reference
+package installed under the same import name), in that one too, then prints both with
+their ratio. Figures are the minimum over repeats, in nanoseconds per operation.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import timeit
+
+REPEAT = 7
+
+
+def per_call_ns(stmt, env, number):
+    best = min(timeit.repeat(stmt, globals=env, number=number, repeat=REPEAT))
+    return best / number * 1e9
+
+
+def import_ms(python):
+    code = "import time; t = time.perf_counter(); import tvm_ffi; print(time.perf_counter() - t)"
+    runs = [float(subprocess.check_output([python, "-c", code], text=True)) for _ in range(7)]
+    return min(runs) * 1e3
+
+
+def measure():
+    import numpy as np
+    import tvm_ffi
+
+    get = tvm_ffi.get_global_func
+    env = {
+        "nop": get("testing.nop"),
+        "apply": get("testing.apply"),
+        "echo": get("testing.echo"),
+        "callback": lambda: None,
+        "wrapped": tvm_ffi.convert(lambda: None),
+        "arr": np.zeros((4, 4), dtype="float32"),
+        "from_dlpack": tvm_ffi.from_dlpack,
+        "Array": tvm_ffi.Array,
+        "Map": tvm_ffi.Map,
+        "r1000": list(range(1000)),
+        "d1000": {i: i for i in range(1000)},
+    }
+    env["a1000"] = tvm_ffi.Array(env["r1000"])
+    out = {
+        "nop()": per_call_ns("nop()", env, 200000),
+        "nop(1)": per_call_ns("nop(1)", env, 200000),
+        'nop(1, 2.0, "abc")': per_call_ns('nop(1, 2.0, "abc")', env, 200000),
+        "apply(py callback)": per_call_ns("apply(callback)", env, 100000),
+        "apply(converted callback)": per_call_ns("apply(wrapped)", env, 100000),
+        "nop(numpy array)": per_call_ns("nop(arr)", env, 100000),
+        "from_dlpack(numpy array)": per_call_ns("from_dlpack(arr)", env, 100000),
+        "Array(range(1000))": per_call_ns("Array(r1000)", env, 2000),
+        "list(Array of 1000)": per_call_ns("list(a1000)", env, 2000),
+        "Map of 1000 ints": per_call_ns("Map(d1000)", env, 1000),
+    }
+    try:
+        import torch
+
+        env["t"] = torch.zeros(4, 4)
+        out["nop(torch tensor)"] = per_call_ns("nop(t)", env, 100000)
+    except ImportError:
+        pass
+    return out
+
+
+def run(python):
+    text = subprocess.check_output([python, os.path.abspath(__file__), "--measure"], text=True)
+    result = json.loads(text)
+    result["import tvm_ffi (ms)"] = import_ms(python)
+    return result
+
+
+def fmt(value, key):
+    if value is None:
+        return "-"
+    return f"{value:.2f}" if key.endswith("(ms)") else f"{value:.0f}"
+
+
+def main():
+    if "--measure" in sys.argv:
+        print(json.dumps(measure()))
+        return
+    ours = run(sys.executable)
+    reference_python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON")
+    reference = run(reference_python) if reference_python else {}
+    print("tvm-ffi benchmark (ns per call unless marked; min of repeats)")
+    print(f"{'case':32} {'ours':>10} {'reference':>10} {'ref/ours':>9}")
+    for key in ours:
+        ref = reference.get(key)
+        ratio = f"{ref / ours[key]:.2f}x" if ref else "-"
+        print(f"{key:32} {fmt(ours[key], key):>10} {fmt(ref, key):>10} {ratio:>9}")
+
+
+if __name__ == "__main__":
+    main()
