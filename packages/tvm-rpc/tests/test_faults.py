@@ -200,3 +200,11 @@ def test_eight_concurrent_sessions(server, tmp_path):
         s.close()
 
 
+
+
+def test_closing_a_session_ends_it_even_after_another_server_forked(server):
+    sess = rpc.connect("127.0.0.1", server.port)
+    worker = sess.get_function("rpc.GetPid")()
+    with rpc.Server(port=0, silent=True):  # forked while the session's socket is open here
+        sess._endpoint.channel.close()  # a vanished client: no SHUTDOWN, only the socket closed
+        wait_for(lambda: process_gone(worker), timeout=3.0, what="the worker to see the socket closed")

@@ -73,3 +73,16 @@ def test_tracker_session_timeout_passes_through():
 
                 with pytest.raises(RPCSessionTimeoutError):
                     sess.get_function("rpc_test.sleep")(60)
+
+
+def test_server_returns_to_the_queue_after_a_failed_session():
+    with rpc.Tracker(port=0, silent=True) as tracker:
+        addr = ("127.0.0.1", tracker.port)
+        with rpc.Server(port=0, key="f", tracker_addr=addr, silent=True):
+            with rpc.connect_tracker(*addr) as client:
+                wait_for(lambda: _queue(client, "f")["free"] == 1, what="the server to register")
+                with pytest.raises(ValueError, match="unknown session constructor"):
+                    client.request("f", timeout=30, session_constructor_args=["rpc.Nope"])
+                wait_for(lambda: _queue(client, "f")["free"] == 1, what="the server to come back")
+                with client.request("f", timeout=30) as sess:
+                    assert sess.get_function("rpc_test.add")(1, 2) == 3

@@ -117,6 +117,9 @@ class LocalSession(RPCSession):
         for _, hid in handles:
             self._objects.pop(hid, None)
 
+    def _release(self, handle):
+        self._objects.pop(handle.id, None)  # in-process: nothing to send, free at once
+
     def tensor_empty(self, shape, dtype, device):
         dev = runtime.device(*device)
         return self._new_handle(HandleKind.TENSOR, runtime.empty(shape, dtype, dev))

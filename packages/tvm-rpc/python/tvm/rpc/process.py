@@ -6,7 +6,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 
 logger = logging.getLogger("tvm.rpc")
@@ -42,17 +41,37 @@ def setup_logging(silent):
     """Server processes log to stderr (reasons for closed connections, timeouts)."""
     if logger.handlers:
         return
-    handler = logging.StreamHandler(sys.stderr)
+    # Straight to descriptor 2: sys.stderr may be a wrapper of the forking process's.
+    handler = logging.StreamHandler(open(2, "w", buffering=1, closefd=False))
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     logger.addHandler(handler)
     logger.setLevel(logging.WARNING if silent else logging.INFO)
     logger.propagate = False
 
 
+def _release_inherited_fds(keep_fds):
+    """Let go of every connection the forking process had open (its RPC sessions, say), so
+    that closing them there really closes them. Each descriptor is pointed at /dev/null
+    rather than closed: a Python object inherited with it may still close it later, and it
+    must not close a descriptor the service opened since."""
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc: leave the descriptors alone
+        return
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in fds:
+        if fd > 2 and fd != devnull and fd not in keep_fds:
+            try:
+                os.dup2(devnull, fd)
+            except OSError:
+                pass
+    os.close(devnull)
+
+
 class ServiceProcess:
     """A process leading its own process group, so stopping it stops its workers too."""
 
-    def __init__(self, target=None, cmd=None, pass_fds=()):
+    def __init__(self, target=None, cmd=None, pass_fds=(), keep_fds=()):
         self._owner = os.getpid()  # forked children inherit this object; only the owner stops it
         self._popen = None
         if cmd is not None:
@@ -65,6 +84,7 @@ class ServiceProcess:
             try:
                 os.setsid()
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
+                _release_inherited_fds(keep_fds)
                 target()
             except SystemExit:
                 pass
@@ -132,7 +152,7 @@ class Service:
             make_loop(sock).run()
 
         try:
-            self._process = ServiceProcess(serve)
+            self._process = ServiceProcess(serve, keep_fds=(sock.fileno(),))
         finally:
             sock.close()
 

@@ -48,7 +48,8 @@ class Server(Service):
         if not use_popen:
             proxy = extra[1] if extra else None
             self._process = ServiceProcess(lambda: _serve(
-                sock, key, tracker_addr, custom_addr, load_library, max_frame_size, silent, proxy))
+                sock, key, tracker_addr, custom_addr, load_library, max_frame_size, silent, proxy),
+                keep_fds=() if sock is None else (sock.fileno(),))
             return
         cmd = [sys.executable, "-m", "tvm.rpc.server", "--key", key,
                "--max-frame-size", str(max_frame_size)] + extra

@@ -56,13 +56,13 @@ def serve_connection(sock, peer, accept_key, status_fd=None, write_lock=None,
             endpoint.send(Code.EXCEPTION, [
                 "RPCError", f"tvm.rpc.connect: key mismatch: the server does not accept key {key!r}", ""])
             return
+        if status_fd is not None:  # from here on the session (and its time limit) is running
+            os.write(status_fd, STATUS_STARTED.pack(b"S", session_timeout))
         try:
             session = make_session(constructor_args)
         except Exception as err:  # noqa: BLE001  (the client learns why its session failed)
             endpoint.send(Code.EXCEPTION, describe(err))
             return
-        if status_fd is not None:
-            os.write(status_fd, STATUS_STARTED.pack(b"S", session_timeout))
         channel.write_lock = write_lock
         sock.settimeout(None)
         endpoint.send(Code.READY, [os.getpid()])
