@@ -264,6 +264,8 @@ class TrackerSession:
                 return connect(reply["host"], reply["port"], reply["match"], session_timeout,
                                session_constructor_args)
             except RPCError as err:
+                if getattr(err, "remote_kind", "RPCError") != "RPCError":
+                    raise  # the session itself failed (bad constructor, say): retrying won't help
                 last_error = err
         raise RPCError(f"TrackerSession.request: could not open a session for key {key!r} "
                        f"after {max_retry} tries: {last_error}")
