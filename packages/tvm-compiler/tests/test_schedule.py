@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 import tvm
+import tvm.driver
+import tvm.transform
 from tvm import te, tir
 from tvm.error import ScheduleError
 from tvm.ir import structural_equal
@@ -178,3 +180,32 @@ def test_schedule_leaves_input_module_unchanged():
     sch.split(i, [None, 4])
     assert mod["main"] is func
     assert not structural_equal(sch.mod["main"], func)
+
+
+def test_register_tiling_keeps_results_bit_identical():
+    sch = tir.Schedule(_matmul(n=64))
+    block = sch.get_block("C")
+    i, j, k = sch.get_loops(block)
+    ko, ki = sch.split(k, [None, 4])
+    jo, ji = sch.split(j, [None, 16])
+    sch.reorder(i, jo, ko, ki, ji)
+    sch.vectorize(ji)
+    sch.decompose_reduction(block, ko)
+    assert "C_acc" not in tvm.driver.lower(sch.mod).script()  # k_1 does not enclose i here
+    sch2 = tir.Schedule(_matmul(n=64))
+    block2 = sch2.get_block("C")
+    i, j, k = sch2.get_loops(block2)
+    io, ii = sch2.split(i, [None, 8])
+    ko, ki = sch2.split(k, [None, 4])
+    sch2.reorder(io, ko, ki, ii, j)
+    sch2.vectorize(j)
+    sch2.decompose_reduction(block2, ko)
+    assert "C_acc" in tvm.driver.lower(sch2.mod).script()
+    rng = np.random.default_rng(3)
+    a, b = rng.random((64, 64), dtype="float32"), rng.random((64, 64), dtype="float32")
+    tiled, plain = np.zeros((64, 64), "float32"), np.zeros((64, 64), "float32")
+    tvm.compile(sch2.mod)["main"](a, b, tiled)
+    with tvm.transform.PassContext(disabled_pass=["RegisterTileReduction"]):
+        assert "C_acc" not in tvm.driver.lower(sch2.mod).script()
+        tvm.compile(sch2.mod)["main"](a, b, plain)
+    np.testing.assert_array_equal(tiled, plain)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import collections
+import os
+
 from tvm.ir.module import IRModule
+from tvm.ir.structural import structural_equal, structural_hash
 from tvm.target.target import Target
 from tvm.tir.function import PrimFunc
 
@@ -39,10 +43,46 @@ def lower(mod_or_func) -> IRModule:
     return default_lowering()(_as_module(mod_or_func))
 
 
+# Recent builds by content: a structurally equal module compiled again for the same target and
+# settings skips lowering and code generation and loads the library built before.
+_RECENT_BUILDS: collections.OrderedDict = collections.OrderedDict()
+_RECENT_LIMIT = 64
+
+
+def _build_key(mod, target):
+    from tvm.transform import PassContext
+
+    ctx = PassContext.current()
+    if ctx.instruments:
+        return None  # instruments expect to see the passes run
+    settings = (str(target), ctx.opt_level, tuple(ctx.disabled_pass), tuple(ctx.required_pass),
+                repr(sorted(ctx.config.items())), os.environ.get("TVM_STACK_CFLAGS", ""),
+                os.environ.get("TVM_STACK_KERNEL_CACHE", ""))
+    return structural_hash(mod), settings
+
+
+def _cached_build(key, mod):
+    entry = _RECENT_BUILDS.get(key)
+    if entry is None:
+        return None
+    built_mod, path = entry
+    if not os.path.exists(path) or not structural_equal(built_mod, mod):
+        return None
+    import tvm.runtime
+
+    _RECENT_BUILDS.move_to_end(key)
+    return tvm.runtime.load_module(path)
+
+
 def compile(mod_or_func, target="c"):  # noqa: A001  (the public name is tvm.compile)
     """Compile an IRModule or PrimFunc for target and return the loaded runtime Module."""
     mod = _as_module(mod_or_func)
     target = Target(target if target is not None else "c")
+    key = _build_key(mod, target)
+    if key is not None:
+        cached = _cached_build(key, mod)
+        if cached is not None:
+            return cached
     if target.kind.codegen not in _BUILDERS and target.kind.codegen == "c":
         import tvm.codegen.c.build  # noqa: F401  (registers the C backend)
     builder = _BUILDERS.get(target.kind.codegen)
@@ -51,7 +91,13 @@ def compile(mod_or_func, target="c"):  # noqa: A001  (the public name is tvm.com
             f"tvm.compile: no code generator {target.kind.codegen!r} is registered for target "
             f"{str(target)!r}"
         )
-    return builder(lower(mod), target)
+    runtime_mod = builder(lower(mod), target)
+    path = getattr(runtime_mod, "path", None)
+    if key is not None and path:
+        _RECENT_BUILDS[key] = (mod, path)
+        while len(_RECENT_BUILDS) > _RECENT_LIMIT:
+            _RECENT_BUILDS.popitem(last=False)
+    return runtime_mod
 
 
 build = compile

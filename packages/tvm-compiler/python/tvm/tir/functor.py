@@ -96,6 +96,8 @@ def substitute(node, vmap: dict):
 
     if not vmap:
         return node
+    if isinstance(node, (list, tuple)):
+        return type(node)(substitute(item, vmap) for item in node)
     return _Substituter({k: convert(v) for k, v in vmap.items()}).visit(node)
 
 

@@ -6,6 +6,7 @@ from tvm.transform import Sequential, prim_func_pass
 from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
 from .lower_blocks import lower_blocks
+from .register_tile import register_tile_reduction
 
 
 def LowerBlocks():  # noqa: N802  (pass constructors are capitalised)
@@ -31,12 +32,19 @@ def CompactBufferAllocation():  # noqa: N802
                           name="CompactBufferAllocation")
 
 
+def RegisterTileReduction():  # noqa: N802
+    """Keep a few rows of a vectorized reduction's accumulator in registers (see register_tile)."""
+    return prim_func_pass(lambda f, m, c: register_tile_reduction(f), opt_level=2,
+                          name="RegisterTileReduction")
+
+
 def default_lowering() -> Sequential:
     """The passes tvm.compile runs before code generation."""
     return Sequential(
-        [LowerBlocks(), CompactBufferAllocation(), Simplify(), FlattenBuffer(), Simplify()],
+        [LowerBlocks(), CompactBufferAllocation(), Simplify(), RegisterTileReduction(),
+         FlattenBuffer(), Simplify()],
         name="DefaultLowering",
     )
 
 
-__all__ = ["CompactBufferAllocation", "FlattenBuffer", "LowerBlocks", "Simplify", "default_lowering"]
+__all__ = ["CompactBufferAllocation", "FlattenBuffer", "RegisterTileReduction", "LowerBlocks", "Simplify", "default_lowering"]
