@@ -150,7 +150,8 @@ def main():
         ratio = f"{value / ref:7.2f}" if ref else "      -"
         ref_text = f"{ref:10.2f}" if ref else "         -"
         print(f"{name:36} {value:10.2f} {ref_text} {ratio}")
-    print(f"reference: {label}")
+    print(f"reference: {label}; ratio = tvm-rpc / reference (ms, us: lower is better; "
+          "GiB/s: higher is better)")
 
 
 if __name__ == "__main__":
