@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 import pytest
+import tvm_ffi
 
 import tvm
 import tvm.rpc as rpc
@@ -122,3 +123,34 @@ def test_files(sess, tmp_path):
         sess.load_module("missing.so")
     with pytest.raises(TypeError, match="'data' must be a path"):
         sess.upload(123, "x")
+
+
+class BoardOnFire(RuntimeError):
+    """An error kind a backend might register."""
+
+
+tvm_ffi.register_error(BoardOnFire)
+
+
+def _raise_registered():
+    raise BoardOnFire("smoke")
+
+
+tvm_ffi.register_global_func("rpc_test.raise_registered", _raise_registered, override=True)
+
+
+def test_registered_error_kind_crosses(server):
+    with rpc.connect("127.0.0.1", server.port) as sess:
+        with pytest.raises(BoardOnFire, match="smoke") as info:
+            sess.get_function("rpc_test.raise_registered")()
+        assert isinstance(info.value, RPCError)
+
+
+def test_dropped_proxies_free_their_handles():
+    sess = rpc.LocalSession()
+    tensor = tvm.runtime.empty((4,), "float32", sess.cpu())
+    adder = sess.get_function("rpc_test.make_adder")(1)
+    assert len(sess._objects) >= 2
+    del tensor, adder
+    assert len(sess._objects) == 0
+    sess.close()

@@ -3,6 +3,8 @@
 import builtins
 import traceback
 
+import tvm_ffi
+
 from tvm import error as _tvm_error
 from tvm.error import RPCError
 
@@ -28,6 +30,10 @@ def describe(err):
 
 
 def _kind_class(kind):
+    registered = getattr(getattr(tvm_ffi, "error", None), "error_class", None)
+    cls = registered(kind) if registered is not None else None
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        return cls  # a kind registered with tvm_ffi.register_error (or a builtin)
     for namespace in (_tvm_error, builtins):
         cls = getattr(namespace, kind, None)
         if isinstance(cls, type) and issubclass(cls, Exception):
