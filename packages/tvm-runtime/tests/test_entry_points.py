@@ -99,7 +99,8 @@ def test_wheel_installed_into_a_venv_is_autoloaded(tmp_path):
     purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                              capture_output=True, text=True, check=True).stdout.strip()
     outer = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")} | {p for p in sys.path if p.endswith("-packages")}
-    (Path(purelib) / "outer_env.pth").write_text("\n".join(sorted(outer)) + "\n")
+    # addsitedir (not a bare path) so the outer env's own .pth files, e.g. editable installs, apply.
+    (Path(purelib) / "outer_env.pth").write_text(f"import site; list(map(site.addsitedir, {sorted(outer)!r}))\n")
     wheel = _write_wheel(tmp_path, "pipbackend", "0.1", "CALLS = []\n\ndef load():\n    CALLS.append(1)\n")
     proc = subprocess.run([*_installer(python), "--no-index", "--no-deps", "--quiet", str(wheel)],
                           capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S)

@@ -53,9 +53,7 @@ def host_view(tensor):
 
     view = np.from_dlpack(tensor)
     if not view.flags.writeable:
-        # DLPack exports of FFI tensors carry no read-only flag; numpy still marks some views
-        # read-only, so rebuild the view from the same buffer.
-        view = np.lib.stride_tricks.as_strided(view, writeable=True)
+        raise ValueError(f"host_view: {tensor!r} was exported read-only and cannot be written")
     return view
 
 

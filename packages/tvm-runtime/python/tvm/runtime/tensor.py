@@ -27,18 +27,18 @@ class Tensor(tvm_ffi.Tensor):
                 # Arrays keep their dtype (a mismatch is an error, never a silent cast);
                 # lists and scalars are read as this tensor's dtype.
                 keep = _is_numpy(source) and hasattr(source, "dtype")
-                source = _from_array_like(source, None if keep else str(self.dtype), "copyfrom")
-        copy_tensor(self, source, "copyfrom")
+                source = _from_array_like(source, None if keep else str(self.dtype), "Tensor.copyfrom")
+        copy_tensor(self, source, "Tensor.copyfrom")
         return self
 
     def copyto(self, target):
         """Copy into `target`: a Device (returns a new tensor there) or a Tensor (returns it)."""
         if isinstance(target, Device):
             out = empty(tuple(self.shape), str(self.dtype), target)
-            copy_tensor(out, self, "copyto")
+            copy_tensor(out, self, "Tensor.copyto")
             return out
         if isinstance(target, tvm_ffi.Tensor):
-            copy_tensor(target, self, "copyto")
+            copy_tensor(target, self, "Tensor.copyto")
             return target
         raise TypeError(f"Tensor.copyto: argument 'target' must be a Device or Tensor, got {type(target).__name__}")
 
