@@ -6,7 +6,6 @@ import pytest
 
 import tvm.instrument
 import tvm.transform
-from tvm import tir
 from tvm.ir import IRModule
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from tvm.tir import expr as E
 
 INF = math.inf
 

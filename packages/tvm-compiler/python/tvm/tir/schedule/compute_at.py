@@ -6,10 +6,10 @@ from tvm.arith import Analyzer
 
 from .. import expr as E
 from ..functor import StmtExprVisitor, substitute
-from ..stmt import BlockRealize, For, SeqStmt, seq
+from ..stmt import BlockRealize, For, seq
 from .region import RegionError, access_region
 from .scope import set_top_level, top_index, top_level
-from .tree import enclosing_loops, find_all, find_path, replace_at
+from .tree import find_all, find_path, replace_at
 
 
 class _Accesses(StmtExprVisitor):

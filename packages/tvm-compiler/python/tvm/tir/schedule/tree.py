@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..stmt import Block, BlockRealize, For, SeqStmt, Stmt
+from ..stmt import Block, BlockRealize, For, SeqStmt
 
 _CHILD_FIELDS = {
     "For": ("body",), "SeqStmt": ("seq",), "BlockRealize": ("block",), "Block": ("init", "body"),
@@ -84,7 +84,3 @@ def enclosing_loops(path: list) -> list[For]:
         elif isinstance(node, For):
             loops.append(node)
     return loops
-
-
-def is_stmt(value) -> bool:
-    return isinstance(value, Stmt)
