@@ -72,7 +72,22 @@ def test_missing_module_warns_and_import_still_works(site):
     [text] = out["warnings"]
     assert "'ghost'" in text and "ghost_module_that_is_not_there:load" in text
     assert "ModuleNotFoundError" in text
+    assert "(while importing module 'ghost_module_that_is_not_there')" in text
     assert out["states"]["ghost"] == "failed"
+
+
+def test_backend_module_with_missing_dependency_points_at_its_import_line(site):
+    make_dist(site, "needsdep", {"needsdep": "needsdep_backend:load"}, {
+        "needsdep_backend": "import os\nimport vendor_sdk_that_is_absent\n\ndef load():\n    pass\n"})
+    [text] = report(site)["warnings"]
+    assert "No module named 'vendor_sdk_that_is_absent'" in text
+    assert "needsdep_backend.py:2 in <module>" in text
+
+
+def test_backend_module_with_syntax_error(site):
+    make_dist(site, "broken", {"broken": "broken_backend:load"}, {"broken_backend": "def load(:\n"})
+    [text] = report(site)["warnings"]
+    assert "SyntaxError" in text and "broken_backend.py:1" in text
 
 
 def test_not_callable_entry_point_warns(site):

@@ -91,26 +91,33 @@ def _discover() -> dict[str, Backend]:
         return _backends
 
 
-def _where(err: BaseException) -> str:
-    """file:line in function of the innermost frame outside the import machinery."""
+def _where(err: BaseException, backend: Backend) -> str:
+    """file:line in function of the innermost frame that belongs to neither the import
+    machinery nor this loader; for a module that is simply missing, what was being imported."""
+    import importlib
     import traceback
 
-    frames = [
-        f for f in traceback.extract_tb(err.__traceback__) if not f.filename.startswith("<frozen")
-    ]
     if isinstance(err, SyntaxError) and err.filename:
-        return f"{err.filename}:{err.lineno}"
+        return f"syntax error at {err.filename}:{err.lineno}"
+    importlib_dir = os.path.dirname(importlib.__file__)
+    loader_files = {os.path.abspath(__file__), os.path.abspath(_entry_points.__file__)}
+    frames = [
+        f for f in traceback.extract_tb(err.__traceback__)
+        if not f.filename.startswith("<frozen")
+        and os.path.dirname(os.path.abspath(f.filename)) != importlib_dir
+        and os.path.abspath(f.filename) not in loader_files
+    ]
     if not frames:
-        return "<unknown location>"
+        return f"while importing module {backend.entry_point.module!r}"
     last = frames[-1]
-    return f"{last.filename}:{last.lineno} in {last.name}"
+    return f"raised at {last.filename}:{last.lineno} in {last.name}"
 
 
 def _warn(backend: Backend) -> None:
     err = backend.error
     warnings.warn(
         f"tvm: backend {backend.describe()} failed to load: {type(err).__name__}: {err}"
-        + (f" [at {backend.where}]" if backend.where else ""),
+        + (f" ({backend.where})" if backend.where else ""),
         BackendLoadWarning,
         stacklevel=3,
     )
@@ -128,7 +135,7 @@ def _call(backend: Backend) -> None:
     except Exception as err:  # a broken backend must never break `import tvm`
         backend.state = FAILED
         backend.error = err
-        backend.where = _where(err)
+        backend.where = _where(err, backend)
         return
     backend.state = LOADED
 
@@ -168,7 +175,7 @@ def load(name: str) -> Backend:
         if backend.state == FAILED:
             raise RuntimeError(
                 f"tvm.backend.load: backend {backend.describe()} failed: "
-                f"{type(backend.error).__name__}: {backend.error} [at {backend.where}]"
+                f"{type(backend.error).__name__}: {backend.error} ({backend.where})"
             ) from backend.error
         return backend
 
