@@ -89,3 +89,14 @@ def test_verify_well_formed():
     twice = good.with_body(tir.For(i, 0, 4, body=tir.For(i, 0, 4, body=tir.Evaluate(0))))
     with pytest.raises(tvm.error.DiagnosticError, match="'i' is defined more than once"):
         verify_well_formed(twice)
+
+
+def test_block_body_must_not_use_loop_variables():
+    a = tir.decl_buffer((4,), "float32", name="A")
+    pa, i = tir.Var("a", "handle"), tir.Var("i")
+    vi = tir.IterVar(tir.Range(0, 4), tir.Var("vi"))
+    block = tir.Block([vi], [], [], "B", tir.BufferStore(a, tir.const(1.0), [i]))
+    body = tir.For(i, 0, 4, body=tir.BlockRealize([i], True, block))
+    func = tir.PrimFunc([pa], body, buffer_map={pa: a})
+    with pytest.raises(tvm.error.DiagnosticError, match="uses loop variable 'i' directly"):
+        verify_well_formed(func)

@@ -8,6 +8,7 @@ import pytest
 
 import tvm
 import tvm.runtime
+import tvm.ir
 from tvm import te, tir
 from tvm.codegen.c import generate_c_source
 from tvm.driver import lower
@@ -157,3 +158,19 @@ def test_bad_compile_inputs():
         tvm.compile("main")
     with pytest.raises(ValueError, match="unknown target kind 'cuda9'"):
         tvm.compile(_vector_add(), target="cuda9")
+
+
+def test_module_with_several_functions_exports_each():
+    a = tir.decl_buffer((4,), "float32", name="A")
+    pa, i = tir.Var("a", "handle"), tir.Var("i")
+
+    def fill(value):
+        body = tir.For(i, 0, 4, body=tir.BufferStore(a, tir.const(value, "float32"), [i]))
+        return tir.PrimFunc([pa], body, buffer_map={pa: a})
+
+    mod = tvm.compile(tvm.ir.IRModule({"ones": fill(1.0), "twos": fill(2.0)}))
+    x = np.zeros(4, "float32")
+    mod["ones"](x)
+    assert (x == 1).all()
+    mod["twos"](x)
+    assert (x == 2).all()
