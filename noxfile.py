@@ -114,9 +114,9 @@ def lint(session: nox.Session) -> None:
         session.error(f"lint failed: {', '.join(failed)}")
 
 
-def passes(session: nox.Session, command) -> bool:
+def passes(session: nox.Session, command, env=None) -> bool:
     try:
-        session.run(*command)
+        session.run(*command, env=env)
     except CommandFailed:
         return False
     return True
@@ -133,9 +133,14 @@ def scripts_in_dag_order(pattern: str) -> list[Path]:
 
 
 def run_scripts(session: nox.Session, scripts, env_for=lambda script: {}) -> None:
+    """Run every script, even after one fails; then fail naming the ones that did."""
+    failed = []
     for script in scripts:
         session.log(f"=== {script.relative_to(ROOT)} ===")
-        session.run("python", str(script), *session.posargs, env=env_for(script))
+        if not passes(session, ["python", str(script), *session.posargs], env=env_for(script)):
+            failed.append(str(script.relative_to(ROOT)))
+    if failed:
+        session.error(f"failed: {', '.join(failed)}")
 
 
 @nox.session
@@ -175,7 +180,9 @@ def reference_python(session: nox.Session, requirements: Path) -> str:
 def bench(session: nox.Session) -> None:
     """Every packages/*/benchmarks/bench_*.py, printing its figures (never asserted)."""
     install_everything(session, extras=["bench"])
-    scripts = scripts_in_dag_order("benchmarks/bench_*.py")
+    # A bench_*_reference.py is a helper the benchmark runs in its reference venv.
+    scripts = [s for s in scripts_in_dag_order("benchmarks/bench_*.py")
+               if not s.stem.endswith("_reference")]
     if not scripts:
         session.error("no packages/*/benchmarks/bench_*.py found")
 
