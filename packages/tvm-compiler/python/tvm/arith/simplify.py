@@ -137,8 +137,8 @@ class ExprSimplifier(StmtExprMutator):
                 return from_linear(quotient)
             if quotient.is_const and quotient.const == 0:
                 return E.FloorDiv(from_linear(form), b)
-            return E.Add(from_linear(quotient), E.FloorDiv(rem_expr, b)) \
-                if not quotient.is_const or quotient.const else E.FloorDiv(rem_expr, b)
+            # floordiv(c*q + r, c) == q + floordiv(r, c) for any integer q.
+            return E.Add(from_linear(quotient), E.FloorDiv(rem_expr, b))
         if decided is not None:
             remainder.const -= decided * c
             return from_linear(remainder)

@@ -430,8 +430,8 @@ class Call(PrimExpr):
             op = Op.get(op)
         if not isinstance(op, Op):
             raise TypeError(f"Call: op must be an Op or an op name, got {type(op).__name__}")
-        args = tuple(a if isinstance(a, str) is False else StringImm(a) for a in args)
-        self._set(dtype=DataType(dtype), op=op, args=tuple(convert(a) for a in args), span=span)
+        args = tuple(StringImm(a) if isinstance(a, str) else convert(a) for a in args)
+        self._set(dtype=DataType(dtype), op=op, args=args, span=span)
 
 
 class BufferLoad(PrimExpr):
