@@ -137,7 +137,7 @@ class RPCEndpoint:
                 if code == Code.FREE:
                     session.free_handles(_handle_pairs(values))
                     continue
-                bulk = _Bulk(channel, bulk_len)
+                bulk = _Bulk(channel, bulk_len) if bulk_len else _NO_BULK
                 try:
                     reply, reply_bulk = handler(session, values, bulk)
                 except ProtocolError:
@@ -202,6 +202,9 @@ class _Bulk:
         if self.remaining:
             self.channel.skip(self.remaining)
             self.remaining = 0
+
+
+_NO_BULK = _Bulk(None, 0)
 
 
 def _session_ending_errors():

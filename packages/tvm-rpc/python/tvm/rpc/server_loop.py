@@ -74,6 +74,8 @@ class ServerLoop:
             from .tracker import TrackerServerLink
 
             host, port = listen_sock.getsockname()[:2]
+            if host in ("0.0.0.0", "::"):
+                host = "127.0.0.1"  # a wildcard bind is no address to hand out: use custom_addr
             self.tracker = TrackerServerLink(tracker_addr, key, custom_addr or host, port)
 
     # -- keys ---------------------------------------------------------------------------
