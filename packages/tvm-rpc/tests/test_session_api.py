@@ -154,3 +154,10 @@ def test_dropped_proxies_free_their_handles():
     del tensor, adder
     assert len(sess._objects) == 0
     sess.close()
+
+
+def test_local_functions_cannot_be_sent(server):
+    with rpc.connect("127.0.0.1", server.port) as sess:
+        with pytest.raises(TypeError, match="cannot send a value of type function"):
+            sess.get_function("rpc_test.echo")(lambda: 1)
+        assert sess.get_function("rpc_test.add")(1, 2) == 3  # the session is still usable
