@@ -87,7 +87,9 @@ class LibraryModuleObj : public ModuleObj {
   void* handle_{nullptr};
 };
 
-Module LoadFromFile(const std::string& path) {
+Module LoadFromFile(const std::string& given) {
+  // dlopen searches the library path for a bare name; a file name means this file.
+  std::string path = given.find('/') == std::string::npos ? "./" + given : given;
   // A backend may register a loader for its own file kind: "ffi.Module.load_from_file.<ext>".
   size_t dot = path.rfind('.');
   if (dot != std::string::npos) {

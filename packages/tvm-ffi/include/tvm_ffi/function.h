@@ -139,10 +139,12 @@ void CallTyped(const F& f, const std::string& name, PackedArgs args, Any* rv,
                              << Signature<F>(name) << "`. Expected " << Traits::kNumArgs
                              << " but got " << args.size() << " arguments";
   }
+  // A braced list converts the arguments left to right, so the first bad one is reported.
+  Tuple converted{CastArg<std::tuple_element_t<I, Tuple>, F>(args[I], I, name)...};
   if constexpr (std::is_void_v<typename Traits::Ret>) {
-    f(CastArg<std::tuple_element_t<I, Tuple>, F>(args[I], I, name)...);
+    f(std::get<I>(std::move(converted))...);
   } else {
-    *rv = Any(f(CastArg<std::tuple_element_t<I, Tuple>, F>(args[I], I, name)...));
+    *rv = Any(f(std::get<I>(std::move(converted))...));
   }
 }
 
@@ -282,9 +284,13 @@ using GlobalDef = details::GlobalDef;
 }  // namespace ffi
 }  // namespace tvm
 
-/*! The ABI tag of the library this translation unit goes into (see c_api.h). */
+/*!
+ * The ABI tag of the library this translation unit goes into (see c_api.h). Weak, not
+ * inline: an inline variable becomes one process-wide symbol (STB_GNU_UNIQUE), and each
+ * library must carry its own tag.
+ */
 extern "C" {
-TVM_FFI_DLL_EXPORT __attribute__((used)) inline uint32_t __tvm_ffi__abi_version =
+TVM_FFI_DLL_EXPORT __attribute__((weak, used)) uint32_t __tvm_ffi__abi_version =
     (TVM_FFI_ABI_VERSION_MAJOR << 16) | TVM_FFI_ABI_VERSION_MINOR;
 }
 

@@ -65,6 +65,8 @@ class String : public ObjectRef {
   bool operator==(const String& o) const { return view() == o.view(); }
   bool operator!=(const String& o) const { return view() != o.view(); }
   bool operator==(std::string_view o) const { return view() == o; }
+  bool operator==(const char* o) const { return view() == std::string_view(o); }
+  bool operator!=(const char* o) const { return view() != std::string_view(o); }
   bool operator<(const String& o) const { return view() < o.view(); }
   String operator+(const String& o) const { return String(std::string(view()) + std::string(o.view())); }
   const StringObj* get() const { return static_cast<const StringObj*>(data_.get()); }

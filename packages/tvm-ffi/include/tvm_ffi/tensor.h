@@ -6,6 +6,7 @@
 #include <tvm_ffi/error.h>
 #include <tvm_ffi/shape.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,18 @@ inline bool SameDataType(DLDataType a, DLDataType b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
 }  // namespace details
+
+/*! The text form of a dtype ("float32", "int8x4"), for messages. */
+inline std::string DLDataTypeToString(DLDataType dtype) {
+  TVMFFIAny out;
+  details::InitNone(&out);
+  if (TVMFFIDataTypeToString(&dtype, &out) != 0) throw details::MoveFromRaised();
+  return Any::FromTVMFFIAny(&out).cast<std::string>();
+}
+
+inline std::ostream& operator<<(std::ostream& os, DLDataType dtype) {
+  return os << DLDataTypeToString(dtype);
+}
 
 class Tensor : public ObjectRef {
  public:

@@ -57,6 +57,11 @@ TVMFFIObject* DictToMap(PyObject* dict) {
   return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
 }
 
+/*! NumPy's bool scalar has no __index__ but does have __float__: keep it a bool. */
+bool IsNumpyBool(PyTypeObject* tp) {
+  return std::strcmp(tp->tp_name, "numpy.bool") == 0 || std::strcmp(tp->tp_name, "numpy.bool_") == 0;
+}
+
 void SetObject(TVMFFIAny* out, TVMFFIObject* handle) {
   out->type_index = handle->type_index;
   out->zero_padding = 0;
@@ -189,6 +194,12 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     int is_producer = 0;
     made = TensorFromDLPackProducer(obj, &is_producer);
     if (made == nullptr) return -1;
+  } else if (IsNumpyBool(tp)) {
+    int truth = PyObject_IsTrue(obj);
+    if (truth < 0) return -1;
+    out->type_index = kTVMFFIBool;
+    out->v_int64 = truth;
+    return 0;
   } else if (PyIndex_Check(obj)) {
     // NumPy integer scalars and other exact integers: __index__ gives the value.
     PyObject* as_int = PyNumber_Index(obj);

@@ -32,9 +32,9 @@ TVMFFIObject* HandleOf(nb::handle obj, int32_t expected_index, const char* func)
   }
   TVMFFIObject* h = reinterpret_cast<PyFFIObject*>(obj.ptr())->handle;
   if (h == nullptr || (expected_index >= 0 && h->type_index != expected_index)) {
-    throw nb::type_error((std::string(func) + ": the object is not an initialized " +
-                          tvm::ffi::details::AnyTypeName(&(TVMFFIAny&)(const TVMFFIAny&)TVMFFIAny{
-                              expected_index, {0}, {0}})).c_str());
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(expected_index);
+    std::string expected = info ? std::string(info->type_key.data, info->type_key.size) : "object";
+    throw nb::type_error((std::string(func) + ": expected an initialized " + expected).c_str());
   }
   return h;
 }
@@ -165,13 +165,13 @@ NB_MODULE(_core, m) {
   });
 
   // ---- conversion ----
-  m.def("convert", [](nb::handle obj) { return ToPy(ToOwned(obj)); }, nb::arg("value"));
+  m.def("convert", [](nb::handle obj) { return ToPy(ToOwned(obj)); }, nb::arg("value").none());
   m.def("from_dlpack", [](nb::handle obj) {
     int is_producer = 0;
     TVMFFIObject* h = TensorFromDLPackProducer(obj.ptr(), &is_producer);
     if (h == nullptr) throw nb::python_error();
     return Steal(WrapObject(h));
-  }, nb::arg("tensor"));
+  }, nb::arg("tensor").none());
 
   // ---- object classes and reflection ----
   m.def("type_key_to_index", &TypeKeyToIndex);
@@ -248,7 +248,7 @@ NB_MODULE(_core, m) {
     const Any* v = obj->Find(ToOwned(key));
     if (v == nullptr) return nb::borrow(default_value);
     return ToPy(*v);
-  });
+  }, nb::arg("map"), nb::arg("key").none(), nb::arg("default").none());
   m.def("map_getitem", [](nb::handle map, nb::handle key) {
     const Any* v = MapOf(map, "Map.__getitem__")->Find(ToOwned(key));
     if (v == nullptr) {
@@ -256,10 +256,10 @@ NB_MODULE(_core, m) {
       throw nb::python_error();
     }
     return ToPy(*v);
-  });
+  }, nb::arg("map"), nb::arg("key").none());
   m.def("map_contains", [](nb::handle map, nb::handle key) {
     return MapOf(map, "Map.__contains__")->Find(ToOwned(key)) != nullptr;
-  });
+  }, nb::arg("map"), nb::arg("key").none());
   m.def("map_items", [](nb::handle map) {
     tvm::ffi::MapObj* obj = MapOf(map, "Map.items");
     PyObject* out = PyList_New(obj->entries.size());

@@ -64,8 +64,11 @@ PyObject* Object_repr(PyObject* self) {
   TVMFFIObject* h = HandleOf(self);
   if (h == nullptr) return PyUnicode_FromFormat("<%s (uninitialized)>", Py_TYPE(self)->tp_name);
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
-  return PyUnicode_FromFormat("<%.*s object at %p>", static_cast<int>(info->type_key.size),
-                              info->type_key.data, h);
+  PyObject* key = PyUnicode_FromStringAndSize(info->type_key.data, info->type_key.size);
+  if (key == nullptr) return nullptr;
+  PyObject* out = PyUnicode_FromFormat("<%U object at %p>", key, h);
+  Py_DECREF(key);
+  return out;
 }
 
 PyObject* Object_same_as(PyObject* self, PyObject* other) {
