@@ -106,7 +106,7 @@ def integration(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff over the whole tree, then the import contracts on a regular install of every wheel."""
-    session.install("ruff", "import-linter")
+    session.install("ruff", "import-linter", "tomli; python_version < '3.11'")
     install_everything(session)
     checks = {"ruff": ["ruff", "check", "."], "import contracts": ["python", "ci/lint_imports.py"]}
     failed = [name for name, command in checks.items() if not passes(session, command)]
