@@ -59,21 +59,22 @@ compile_user_program()
 """
 
 
-def test_uncaught_diagnostic_error_is_short():
-    proc = run_python(DIAGNOSTIC_SCRIPT)
-    assert proc.returncode == 1
-    assert "tvm.error.DiagnosticError: error: x is undefined\n --> prog.py:3:5" in proc.stderr
-    assert "compile_user_program" in proc.stderr
-    assert "TVM_BACKTRACE=1" in proc.stderr
-    assert "tvm_ffi" not in proc.stderr.replace("import tvm_ffi", "")
+def frame_lines(text):
+    return [line.strip() for line in text.splitlines() if line.strip().startswith('File "')]
 
 
-def test_uncaught_diagnostic_error_full_trace_with_tvm_backtrace():
-    proc = run_python(DIAGNOSTIC_SCRIPT, env={"TVM_BACKTRACE": "1"})
-    assert proc.returncode == 1
-    assert "DiagnosticError: error: x is undefined" in proc.stderr
-    assert "TVM_BACKTRACE=1" not in proc.stderr
-    assert "compile_user_program" in proc.stderr
+def test_uncaught_diagnostic_error_is_short_and_full_with_tvm_backtrace():
+    short = run_python(DIAGNOSTIC_SCRIPT)
+    full = run_python(DIAGNOSTIC_SCRIPT, env={"TVM_BACKTRACE": "1"})
+    assert short.returncode == 1 and full.returncode == 1
+    assert "tvm.error.DiagnosticError: error: x is undefined\n --> prog.py:3:5" in short.stderr
+    assert "DiagnosticError: error: x is undefined" in full.stderr
+    assert "TVM_BACKTRACE=1" in short.stderr and "TVM_BACKTRACE=1" not in full.stderr
+    user = [line for line in frame_lines(full.stderr) if line.startswith('File "<string>"')]
+    internal = [line for line in frame_lines(full.stderr) if not line.startswith('File "<string>"')]
+    assert internal, "the full trace should show the FFI's frames (the C++ frame raising the error)"
+    assert frame_lines(short.stderr) == user
+    assert any("compile_user_program" in line for line in user)
 
 
 def test_other_uncaught_errors_use_the_normal_hook():
