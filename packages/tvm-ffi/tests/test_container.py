@@ -83,7 +83,6 @@ def test_map_mapping_protocol():
     assert dict(m.items()) == {"z": 1, "a": 2, 5: "five"}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Map.get(key) with the default None raises TypeError from nanobind")
 def test_map_get_without_default_gives_none():
     m = tvm_ffi.Map({"a": 1})
     assert m.get("missing") is None

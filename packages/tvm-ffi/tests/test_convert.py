@@ -111,7 +111,6 @@ def test_numpy_floats_become_float(value):
     assert out == float(value)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: numpy.bool_ crosses as the float 1.0, not as bool")
 def test_numpy_bool_becomes_bool():
     assert testing.echo(np.bool_(True)) is True
 
@@ -146,7 +145,6 @@ def test_map_keys_of_every_hashable_kind():
     assert list(m.keys()) == [1, "s", b"b", None]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Map lookups with the key None raise TypeError from nanobind")
 def test_map_lookup_with_none_key():
     m = tvm_ffi.Map({None: "none"})
     assert m[None] == "none"

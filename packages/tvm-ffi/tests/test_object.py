@@ -22,7 +22,6 @@ def test_identity_equality_and_same_as():
     assert len({a, back, b}) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Object.__repr__ prints the raw format string '<%.*s object at %p>'")
 @pytest.mark.parametrize(
     "make, key",
     [(make_base, "TestObjectBase"), (lambda: tvm_ffi.get_global_func("testing.nop"), "Function")],
