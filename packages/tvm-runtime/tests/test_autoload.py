@@ -97,6 +97,15 @@ def test_not_callable_entry_point_warns(site):
     assert "TypeError" in text and "names a int, not a callable" in text
 
 
+def test_backend_calling_sys_exit_does_not_end_import(site):
+    make_dist(site, "exiter", {"exiter": "exiter_backend:load"},
+              {"exiter_backend": "import sys\n\ndef load():\n    sys.exit(3)\n"})
+    out = report(site, extra="    assert tvm.cpu(0).device_id == 0")
+    [text] = out["warnings"]
+    assert "'exiter'" in text and "SystemExit: 3" in text
+    assert out["states"]["exiter"] == "failed"
+
+
 def test_missing_attribute_warns(site):
     make_dist(site, "noattr", {"noattr": "noattr_backend:nothing.here"}, {"noattr_backend": "x = 1\n"})
     [text] = report(site)["warnings"]

@@ -132,10 +132,12 @@ def _call(backend: Backend) -> None:
                 f"entry point {backend.value!r} names a {type(target).__name__}, not a callable"
             )
         backend.result = target()
-    except Exception as err:  # a broken backend must never break `import tvm`
+    except BaseException as err:  # a broken backend, even one calling sys.exit, must not break `import tvm`
         backend.state = FAILED
         backend.error = err
         backend.where = _where(err, backend)
+        if isinstance(err, KeyboardInterrupt):
+            raise  # the user asked to stop
         return
     backend.state = LOADED
 
