@@ -254,28 +254,31 @@ TVMFFIObject* details::ObjectUnsafe::MoveToHeader(ObjectPtr<T>&& ptr) {
   return data ? &static_cast<Object*>(data)->header_ : nullptr;
 }
 
+namespace details {
+/*! Constructs T in `bytes` of fresh memory and fills in its header: one strong reference. */
+template <typename T, typename... Args>
+T* NewObject(size_t bytes, Args&&... args) {
+  void* mem = ::operator new(bytes);
+  T* obj = new (mem) T(std::forward<Args>(args)...);
+  TVMFFIObject* h = ObjectUnsafe::GetHeader(obj);
+  h->type_index = T::RuntimeTypeIndex();
+  h->deleter = ObjectDeleter<T>;
+  h->combined_ref_count = kWeakOne | kStrongOne;
+  return obj;
+}
+}  // namespace details
+
 /*! Allocates an object of class T and returns the first strong reference to it. */
 template <typename T, typename... Args>
 ObjectPtr<T> make_object(Args&&... args) {
-  void* mem = ::operator new(sizeof(T));
-  T* obj = new (mem) T(std::forward<Args>(args)...);
-  TVMFFIObject* h = details::ObjectUnsafe::GetHeader(obj);
-  h->type_index = T::RuntimeTypeIndex();
-  h->deleter = details::ObjectDeleter<T>;
-  h->combined_ref_count = details::kWeakOne | details::kStrongOne;
-  return ObjectPtr<T>(obj);
+  return ObjectPtr<T>(details::NewObject<T>(sizeof(T), std::forward<Args>(args)...));
 }
 
 /*! Allocates T followed by room for num_elems values of E (for strings, shapes). */
 template <typename T, typename E, typename... Args>
 ObjectPtr<T> make_inplace_array_object(size_t num_elems, Args&&... args) {
-  void* mem = ::operator new(sizeof(T) + num_elems * sizeof(E));
-  T* obj = new (mem) T(std::forward<Args>(args)...);
-  TVMFFIObject* h = details::ObjectUnsafe::GetHeader(obj);
-  h->type_index = T::RuntimeTypeIndex();
-  h->deleter = details::ObjectDeleter<T>;
-  h->combined_ref_count = details::kWeakOne | details::kStrongOne;
-  return ObjectPtr<T>(obj);
+  return ObjectPtr<T>(
+      details::NewObject<T>(sizeof(T) + num_elems * sizeof(E), std::forward<Args>(args)...));
 }
 
 /*! A new strong reference from a raw pointer to a live object. */
