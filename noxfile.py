@@ -147,13 +147,7 @@ def run_scripts(session: nox.Session, scripts, env_for=lambda script: {}) -> Non
 def demo(session: nox.Session) -> None:
     """The end-to-end tour: each package's demo.py, lowest layer first."""
     install_everything(session, extras=["demo"])
-    demos = []
-    for name, pkg in PACKAGES.items():
-        if (pkg.path / "demo.py").exists():
-            demos.append(pkg.path / "demo.py")
-        elif name == "tvm-ffi":  # the bottom of the tour, until tvm-ffi ships its own demo.py
-            session.install("numpy")
-            demos.append(ROOT / "ci" / "demo_ffi.py")
+    demos = [pkg.path / "demo.py" for pkg in PACKAGES.values() if (pkg.path / "demo.py").exists()]
     run_scripts(session, demos)
 
 

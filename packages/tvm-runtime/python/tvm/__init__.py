@@ -24,3 +24,22 @@ from . import backend  # noqa: E402
 backend.autoload()
 
 __all__ = ["Device", "backend", "base", "cpu", "cuda", "device", "error", "runtime"]
+
+# Names the tvm-compiler wheel provides at the top of the namespace, loaded on first use
+# so that `import tvm; tvm.compile(...)` works without importing the compiler eagerly.
+_COMPILER_NAMES = {"compile": "tvm.driver", "build": "tvm.driver"}
+
+
+def __getattr__(name):
+    module_name = _COMPILER_NAMES.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'tvm' has no attribute {name!r}")
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name != module_name:
+            raise
+        raise AttributeError(f"tvm.{name} needs the tvm-compiler package: pip install tvm-compiler") from None
+    return getattr(module, name)

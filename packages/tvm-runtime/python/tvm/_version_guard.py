@@ -1,7 +1,8 @@
 # Import-time check that an installed lower-layer distribution is inside the declared range.
 from __future__ import annotations
 
-import importlib.metadata
+import os
+import sys
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -10,7 +11,30 @@ from packaging.version import InvalidVersion, Version
 _WHEEL_HINT = "(tvm-stack wheels are local: add --no-index --find-links <your wheel folder>)"
 
 
+def _normalize(name: str) -> str:
+    return name.replace("-", "_").replace(".", "_").lower()
+
+
 def _installed_version(dist_name: str) -> str | None:
+    """The version in the first `<name>-<version>.dist-info` folder on sys.path.
+
+    Reading folder names instead of importing importlib.metadata keeps `import tvm` fast
+    (importlib.metadata alone costs more than the rest of the import); the search order is
+    the same, so the answer is too. Anything else (an egg-info install) falls back to it.
+    """
+    wanted = _normalize(dist_name)
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info"):
+                project, sep, version = name[: -len(".dist-info")].rpartition("-")
+                if sep and _normalize(project) == wanted:
+                    return version
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(dist_name)
     except importlib.metadata.PackageNotFoundError:
@@ -29,21 +53,21 @@ def require(dist_name: str, spec: str, needed_by: str) -> str:
         allowed = SpecifierSet(spec)
     except InvalidSpecifier as err:
         raise ValueError(f"require: argument 'spec' must be a PEP 440 range, got {spec!r}") from err
-    needer_version = _installed_version(needed_by) or "(not installed as a distribution)"
     fix = f'pip install "{dist_name}{allowed}" {_WHEEL_HINT}'
     installed = _installed_version(dist_name)
+    if installed is not None:
+        try:
+            if allowed.contains(Version(installed), prereleases=True):
+                return installed
+        except InvalidVersion:
+            pass
+    needer_version = _installed_version(needed_by) or "(not installed as a distribution)"
     if installed is None:
         raise ImportError(
             f"{needed_by} {needer_version} needs {dist_name}{allowed}, but {dist_name} is not "
             f"installed. Fix: {fix}"
         )
-    try:
-        in_range = allowed.contains(Version(installed), prereleases=True)
-    except InvalidVersion:
-        in_range = False
-    if not in_range:
-        raise ImportError(
-            f"{needed_by} {needer_version} needs {dist_name}{allowed}, but {dist_name} "
-            f"{installed} is installed. Fix: {fix}"
-        )
-    return installed
+    raise ImportError(
+        f"{needed_by} {needer_version} needs {dist_name}{allowed}, but {dist_name} "
+        f"{installed} is installed. Fix: {fix}"
+    )

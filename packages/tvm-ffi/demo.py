@@ -1,4 +1,6 @@
-# A short tour of tvm_ffi that `nox -s demo` shows while no package ships its own demo.py.
+# The tvm_ffi part of `nox -s demo`: functions both ways, containers, zero-copy tensors, errors.
+import traceback
+
 import numpy as np
 import tvm_ffi
 
@@ -20,6 +22,16 @@ def main() -> None:
     print("a NumPy array seen as a tvm_ffi.Tensor:", tensor.shape, tensor.dtype, tensor.device)
     np.from_dlpack(tensor)[0, 0] = 42.0
     print("zero copy both ways (NumPy sees the write):", host[0, 0] == 42.0)
+    try:
+        add_one("forty-one")
+    except TypeError as err:
+        print("a typed C++ function checks its arguments:", err)
+    try:
+        tvm_ffi.get_global_func("testing.test_raise_error")("ValueError", "raised in C++")
+    except ValueError as err:
+        frame = traceback.extract_tb(err.__traceback__)[-1]
+        print(f"a C++ error arrives as {type(err).__name__}, its frame in the traceback:",
+              f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}")
 
 
 if __name__ == "__main__":
