@@ -190,3 +190,19 @@ def assert_same(expected, got):
 @given(values)
 def test_fuzz_echo_round_trip(value):
     assert_same(value, testing.echo(value))
+
+
+def test_self_referencing_list_is_a_recursion_error():
+    loop = []
+    loop.append(loop)
+    with pytest.raises(RecursionError, match="converting a container"):
+        testing.echo(loop)
+
+
+def test_very_deep_nesting_is_a_recursion_error():
+    outer = inner = []
+    for _ in range(50000):
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(RecursionError):
+        testing.echo(outer)

@@ -165,11 +165,11 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     return 0;
   }
   TVMFFIObject* made = nullptr;
-  if (PyList_Check(obj) || PyTuple_Check(obj)) {
-    made = SequenceToArray(obj);
-    if (made == nullptr) return -1;
-  } else if (PyDict_Check(obj)) {
-    made = DictToMap(obj);
+  if (PyList_Check(obj) || PyTuple_Check(obj) || PyDict_Check(obj)) {
+    // Containers recurse: deep or self-referencing ones end in RecursionError, not a crash.
+    if (Py_EnterRecursiveCall(" while converting a container to an FFI value")) return -1;
+    made = PyDict_Check(obj) ? DictToMap(obj) : SequenceToArray(obj);
+    Py_LeaveRecursiveCall();
     if (made == nullptr) return -1;
   } else if (PyUnicode_Check(obj)) {
     // str subclasses: a dtype converts to a DataType, any other str stays a str.
