@@ -4,6 +4,8 @@
 #include <execinfo.h>
 #include <tvm_ffi/ffi.h>
 
+#include "source_lines.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -39,6 +41,10 @@ bool IsNoiseFrame(const std::string& symbol, const char* library) {
     if (StartsWith(symbol, p)) return true;
   }
   if (symbol.find("PackedFunctionObj") != std::string::npos) return true;
+  // Template functions demangle with their return type first ("void tvm::ffi::details::...").
+  if (symbol.find(" tvm::ffi::details::") != std::string::npos) return true;
+  // The generated export trampolines of TVM_FFI_DLL_EXPORT_TYPED_FUNC.
+  if (StartsWith(symbol, "__tvm_ffi_")) return true;
   if (symbol.find("{lambda(tvm::ffi::PackedArgs") != std::string::npos) return true;
   if (library && (std::strstr(library, "libpython") || std::strstr(library, "/libc.so") ||
                   std::strstr(library, "libstdc++"))) {
@@ -94,7 +100,10 @@ int TVMFFIBacktrace(const char* file, int line, const char* func, TVMFFIAny* out
       continue;
     }
     skipped_thrower = true;
-    frames.push_back(FormatFrame(info.dli_fname ? info.dli_fname : "<unknown>", 0, symbol));
+    std::string file = info.dli_fname ? info.dli_fname : "<unknown>";
+    int lineno = 0;
+    details::LookupSourceLine(pc, &file, &lineno);
+    frames.push_back(FormatFrame(file, lineno, symbol));
   }
   std::string text;
   for (auto it = frames.rbegin(); it != frames.rend(); ++it) text += *it;

@@ -105,7 +105,8 @@ def _make_exception(kind, message, backtrace):
     tb = None
     for filename, lineno, func in reversed(_parse_backtrace(backtrace)):
         frame, lasti = _frame_for(filename, lineno, func)
-        tb = types.TracebackType(tb, frame, lasti, lineno)
+        # Without a known line, an instruction offset of -1 makes Python show line 0 as given.
+        tb = types.TracebackType(tb, frame, lasti if lineno > 0 else -1, lineno)
     return exc.with_traceback(tb)
 
 
