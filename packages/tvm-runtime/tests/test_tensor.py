@@ -97,6 +97,31 @@ def test_bad_arguments():
         runtime.tensor(runtime.empty((1,)), dtype="int32")
 
 
+def test_zero_dimensional_data_stays_zero_dimensional():
+    t = runtime.tensor(3.5)
+    assert t.shape == () and t.numpy().shape == () and float(t.numpy()) == 3.5
+    target = runtime.empty((), "float32")
+    target.copyfrom(np.array(2.0, dtype="float32"))
+    assert target.numpy().shape == () and float(target.numpy()) == 2.0
+
+
+def test_data_without_a_tensor_dtype_is_a_type_error():
+    for data in ("abc", None, np.array(["a"], dtype=object)):
+        with pytest.raises(TypeError, match="tvm.runtime.tensor: .* has no tensor dtype"):
+            runtime.tensor(data)
+
+
+def test_empty_refuses_non_integer_and_overflowing_shapes():
+    with pytest.raises(TypeError, match="empty: argument 'shape' must be a sequence of ints"):
+        runtime.empty((2.5,))
+    # 2**62 float32 elements need 2**64 bytes: wrapped to 0, the allocation would be tiny.
+    with pytest.raises(ValueError, match="empty: shape .* needs 18446744073709551616 bytes"):
+        runtime.empty((2**62,), "float32")
+    with pytest.raises(ValueError, match="needs"):
+        runtime.empty((2**31, 2**31), "float32")
+    assert runtime.empty((np.int64(2), 3)).shape == (2, 3)
+
+
 def test_device_without_api_is_a_clear_error():
     with pytest.raises(RuntimeError, match="no device API registered"):
         runtime.empty((2,), "float32", tvm.device(14, 0))

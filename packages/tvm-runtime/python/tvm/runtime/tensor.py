@@ -1,6 +1,9 @@
 """tvm.runtime.Tensor: the FFI tensor with NumPy conversion and copies between devices."""
 from __future__ import annotations
 
+import math
+import operator
+
 import tvm_ffi
 
 from .device import Device, cpu, device as make_device
@@ -54,10 +57,15 @@ def _from_array_like(value, dtype: str | None, func: str):
     import numpy as np
 
     try:
-        array = np.ascontiguousarray(value, dtype=dtype)
+        # asarray keeps 0-d data 0-d (ascontiguousarray would make it shape (1,)).
+        array = np.asarray(value, dtype=dtype, order="C")
     except (TypeError, ValueError) as err:
         raise TypeError(f"{func}: cannot read an array of dtype {dtype} from {type(value).__name__}: {err}") from None
-    return tvm_ffi.from_dlpack(array)
+    try:
+        return tvm_ffi.from_dlpack(array)
+    except BufferError:
+        raise TypeError(f"{func}: {type(value).__name__} data reads as NumPy dtype {array.dtype}, "
+                        "which has no tensor dtype (expected numbers or bools)") from None
 
 
 def copy_tensor(dst, src, func: str = "copy_tensor") -> None:
@@ -80,12 +88,20 @@ def empty(shape, dtype="float32", device=None) -> Tensor:
     """An uninitialised tensor of `shape` and `dtype` on `device` (default CPU)."""
     dev = cpu(0) if device is None else make_device(device)
     try:
-        dims = tuple(int(d) for d in shape)
+        dims = tuple(operator.index(d) for d in shape)  # index(): 2.5 is refused, not truncated
     except TypeError:
         raise TypeError(f"tvm.runtime.empty: argument 'shape' must be a sequence of ints, got {shape!r}") from None
     if any(d < 0 for d in dims):
         raise ValueError(f"tvm.runtime.empty: argument 'shape' must hold sizes >= 0, got {dims}")
-    return get_device_api(dev).empty(dims, str(tvm_ffi.dtype(str(dtype))), dev)
+    ffi_dtype = tvm_ffi.dtype(str(dtype))
+    nbytes = math.prod(dims) * ((ffi_dtype.bits * ffi_dtype.lanes + 7) // 8)
+    if nbytes > _MAX_BYTES:  # a byte count that overflows 64 bits would allocate a tiny buffer
+        raise ValueError(f"tvm.runtime.empty: shape {dims} of {ffi_dtype} needs {nbytes} bytes, "
+                         f"more than the {_MAX_BYTES} one tensor can address")
+    return get_device_api(dev).empty(dims, str(ffi_dtype), dev)
+
+
+_MAX_BYTES = 2**63 - 1
 
 
 def tensor(data, device=None, dtype=None) -> Tensor:
