@@ -47,6 +47,26 @@ def test_export_library_copies_and_reloads(lib_path, tmp_path):
         mod.export_library(5)
 
 
+ADD_TWO = ADD_ONE.replace("args[0].v_int64 + 1", "args[0].v_int64 + 2")
+
+
+def test_export_over_a_loaded_library_loads_the_new_one(lib_path, tmp_path):
+    # Rewriting a loaded library in place would crash its next call, and loading the same
+    # path again would silently return the old code.
+    target = tmp_path / "libshared_name.so"
+    first = runtime.load_module(lib_path)
+    first.export_library(target)
+    old = runtime.load_module(target)
+    second = runtime.load_module(build_ffi_library(tmp_path, ADD_TWO, "libaddtwo_mod.so"))
+    second.export_library(target)
+    new = runtime.load_module(target)
+    assert new["add_one"](1) == 3
+    assert old["add_one"](1) == 2
+    new.export_library(tmp_path / "again.so")
+    assert runtime.load_module(tmp_path / "again.so")["add_one"](1) == 3
+    assert not [p for p in target.parent.iterdir() if p.name.startswith(".export-")]
+
+
 def test_load_module_bad_input(tmp_path):
     with pytest.raises(FileNotFoundError, match="load_module: no file at"):
         runtime.load_module(tmp_path / "none.so")

@@ -45,9 +45,20 @@ class Module(tvm_ffi.Module):
             )
         if not os.path.exists(target) or not os.path.samefile(source, target):
             import shutil  # only here: it pulls in compression modules `import tvm` does not need
+            import tempfile
 
-            os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
-            shutil.copyfile(source, target)
+            folder = os.path.dirname(os.path.abspath(target))
+            os.makedirs(folder, exist_ok=True)
+            # Write beside the target, then rename: rewriting a library in place would change
+            # the code under a process that has it loaded (a crash on its next call).
+            fd, partial = tempfile.mkstemp(dir=folder, prefix=".export-", suffix=".so")
+            os.close(fd)
+            try:
+                shutil.copyfile(source, partial)
+                os.replace(partial, target)
+            except BaseException:
+                os.unlink(partial)
+                raise
         return target
 
     def time_evaluator(self, func_name: str, dev: Device, number: int = 10, repeat: int = 1,
@@ -64,4 +75,45 @@ def load_module(path) -> Module:
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"tvm.runtime.load_module: no file at {path!r}")
-    return tvm_ffi.load_module(path)
+    return tvm_ffi.load_module(_fresh_load_path(path))
+
+
+# realpath -> (device, inode) of the file last loaded from that path in this process.
+_LOADED_FILES: dict[str, tuple[int, int]] = {}
+
+
+def _fresh_load_path(path: str) -> str:
+    """`path`, or a private copy of it when another file was loaded from that path before.
+
+    The dynamic loader hands back the library already loaded under a path name, so after a
+    file is replaced (export_library to the same name again) loading the path would silently
+    return the old code. A copy under a new name loads the new file.
+    """
+    real = os.path.realpath(path)
+    info = os.stat(real)
+    identity = (info.st_dev, info.st_ino)
+    previous = _LOADED_FILES.setdefault(real, identity)
+    if previous == identity:
+        return path
+    import shutil
+    import tempfile
+
+    fd, copy = tempfile.mkstemp(dir=_reload_folder(), suffix=f"-{os.path.basename(real)}")
+    os.close(fd)
+    shutil.copyfile(real, copy)
+    return copy
+
+
+_RELOAD_FOLDER: list[str] = []
+
+
+def _reload_folder() -> str:
+    """A folder for this process's reload copies, removed at exit."""
+    if not _RELOAD_FOLDER:
+        import atexit
+        import shutil
+        import tempfile
+
+        _RELOAD_FOLDER.append(tempfile.mkdtemp(prefix="tvm-reload-"))
+        atexit.register(shutil.rmtree, _RELOAD_FOLDER[0], True)
+    return _RELOAD_FOLDER[0]
