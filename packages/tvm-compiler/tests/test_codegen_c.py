@@ -93,6 +93,21 @@ def test_symbolic_shape_is_bound_from_the_first_tensor():
         f(x, np.zeros(4, "float32"))
 
 
+def test_empty_tensors_pass_the_layout_check():
+    # NumPy gives zero-size arrays strides of 0, which is no layout error.
+    n, m = te.var("n"), te.var("m")
+    a = te.placeholder((n, m), name="A")
+    b = te.compute((n, m), lambda i, j: a[i, j] + 1.0, name="B")
+    f = tvm.compile(te.create_prim_func([a, b]))["main"]
+    x, y = np.zeros((0, 4), "float32"), np.zeros((0, 4), "float32")
+    f(x, y)
+    assert y.shape == (0, 4)
+    with pytest.raises(ValueError, match=r"argument 1 \(B\) has shape\[0\] == 0, expected n == 3"):
+        f(np.zeros((3, 4), "float32"), y)
+    with pytest.raises(ValueError, match=r"argument 0 \(A\) must be compact"):
+        f(np.zeros((3, 8), "float32")[:, ::2], np.zeros((3, 4), "float32"))
+
+
 def test_scalar_arguments_and_return_value():
     x, y = tir.Var("x", "int64"), tir.Var("y", "float64")
     func = tir.PrimFunc([x, y], tir.Evaluate(tir.ret(tir.Cast("float64", x) * y + 1.0)),

@@ -182,7 +182,9 @@ class EntryWriter:
                 f"({dl}->shape[{axis}] != 1 && {dl}->strides[{axis}] != {b.expr(stride)})"
                 for axis, stride in enumerate(strides))
             if stride_checks:
-                b.emit(f"if ({dl}->strides != NULL && ({stride_checks})) {{", 1)
+                # An empty tensor has nothing to lay out (NumPy gives it strides of 0).
+                empty = " || ".join(f"{dl}->shape[{axis}] == 0" for axis in range(len(strides)))
+                b.emit(f"if ({dl}->strides != NULL && !({empty}) && ({stride_checks})) {{", 1)
                 self._fail("ValueError", f"{label} must be compact (row-major, no gaps)", depth=2)
                 b.emit("}", 1)
 
