@@ -1,6 +1,8 @@
 # Tests of tvm.te: placeholder, compute, reductions and create_prim_func, with their errors.
+import numpy as np
 import pytest
 
+import tvm
 from tvm import te, tir
 
 
@@ -32,6 +34,23 @@ def test_max_min_reductions_and_symbolic_shape():
     assert "T.max(" in func.script() and "-inf" in func.script()
     mn = te.compute((1,), lambda i: te.min(a[k], axis=k), name="mn")
     assert "inf" in te.create_prim_func([a, mn]).script()
+
+
+def test_elementwise_max_min_and_math_helpers_run():
+    # te.max / te.min on two expressions combine elementwise; te re-exports the TIR math helpers.
+    a = te.placeholder((8,), name="A")
+    relu = te.compute((8,), lambda i: te.max(a[i], te.const(0.0, "float32")), name="relu")
+    clip = te.compute((8,), lambda i: te.min(a[i], 1), name="clip")
+    ex = te.compute((8,), lambda i: te.if_then_else(a[i] > 0, te.exp(a[i]), te.sqrt(-a[i])), name="ex")
+    f = tvm.compile(te.create_prim_func([a, relu, clip, ex]))["main"]
+    x = np.linspace(-2, 2, 8, dtype="float32")
+    outs = [np.zeros(8, "float32") for _ in range(3)]
+    f(x, *outs)
+    np.testing.assert_array_equal(outs[0], np.maximum(x, 0))
+    np.testing.assert_array_equal(outs[1], np.minimum(x, 1))
+    np.testing.assert_allclose(outs[2], np.where(x > 0, np.exp(x), np.sqrt(np.abs(x))), rtol=1e-6)
+    with pytest.raises(TypeError, match="max: 'where' and 'init' need reduce axes"):
+        te.max(a[0], 0.0, where=a[0] > 0)
 
 
 def test_intermediate_tensor_becomes_allocation():

@@ -48,6 +48,11 @@ def comm_reducer(fcombine, fidentity, name: str = "reduce"):
     """A reduction function f(expr, axis, where=None, init=None) from a combiner and identity."""
 
     def reducer(expr, axis, where=None, init=None):
+        if not isinstance(axis, (IterVar, list, tuple)):
+            # te.max(x, y) on two expressions combines them elementwise, as in a ReLU.
+            if where is not None or init is not None:
+                raise TypeError(f"{name}: 'where' and 'init' need reduce axes, got axis {axis!r}")
+            return E.convert(fcombine(E.convert(expr), E.convert(axis)))
         expr = E.convert(expr)
         lhs, rhs = E.Var("x", expr.dtype), E.Var("y", expr.dtype)
         combiner = CommReducer(lhs, rhs, E.convert(fcombine(lhs, rhs)),
