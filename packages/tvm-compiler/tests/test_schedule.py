@@ -62,6 +62,8 @@ def test_split_errors_name_the_loop():
         sch.split(i, [8, 4])
     with pytest.raises(ScheduleError, match="at most one factor of loop 'i' may be None"):
         sch.split(i, [None, None])
+    with pytest.raises(ScheduleError, match="factors for loop 'i' must be a list of at least two"):
+        sch.split(i, 8)
     with pytest.raises(ScheduleError, match="must be positive ints or None"):
         sch.split(i, [0, 64])
     sch.split(i, [None, 8])

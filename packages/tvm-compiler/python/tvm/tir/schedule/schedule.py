@@ -125,8 +125,9 @@ class Schedule:
         return result
 
     def split(self, loop: LoopRV, factors) -> list[LoopRV]:
-        return self._apply("split", {"loop": loop, "factors": list(factors)}, loops.split, loop,
-                           factors)
+        # loops.split reports factors that are not a list; the trace must not fail on them first.
+        listed = list(factors) if isinstance(factors, (list, tuple)) else factors
+        return self._apply("split", {"loop": loop, "factors": listed}, loops.split, loop, factors)
 
     def fuse(self, *loop_rvs: LoopRV) -> LoopRV:
         return self._apply("fuse", {"*": list(loop_rvs)}, loops.fuse, loop_rvs)
