@@ -92,6 +92,21 @@ def test_copyfrom_shape_mismatch(sess):
         remote.copyfrom(np.zeros(5, "float32"))
 
 
+def test_copyfrom_dtype_mismatch_is_an_error_not_a_cast(sess):
+    remote = tvm.runtime.empty((3,), "int8", sess.cpu())
+    with pytest.raises(ValueError, match="copyfrom: dtype mismatch, destination int8 vs source int64"):
+        remote.copyfrom(np.array([1, 300, -5], dtype="int64"))
+    remote.copyfrom([1, 2, 3])  # lists are read as the tensor's dtype
+    np.testing.assert_array_equal(remote.numpy(), [1, 2, 3])
+
+
+def test_zero_dimensional_remote_tensor(sess):
+    remote = tvm.runtime.tensor(np.array(2.5, dtype="float32"), sess.cpu())
+    assert remote.shape == () and remote.numpy().shape == () and float(remote.numpy()) == 2.5
+    remote.copyfrom(4.0)
+    assert float(remote.numpy()) == 4.0
+
+
 def test_numpy_argument_travels_inline(sess):
     got = sess.get_function("rpc_test.echo")(np.arange(5, dtype="int64"))
     np.testing.assert_array_equal(got.numpy() if hasattr(got, "numpy") else got, np.arange(5))

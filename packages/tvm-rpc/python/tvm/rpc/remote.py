@@ -199,7 +199,13 @@ class RemoteTensor(RemoteObject):
             if int(source.device.device_type) != runtime.device_api.CPU:
                 source = source.copyto(runtime.cpu(0))
             source = host_view(source)
-        array = np.ascontiguousarray(source, dtype=self._numpy_dtype())
+        # Arrays keep their dtype (a mismatch is an error, as for local tensors, never a silent
+        # cast); lists and scalars are read as this tensor's dtype. asarray keeps 0-d data 0-d.
+        wanted = self._numpy_dtype()
+        array = np.asarray(source, dtype=None if isinstance(source, np.ndarray) else wanted, order="C")
+        if array.dtype != wanted:
+            raise ValueError(f"RemoteTensor.copyfrom: dtype mismatch, destination {self.dtype} "
+                             f"vs source {array.dtype}")
         if array.shape != self.shape:
             raise ValueError(f"RemoteTensor.copyfrom: shape mismatch, destination {self.shape} "
                              f"vs source {array.shape}")
