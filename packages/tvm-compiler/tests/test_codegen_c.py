@@ -64,8 +64,12 @@ def test_argument_errors_are_precise():
     a = np.zeros(37, "float32")
     with pytest.raises(TypeError, match=r"main: expected 3 arguments \(A, B, C\), got 2"):
         f(a, a)
-    with pytest.raises(TypeError, match=r"argument 1 \(B\) must be a tensor"):
+    with pytest.raises(TypeError, match=r"argument 1 \(B\) must be a tensor, got int"):
         f(a, 3, a)
+    with pytest.raises(TypeError, match=r"argument 1 \(B\) must be a tensor, got str"):
+        f(a, "not a tensor", a)
+    with pytest.raises(TypeError, match=r"argument 1 \(B\) must be a tensor, got ffi.Array"):
+        f(a, [1, 2], a)
     with pytest.raises(ValueError, match=r"argument 2 \(C\) must have dtype float32, got float64"):
         f(a, a, np.zeros(37))
     with pytest.raises(ValueError, match=r"argument 0 \(A\) has shape\[0\] == 36, expected 37"):
@@ -115,8 +119,21 @@ def test_scalar_arguments_and_return_value():
     f = tvm.compile(func)["main"]
     assert f(3, 2.5) == 8.5
     assert f(3, 2) == 7.0
-    with pytest.raises(TypeError, match=r"argument 0 \(x\) must be an int"):
+    with pytest.raises(TypeError, match=r"argument 0 \(x\) must be an int, got float"):
         f(1.5, 2.0)
+    with pytest.raises(TypeError, match=r"argument 1 \(y\) must be a float, got str"):
+        f(1, "2.0")
+
+
+@pytest.mark.parametrize(("dtype", "bad", "good"), [("int32", 2**40, -(2**31)), ("uint8", -1, 255),
+                                                     ("int8", 128, -128)])
+def test_narrow_integer_scalars_are_range_checked(dtype, bad, good):
+    x = tir.Var("x", dtype)
+    func = tir.PrimFunc([x], tir.Evaluate(tir.ret(tir.Cast("int64", x))), ret_type="int64")
+    f = tvm.compile(func)["main"]
+    assert f(good) == good
+    with pytest.raises(ValueError, match=rf"argument 0 \(x\) = {bad} does not fit in {dtype}"):
+        f(bad)
 
 
 def test_parallel_vectorized_unrolled_loops_run():

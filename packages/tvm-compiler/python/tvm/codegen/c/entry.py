@@ -57,12 +57,32 @@ static const char* tvm_dtype_name(DLDataType t, char* buf, size_t n) {
   return buf;
 }
 
+/* The name of what an argument holds, for messages ("int", "str", "ffi.Array", ...). */
+static TVMFFIByteArray tvm_type_name(int32_t type_index) {
+  static const TVMFFIByteArray str = {"str", 3}, bytes = {"bytes", 5}, unknown = {"unknown", 7};
+  if (type_index == kTVMFFIRawStr || type_index == kTVMFFISmallStr || type_index == kTVMFFIStr) return str;
+  if (type_index == kTVMFFIByteArrayPtr || type_index == kTVMFFISmallBytes || type_index == kTVMFFIBytes)
+    return bytes;
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  return info ? info->type_key : unknown;
+}
+
 static DLTensor* tvm_arg_tensor(const TVMFFIAny* arg) {
   if (arg->type_index == kTVMFFITensor) return TVMFFITensorGetDLTensorPtr(arg->v_obj);
   if (arg->type_index == kTVMFFIDLTensorPtr) return (DLTensor*)arg->v_ptr;
   return NULL;
 }
 """
+
+
+def _int_range(dtype):
+    """(low, high) of an integer dtype narrower than 64 bits, else (None, None)."""
+    bits = dtype.bits
+    if dtype.is_bool or bits >= 64:
+        return None, None
+    if dtype.is_uint:
+        return 0, (1 << bits) - 1
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
 
 
 class EntryWriter:
@@ -78,6 +98,11 @@ class EntryWriter:
     def _fail(self, kind: str, fmt: str, *args: str, depth: int = 1) -> None:
         extra = "".join(f", {a}" for a in args)
         self.body.emit(f'return tvm_raise("{kind}", "{self.name}: {fmt}"{extra});', depth)
+
+    def _fail_type(self, what: str, arg: str) -> None:
+        """Raise TypeError naming what the argument should be and what it holds."""
+        self.body.emit(f"TVMFFIByteArray got = tvm_type_name({arg}.type_index);", 2)
+        self._fail("TypeError", f"{what}, got %.*s", "(int)got.size", "got.data", depth=2)
 
     def write(self) -> str:
         func, b = self.func, self.body
@@ -111,16 +136,20 @@ class EntryWriter:
         arg = f"args[{index}]"
         if var.dtype.is_float:
             b.emit(f"if ({arg}.type_index != kTVMFFIFloat && {arg}.type_index != kTVMFFIInt) {{", 1)
-            self._fail("TypeError", f"argument {index} ({var.name}) must be a float, got type index %d",
-                       f"(int){arg}.type_index", depth=2)
+            self._fail_type(f"argument {index} ({var.name}) must be a float", arg)
             b.emit("}", 1)
             b.emit(f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)})({arg}.type_index "
                    f"== kTVMFFIFloat ? {arg}.v_float64 : (double){arg}.v_int64);", 1)
         elif var.dtype.is_integer or var.dtype.is_bool:
             b.emit(f"if ({arg}.type_index != kTVMFFIInt && {arg}.type_index != kTVMFFIBool) {{", 1)
-            self._fail("TypeError", f"argument {index} ({var.name}) must be an int, got type index %d",
-                       f"(int){arg}.type_index", depth=2)
+            self._fail_type(f"argument {index} ({var.name}) must be an int", arg)
             b.emit("}", 1)
+            low, high = _int_range(var.dtype)
+            if low is not None:
+                b.emit(f"if ({arg}.v_int64 < {low}LL || {arg}.v_int64 > {high}LL) {{", 1)
+                self._fail("ValueError", f"argument {index} ({var.name}) = %lld does not fit in {var.dtype}",
+                           f"(long long){arg}.v_int64", depth=2)
+                b.emit("}", 1)
             b.emit(f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)}){arg}.v_int64;", 1)
         else:
             raise CodegenError(f"codegen c: parameter {var.name} has unsupported dtype {var.dtype}")
@@ -131,8 +160,7 @@ class EntryWriter:
         dl = self.names.get(param, f"{buf.name}_dl")
         b.emit(f"DLTensor* {dl} = tvm_arg_tensor(&args[{index}]);", 1)
         b.emit(f"if ({dl} == NULL) {{", 1)
-        self._fail("TypeError", f"{label} must be a tensor, got type index %d",
-                   f"(int)args[{index}].type_index", depth=2)
+        self._fail_type(f"{label} must be a tensor", f"args[{index}]")
         b.emit("}", 1)
         ndim = len(buf.shape)
         b.emit(f"if ({dl}->ndim != {ndim}) {{", 1)
