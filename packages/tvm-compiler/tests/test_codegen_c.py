@@ -206,3 +206,25 @@ def test_module_with_several_functions_exports_each():
     assert (x == 1).all()
     mod["twos"](x)
     assert (x == 2).all()
+
+
+def test_bitwise_operators_on_integers_match_numpy():
+    a = te.placeholder((16,), "int32", name="A")
+    b = te.placeholder((16,), "int32", name="B")
+    c = te.compute((16,), lambda i: ((a[i] & b[i]) | (a[i] << 2)) ^ (~b[i] >> 1), name="C")
+    f = tvm.compile(te.create_prim_func([a, b, c]))["main"]
+    x = np.arange(-8, 8, dtype="int32")
+    y = np.arange(16, dtype="int32") * 3
+    out = np.zeros(16, "int32")
+    f(x, y, out)
+    np.testing.assert_array_equal(out, ((x & y) | (x << 2)) ^ (~y >> 1))
+
+
+def test_bitwise_operators_need_integers_and_bools_stay_logical():
+    x = tir.Var("x", "float32")
+    with pytest.raises(TypeError, match="shift_left needs integer expressions, got dtype float32"):
+        x << 1  # noqa: B018
+    with pytest.raises(TypeError, match="~ needs a bool or integer expression"):
+        ~x  # noqa: B018
+    p, q = tir.Var("p", "bool"), tir.Var("q", "bool")
+    assert isinstance(p & q, tir.And) and isinstance(p | q, tir.Or) and isinstance(~p, tir.Not)

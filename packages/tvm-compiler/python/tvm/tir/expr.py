@@ -72,20 +72,43 @@ class PrimExpr(Node):
     def __ne__(self, other):
         return _binary(NE, self, other)
 
+    # On bools, & | ~ are the logical operators; on integers they are bitwise, as in C.
     def __and__(self, other):
-        return _binary(And, self, other)
+        return _logical_or_bitwise(And, "bitwise_and", self, other)
 
     def __rand__(self, other):
-        return _binary(And, other, self)
+        return _logical_or_bitwise(And, "bitwise_and", other, self)
 
     def __or__(self, other):
-        return _binary(Or, self, other)
+        return _logical_or_bitwise(Or, "bitwise_or", self, other)
 
     def __ror__(self, other):
-        return _binary(Or, other, self)
+        return _logical_or_bitwise(Or, "bitwise_or", other, self)
+
+    def __xor__(self, other):
+        return _bitwise("bitwise_xor", self, other)
+
+    def __rxor__(self, other):
+        return _bitwise("bitwise_xor", other, self)
+
+    def __lshift__(self, other):
+        return _bitwise("shift_left", self, other)
+
+    def __rlshift__(self, other):
+        return _bitwise("shift_left", other, self)
+
+    def __rshift__(self, other):
+        return _bitwise("shift_right", self, other)
+
+    def __rrshift__(self, other):
+        return _bitwise("shift_right", other, self)
 
     def __invert__(self):
-        return Not(self)
+        if self.dtype.is_bool:
+            return Not(self)
+        if not self.dtype.is_integer:
+            raise TypeError(f"~ needs a bool or integer expression, got dtype {self.dtype}")
+        return Call(self.dtype, "tir.bitwise_not", [self])
 
     def __bool__(self):
         raise TypeError(
@@ -165,6 +188,24 @@ def _binary(cls, a, b):
     a_expr, b_expr = _unify(a_expr, b_expr)
     folded = _fold(cls, a_expr, b_expr)
     return folded if folded is not None else cls(a_expr, b_expr)
+
+
+def _bitwise(name, a, b):
+    """An integer bitwise operator as a call to the builtin tir.<name>."""
+    a_expr = _operand(a, b)
+    b_expr = _operand(b, a_expr)
+    a_expr, b_expr = _unify(a_expr, b_expr)
+    if not a_expr.dtype.is_integer:
+        raise TypeError(f"{name} needs integer expressions, got dtype {a_expr.dtype}")
+    return Call(a_expr.dtype, f"tir.{name}", [a_expr, b_expr])
+
+
+def _logical_or_bitwise(logical_cls, bitwise_name, a, b):
+    a_expr = _operand(a, b)
+    b_expr = _operand(b, a_expr)
+    if a_expr.dtype.is_bool and b_expr.dtype.is_bool:
+        return _binary(logical_cls, a_expr, b_expr)
+    return _bitwise(bitwise_name, a_expr, b_expr)
 
 
 def _fold(cls, a, b):

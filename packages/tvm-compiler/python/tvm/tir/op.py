@@ -29,6 +29,10 @@ EFFECT_ATTR = "TCallEffectKind"
 # The C function implementing a math op on double; the float32 variant adds "f".
 C_NAME_ATTR = "TCFunctionName"
 
+# Integer bitwise builtins and their C operators (bitwise_not is unary).
+BITWISE_C = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "shift_left": "<<",
+             "shift_right": ">>", "bitwise_not": "~"}
+
 _MATH_OPS = {
     "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log10": "log10",
     "sqrt": "sqrt", "cos": "cos", "sin": "sin", "tan": "tan", "tanh": "tanh",
@@ -50,6 +54,7 @@ def _register_builtins() -> None:
         "tir.if_then_else": CallEffectKind.PURE,
         "tir.likely": CallEffectKind.EXPR_ANNOTATION,
         "tir.reinterpret": CallEffectKind.PURE,
+        **{f"tir.{name}": CallEffectKind.PURE for name in BITWISE_C},
     }
     for name, effect in effects.items():
         op = register_op(name)

@@ -8,7 +8,7 @@ import re
 from tvm.arith.bound import BoundAnalyzer, ConstIntBound
 from tvm.tir import expr as E
 from tvm.tir import stmt as S
-from tvm.tir.op import C_NAME_ATTR
+from tvm.tir.op import BITWISE_C, C_NAME_ATTR
 
 from .c_types import c_float_literal, c_int_literal, c_scalar_type, c_string_literal, c_type
 
@@ -144,6 +144,9 @@ class BodyWriter:
             return f"{callee}({', '.join(args[1:])})"
         if name == "tir.if_then_else":
             return f"({args[0]} ? {args[1]} : {args[2]})"
+        c_op = BITWISE_C.get(name[len("tir."):]) if name.startswith("tir.") else None
+        if c_op is not None:
+            return f"({c_op}{args[0]})" if len(args) == 1 else f"({args[0]} {c_op} {args[1]})"
         if name == "tir.likely":
             return f"__builtin_expect(!!({args[0]}), 1)"
         if name == "tir.ret":
