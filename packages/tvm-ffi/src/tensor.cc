@@ -1,6 +1,7 @@
 // Tensors: adopting DLPack tensors (versioned and legacy), exporting them, and CPU allocation.
 #include <tvm_ffi/ffi.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -86,9 +87,17 @@ Tensor TensorEmpty(Shape shape, DLDataType dtype, DLDevice device) {
   int64_t numel = 1;
   for (int64_t d : shape) {
     if (d < 0) TVM_FFI_THROW(ValueError) << "ffi.TensorEmpty: argument `shape` has negative dim " << d;
+    // A product that overflows would allocate a tiny buffer behind a huge shape.
+    if (d != 0 && numel > INT64_MAX / d) {
+      TVM_FFI_THROW(MemoryError) << "ffi.TensorEmpty: argument `shape` has too many elements to allocate";
+    }
     numel *= d;
   }
-  size_t nbytes = static_cast<size_t>(numel) * details::DataTypeBytes(dtype);
+  size_t item = details::DataTypeBytes(dtype);
+  if (item != 0 && static_cast<size_t>(numel) > (SIZE_MAX - kAllocAlignment) / item) {
+    TVM_FFI_THROW(MemoryError) << "ffi.TensorEmpty: argument `shape` has too many bytes to allocate";
+  }
+  size_t nbytes = static_cast<size_t>(numel) * item;
   size_t rounded = (nbytes + kAllocAlignment - 1) / kAllocAlignment * kAllocAlignment;
   void* data = std::aligned_alloc(kAllocAlignment, rounded == 0 ? kAllocAlignment : rounded);
   if (data == nullptr) TVM_FFI_THROW(MemoryError) << "ffi.TensorEmpty: cannot allocate " << nbytes << " bytes";
