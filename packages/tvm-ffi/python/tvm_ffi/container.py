@@ -48,6 +48,8 @@ class Array(Object):
         return Array(list(other) + _core.array_to_list(self))
 
     def __repr__(self):
+        if not self.__ffi_handle__:
+            return Object.__repr__(self)
         return "[" + ", ".join(repr(v) for v in self) + "]"
 
     def __reduce__(self):
@@ -101,6 +103,8 @@ class Map(Object):
     __hash__ = Object.__hash__
 
     def __repr__(self):
+        if not self.__ffi_handle__:
+            return Object.__repr__(self)
         return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"
 
     def __reduce__(self):
@@ -138,6 +142,8 @@ class Shape(Object):
         return hash(_core.shape_to_tuple(self))
 
     def __repr__(self):
+        if not self.__ffi_handle__:
+            return Object.__repr__(self)
         return "Shape(" + repr(_core.shape_to_tuple(self)) + ")"
 
     def __reduce__(self):

@@ -1,6 +1,7 @@
 """Error kinds across the FFI: builtin exceptions by name, registered kinds, native tracebacks."""
 
 import builtins
+import collections
 import sys
 import types
 
@@ -54,11 +55,24 @@ def _kind_of_exception(exc):
     return type(exc).__name__
 
 
-def _format_traceback(exc):
-    import traceback
+_MAX_TRACEBACK_FRAMES = 64
 
-    frames = traceback.extract_tb(exc.__traceback__)
-    return "".join(f'  File "{f.filename}", line {f.lineno}, in {f.name}\n' for f in frames)
+
+def _format_traceback(exc):
+    # Runs at every callback boundary an exception crosses, so it must stay cheap on deep
+    # tracebacks (recursion through the FFI): no source lookups, and only the newest frames.
+    newest = collections.deque(maxlen=_MAX_TRACEBACK_FRAMES)
+    skipped = -_MAX_TRACEBACK_FRAMES
+    tb = exc.__traceback__
+    while tb is not None:
+        newest.append(tb)
+        skipped += 1
+        tb = tb.tb_next
+    lines = [f"  ... {skipped} earlier frames omitted\n"] if skipped > 0 else []
+    for tb in newest:
+        code = tb.tb_frame.f_code
+        lines.append(f'  File "{code.co_filename}", line {tb.tb_lineno}, in {code.co_name}\n')
+    return "".join(lines)
 
 
 def _parse_backtrace(backtrace):
@@ -97,11 +111,22 @@ def _frame_for(filename, lineno, func):
     return cached
 
 
+def _instantiate(cls, message):
+    """cls(message), or the nearest base that takes a lone message (UnicodeDecodeError needs five)."""
+    for klass in cls.__mro__:
+        if issubclass(klass, BaseException):
+            try:
+                return klass(message)
+            except TypeError:
+                continue
+    return RuntimeError(message)
+
+
 def _make_exception(kind, message, backtrace):
     cls = error_class(kind)
     if cls is None:
         cls, message = RuntimeError, f"{kind}: {message}"
-    exc = cls(message)
+    exc = _instantiate(cls, message)
     tb = None
     for filename, lineno, func in reversed(_parse_backtrace(backtrace)):
         frame, lasti = _frame_for(filename, lineno, func)

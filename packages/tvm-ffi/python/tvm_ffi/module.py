@@ -55,6 +55,8 @@ class Module(Object):
         return self.get_function(name, allow_missing=True) is not None
 
     def __repr__(self):
+        if not self.__ffi_handle__:
+            return Object.__repr__(self)
         return f"Module(kind={self.kind!r}, path={self.path!r})"
 
 
@@ -65,4 +67,7 @@ def load_module(path):
     library, ValueError for a library without the tvm-ffi ABI tag and RuntimeError for one
     built against another ABI major version.
     """
-    return _api("ModuleLoadFromFile")(os.fspath(path))
+    path = os.fsdecode(path)
+    if "\0" in path:
+        raise ValueError(f"load_module: argument `path` contains a NUL character: {path!r}")
+    return _api("ModuleLoadFromFile")(path)

@@ -41,6 +41,8 @@ def get_global_func(name, allow_missing=False):
 
 def remove_global_func(name):
     """Removes the global function `name`; returns whether one was registered."""
+    if not isinstance(name, str):
+        raise TypeError(f"remove_global_func: argument `name` must be a str, got {type(name).__name__}")
     return _core.remove_global_func(name)
 
 

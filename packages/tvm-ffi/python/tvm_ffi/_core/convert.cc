@@ -68,6 +68,13 @@ void SetObject(TVMFFIAny* out, TVMFFIObject* handle) {
   out->v_obj = handle;
 }
 
+int SetDevice(TVMFFIAny* out, PyObject* device) {
+  out->type_index = kTVMFFIDevice;
+  out->v_int64 = 0;
+  out->v_device = reinterpret_cast<PyFFIDevice*>(device)->device;
+  return 0;
+}
+
 int ParseDType(PyObject* obj, TVMFFIAny* out) {
   Py_ssize_t size;
   const char* data = PyUnicode_AsUTF8AndSize(obj, &size);
@@ -159,15 +166,16 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     return 0;
   }
   if (tp == &DeviceType) {
-    out->type_index = kTVMFFIDevice;
-    out->v_int64 = 0;
-    out->v_device = reinterpret_cast<PyFFIDevice*>(obj)->device;
-    return 0;
+    return SetDevice(out, obj);
   }
   TVMFFIObject* made = nullptr;
   if (PyList_Check(obj) || PyTuple_Check(obj) || PyDict_Check(obj)) {
     // Containers recurse: deep or self-referencing ones end in RecursionError, not a crash.
     if (Py_EnterRecursiveCall(" while converting a container to an FFI value")) return -1;
+    if (CStackNearlyFull(" while converting a container to an FFI value")) {
+      Py_LeaveRecursiveCall();
+      return -1;
+    }
     made = PyDict_Check(obj) ? DictToMap(obj) : SequenceToArray(obj);
     Py_LeaveRecursiveCall();
     if (made == nullptr) return -1;
@@ -183,6 +191,8 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     return ret;
   } else if (PyLong_Check(obj)) {
     return IntToAny(obj, out);
+  } else if (PyObject_TypeCheck(obj, &DeviceType)) {
+    return SetDevice(out, obj);
   } else if (PyFloat_Check(obj)) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AsDouble(obj);

@@ -69,12 +69,16 @@ const char* PyTypeName(PyObject* obj);
 // ---- object classes (object.cc) ----
 void RegisterClass(int32_t type_index, PyObject* cls);
 PyObject* ClassForTypeIndex(int32_t type_index);
+/*! Sets a TypeError naming func unless Python objects of `type` may hold a handle of `type_index`. */
+bool CheckHandleFits(PyTypeObject* type, int32_t type_index, const char* func);
 void SetDTypeClass(PyObject* cls);
 PyObject* DataTypeToPy(DLDataType dtype);
 
 // ---- functions (function.cc) ----
 PyObject* NewFunction(TVMFFIObject* handle);
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
+/*! True, with RecursionError set (its message ending in `where`), when this thread's C stack is nearly used up. */
+bool CStackNearlyFull(const char* where);
 
 // ---- errors (error.cc) ----
 /*! Raises this thread's FFI error as a Python exception; returns NULL for convenience. */

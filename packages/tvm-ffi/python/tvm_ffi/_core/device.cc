@@ -23,14 +23,35 @@ const char* NameOf(int code) {
 
 DLDevice& Dev(PyObject* self) { return reinterpret_cast<PyFFIDevice*>(self)->device; }
 
+/*! Reads an int argument of Device(...) into an int32; -1 with a TypeError/OverflowError naming it. */
+int ArgToInt(PyObject* value, const char* name, int* out) {
+  if (!PyIndex_Check(value)) {
+    PyErr_Format(PyExc_TypeError, "Device: argument `%s` must be an int, got %s", name, Py_TYPE(value)->tp_name);
+    return -1;
+  }
+  int overflow = 0;
+  PyObject* as_int = PyNumber_Index(value);
+  long v = as_int ? PyLong_AsLongAndOverflow(as_int, &overflow) : -1;
+  Py_XDECREF(as_int);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  if (overflow != 0 || v < INT32_MIN || v > INT32_MAX) {
+    PyErr_Format(PyExc_OverflowError, "Device: argument `%s` does not fit in int32: %R", name, value);
+    return -1;
+  }
+  *out = static_cast<int>(v);
+  return 0;
+}
+
 /*! Device(device_type: int, device_id: int = 0) */
 PyObject* Device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   static const char* kwlist[] = {"device_type", "device_id", nullptr};
-  int device_type = 0, device_id = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|i:Device", const_cast<char**>(kwlist), &device_type,
-                                   &device_id)) {
+  PyObject *type_arg = nullptr, *id_arg = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Device", const_cast<char**>(kwlist), &type_arg, &id_arg)) {
     return nullptr;
   }
+  int device_type = 0, device_id = 0;
+  if (ArgToInt(type_arg, "device_type", &device_type) != 0) return nullptr;
+  if (id_arg && ArgToInt(id_arg, "device_id", &device_id) != 0) return nullptr;
   if (device_type <= 0 || device_id < 0) {
     PyErr_Format(PyExc_ValueError,
                  "Device: expected a positive device_type and a non-negative device_id, got (%d, %d)",

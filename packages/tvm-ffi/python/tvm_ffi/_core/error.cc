@@ -80,6 +80,11 @@ PyObject* RaiseFFIError() {
   Py_XDECREF(message);
   Py_XDECREF(backtrace);
   if (exc == nullptr) return nullptr;
+  if (!PyExceptionInstance_Check(exc)) {  // a broken hook must not raise a non-exception
+    Py_DECREF(exc);
+    PyErr_Format(PyExc_RuntimeError, "%s: %s", err.kind().c_str(), err.message().c_str());
+    return nullptr;
+  }
   PyObject* tb = PyException_GetTraceback(exc);
   PyObject* type = reinterpret_cast<PyObject*>(Py_TYPE(exc));
   Py_INCREF(type);

@@ -1,10 +1,47 @@
 // The Function type (called through vectorcall) and Python callables exposed as Functions.
+#if defined(__linux__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
+
+#include <algorithm>
+#include <cstdint>
+
 #include "core.h"
 
 namespace tvm_ffi_py {
 namespace {
 
 constexpr Py_ssize_t kStackArgs = 8;
+
+/*! Re-raises the pending conversion error with the argument's position in front of its message. */
+void PrefixArgumentError(Py_ssize_t i) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject* msg = PyUnicode_FromFormat("argument %zd: %S", i, value);
+  PyObject* renamed = nullptr;
+  // Some kinds take more than a message (UnicodeEncodeError): fall back to the nearest base that does.
+  for (PyObject* cls = type; msg && !renamed && cls && PyExceptionClass_Check(cls);
+       cls = reinterpret_cast<PyObject*>(reinterpret_cast<PyTypeObject*>(cls)->tp_base)) {
+    renamed = PyObject_CallOneArg(cls, msg);
+    if (renamed && !PyExceptionInstance_Check(renamed)) Py_CLEAR(renamed);
+    if (renamed == nullptr) PyErr_Clear();
+  }
+  Py_XDECREF(msg);
+  if (renamed == nullptr) {
+    PyErr_Restore(type, value, tb);
+    return;
+  }
+  if (Py_TYPE(renamed) != reinterpret_cast<PyTypeObject*>(type)) {
+    PyException_SetCause(renamed, value);  // keeps the original's details; steals value
+    value = nullptr;
+  }
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(renamed)), renamed);
+  Py_DECREF(renamed);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+}
 
 /*! The call path: convert straight into a stack array of Any and call the function pointer. */
 PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
@@ -24,25 +61,16 @@ PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t narg
   CallTemps temps;
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     if (TVM_FFI_UNLIKELY(PyToAnyArg(args[i], &values[i], &temps) != 0)) {
-      // Name the argument that could not be converted.
-      PyObject *type, *value, *tb;
-      PyErr_Fetch(&type, &value, &tb);
-      PyErr_NormalizeException(&type, &value, &tb);
-      PyObject* msg = PyUnicode_FromFormat("argument %zd: %S", i, value);
-      if (msg) {
-        PyErr_SetObject(type, msg);
-        Py_DECREF(msg);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-      } else {
-        PyErr_Restore(type, value, tb);
-      }
+      PrefixArgumentError(i);
       return nullptr;
     }
   }
   TVMFFIAny result;
   tvm::ffi::details::InitNone(&result);
+  if (TVM_FFI_UNLIKELY(f->base.handle == nullptr)) {
+    PyErr_SetString(PyExc_ValueError, "Function is not initialized (its handle was moved out)");
+    return nullptr;
+  }
   TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(f->base.handle);
   int ret;
   if (f->release_gil) {
@@ -100,6 +128,11 @@ PyGetSetDef function_getset[] = {
 // ---------------- Python callables as Functions ----------------
 int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   GILGuard gil;
+  // Python -> FFI -> Python recursion uses the C stack, which Python's recursion limit does not watch.
+  if (CStackNearlyFull(" in a Python callback called through the FFI")) {
+    SetFFIErrorFromPython();
+    return -1;
+  }
   PyObject* callable = static_cast<PyObject*>(self);
   PyObject* stack[kStackArgs + 1];
   std::vector<PyObject*> heap;
@@ -138,7 +171,34 @@ void PyCallbackDeleter(void* self) {
   Py_DECREF(static_cast<PyObject*>(self));
 }
 
+/*! The lowest address this thread's stack may grow down to; 0 when unknown. */
+uintptr_t StackLimit() {
+  uintptr_t low = 0;
+  size_t size = 0;
+#if defined(__linux__)
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+  void* addr = nullptr;
+  if (pthread_attr_getstack(&attr, &addr, &size) == 0) low = reinterpret_cast<uintptr_t>(addr);
+  pthread_attr_destroy(&attr);
+#elif defined(__APPLE__)
+  size = pthread_get_stacksize_np(pthread_self());
+  low = reinterpret_cast<uintptr_t>(pthread_get_stackaddr_np(pthread_self())) - size;
+#endif
+  if (low == 0) return 0;
+  // Keep a reserve for the code that runs before the next check: 256 KiB, less on small stacks.
+  return low + std::min<size_t>(size / 4, 256 * 1024);
+}
+
 }  // namespace
+
+bool CStackNearlyFull(const char* where) {
+  thread_local uintptr_t limit = StackLimit();
+  char probe;
+  if (limit == 0 || reinterpret_cast<uintptr_t>(&probe) > limit) return false;
+  PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded%s (the C stack is nearly full)", where);
+  return true;
+}
 
 PyTypeObject FunctionType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};

@@ -11,7 +11,7 @@ namespace tvm_ffi_py {
 int InitObjectTypes(PyObject* module);
 int InitTensorType(PyObject* module);
 int InitDeviceType(PyObject* module);
-PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info);
+PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info, int32_t owner_index);
 
 namespace {
 
@@ -102,7 +102,7 @@ nb::object TypeInfoDict(int32_t type_index) {
   for (int32_t i = 0; i < info->num_fields; ++i) {
     const TVMFFIFieldInfo& f = info->fields[i];
     fields.append(nb::make_tuple(nb::str(f.name.data, f.name.size), nb::str(f.doc.data, f.doc.size),
-                                 Steal(MakeFieldDescriptor(&f))));
+                                 Steal(MakeFieldDescriptor(&f, info->type_index))));
   }
   out["fields"] = fields;
   nb::list methods;
@@ -181,14 +181,20 @@ NB_MODULE(_core, m) {
         !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()), &ObjectType)) {
       throw nb::type_error(("register_object(\"" + key + "\"): the class must subclass tvm_ffi.Object").c_str());
     }
+    if (!CheckHandleFits(reinterpret_cast<PyTypeObject*>(cls.ptr()), index, "register_object")) {
+      throw nb::python_error();
+    }
     RegisterClass(index, cls.ptr());
     return index;
   });
   m.def("type_info", &TypeInfoDict);
   m.def("set_dtype_class", [](nb::handle cls) {
+    if (!PyType_Check(cls.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()), &PyUnicode_Type)) {
+      throw nb::type_error("set_dtype_class: argument `cls` must be a subclass of str");
+    }
     SetDTypeClass(cls.ptr());
     RegisterClass(kTVMFFIDataType, cls.ptr());
-  });
+  }, nb::arg("cls").none());
   m.def("set_error_hooks", [](nb::handle make, nb::handle kind_of, nb::handle fmt) {
     SetErrorHooks(make.ptr(), kind_of.ptr(), fmt.ptr());
   });
@@ -204,6 +210,11 @@ NB_MODULE(_core, m) {
     return nb::make_tuple(int(t.code), int(t.bits), int(t.lanes));
   });
   m.def("dtype_to_str", [](int code, int bits, int lanes) {
+    if (code < 0 || code > 255 || bits < 0 || bits > 255 || lanes < 1 || lanes > 65535) {
+      throw nb::value_error(("dtype: expected type code and bits in 0..255 and lanes in 1..65535, got (" +
+                             std::to_string(code) + ", " + std::to_string(bits) + ", " + std::to_string(lanes) +
+                             ")").c_str());
+    }
     DLDataType t{static_cast<uint8_t>(code), static_cast<uint8_t>(bits), static_cast<uint16_t>(lanes)};
     TVMFFIAny out;
     tvm::ffi::details::InitNone(&out);
@@ -219,8 +230,11 @@ NB_MODULE(_core, m) {
     return ToPy(arr);
   });
   m.def("array_size", [](nb::handle arr) { return ArrayCell(arr, "Array.__len__")->size; });
-  m.def("array_getitem", [](nb::handle arr, int64_t i) {
+  m.def("array_getitem", [](nb::handle arr, nb::handle index) {
     const TVMFFISeqCell* cell = ArrayCell(arr, "Array.__getitem__");
+    // Huge ints are out of range (IndexError), like a list; non-integers are a TypeError.
+    Py_ssize_t i = PyNumber_AsSsize_t(index.ptr(), PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) throw nb::python_error();
     return Steal(AnyViewToPy(&cell->data[NormalizeIndex(i, cell->size, "Array")]));
   });
   m.def("array_to_list", [](nb::handle arr) {

@@ -46,6 +46,22 @@ void Object_dealloc(PyObject* self) {
 
 TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
 
+}  // namespace
+
+bool CheckHandleFits(PyTypeObject* type, int32_t type_index, const char* func) {
+  // Function and Tensor read their handle's layout directly: a foreign handle would crash them.
+  int32_t needed = PyType_IsSubtype(type, &FunctionType) ? kTVMFFIFunction
+                   : PyType_IsSubtype(type, &TensorType) ? kTVMFFITensor
+                                                         : kTVMFFIObject;
+  if (needed == kTVMFFIObject || tvm::ffi::details::IsSubtype(type_index, needed)) return true;
+  const TVMFFITypeInfo* got = TVMFFIGetTypeInfo(type_index);
+  PyErr_Format(PyExc_TypeError, "%s: a %s cannot hold an object of type %s", func, type->tp_name,
+               got ? got->type_key.data : "unknown");
+  return false;
+}
+
+namespace {
+
 PyObject* Object_richcompare(PyObject* self, PyObject* other, int op) {
   if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, &ObjectType)) {
     Py_RETURN_NOTIMPLEMENTED;
@@ -90,6 +106,10 @@ PyObject* Object_init_handle_by_constructor(PyObject* self, PyObject* const* arg
     Py_DECREF(result);
     return nullptr;
   }
+  if (!CheckHandleFits(Py_TYPE(self), HandleOf(result)->type_index, "__init_handle_by_constructor__")) {
+    Py_DECREF(result);
+    return nullptr;
+  }
   TVMFFIObject* old = HandleOf(self);
   reinterpret_cast<PyFFIObject*>(self)->handle = HandleOf(result);
   reinterpret_cast<PyFFIObject*>(result)->handle = nullptr;
@@ -104,6 +124,9 @@ PyObject* Object_move_handle_from(PyObject* self, PyObject* other) {
     PyErr_SetString(PyExc_TypeError, "__move_handle_from__: expects an Object");
     return nullptr;
   }
+  if (other == self) Py_RETURN_NONE;  // moving onto itself must not drop the reference
+  TVMFFIObject* moved = HandleOf(other);
+  if (moved && !CheckHandleFits(Py_TYPE(self), moved->type_index, "__move_handle_from__")) return nullptr;
   TVMFFIObject* old = HandleOf(self);
   reinterpret_cast<PyFFIObject*>(self)->handle = HandleOf(other);
   reinterpret_cast<PyFFIObject*>(other)->handle = nullptr;
@@ -148,7 +171,21 @@ struct PyFieldDescr {
   PyObject_HEAD
   const TVMFFIFieldInfo* info;
   PyObject* name;
+  int32_t owner_index;  // the type declaring the field: only its instances have it at info->offset
 };
+
+/*! The handle of obj when it is an initialized instance of the field's type; else a TypeError. */
+TVMFFIObject* FieldTarget(PyFieldDescr* d, PyObject* obj) {
+  TVMFFIObject* h = PyObject_TypeCheck(obj, &ObjectType) ? HandleOf(obj) : nullptr;
+  if (h == nullptr || !tvm::ffi::details::IsSubtype(h->type_index, d->owner_index)) {
+    const TVMFFITypeInfo* owner = TVMFFIGetTypeInfo(d->owner_index);
+    PyErr_Format(PyExc_TypeError, "field %U: expected an initialized %s object, got %s", d->name,
+                 owner ? owner->type_key.data : "FFI", h ? TVMFFIGetTypeInfo(h->type_index)->type_key.data
+                                                         : Py_TYPE(obj)->tp_name);
+    return nullptr;
+  }
+  return h;
+}
 
 PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
   auto* d = reinterpret_cast<PyFieldDescr*>(self);
@@ -156,13 +193,11 @@ PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
     Py_INCREF(self);
     return self;
   }
-  if (!PyObject_TypeCheck(obj, &ObjectType) || HandleOf(obj) == nullptr) {
-    PyErr_Format(PyExc_TypeError, "field %U: expected an initialized Object", d->name);
-    return nullptr;
-  }
+  TVMFFIObject* h = FieldTarget(d, obj);
+  if (h == nullptr) return nullptr;
   TVMFFIAny value;
   tvm::ffi::details::InitNone(&value);
-  void* addr = reinterpret_cast<char*>(HandleOf(obj)) + d->info->offset;
+  void* addr = reinterpret_cast<char*>(h) + d->info->offset;
   if (d->info->getter(addr, &value) != 0) return RaiseFFIError();
   return AnyToPyOwned(&value);
 }
@@ -177,10 +212,12 @@ int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
     PyErr_Format(PyExc_AttributeError, "field %U cannot be deleted", d->name);
     return -1;
   }
+  TVMFFIObject* h = FieldTarget(d, obj);
+  if (h == nullptr) return -1;
   CallTemps temps;
   TVMFFIAny arg;
   if (PyToAnyArg(value, &arg, &temps) != 0) return -1;
-  void* addr = reinterpret_cast<char*>(HandleOf(obj)) + d->info->offset;
+  void* addr = reinterpret_cast<char*>(h) + d->info->offset;
   if (d->info->setter(addr, &arg) != 0) {
     RaiseFFIError();
     return -1;
@@ -283,10 +320,11 @@ PyObject* DataTypeToPy(DLDataType dtype) {
   return out;
 }
 
-PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info) {
+PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info, int32_t owner_index) {
   auto* d = PyObject_New(PyFieldDescr, &FieldDescrType);
   if (d == nullptr) return nullptr;
   d->info = info;
+  d->owner_index = owner_index;
   d->name = PyUnicode_FromStringAndSize(info->name.data, info->name.size);
   return reinterpret_cast<PyObject*>(d);
 }

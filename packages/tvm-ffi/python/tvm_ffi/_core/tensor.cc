@@ -64,7 +64,12 @@ TVMFFIObject* AdoptCapsule(PyObject* capsule) {
     PyCapsule_SetDestructor(capsule, nullptr);
     return static_cast<TVMFFIObject*>(out);
   }
-  PyErr_SetString(PyExc_TypeError, "from_dlpack: __dlpack__() did not return a DLPack capsule");
+  if (PyCapsule_IsValid(capsule, kUsedVersionedName) || PyCapsule_IsValid(capsule, kUsedLegacyName)) {
+    PyErr_SetString(PyExc_BufferError, "from_dlpack: __dlpack__() returned a capsule that was already consumed");
+    return nullptr;
+  }
+  PyErr_Format(PyExc_TypeError, "from_dlpack: __dlpack__() returned %s, expected a DLPack capsule",
+               Py_TYPE(capsule)->tp_name);
   return nullptr;
 }
 
