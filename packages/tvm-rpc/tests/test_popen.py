@@ -49,3 +49,24 @@ def test_program_that_does_not_speak_rpc(tmp_path):
 def test_bad_binary_argument():
     with pytest.raises(TypeError, match="'binary'"):
         rpc.PopenSession(42)
+
+
+@pytest.mark.parametrize("spin_us", ["0", "100"])
+def test_reads_work_with_and_without_polling(spin_us):
+    # Reads poll for TVM_RPC_SPIN_US before they block; both ways must carry every call.
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np, tvm, tvm.rpc as rpc\n"
+        "with rpc.PopenSession() as sess:\n"
+        "    data = np.arange(1000, dtype='float32')\n"
+        "    assert (tvm.runtime.tensor(data, sess.cpu()).numpy() == data).all()\n"
+        "    pid = sess.get_function('rpc.GetPid')\n"
+        "    assert all(pid() == pid() for _ in range(50))\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, TVM_RPC_SPIN_US=spin_us)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
