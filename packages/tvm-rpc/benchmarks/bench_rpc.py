@@ -18,32 +18,13 @@ import tvm_ffi
 
 import tvm
 import tvm.rpc as rpc
+from timing import COPY_BYTES, gib_per_s, median_us  # this folder is sys.path[0]
 
-MIB = 1 << 20
-COPY_BYTES = 64 * MIB
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 tvm_ffi.register_global_func("bench.nop", lambda: None, override=True)
 
 
-def _median_us(func, calls, batches=7):
-    per_call = []
-    for _ in range(batches):
-        start = time.perf_counter()
-        for _ in range(calls):
-            func()
-        per_call.append((time.perf_counter() - start) / calls)
-    return statistics.median(per_call) * 1e6
-
-
-def _gib_per_s(func, nbytes, repeat=5):
-    func()  # first touch of the pages on both sides is not what we measure
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return nbytes / statistics.median(times) / (1 << 30)
 
 
 def _wait_connect(port, timeout=30.0):
@@ -68,7 +49,7 @@ def _sink(listener, rounds):
     conn.close()
 
 
-def raw_tcp_gib_per_s(repeat=5):
+def raw_tcpgib_per_s(repeat=5):
     """Plain Python sockets moving 64 MiB to another process over loopback: the ceiling
     for any Python RPC on this machine."""
     listener = socket.create_server(("127.0.0.1", 0))
@@ -81,7 +62,7 @@ def raw_tcp_gib_per_s(repeat=5):
         client.sendall(payload)
         client.recv(1)
 
-    figure = _gib_per_s(send, COPY_BYTES, repeat)
+    figure = gib_per_s(send, COPY_BYTES, repeat)
     sink.join(60)
     client.close()
     listener.close()
@@ -110,14 +91,14 @@ def measure():
 
     sess = rpc.connect("127.0.0.1", server.port)
     nop = sess.get_function("bench.nop")
-    results["remote no-op round trip (us)"] = _median_us(nop, 2000)
+    results["remote no-op round trip (us)"] = median_us(nop, 2000)
 
     data = np.random.default_rng(0).integers(0, 255, COPY_BYTES, dtype=np.uint8)
     remote = tvm.runtime.empty((COPY_BYTES,), "uint8", sess.cpu())
     out = np.empty_like(data)
     handle = remote._rpc_handle.id
-    results["64 MiB copy to remote (GiB/s)"] = _gib_per_s(lambda: remote.copyfrom(data), COPY_BYTES)
-    results["64 MiB copy from remote (GiB/s)"] = _gib_per_s(
+    results["64 MiB copy to remote (GiB/s)"] = gib_per_s(lambda: remote.copyfrom(data), COPY_BYTES)
+    results["64 MiB copy from remote (GiB/s)"] = gib_per_s(
         lambda: sess.copy_from_remote(handle, 0, memoryview(out)), COPY_BYTES)
     assert (out == data).all()
     sess.close()
@@ -125,8 +106,8 @@ def measure():
 
     with rpc.PopenSession() as popen:
         nop = popen.get_function("rpc.GetPid")
-        results["PopenSession round trip (us)"] = _median_us(nop, 2000)
-    results["raw Python TCP loopback (GiB/s)"] = raw_tcp_gib_per_s()
+        results["PopenSession round trip (us)"] = median_us(nop, 2000)
+    results["raw Python TCP loopback (GiB/s)"] = raw_tcpgib_per_s()
     return results
 
 

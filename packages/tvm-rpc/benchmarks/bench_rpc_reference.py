@@ -7,29 +7,10 @@ import time
 import numpy as np
 import tvm
 from tvm import rpc
-
-MIB = 1 << 20
-COPY_BYTES = 64 * MIB
+from timing import COPY_BYTES, gib_per_s, median_us  # this folder is sys.path[0]
 
 
-def _median_us(func, calls, batches=7):
-    per_call = []
-    for _ in range(batches):
-        start = time.perf_counter()
-        for _ in range(calls):
-            func()
-        per_call.append((time.perf_counter() - start) / calls)
-    return statistics.median(per_call) * 1e6
 
-
-def _gib_per_s(func, nbytes, repeat=5):
-    func()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return nbytes / statistics.median(times) / (1 << 30)
 
 
 def _wait_connect(port, timeout=60.0):
@@ -65,11 +46,11 @@ def main():
         except Exception:  # noqa: BLE001
             continue
     if nop is not None:
-        results["remote no-op round trip (us)"] = _median_us(lambda: nop(), 500)
+        results["remote no-op round trip (us)"] = median_us(lambda: nop(), 500)
     data = np.random.default_rng(0).integers(0, 255, COPY_BYTES, dtype=np.uint8)
     remote = tvm.runtime.tensor(data, sess.cpu())
-    results["64 MiB copy to remote (GiB/s)"] = _gib_per_s(lambda: remote.copyfrom(data), COPY_BYTES)
-    results["64 MiB copy from remote (GiB/s)"] = _gib_per_s(lambda: remote.numpy(), COPY_BYTES)
+    results["64 MiB copy to remote (GiB/s)"] = gib_per_s(lambda: remote.copyfrom(data), COPY_BYTES)
+    results["64 MiB copy from remote (GiB/s)"] = gib_per_s(lambda: remote.numpy(), COPY_BYTES)
     server.terminate()
     print(json.dumps(results))
 
