@@ -72,8 +72,12 @@ PyObject* Object_richcompare(PyObject* self, PyObject* other, int op) {
 }
 
 Py_hash_t Object_hash(PyObject* self) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_HashPointer(HandleOf(self));  // public from 3.13 on; never returns -1
+#else
   Py_hash_t h = _Py_HashPointer(HandleOf(self));
   return h == -1 ? -2 : h;
+#endif
 }
 
 PyObject* Object_repr(PyObject* self) {
@@ -151,13 +155,15 @@ PyObject* Object_get_handle(PyObject* self, void*) {
 }
 
 PyMethodDef object_methods[] = {
+    // The text signatures name the argument `other` on every Python (3.13 alone would
+    // otherwise report it as `object`), so the stubs and the runtime agree everywhere.
     {"same_as", reinterpret_cast<PyCFunction>(Object_same_as), METH_O,
-     "True when both refer to the same FFI object."},
+     "same_as($self, other, /)\n--\n\nTrue when both refer to the same FFI object."},
     {"__init_handle_by_constructor__",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Object_init_handle_by_constructor)),
      METH_FASTCALL, "Adopts the object returned by calling a constructor Function."},
     {"__move_handle_from__", reinterpret_cast<PyCFunction>(Object_move_handle_from), METH_O,
-     "Takes the reference held by another Object."},
+     "__move_handle_from__($self, other, /)\n--\n\nTakes the reference held by another Object."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef object_getset[] = {
