@@ -82,3 +82,21 @@ def test_failed_build_is_not_retried_in_the_same_run(monorepo):
     assert "failed to build earlier in this run" in again.stderr
     fresh = run([sys.executable, script, "demo-lower"], env={**env, "TVM_STACK_BUILD_RUN": "run-2"})
     assert "failed to build earlier" not in fresh.stderr
+
+
+def test_python_option_builds_into_a_folder_of_that_version(monorepo):
+    version = "%d.%d" % sys.version_info[:2]
+    out = build(monorepo, "--python", sys.executable, "demo-lower")
+    assert "built demo_lower-0.1.0" in out
+    assert [p.name for p in (monorepo / "dist" / f"py{version}").glob("*.whl")] == [
+        "demo_lower-0.1.0-py2.py3-none-any.whl"]
+    assert (monorepo / "build" / f"wheel-env-py{version}").is_dir()
+    assert not list((monorepo / "dist").glob("*.whl"))  # the default folder stays untouched
+    assert "is up to date" in build(monorepo, "--python", sys.executable, "demo-lower")
+
+
+def test_python_option_rejects_a_missing_interpreter(monorepo):
+    script = monorepo / "ci" / "build_wheels.py"
+    result = run([sys.executable, script, "--python", monorepo / "no-python", "demo-lower"])
+    assert result.returncode != 0
+    assert "--python" in result.stderr and "is not a runnable Python" in result.stderr
