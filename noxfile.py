@@ -15,6 +15,8 @@ from monorepo import DIST_DIR, ROOT, closure, discover, third_party_requirements
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = ["tests", "integration", "lint"]
+# `compat` skips a Python this machine lacks instead of failing (nox's default on CI is to fail).
+nox.options.error_on_missing_interpreters = False
 
 PACKAGES = discover()
 BUILD_RUN_ID = f"{os.getpid()}-{time.time()}"  # lets build_wheels skip a build that failed this run
@@ -22,15 +24,38 @@ BUILD_RUN_ID = f"{os.getpid()}-{time.time()}"  # lets build_wheels skip a build 
 # pip too: uv's venvs have none, and tests that install a package at run time need it.
 TEST_TOOLS = ["pytest>=7", "pytest-timeout", "pip"]
 PYTEST_TIMEOUT = "--timeout=300"  # a hung test fails instead of stalling CI
+# The supported Pythons besides the one nox runs on, which every other session uses.
+COMPAT_PYTHONS = ["3.10", "3.12", "3.13"]
 
 
-def build_wheels(session: nox.Session, *names: str) -> None:
-    """Build (or reuse, per source hash) our wheels into dist/; runs outside the session venv."""
-    session.run(sys.executable, str(ROOT / "ci" / "build_wheels.py"), *names, external=True,
-                env={RUN_ID_VAR: BUILD_RUN_ID})
+def add_inactive_pyenv_pythons(versions) -> None:
+    """Let nox find pyenv-installed Pythons that pyenv has not activated: nox only sees
+    pyenv's active versions. Appended to PATH, so they never shadow what PATH finds now."""
+    root = os.environ.get("PYENV_ROOT")
+    if not root:
+        return
+    found = []
+    for wanted in versions:
+        installs = [p for p in Path(root, "versions").glob(f"{wanted}.*")
+                    if p.name.removeprefix(f"{wanted}.").isdigit()]
+        newest = max(installs, key=lambda p: int(p.name.rsplit(".", 1)[1]), default=None)
+        if newest and (newest / "bin" / f"python{wanted}").exists():
+            found.append(str(newest / "bin"))
+    os.environ["PATH"] = os.pathsep.join([os.environ.get("PATH", ""), *found])
 
 
-def install_ours(session: nox.Session, names, extras=()) -> None:
+add_inactive_pyenv_pythons(COMPAT_PYTHONS)
+
+
+def build_wheels(session: nox.Session, *names: str, python: str | None = None) -> None:
+    """Build (or reuse, per source hash) our wheels into dist/; runs outside the session venv.
+    With `python`, builds for that interpreter into dist/pyX.Y/ instead."""
+    target = ["--python", python] if python else []
+    session.run(sys.executable, str(ROOT / "ci" / "build_wheels.py"), *target, *names,
+                external=True, env={RUN_ID_VAR: BUILD_RUN_ID})
+
+
+def install_ours(session: nox.Session, names, extras=(), dist: Path = DIST_DIR) -> None:
     """Install our packages `names` with their closure: third-party requirements from the
     package index, our own packages only from dist/ (never an index). `extras` apply to
     `names` where a package declares them."""
@@ -46,7 +71,7 @@ def install_ours(session: nox.Session, names, extras=()) -> None:
         wanted.append(f"{name}[{','.join(declared)}]" if declared else name)
     # uv caches a find-links wheel by its file name, and a rebuilt wheel keeps its name.
     refresh = [f"--refresh-package={n}" for n in everything] if session.venv_backend == "uv" else []
-    session.install("--no-index", "--find-links", str(DIST_DIR), *refresh, *wanted)
+    session.install("--no-index", "--find-links", str(dist), *refresh, *wanted)
 
 
 def installed_cmake_prefixes(session: nox.Session) -> str:
@@ -79,14 +104,30 @@ def tests(session: nox.Session, package: str) -> None:
     build_wheels(session, package)
     session.install(*TEST_TOOLS)
     install_ours(session, [package], extras=["test"])
+    run_pytest(session, package)
+    if (tests_dir / "cpp" / "CMakeLists.txt").exists():
+        run_cpp_tests(session, package)
+
+
+def run_pytest(session: nox.Session, package: str) -> None:
+    tests_dir = PACKAGES[package].path / "tests"
     try:
         session.run("pytest", str(tests_dir.relative_to(ROOT)), PYTEST_TIMEOUT, *session.posargs)
     except CommandFailed as failure:
         if failure.return_code == 5:  # pytest's exit code for "no test collected"
             session.error(f"pytest collected no test in packages/{package}/tests")
         raise
-    if (tests_dir / "cpp" / "CMakeLists.txt").exists():
-        run_cpp_tests(session, package)
+
+
+@nox.session(python=COMPAT_PYTHONS, download_python="never")
+def compat(session: nox.Session) -> None:
+    """tvm-ffi's pytest suite on each other supported Python found on this machine, against
+    a wheel built for that Python (kept per source state in dist/pyX.Y/)."""
+    python = str(Path(session.bin) / "python")
+    build_wheels(session, "tvm-ffi", python=python)
+    session.install(*TEST_TOOLS)
+    install_ours(session, ["tvm-ffi"], extras=["test"], dist=DIST_DIR / f"py{session.python}")
+    run_pytest(session, "tvm-ffi")
 
 
 def install_everything(session: nox.Session, extras=()) -> None:
