@@ -104,9 +104,28 @@ def tests(session: nox.Session, package: str) -> None:
     build_wheels(session, package)
     session.install(*TEST_TOOLS)
     install_ours(session, [package], extras=["test"])
+    if package in TORCH_TESTED:
+        install_local_torch(session)
     run_pytest(session, package)
     if (tests_dir / "cpp" / "CMakeLists.txt").exists():
         run_cpp_tests(session, package)
+
+
+# Packages whose tests also exchange tensors with PyTorch (they skip, naming it, without it).
+TORCH_TESTED = {"tvm-ffi", "tvm-compiler"}
+# A folder of wheels this machine keeps on disk; this image holds a CPU build of PyTorch
+# there. Installing torch from an index would fetch a multi-GB CUDA build instead.
+LOCAL_WHEELS = Path(os.environ.get("TVM_LOCAL_WHEELS", "/opt/wheels"))
+
+
+def install_local_torch(session: nox.Session) -> None:
+    """Install PyTorch from LOCAL_WHEELS when a wheel for this Python lies there."""
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    found = sorted(LOCAL_WHEELS.glob(f"torch-*-{tag}-{tag}-*.whl"))
+    if not found:
+        session.log(f"no PyTorch wheel for {tag} in {LOCAL_WHEELS}: the PyTorch tests will skip")
+        return
+    session.install(str(found[-1]))
 
 
 def run_pytest(session: nox.Session, package: str) -> None:
