@@ -206,3 +206,12 @@ def test_very_deep_nesting_is_a_recursion_error():
         inner = inner[0]
     with pytest.raises(RecursionError):
         testing.echo(outer)
+
+
+def test_many_long_bytes_and_str_arguments_in_one_call():
+    # Long bytes arguments point at per-call descriptors; the ninth and later ones must not
+    # move the earlier ones (they once did, and the callee read freed memory).
+    blobs = [bytes([65 + i]) * 20 for i in range(12)]
+    assert list(testing.apply(lambda *a: list(a), *blobs)) == blobs
+    texts = [str(i) * 12 for i in range(20)]
+    assert list(testing.apply(lambda *a: list(a), *texts)) == texts

@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <tvm_ffi/ffi.h>
 
+#include <memory>
 #include <vector>
 
 namespace tvm_ffi_py {
@@ -35,21 +36,41 @@ extern PyTypeObject FunctionType;
 extern PyTypeObject TensorType;
 extern PyTypeObject DeviceType;
 
-/*! Objects created while converting call arguments; released after the call. */
+/*!
+ * What converting call arguments creates: objects, released after the call, and byte-array
+ * descriptors that long bytes arguments point at. The first few live inline (no allocation on
+ * the common path); later ones get their own heap cells, so earlier pointers stay valid.
+ */
 class CallTemps {
  public:
+  CallTemps() = default;
+  CallTemps(const CallTemps&) = delete;
+  CallTemps& operator=(const CallTemps&) = delete;
   ~CallTemps() {
-    for (TVMFFIObject* obj : objects_) tvm::ffi::Object::DecRefHeader(obj);
+    for (int i = 0; i < num_objects_; ++i) tvm::ffi::Object::DecRefHeader(objects_[i]);
+    for (TVMFFIObject* obj : more_objects_) tvm::ffi::Object::DecRefHeader(obj);
   }
-  void Own(TVMFFIObject* obj) { objects_.push_back(obj); }
+  void Own(TVMFFIObject* obj) {
+    if (num_objects_ < kInline) {
+      objects_[num_objects_++] = obj;
+    } else {
+      more_objects_.push_back(obj);
+    }
+  }
   TVMFFIByteArray* NewByteArray() {
-    byte_arrays_.emplace_back();
-    return &byte_arrays_.back();
+    if (num_byte_arrays_ < kInline) return &byte_arrays_[num_byte_arrays_++];
+    more_byte_arrays_.push_back(std::make_unique<TVMFFIByteArray>());
+    return more_byte_arrays_.back().get();
   }
 
  private:
-  std::vector<TVMFFIObject*> objects_;
-  std::vector<TVMFFIByteArray> byte_arrays_;
+  static constexpr int kInline = 8;
+  TVMFFIObject* objects_[kInline];
+  int num_objects_ = 0;
+  std::vector<TVMFFIObject*> more_objects_;
+  TVMFFIByteArray byte_arrays_[kInline];
+  int num_byte_arrays_ = 0;
+  std::vector<std::unique_ptr<TVMFFIByteArray>> more_byte_arrays_;
 };
 
 // ---- conversion (convert.cc) ----

@@ -165,11 +165,20 @@ int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
   return ret;
 }
 
-void PyCallbackDeleter(void* self) {
-  if (!PythonAlive()) return;  // the interpreter is gone; its objects went with it
-  GILGuard gil;
-  Py_DECREF(static_cast<PyObject*>(self));
-}
+/*! A Function whose body is a Python callable, built in place: no C-API detour, one allocation. */
+class PyCallbackFunctionObj : public tvm::ffi::FunctionObj {
+ public:
+  explicit PyCallbackFunctionObj(PyObject* callable) {
+    Py_INCREF(callable);
+    cell.safe_call = PyCallbackSafeCall;
+    cell.self = callable;
+  }
+  ~PyCallbackFunctionObj() {
+    if (!PythonAlive()) return;  // the interpreter is gone; its objects went with it
+    GILGuard gil;
+    Py_DECREF(static_cast<PyObject*>(cell.self));
+  }
+};
 
 /*! The lowest address this thread's stack may grow down to; 0 when unknown. */
 uintptr_t StackLimit() {
@@ -227,14 +236,13 @@ PyObject* NewFunction(TVMFFIObject* handle) {
 }
 
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable) {
-  TVMFFIObjectHandle out = nullptr;
-  Py_INCREF(callable);
-  if (TVMFFIFunctionCreate(callable, PyCallbackSafeCall, PyCallbackDeleter, &out) != 0) {
-    Py_DECREF(callable);
-    RaiseFFIError();
+  try {
+    auto obj = tvm::ffi::make_object<PyCallbackFunctionObj>(callable);
+    return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
     return nullptr;
   }
-  return static_cast<TVMFFIObject*>(out);
 }
 
 }  // namespace tvm_ffi_py
