@@ -1,6 +1,7 @@
 """The server process: accepts connections, forks one worker per session, enforces session
 time limits, and keeps its tracker (if any) told whether it is free."""
 
+import collections
 import ctypes
 import logging
 import multiprocessing
@@ -16,12 +17,15 @@ from . import worker as worker_mod
 from .channel import new_frame
 from .codec import encode
 from .protocol import FRAME_HEADER, Code
+from .tracker import DEFAULT_MATCH_TIMEOUT, TrackerServerLink
 
 logger = logging.getLogger("tvm.rpc")
 
 # How long the server waits for a worker to finish writing a frame before it sends the
 # timeout notice anyway (the worker is killed right after).
 _NOTICE_LOCK_WAIT = 2.0
+# How many expired match keys a server remembers, to tell a late client why it is refused.
+_EXPIRED_KEYS_KEPT = 16
 
 
 class _Worker:
@@ -60,7 +64,7 @@ def timeout_notice(limit):
 
 class ServerLoop:
     def __init__(self, listen_sock, key="", tracker_addr=None, custom_addr=None,
-                 max_frame_size=None):
+                 max_frame_size=None, match_timeout=DEFAULT_MATCH_TIMEOUT):
         self.listen_sock = listen_sock
         self.key = key
         self.max_frame_size = max_frame_size
@@ -69,10 +73,11 @@ class ServerLoop:
         self.tracker = None
         self.match_key = None
         self.tracker_busy = False
+        self.match_timeout = match_timeout
+        self.match_deadline = None  # set while a client the tracker matched us to is awaited
+        self.expired_keys = collections.deque(maxlen=_EXPIRED_KEYS_KEPT)
         self._mp = multiprocessing.get_context("fork")
         if tracker_addr is not None:
-            from .tracker import TrackerServerLink
-
             host, port = listen_sock.getsockname()[:2]
             if host in ("0.0.0.0", "::"):
                 host = "127.0.0.1"  # a wildcard bind is no address to hand out: use custom_addr
@@ -81,12 +86,43 @@ class ServerLoop:
     # -- keys ---------------------------------------------------------------------------
     def _new_match_key(self):
         self.match_key = f"{self.key}:{secrets.token_hex(8)}"
+        self.match_deadline = None
         self.tracker.put(self.match_key)
 
     def accept_key(self, key):
-        if self.tracker is not None:
-            return key == self.match_key and not self.tracker_busy
-        return key == self.key
+        """True, or why the key is refused (run in a worker, on the state at its fork)."""
+        if self.tracker is None:
+            return key == self.key
+        if key in self.expired_keys:
+            return (f"tvm.rpc.connect: match key {key!r} expired: no session started within "
+                    f"{self.match_timeout:g} s of the tracker handing it out, so the server "
+                    "put itself back in the queue with a new key; request a server again")
+        return key == self.match_key and not self.tracker_busy
+
+    def _on_tracker(self):
+        messages = self.tracker.receive()
+        if messages is None:
+            self.selector.unregister(self.tracker.sock)
+            return
+        for message in messages:
+            # A notice for an older key, or one arriving after its session began, is moot.
+            if (message.get("op") == "matched" and message.get("match") == self.match_key
+                    and not self.tracker_busy):
+                self.match_deadline = time.monotonic() + self.match_timeout
+
+    def _awaiting_handshake(self):
+        return any(not w.tracked for w in self.workers.values())
+
+    def _expire_match(self):
+        """Put the server back in the queue when its matched client never started a session.
+        A connection still in its handshake may hold the key, so the key outlives it."""
+        if (self.match_deadline is None or self.match_deadline > time.monotonic()
+                or self._awaiting_handshake()):
+            return
+        logger.info("tvm.rpc: no client came with match key %r within %g s; re-announcing",
+                    self.match_key, self.match_timeout)
+        self.expired_keys.append(self.match_key)
+        self._new_match_key()
 
     # -- the loop -----------------------------------------------------------------------
     def run(self):
@@ -94,6 +130,7 @@ class ServerLoop:
         self.listen_sock.setblocking(False)
         self.selector.register(self.listen_sock, selectors.EVENT_READ)
         if self.tracker is not None:
+            self.selector.register(self.tracker.sock, selectors.EVENT_READ)
             self._new_match_key()
         try:
             while True:
@@ -101,15 +138,22 @@ class ServerLoop:
                 for key, _ in events:
                     if key.fileobj is self.listen_sock:
                         self._accept()
+                    elif self.tracker is not None and key.fileobj is self.tracker.sock:
+                        self._on_tracker()
                     else:
                         self._on_status(key.fileobj)
                 self._expire()
+                if self.tracker is not None:
+                    self._expire_match()
         finally:
             for w in list(self.workers.values()):
                 _kill(w.pid)
 
     def _next_wait(self):
         deadlines = [w.deadline for w in self.workers.values() if w.deadline is not None]
+        # While a handshake is pending the match key waits for it (its end wakes the loop).
+        if self.match_deadline is not None and not self._awaiting_handshake():
+            deadlines.append(self.match_deadline)
         if not deadlines:
             return None
         return max(0.0, min(deadlines) - time.monotonic())
@@ -165,6 +209,7 @@ class ServerLoop:
             if self.tracker is not None:
                 w.tracked = True
                 self.tracker_busy = True
+                self.match_deadline = None
             return
         self._reap(w)
 

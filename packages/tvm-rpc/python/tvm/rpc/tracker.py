@@ -21,6 +21,8 @@ TRACKER_MAGIC = 0x54565254
 _MAGIC = struct.Struct("<I")
 _LEN = struct.Struct("<I")
 MAX_MESSAGE = 1 << 20
+# Seconds a server waits, once its match key is handed out, for the client to connect.
+DEFAULT_MATCH_TIMEOUT = 5.0
 
 
 def _encode(message):
@@ -43,6 +45,20 @@ def _recv_message(sock):
     if n > MAX_MESSAGE:
         raise RPCError(f"tvm.rpc tracker: message of {n} bytes exceeds {MAX_MESSAGE}")
     return json.loads(_recv_exact(sock, n))
+
+
+def _pop_messages(buf):
+    """Take every complete message off the front of ``buf`` (a bytearray) and return them."""
+    messages = []
+    while len(buf) >= 4:
+        (n,) = _LEN.unpack_from(buf)
+        if n > MAX_MESSAGE:
+            raise ValueError(f"message of {n} bytes exceeds {MAX_MESSAGE}")
+        if len(buf) < 4 + n:
+            break
+        messages.append(json.loads(bytes(buf[4:4 + n])))
+        del buf[:4 + n]
+    return messages
 
 
 def _connect(addr, timeout=10.0):
@@ -114,14 +130,7 @@ class TrackerLoop:
                 raise ValueError("not a tracker client (bad magic)")
             del conn.inbuf[:4]
             conn.greeted = True
-        while len(conn.inbuf) >= 4:
-            (n,) = _LEN.unpack_from(conn.inbuf)
-            if n > MAX_MESSAGE:
-                raise ValueError(f"message of {n} bytes exceeds {MAX_MESSAGE}")
-            if len(conn.inbuf) < 4 + n:
-                return
-            message = json.loads(bytes(conn.inbuf[4:4 + n]))
-            del conn.inbuf[:4 + n]
+        for message in _pop_messages(conn.inbuf):
             self._handle(conn, message)
 
     def _send(self, conn, message):
@@ -134,6 +143,10 @@ class TrackerLoop:
                 sent = conn.sock.send(conn.outbuf)
             except BlockingIOError:
                 sent = 0
+            except OSError as err:  # a peer gone without a word: it must not take the sender down
+                logger.warning("tvm.rpc tracker: dropping a connection: %s", err)
+                self._drop(conn)
+                return
             del conn.outbuf[:sent]
         events = selectors.EVENT_READ | (selectors.EVENT_WRITE if conn.outbuf else 0)
         self.selector.modify(conn.sock, events, conn)
@@ -172,7 +185,10 @@ class TrackerLoop:
         while free and waiting:
             waiting.sort(key=lambda w: w[:2])
             _, _, client = waiting.pop(0)
-            _, host, port, match = free.pop(0)
+            server, host, port, match = free.pop(0)
+            # The server waits a bounded time for this client and puts itself again if it
+            # never comes (a crashed or departed client must not keep it out of the queue).
+            self._send(server, {"op": "matched", "match": match})
             self._send(client, {"host": host, "port": port, "match": match})
 
     def summary(self):
@@ -194,7 +210,8 @@ class Tracker(Service):
 
 # -- clients of the tracker ------------------------------------------------------------------
 class TrackerServerLink:
-    """A server's connection to its tracker: announces it is free with a new match key."""
+    """A server's connection to its tracker: announces it is free with a new match key and
+    hears when the tracker hands that key to a client."""
 
     def __init__(self, addr, key, host, port):
         self.addr = tuple(addr)
@@ -203,6 +220,21 @@ class TrackerServerLink:
         self.port = port
         self.sock = _connect(self.addr)
         self.sock.settimeout(10.0)
+        self._inbuf = bytearray()
+
+    def receive(self):
+        """The messages the tracker sent (call when the socket is readable, so this does not
+        block); None once the tracker has closed the connection."""
+        try:
+            data = self.sock.recv(65536)
+            if data:
+                self._inbuf += data
+                return _pop_messages(self._inbuf)
+            reason = "connection closed"
+        except (OSError, ValueError) as err:
+            reason = err
+        logger.warning("tvm.rpc: lost the tracker at %s:%s: %s", *self.addr, reason)
+        return None
 
     def put(self, match):
         try:

@@ -34,7 +34,8 @@ def serve_connection(sock, peer, accept_key, status_fd=None, write_lock=None,
                      max_frame_size=None, handshake_timeout=HANDSHAKE_TIMEOUT):
     """Handshake with the client on ``sock`` and serve its session until it ends.
 
-    accept_key(key) says whether the client's key is acceptable. The worker reports the
+    accept_key(key) says whether the client's key is acceptable: True, False, or a str
+    saying why it is refused. The worker reports the
     session's start and time limit on ``status_fd`` so its server can enforce the limit.
     """
     sock.settimeout(handshake_timeout)
@@ -51,10 +52,15 @@ def serve_connection(sock, peer, accept_key, status_fd=None, write_lock=None,
         endpoint.send_init()
         endpoint.receive_init()
         key, session_timeout, constructor_args = _read_hello(endpoint)
-        if not accept_key(key):
-            logger.warning("tvm.rpc: rejected %s: key %r does not match this server's", peer, key)
-            endpoint.send(Code.EXCEPTION, [
-                "RPCError", f"tvm.rpc.connect: key mismatch: the server does not accept key {key!r}", ""])
+        verdict = accept_key(key)
+        if verdict is not True:
+            if verdict:
+                reason = verdict
+                logger.warning("tvm.rpc: rejected %s: %s", peer, reason)
+            else:
+                reason = f"tvm.rpc.connect: key mismatch: the server does not accept key {key!r}"
+                logger.warning("tvm.rpc: rejected %s: key %r does not match this server's", peer, key)
+            endpoint.send(Code.EXCEPTION, ["RPCError", reason, ""])
             return
         if status_fd is not None:  # from here on the session (and its time limit) is running
             os.write(status_fd, STATUS_STARTED.pack(b"S", session_timeout))
