@@ -1,6 +1,8 @@
 """Tracker: queue accounting as sessions are requested and released."""
 
+import socket
 import threading
+import time
 
 import pytest
 
@@ -86,3 +88,86 @@ def test_server_returns_to_the_queue_after_a_failed_session():
                 wait_for(lambda: _queue(client, "f")["free"] == 1, what="the server to come back")
                 with client.request("f", timeout=30) as sess:
                     assert sess.get_function("rpc_test.add")(1, 2) == 3
+
+
+def _take_match_key(addr, key):
+    """Ask the tracker for a server of ``key`` as a client would, but never connect to it."""
+    from tvm.rpc.tracker import _connect, _encode, _recv_message
+
+    sock = _connect(addr)
+    try:
+        sock.sendall(_encode({"op": "request", "key": key, "priority": 1}))
+        sock.settimeout(30)
+        return _recv_message(sock)
+    finally:
+        sock.close()
+
+
+@pytest.mark.parametrize("use_popen", [False, True])
+def test_server_returns_to_the_queue_when_its_client_never_comes(use_popen):
+    with rpc.Tracker(port=0, silent=True) as tracker:
+        addr = ("127.0.0.1", tracker.port)
+        with rpc.Server(port=0, key="gone", tracker_addr=addr, silent=True, match_timeout=0.3,
+                        use_popen=use_popen) as srv:
+            with rpc.connect_tracker(*addr) as client:
+                wait_for(lambda: _queue(client, "gone")["free"] == 1, what="the server to register")
+                stale = _take_match_key(addr, "gone")
+                assert stale["port"] == srv.port
+                assert _queue(client, "gone") == {"free": 0, "pending": 0}
+                wait_for(lambda: _queue(client, "gone")["free"] == 1, what="the server to come back")
+                assert client.summary()["server_info"] == [
+                    {"key": "gone", "addr": ["127.0.0.1", srv.port]}]
+
+                with pytest.raises(RPCError, match="match key .* expired"):
+                    rpc.connect(stale["host"], stale["port"], stale["match"])
+                assert _queue(client, "gone") == {"free": 1, "pending": 0}
+
+                with client.request("gone", timeout=30) as sess:  # popen servers lack rpc_test.*
+                    assert sess.get_function("rpc.GetPid")() != srv.pid  # served by a worker
+                    assert _queue(client, "gone") == {"free": 0, "pending": 0}
+                wait_for(lambda: _queue(client, "gone")["free"] == 1, what="the server to come back")
+                assert len(client.summary()["server_info"]) == 1
+
+
+def test_a_session_outlasting_the_match_timeout_keeps_the_server_busy():
+    with rpc.Tracker(port=0, silent=True) as tracker:
+        addr = ("127.0.0.1", tracker.port)
+        with rpc.Server(port=0, key="long", tracker_addr=addr, silent=True, match_timeout=0.2):
+            with rpc.connect_tracker(*addr) as client:
+                wait_for(lambda: _queue(client, "long")["free"] == 1, what="the server to register")
+                with client.request("long", timeout=30) as sess:
+                    # Several match timeouts pass inside the session: the server stays taken.
+                    assert sess.get_function("rpc_test.sleep")(1.0) == 1.0
+                    assert _queue(client, "long") == {"free": 0, "pending": 0}
+                    assert sess.get_function("rpc_test.add")(2, 3) == 5
+                wait_for(lambda: _queue(client, "long")["free"] == 1, what="the server to come back")
+                with client.request("long", timeout=30) as sess:
+                    assert sess.get_function("rpc_test.add")(1, 1) == 2
+                wait_for(lambda: _queue(client, "long")["free"] == 1, what="the server to come back")
+                assert len(client.summary()["server_info"]) == 1
+
+
+def test_a_pending_handshake_keeps_the_match_key_alive():
+    with rpc.Tracker(port=0, silent=True) as tracker:
+        addr = ("127.0.0.1", tracker.port)
+        with rpc.Server(port=0, key="slow", tracker_addr=addr, silent=True, match_timeout=0.2) as srv:
+            with rpc.connect_tracker(*addr) as client:
+                wait_for(lambda: _queue(client, "slow")["free"] == 1, what="the server to register")
+                # A connection still in its handshake might be the matched client: the key
+                # must stay valid (and the server taken) until that handshake ends.
+                with socket.create_connection(("127.0.0.1", srv.port), timeout=10):
+                    match = _take_match_key(addr, "slow")
+                    time.sleep(1.0)
+                    assert _queue(client, "slow") == {"free": 0, "pending": 0}
+                    with rpc.connect(match["host"], match["port"], match["match"]) as sess:
+                        assert sess.get_function("rpc_test.add")(1, 2) == 3
+                wait_for(lambda: _queue(client, "slow")["free"] == 1, what="the server to come back")
+                assert len(client.summary()["server_info"]) == 1
+
+
+@pytest.mark.parametrize("value, error", [(0, ValueError), (-1.0, ValueError),
+                                          (float("inf"), ValueError), ("5", TypeError),
+                                          (True, TypeError)])
+def test_server_rejects_a_bad_match_timeout(value, error):
+    with pytest.raises(error, match="tvm.rpc.Server: argument 'match_timeout'"):
+        rpc.Server(port=0, match_timeout=value)
