@@ -50,7 +50,6 @@ class GlobalRegistry {
   std::unordered_map<std::string, Function> table_;
 };
 
-std::string ToString(const TVMFFIByteArray* bytes) { return std::string(bytes->data, bytes->size); }
 
 }  // namespace
 }  // namespace ffi
@@ -77,7 +76,7 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
   if (header == nullptr || header->type_index != kTVMFFIFunction) {
     TVM_FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: argument `f` must be a Function";
   }
-  GlobalRegistry::Global()->Set(ToString(name),
+  GlobalRegistry::Global()->Set(details::ByteArrayToString(name),
                                 Function(details::ObjectUnsafe::FromBorrowedHeader<Object>(header)),
                                 override != 0);
   TVM_FFI_SAFE_CALL_END();
@@ -85,7 +84,7 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
 
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   TVM_FFI_SAFE_CALL_BEGIN();
-  Optional<Function> f = GlobalRegistry::Global()->Get(ToString(name));
+  Optional<Function> f = GlobalRegistry::Global()->Get(details::ByteArrayToString(name));
   *out = f.has_value() ? details::ObjectUnsafe::MoveToHeader(ObjectRefAccess::MovePtr(std::move(*f)))
                        : nullptr;
   TVM_FFI_SAFE_CALL_END();
@@ -93,7 +92,7 @@ int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out
 
 int TVMFFIFunctionRemoveGlobal(const TVMFFIByteArray* name, int* removed) {
   TVM_FFI_SAFE_CALL_BEGIN();
-  *removed = GlobalRegistry::Global()->Remove(ToString(name)) ? 1 : 0;
+  *removed = GlobalRegistry::Global()->Remove(details::ByteArrayToString(name)) ? 1 : 0;
   TVM_FFI_SAFE_CALL_END();
 }
 

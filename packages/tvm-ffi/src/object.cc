@@ -135,7 +135,6 @@ class TypeTable {
   std::atomic<TypeEntry*> slots_[kMaxTypes];
 };
 
-std::string ToString(const TVMFFIByteArray* bytes) { return std::string(bytes->data, bytes->size); }
 
 }  // namespace
 }  // namespace ffi
@@ -146,7 +145,7 @@ using tvm::ffi::TypeTable;
 int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
                                   int32_t parent_type_index) {
   try {
-    return TypeTable::Global()->GetOrAlloc(tvm::ffi::ToString(type_key), static_type_index,
+    return TypeTable::Global()->GetOrAlloc(tvm::ffi::details::ByteArrayToString(type_key), static_type_index,
                                            parent_type_index);
   } catch (...) {
     tvm::ffi::details::SetRaisedFromException(std::current_exception());
@@ -156,7 +155,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
 
 int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   TVM_FFI_SAFE_CALL_BEGIN();
-  std::string key = tvm::ffi::ToString(type_key);
+  std::string key = tvm::ffi::details::ByteArrayToString(type_key);
   if (!TypeTable::Global()->KeyToIndex(key, out_tindex)) {
     TVM_FFI_THROW(KeyError) << "No object type is registered as `" << key << "`";
   }

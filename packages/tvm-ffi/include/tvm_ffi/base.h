@@ -37,6 +37,9 @@ namespace ffi {
 namespace details {
 
 inline TVMFFIByteArray MakeByteArray(const std::string& s) { return {s.data(), s.size()}; }
+inline std::string ByteArrayToString(const TVMFFIByteArray* bytes) {
+  return std::string(bytes->data, bytes->size);
+}
 
 }  // namespace details
 }  // namespace ffi

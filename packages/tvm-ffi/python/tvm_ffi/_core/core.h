@@ -134,6 +134,18 @@ class GILGuard {
   PyGILState_STATE state_{};
 };
 
+/*! A new object of class T as an owned handle; NULL with MemoryError set when out of memory. */
+template <typename T, typename... Args>
+TVMFFIObject* NewObjectHandle(Args&&... args) {
+  try {
+    auto obj = tvm::ffi::make_object<T>(std::forward<Args>(args)...);
+    return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+    return nullptr;
+  }
+}
+
 /*! True while the interpreter can still run Python code (not finalizing). */
 inline bool PythonAlive() {
 #if PY_VERSION_HEX >= 0x030D0000

@@ -236,13 +236,7 @@ PyObject* NewFunction(TVMFFIObject* handle) {
 }
 
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable) {
-  try {
-    auto obj = tvm::ffi::make_object<PyCallbackFunctionObj>(callable);
-    return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
-  } catch (const std::bad_alloc&) {
-    PyErr_NoMemory();
-    return nullptr;
-  }
+  return NewObjectHandle<PyCallbackFunctionObj>(callable);
 }
 
 }  // namespace tvm_ffi_py

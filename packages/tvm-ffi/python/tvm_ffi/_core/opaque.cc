@@ -23,13 +23,7 @@ class OpaquePyObjectObj : public tvm::ffi::Object {
 }  // namespace
 
 TVMFFIObject* NewOpaquePyObject(PyObject* obj) {
-  try {
-    auto ptr = tvm::ffi::make_object<OpaquePyObjectObj>(obj);
-    return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(ptr));
-  } catch (const std::bad_alloc&) {
-    PyErr_NoMemory();
-    return nullptr;
-  }
+  return NewObjectHandle<OpaquePyObjectObj>(obj);
 }
 
 PyObject* OpaquePyObjectGet(TVMFFIObject* handle) {

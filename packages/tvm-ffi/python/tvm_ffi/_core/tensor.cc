@@ -6,10 +6,6 @@
 namespace tvm_ffi_py {
 namespace {
 
-const char* kVersionedName = "dltensor_versioned";
-const char* kUsedVersionedName = "used_dltensor_versioned";
-const char* kLegacyName = "dltensor";
-const char* kUsedLegacyName = "used_dltensor";
 
 PyObject* str_dlpack = nullptr;        // interned "__dlpack__"
 PyObject* str_exchange_api = nullptr;  // interned "__dlpack_c_exchange_api__"
@@ -41,30 +37,51 @@ const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
 
 TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
 
-/*! Adopts the tensor in a capsule, marking the capsule used as DLPack asks. */
-TVMFFIObject* AdoptCapsule(PyObject* capsule) {
+/*! The names and adopting function of one DLPack capsule kind (versioned or legacy). */
+template <typename Managed>
+struct CapsuleKind;
+template <>
+struct CapsuleKind<DLManagedTensorVersioned> {
+  static constexpr const char* kName = "dltensor_versioned";
+  static constexpr const char* kUsedName = "used_dltensor_versioned";
+  static int Adopt(DLManagedTensorVersioned* m, TVMFFIObjectHandle* out) {
+    return TVMFFITensorFromDLPackVersioned(m, 0, 0, out);
+  }
+};
+template <>
+struct CapsuleKind<DLManagedTensor> {
+  static constexpr const char* kName = "dltensor";
+  static constexpr const char* kUsedName = "used_dltensor";
+  static int Adopt(DLManagedTensor* m, TVMFFIObjectHandle* out) { return TVMFFITensorFromDLPack(m, 0, 0, out); }
+};
+
+/*! Adopts the tensor of a capsule of this kind, marking the capsule used as DLPack asks.
+ *  Sets *matched when the capsule is of this kind. */
+template <typename Managed>
+TVMFFIObject* AdoptCapsuleOf(PyObject* capsule, bool* matched) {
+  using Kind = CapsuleKind<Managed>;
+  *matched = PyCapsule_IsValid(capsule, Kind::kName);
+  if (!*matched) return nullptr;
+  auto* managed = static_cast<Managed*>(PyCapsule_GetPointer(capsule, Kind::kName));
   TVMFFIObjectHandle out = nullptr;
-  if (PyCapsule_IsValid(capsule, kVersionedName)) {
-    auto* managed = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(capsule, kVersionedName));
-    if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &out) != 0) {
-      RaiseFFIError();
-      return nullptr;
-    }
-    PyCapsule_SetName(capsule, kUsedVersionedName);
-    PyCapsule_SetDestructor(capsule, nullptr);
-    return static_cast<TVMFFIObject*>(out);
+  if (Kind::Adopt(managed, &out) != 0) {
+    RaiseFFIError();
+    return nullptr;
   }
-  if (PyCapsule_IsValid(capsule, kLegacyName)) {
-    auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kLegacyName));
-    if (TVMFFITensorFromDLPack(managed, 0, 0, &out) != 0) {
-      RaiseFFIError();
-      return nullptr;
-    }
-    PyCapsule_SetName(capsule, kUsedLegacyName);
-    PyCapsule_SetDestructor(capsule, nullptr);
-    return static_cast<TVMFFIObject*>(out);
-  }
-  if (PyCapsule_IsValid(capsule, kUsedVersionedName) || PyCapsule_IsValid(capsule, kUsedLegacyName)) {
+  PyCapsule_SetName(capsule, Kind::kUsedName);
+  PyCapsule_SetDestructor(capsule, nullptr);
+  return static_cast<TVMFFIObject*>(out);
+}
+
+/*! Adopts the tensor in a capsule, versioned or legacy. */
+TVMFFIObject* AdoptCapsule(PyObject* capsule) {
+  bool matched = false;
+  TVMFFIObject* out = AdoptCapsuleOf<DLManagedTensorVersioned>(capsule, &matched);
+  if (matched) return out;
+  out = AdoptCapsuleOf<DLManagedTensor>(capsule, &matched);
+  if (matched) return out;
+  if (PyCapsule_IsValid(capsule, CapsuleKind<DLManagedTensorVersioned>::kUsedName) ||
+      PyCapsule_IsValid(capsule, CapsuleKind<DLManagedTensor>::kUsedName)) {
     PyErr_SetString(PyExc_BufferError, "from_dlpack: __dlpack__() returned a capsule that was already consumed");
     return nullptr;
   }
@@ -73,15 +90,12 @@ TVMFFIObject* AdoptCapsule(PyObject* capsule) {
   return nullptr;
 }
 
-void VersionedCapsuleDestructor(PyObject* capsule) {
-  if (!PyCapsule_IsValid(capsule, kVersionedName)) return;  // consumed
-  auto* managed = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(capsule, kVersionedName));
-  if (managed && managed->deleter) managed->deleter(managed);
-}
-
-void LegacyCapsuleDestructor(PyObject* capsule) {
-  if (!PyCapsule_IsValid(capsule, kLegacyName)) return;
-  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kLegacyName));
+/*! Frees the tensor of a capsule nobody consumed (a consumed capsule has been renamed). */
+template <typename Managed>
+void CapsuleDestructor(PyObject* capsule) {
+  const char* name = CapsuleKind<Managed>::kName;
+  if (!PyCapsule_IsValid(capsule, name)) return;
+  auto* managed = static_cast<Managed*>(PyCapsule_GetPointer(capsule, name));
   if (managed && managed->deleter) managed->deleter(managed);
 }
 
@@ -175,13 +189,13 @@ PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (versioned) {
     DLManagedTensorVersioned* managed = nullptr;
     if (TVMFFITensorToDLPackVersioned(HandleOf(self), &managed) != 0) return RaiseFFIError();
-    PyObject* capsule = PyCapsule_New(managed, kVersionedName, VersionedCapsuleDestructor);
+    PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensorVersioned>::kName, CapsuleDestructor<DLManagedTensorVersioned>);
     if (capsule == nullptr) managed->deleter(managed);
     return capsule;
   }
   DLManagedTensor* managed = nullptr;
   if (TVMFFITensorToDLPack(HandleOf(self), &managed) != 0) return RaiseFFIError();
-  PyObject* capsule = PyCapsule_New(managed, kLegacyName, LegacyCapsuleDestructor);
+  PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensor>::kName, CapsuleDestructor<DLManagedTensor>);
   if (capsule == nullptr) managed->deleter(managed);
   return capsule;
 }
