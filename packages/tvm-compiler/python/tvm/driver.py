@@ -91,7 +91,9 @@ def compile(mod_or_func, target="c"):  # noqa: A001  (the public name is tvm.com
             f"tvm.compile: no code generator {target.kind.codegen!r} is registered for target "
             f"{str(target)!r}"
         )
-    runtime_mod = builder(lower(mod), target)
+    with target:  # lowering passes read target facts such as the SIMD width
+        lowered = lower(mod)
+    runtime_mod = builder(lowered, target)
     path = getattr(runtime_mod, "path", None)
     if key is not None and path:
         _RECENT_BUILDS[key] = (mod, path)

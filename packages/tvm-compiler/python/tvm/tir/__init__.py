@@ -5,9 +5,9 @@ import tvm.ir  # noqa: F401  (checks the runtime version first)
 from . import printer as _printer  # noqa: F401  (registers the text form of TIR nodes)
 from .buffer import Buffer, decl_buffer
 from .expr import (
-    EQ, GE, GT, LE, LT, NE, Add, And, BinaryOpExpr, BufferLoad, Call, CallEffectKind, Cast,
+    EQ, GE, GT, LE, LT, NE, Add, And, BinaryOpExpr, Broadcast, BufferLoad, Call, CallEffectKind, Cast,
     CmpExpr, Div, FloatImm, FloorDiv, FloorMod, IntImm, Let, Max, Min, Mod, Mul, Not, Or,
-    PrimExpr, Range, Select, SizeVar, StringImm, Sub, Var, const, convert,
+    PrimExpr, Ramp, Range, Select, SizeVar, StringImm, Sub, Var, const, convert,
 )
 from .function import PrimFunc
 from .functor import StmtExprMutator, StmtExprVisitor, post_order_visit, stmt_transform, substitute

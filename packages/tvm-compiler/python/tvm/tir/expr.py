@@ -492,7 +492,46 @@ class BufferLoad(PrimExpr):
         for i in indices:
             if not (i.dtype.is_integer):
                 raise TypeError(f"BufferLoad: index {i!r} of {buffer.name!r} must be an integer")
-        self._set(buffer=buffer, indices=indices, dtype=buffer.dtype, span=span)
+        self._set(buffer=buffer, indices=indices, dtype=access_dtype(buffer, indices), span=span)
+
+
+def access_dtype(buffer, indices) -> DataType:
+    """The dtype a load gives or a store takes: a vector index (a Ramp) reads that many elements."""
+    lanes = buffer.dtype.lanes
+    for index in indices:
+        lanes *= index.dtype.lanes
+    return buffer.dtype.with_lanes(lanes)
+
+
+class Ramp(PrimExpr):
+    """The vector (base, base + stride, ..., base + (lanes - 1) * stride) of integer indices."""
+
+    _fields = ("base", "stride", "lanes")
+
+    def __init__(self, base, stride, lanes: int, span=None):
+        base, stride = convert(base), convert(stride)
+        if not isinstance(lanes, int) or isinstance(lanes, bool) or lanes < 2:
+            raise ValueError(f"Ramp: lanes must be an int of at least 2, got {lanes!r}")
+        for name, value in (("base", base), ("stride", stride)):
+            if not value.dtype.is_integer or value.dtype.lanes != 1:
+                raise TypeError(f"Ramp: {name} must be a scalar integer, got dtype {value.dtype}")
+        base, stride = _unify(base, stride)
+        self._set(base=base, stride=stride, lanes=lanes, dtype=base.dtype.with_lanes(lanes),
+                  span=span)
+
+
+class Broadcast(PrimExpr):
+    """A vector of lanes copies of a scalar value."""
+
+    _fields = ("value", "lanes")
+
+    def __init__(self, value, lanes: int, span=None):
+        value = convert(value)
+        if not isinstance(lanes, int) or isinstance(lanes, bool) or lanes < 2:
+            raise ValueError(f"Broadcast: lanes must be an int of at least 2, got {lanes!r}")
+        if value.dtype.lanes != 1:
+            raise TypeError(f"Broadcast: value must be a scalar, got dtype {value.dtype}")
+        self._set(value=value, lanes=lanes, dtype=value.dtype.with_lanes(lanes), span=span)
 
 
 class Range(Node):

@@ -54,6 +54,8 @@ def _register_builtins() -> None:
         "tir.if_then_else": CallEffectKind.PURE,
         "tir.likely": CallEffectKind.EXPR_ANNOTATION,
         "tir.reinterpret": CallEffectKind.PURE,
+        # prefetch(load): a cache hint for the address load reads; no effect on results.
+        "tir.prefetch": CallEffectKind.READ_STATE,
         **{f"tir.{name}": CallEffectKind.PURE for name in BITWISE_C},
     }
     for name, effect in effects.items():

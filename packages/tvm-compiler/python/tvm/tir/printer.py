@@ -68,6 +68,10 @@ class _Printer:
             return f"T.{e.op.name.removeprefix('tir.')}({args})"
         if isinstance(e, E.BufferLoad):
             return f"{self.name(e.buffer)}[{', '.join(self.expr(i) for i in e.indices)}]"
+        if isinstance(e, E.Ramp):
+            return f"T.Ramp({self.expr(e.base)}, {self.expr(e.stride)}, {e.lanes})"
+        if isinstance(e, E.Broadcast):
+            return f"T.Broadcast({self.expr(e.value)}, {e.lanes})"
         return repr(e)
 
     def buffer_decl(self, buf: Buffer) -> str:

@@ -7,7 +7,7 @@ import enum
 from tvm.ir.node import Node
 
 from .buffer import Buffer
-from .expr import PrimExpr, Range, Var, _as_bool, convert
+from .expr import PrimExpr, Range, Var, _as_bool, access_dtype, convert
 
 
 class Stmt(Node):
@@ -27,14 +27,18 @@ class BufferStore(Stmt):
         if not isinstance(buffer, Buffer):
             raise TypeError(f"BufferStore: buffer must be a Buffer, got {type(buffer).__name__}")
         value = convert(value)
-        if value.dtype != buffer.dtype:
-            value = value.astype(buffer.dtype)
         indices = tuple(convert(i) for i in indices)
         if len(indices) != len(buffer.shape):
             raise ValueError(
                 f"BufferStore: buffer {buffer.name!r} has {len(buffer.shape)} dimensions, "
                 f"got {len(indices)} indices"
             )
+        expected = access_dtype(buffer, indices)
+        if value.dtype.lanes != expected.lanes:
+            raise TypeError(f"BufferStore: storing a value of dtype {value.dtype} into "
+                            f"{buffer.name!r} needs {expected.lanes} lanes ({expected})")
+        if value.dtype != expected:
+            value = value.astype(expected)
         self._set(buffer=buffer, value=value, indices=indices, span=span)
 
 

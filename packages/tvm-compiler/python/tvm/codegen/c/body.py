@@ -10,7 +10,9 @@ from tvm.tir import expr as E
 from tvm.tir import stmt as S
 from tvm.tir.op import BITWISE_C, C_NAME_ATTR
 
-from .c_types import c_float_literal, c_int_literal, c_scalar_type, c_string_literal, c_type
+from .c_types import (
+    c_float_literal, c_int_literal, c_scalar_type, c_string_literal, c_type, c_vector_type,
+)
 
 _C_RESERVED = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
@@ -61,6 +63,18 @@ class BodyWriter:
         self.in_parallel = 0
         self.uses_openmp = False
         self.externs: dict[str, str] = {}
+        self.vector_typedefs: dict[str, str] = {}
+
+    def ctype(self, dtype) -> str:
+        """The C type of a value of dtype; a vector dtype's typedef is recorded for the prelude."""
+        if dtype.lanes == 1:
+            return c_type(dtype)
+        try:
+            name, typedef = c_vector_type(dtype)
+        except NotImplementedError as err:
+            raise CodegenError(str(err)) from None
+        self.vector_typedefs[name] = typedef
+        return name
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, e) -> str:
@@ -68,7 +82,8 @@ class BodyWriter:
         if method is not None:
             return method(e)
         if type(e) in _BINARY_C:
-            return f"({self.expr(e.a)} {_BINARY_C[type(e)]} {self.expr(e.b)})"
+            a, b = self._operand(e.a, e.b), self._operand(e.b, e.a)
+            return f"({a} {_BINARY_C[type(e)]} {b})"
         raise CodegenError(f"codegen c: cannot generate C for expression {type(e).__name__}: {e!r}")
 
     def _e_Var(self, e):
@@ -86,7 +101,34 @@ class BodyWriter:
         return c_string_literal(e.value)
 
     def _e_Cast(self, e):
+        if e.dtype.lanes != 1:
+            return f"__builtin_convertvector({self.expr(e.value)}, {self.ctype(e.dtype)})"
         return f"(({c_scalar_type(e.dtype)})({self.expr(e.value)}))"
+
+    def _operand(self, e, other) -> str:
+        # GCC and Clang widen a scalar operand of a vector operation to every lane; written so,
+        # a broadcast load stays one instruction (a load-and-broadcast) instead of two.
+        if isinstance(e, E.Broadcast) and e.dtype.is_float and not isinstance(other, E.Broadcast):
+            return self.expr(e.value)
+        return self.expr(e)
+
+    def _e_Broadcast(self, e):
+        element = c_type(e.dtype.element_of())
+        return f"(({self.ctype(e.dtype)}){{}} + ({element})({self.expr(e.value)}))"
+
+    def _e_Ramp(self, e):
+        steps = ", ".join(str(i) for i in range(e.lanes))
+        vtype = self.ctype(e.dtype)
+        return f"(({vtype}){{{steps}}} * ({self.expr(e.stride)}) + ({self.expr(e.base)}))"
+
+    def _vector_access(self, buffer, index, dtype) -> str | None:
+        """The C lvalue of a contiguous vector access (index a Ramp) to buffer, else None."""
+        if not isinstance(index, E.Ramp):
+            return None
+        if not (isinstance(index.stride, E.IntImm) and index.stride.value == 1):
+            raise CodegenError(f"codegen c: strided vector access to {buffer.name!r}")
+        address = f"&{self.names.get(buffer.data)}[{self.expr(index.base)}]"
+        return f"(*({self.ctype(dtype)}_mem*)({address}))"
 
     def _nonneg(self, *exprs) -> bool:
         return all(self.bounds.bound(x).min_value >= 0 for x in exprs)
@@ -128,6 +170,9 @@ class BodyWriter:
     def _e_BufferLoad(self, e):
         if len(e.indices) != 1:
             raise CodegenError(f"codegen c: load of {e.buffer.name!r} is not flattened")
+        vector = self._vector_access(e.buffer, e.indices[0], e.dtype)
+        if vector is not None:
+            return vector
         return f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]"
 
     def _e_Call(self, e):
@@ -147,6 +192,11 @@ class BodyWriter:
         c_op = BITWISE_C.get(name[len("tir."):]) if name.startswith("tir.") else None
         if c_op is not None:
             return f"({c_op}{args[0]})" if len(args) == 1 else f"({args[0]} {c_op} {args[1]})"
+        if name == "tir.prefetch":
+            load = e.args[0]
+            if not isinstance(load, E.BufferLoad) or len(load.indices) != 1:
+                raise CodegenError("codegen c: tir.prefetch takes one flattened buffer load")
+            return f"__builtin_prefetch(&{self.expr(load)})"
         if name == "tir.likely":
             return f"__builtin_expect(!!({args[0]}), 1)"
         if name == "tir.ret":
@@ -172,7 +222,9 @@ class BodyWriter:
     def _s_BufferStore(self, s, depth):
         if len(s.indices) != 1:
             raise CodegenError(f"codegen c: store to {s.buffer.name!r} is not flattened")
-        target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
+        target = self._vector_access(s.buffer, s.indices[0], s.value.dtype)
+        if target is None:
+            target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
         self.emit(f"{target} = {self.expr(s.value)};", depth)
 
     def _s_For(self, s, depth):
@@ -215,7 +267,7 @@ class BodyWriter:
 
     def _s_Allocate(self, s, depth):
         name = self.names.get(s.buffer_var)
-        elem = c_type(s.dtype)
+        elem = self.ctype(s.dtype)
         count = None
         if all(isinstance(x, E.IntImm) for x in s.extents):
             count = 1

@@ -29,6 +29,21 @@ def c_type(dtype) -> str:
     raise NotImplementedError(f"codegen c: dtype {dtype} is not supported")
 
 
+def c_vector_type(dtype) -> tuple[str, str]:
+    """(name, typedef) of the GCC/Clang vector type holding a value of vector dtype."""
+    dtype = DataType(dtype)
+    element = c_type(dtype.element_of())
+    size = dtype.bytes
+    if dtype.is_bool or size & (size - 1):
+        raise NotImplementedError(f"codegen c: vector dtype {dtype} is not supported")
+    name = f"tvm_{dtype.type_code}{dtype.bits}x{dtype.lanes}"
+    # The _mem twin reads and writes buffer memory of any alignment without breaking aliasing
+    # rules (the way SIMD intrinsics headers declare their unaligned types).
+    return name, (f"typedef {element} {name} __attribute__((vector_size({size})));\n"
+                  f"typedef {element} {name}_mem __attribute__((vector_size({size}), aligned("
+                  f"{max(1, dtype.bits // 8)}), may_alias));")
+
+
 def c_scalar_type(dtype) -> str:
     """The C type of a local scalar: signed integers are widened to int64_t for index math."""
     dtype = DataType(dtype)

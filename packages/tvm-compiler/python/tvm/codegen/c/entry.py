@@ -226,8 +226,8 @@ def _describe(extent) -> str:
 _NONNEG = ConstIntBound(0, float("inf"))
 
 
-def generate_function(func: PrimFunc, name: str) -> tuple[str, bool, dict]:
-    """(C text of the entry, whether it uses OpenMP, extern functions it calls)."""
+def generate_function(func: PrimFunc, name: str) -> tuple[str, BodyWriter]:
+    """(C text of the entry, the body writer: OpenMP use, extern functions, vector types)."""
     writer = EntryWriter(func, name)
     text = writer.write()
-    return text, writer.body.uses_openmp, writer.body.externs
+    return text, writer.body

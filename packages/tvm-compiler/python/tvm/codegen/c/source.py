@@ -24,7 +24,7 @@ class CSource:
 
 def generate_c_source(mod: IRModule) -> CSource:
     """C for every PrimFunc in mod, each exported under its global_symbol (or its name)."""
-    entries, externs, names = [], {}, []
+    entries, externs, typedefs, names = [], {}, {}, []
     uses_openmp = False
     for gv, func in mod.functions.items():
         if not isinstance(func, PrimFunc):
@@ -34,14 +34,16 @@ def generate_c_source(mod: IRModule) -> CSource:
         symbol = func.attrs.get("global_symbol", gv.name_hint)
         if not _SYMBOL.match(symbol):
             raise CodegenError(f"codegen c: {symbol!r} is not a valid C function name")
-        text, openmp, called = generate_function(func, symbol)
+        text, body = generate_function(func, symbol)
         entries.append(text)
-        externs.update(called)
+        externs.update(body.externs)
+        typedefs.update(body.vector_typedefs)
         names.append(symbol)
-        uses_openmp = uses_openmp or openmp
+        uses_openmp = uses_openmp or body.uses_openmp
     declarations = [f"extern {ret} {name}();" for name, ret in sorted(externs.items())
                     if name not in _LIBC_DECLARED]
-    text = "\n".join([PRELUDE.strip(), "", *declarations, "", *entries, ""])
+    text = "\n".join([PRELUDE.strip(), "", *sorted(typedefs.values()), *declarations, "",
+                      *entries, ""])
     return CSource(text, uses_openmp, names)
 
 

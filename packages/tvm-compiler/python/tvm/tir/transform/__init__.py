@@ -7,6 +7,7 @@ from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
 from .lower_blocks import lower_blocks
 from .register_tile import register_tile_reduction
+from .vectorize_loop import vectorize_loop
 
 
 def LowerBlocks():  # noqa: N802  (pass constructors are capitalised)
@@ -38,13 +39,19 @@ def RegisterTileReduction():  # noqa: N802
                           name="RegisterTileReduction")
 
 
+def VectorizeLoop():  # noqa: N802
+    """Rewrite vectorized loops as vector expressions where they allow it (see vectorize_loop)."""
+    return prim_func_pass(lambda f, m, c: vectorize_loop(f), opt_level=2, name="VectorizeLoop")
+
+
 def default_lowering() -> Sequential:
     """The passes tvm.compile runs before code generation."""
     return Sequential(
         [LowerBlocks(), CompactBufferAllocation(), Simplify(), RegisterTileReduction(),
-         FlattenBuffer(), Simplify()],
+         FlattenBuffer(), Simplify(), VectorizeLoop()],
         name="DefaultLowering",
     )
 
 
-__all__ = ["CompactBufferAllocation", "FlattenBuffer", "RegisterTileReduction", "LowerBlocks", "Simplify", "default_lowering"]
+__all__ = ["CompactBufferAllocation", "FlattenBuffer", "RegisterTileReduction", "LowerBlocks", "Simplify", "VectorizeLoop",
+           "default_lowering"]

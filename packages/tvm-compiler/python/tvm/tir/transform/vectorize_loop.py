@@ -1,0 +1,187 @@
+"""VectorizeLoop: rewrite a vectorized loop as vector expressions (Ramp, Broadcast, xN dtypes).
+
+A `for j in T.vectorized(L)` whose body only does lane-wise float (or integer +, -, *) arithmetic
+on loads that are contiguous in j or do not depend on j becomes straight-line code over vectors
+as wide as the target's SIMD registers. When L is a multiple of that width W, each statement is
+written L / W times, one per W-lane chunk, next to each other: a value read once (say a
+broadcast) serves every chunk, which is what a register tile needs. A buffer allocated inside
+the loop (one copy per lane) becomes a buffer of W-lane elements, L / W per original element.
+The C code generator gives such values vector types, so the C compiler keeps them in registers
+exactly as written. A loop this pass cannot express stays a vectorized loop (`omp simd` in C).
+"""
+
+from __future__ import annotations
+
+from tvm.arith import Analyzer
+from tvm.arith.linear import to_linear
+from tvm.target.simd import target_vector_bytes
+
+from .. import expr as E
+from ..buffer import decl_buffer
+from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..stmt import (
+    Allocate, BufferStore, DeclBuffer, Evaluate, For, ForKind, IfThenElse, SeqStmt,
+)
+
+# Arithmetic a vector value may go through; integer vectors only take the ring operations.
+_FLOAT_OPS = (E.Add, E.Sub, E.Mul, E.Div)
+_INT_OPS = (E.Add, E.Sub, E.Mul)
+
+
+class _NotVectorizable(Exception):
+    """The loop body uses something with no vector form; the loop is left as it was."""
+
+
+def _uses(node, var) -> bool:
+    found = []
+    post_order_visit(node, lambda n: found.append(n) if n is var else None)
+    return bool(found)
+
+
+class _Widen:
+    """Rewrites one vectorized loop's body: lane index var, chunks of `lanes` lanes each."""
+
+    def __init__(self, var, lanes: int, chunks: int):
+        self.var = var
+        self.lanes = lanes
+        self.chunks = chunks
+        self.widened: dict = {}  # data Var of a per-lane allocation -> its vector Buffer
+        self.analyzer = Analyzer()
+
+    # -- expressions: each result has 1 lane (the same for every lane) or self.lanes lanes ---
+    def _invariant(self, e) -> bool:
+        found = []
+        post_order_visit(e, lambda n: found.append(n) if n is self.var or (
+            isinstance(n, E.BufferLoad) and n.buffer.data in self.widened) else None)
+        return not found
+
+    def _broadcast(self, e):
+        return e if e.dtype.lanes == self.lanes else E.Broadcast(e, self.lanes)
+
+    def expr(self, e, chunk: int):
+        if self._invariant(e):
+            return e
+        if e is self.var:
+            return E.Ramp(E.const(chunk * self.lanes, e.dtype), E.const(1, e.dtype), self.lanes)
+        if isinstance(e, E.BufferLoad):
+            return self._load(e, chunk)
+        if isinstance(e, E.Cast):
+            value = self._broadcast(self.expr(e.value, chunk))
+            return E.Cast(e.dtype.with_lanes(self.lanes), value)
+        if isinstance(e, _FLOAT_OPS) and (e.dtype.is_float or isinstance(e, _INT_OPS)):
+            a = self._broadcast(self.expr(e.a, chunk))
+            b = self._broadcast(self.expr(e.b, chunk))
+            return type(e)(a, b)
+        raise _NotVectorizable(type(e).__name__)
+
+    def _load(self, load, chunk: int):
+        wide = self.widened.get(load.buffer.data)
+        if wide is not None:
+            return E.BufferLoad(wide, [self._widened_index(load.buffer, load.indices, chunk)])
+        return E.BufferLoad(load.buffer, [self._vector_index(load.buffer, load.indices, chunk)])
+
+    def _widened_index(self, buffer, indices, chunk: int):
+        if len(indices) != 1 or not self._invariant(indices[0]):
+            raise _NotVectorizable(f"lane-dependent index into {buffer.name}")
+        return indices[0] * self.chunks + chunk if self.chunks > 1 else indices[0]
+
+    def _vector_index(self, buffer, indices, chunk: int):
+        """Ramp(first, 1, lanes) when the access moves one element per lane, else raise."""
+        if len(indices) != 1 or buffer.dtype.lanes != 1:
+            raise _NotVectorizable(f"access to {buffer.name} is not flat")
+        form = to_linear(indices[0])
+        step = 0
+        for atom, coeff in form.terms.values():
+            if atom is self.var:
+                step = coeff
+            elif _uses(atom, self.var):
+                raise _NotVectorizable(f"access to {buffer.name} is not linear")
+        if step != 1:
+            raise _NotVectorizable(f"access to {buffer.name} is not contiguous")
+        first = self.analyzer.rewrite(substitute(indices[0], {self.var: chunk * self.lanes}))
+        return E.Ramp(first, E.const(1, first.dtype), self.lanes)
+
+    # -- statements -----------------------------------------------------------------------
+    def stmt(self, s):
+        if isinstance(s, SeqStmt):
+            return SeqStmt([self.stmt(item) for item in s.seq])
+        if isinstance(s, BufferStore):
+            stores = [self._store(s, chunk) for chunk in range(self.chunks)]
+            return stores[0] if len(stores) == 1 else SeqStmt(stores)
+        if isinstance(s, For):
+            if s.kind == ForKind.PARALLEL or not (self._invariant(s.min) and self._invariant(s.extent)):
+                raise _NotVectorizable("inner loop")
+            return s.with_fields(body=self.stmt(s.body))
+        if (isinstance(s, Evaluate) and isinstance(s.value, E.Call)
+                and s.value.op.name == "tir.prefetch" and self._invariant(s.value)):
+            return s  # a cache hint that is the same for every lane is given once
+        if isinstance(s, IfThenElse) and self._invariant(s.condition):
+            return s.with_fields(then_case=self.stmt(s.then_case), else_case=None
+                                 if s.else_case is None else self.stmt(s.else_case))
+        if isinstance(s, Allocate):
+            return self._allocate(s)
+        if isinstance(s, DeclBuffer):
+            if s.buffer.data in self.widened:
+                return DeclBuffer(self.widened[s.buffer.data], self.stmt(s.body))
+            return s.with_fields(body=self.stmt(s.body))
+        raise _NotVectorizable(type(s).__name__)
+
+    def _store(self, store, chunk: int):
+        value = self._broadcast(self.expr(store.value, chunk))
+        wide = self.widened.get(store.buffer.data)
+        if wide is not None:
+            return BufferStore(wide, value, [self._widened_index(store.buffer, store.indices, chunk)])
+        return BufferStore(store.buffer, value,
+                           [self._vector_index(store.buffer, store.indices, chunk)])
+
+    def _allocate(self, alloc):
+        body = alloc.body
+        if (alloc.dtype.lanes != 1 or len(alloc.extents) != 1
+                or not isinstance(alloc.extents[0], E.IntImm) or not isinstance(body, DeclBuffer)
+                or body.buffer.data is not alloc.buffer_var or len(body.buffer.shape) != 1):
+            raise _NotVectorizable("allocation")
+        count = alloc.extents[0].value * self.chunks
+        wide = decl_buffer((count,), alloc.dtype.with_lanes(self.lanes), name=body.buffer.name)
+        self.widened[alloc.buffer_var] = wide
+        return Allocate(wide.data, wide.dtype, [count], self.stmt(body))
+
+
+def _element_bytes(body) -> int:
+    """The widest buffer element body reads or writes (its vectors are sized by it)."""
+    sizes = [1]
+
+    def visit(node):
+        if isinstance(node, (E.BufferLoad, BufferStore)):
+            sizes.append(node.buffer.dtype.bytes)
+
+    post_order_visit(body, visit)
+    return max(sizes)
+
+
+class _LoopVectorizer(StmtExprMutator):
+    def __init__(self, vector_bytes: int):
+        self.vector_bytes = vector_bytes
+
+    def visit_For(self, loop):
+        loop = self.generic_visit(loop)
+        if loop.kind != ForKind.VECTORIZED:
+            return loop
+        extent = loop.extent.value if isinstance(loop.extent, E.IntImm) else 0
+        if not (isinstance(loop.min, E.IntImm) and loop.min.value == 0 and extent >= 2):
+            return loop
+        lanes = max(2, self.vector_bytes // _element_bytes(loop.body))
+        if extent % lanes:
+            # A short or odd-sized loop becomes one vector when its size is a power of two.
+            if extent > lanes or extent & (extent - 1):
+                return loop
+            lanes = extent
+        try:
+            return _Widen(loop.loop_var, lanes, extent // lanes).stmt(loop.body)
+        except _NotVectorizable:
+            return loop
+
+
+def vectorize_loop(func):
+    from tvm.target import Target
+
+    return func.with_body(_LoopVectorizer(target_vector_bytes(Target.current())).visit(func.body))

@@ -1,0 +1,120 @@
+# Tests of VectorizeLoop and the C vector types: which loops become vector code, results, widths.
+import numpy as np
+import pytest
+
+import tvm
+from tvm import te, tir
+from tvm.driver import lower
+from tvm.target import Target
+from tvm.target.simd import target_vector_bytes
+
+
+def _elementwise(n, fn, dtype="float32", inner=16, names=("A", "B")):
+    """C[i] = fn(A, B, i) with i split by inner and the inner loop vectorized."""
+    a = te.placeholder((n,), dtype, name=names[0])
+    b = te.placeholder((n,), dtype, name=names[1])
+    c = te.compute((n,), lambda i: fn(a, b, i), name="C")
+    sch = tir.Schedule(te.create_prim_func([a, b, c]))
+    (i,) = sch.get_loops(sch.get_block("C"))
+    _, vec = sch.split(i, [None, inner])
+    sch.vectorize(vec)
+    return sch.mod
+
+
+def _run(mod, *arrays, target="c"):
+    tvm.compile(mod, target=target)["main"](*arrays)
+
+
+def test_contiguous_loop_becomes_vector_code_with_the_same_results():
+    mod = _elementwise(256, lambda a, b, i: a[i] * b[i] + 2.5, inner=32)
+    with Target("llvm -mcpu=native"):
+        script = lower(mod).script()
+    assert "T.Ramp" in script and "T.vectorized" not in script
+    rng = np.random.default_rng(0)
+    a, b = rng.random(256, dtype="float32"), rng.random(256, dtype="float32")
+    c = np.zeros(256, "float32")
+    _run(mod, a, b, c)
+    # The C compiler may fuse the multiply and add (one rounding instead of two).
+    np.testing.assert_allclose(c, a * b + np.float32(2.5), rtol=1e-6)
+
+
+def test_strided_access_keeps_the_loop_and_stays_correct():
+    # B[2 * i % n] is not contiguous across lanes: the loop stays a loop for omp simd.
+    mod = _elementwise(64, lambda a, b, i: a[i] + b[(i * 2) % 64], inner=16)
+    assert "T.vectorized" in lower(mod).script()
+    a, b = np.arange(64, dtype="float32"), np.arange(64, dtype="float32") * 10
+    c = np.zeros(64, "float32")
+    _run(mod, a, b, c)
+    np.testing.assert_array_equal(c, a + b[(np.arange(64) * 2) % 64])
+
+
+def test_select_is_not_vectorized_but_computes():
+    mod = _elementwise(64, lambda a, b, i: tir.Select(a[i] > b[i], a[i], b[i]), inner=16)
+    assert "T.vectorized" in lower(mod).script()
+    rng = np.random.default_rng(1)
+    a, b = rng.random(64, dtype="float32"), rng.random(64, dtype="float32")
+    c = np.zeros(64, "float32")
+    _run(mod, a, b, c)
+    np.testing.assert_array_equal(c, np.maximum(a, b))
+
+
+def test_float64_and_int32_vectors():
+    for dtype in ("float64", "int32"):
+        mod = _elementwise(128, lambda a, b, i: a[i] * b[i] - a[i], dtype=dtype, inner=32)
+        assert "T.Ramp" in lower(mod).script()
+        a = np.arange(128).astype(dtype)
+        b = (np.arange(128) % 7).astype(dtype)
+        c = np.zeros(128, dtype)
+        _run(mod, a, b, c)
+        np.testing.assert_array_equal(c, a * b - a)
+
+
+def test_vector_width_follows_the_target():
+    mod = _elementwise(256, lambda a, b, i: a[i] + b[i], inner=64)
+    with Target("llvm -mcpu=haswell"):
+        assert target_vector_bytes(Target.current()) == 32
+        script = lower(mod).script()
+    assert "'float32x8'" not in script and "T.Ramp(" in script and ", 8)]" in script
+    with Target({"kind": "llvm", "mcpu": "x86-64", "mattr": ["+avx512f"]}):
+        assert target_vector_bytes(Target.current()) == 64
+        assert ", 16)]" in lower(mod).script()
+    a, b = np.arange(256, dtype="float32"), np.ones(256, "float32")
+    c = np.zeros(256, "float32")
+    _run(mod, a, b, c, target="llvm -mcpu=haswell")
+    np.testing.assert_array_equal(c, a + 1)
+
+
+def test_short_power_of_two_loop_is_one_vector_and_odd_loop_stays():
+    short = _elementwise(64, lambda a, b, i: a[i] + b[i], inner=4)
+    assert ", 4)]" in lower(short).script()
+    odd = _elementwise(36, lambda a, b, i: a[i] + b[i], inner=12)
+    assert "T.vectorized" in lower(odd).script()
+    for mod, n in ((short, 64), (odd, 36)):
+        a, b = np.arange(n, dtype="float32"), np.full(n, 3, "float32")
+        c = np.zeros(n, "float32")
+        _run(mod, a, b, c)
+        np.testing.assert_array_equal(c, a + 3)
+
+
+def test_ramp_and_broadcast_check_their_arguments():
+    assert tir.Ramp(0, 1, 8).dtype == "int32x8"
+    assert tir.Broadcast(tir.const(1.5, "float32"), 4).dtype == "float32x4"
+    with pytest.raises(ValueError, match="Ramp: lanes must be an int of at least 2"):
+        tir.Ramp(0, 1, 1)
+    with pytest.raises(TypeError, match="Ramp: base must be a scalar integer"):
+        tir.Ramp(tir.const(1.0, "float32"), 1, 4)
+    with pytest.raises(ValueError, match="Broadcast: lanes must be an int of at least 2"):
+        tir.Broadcast(1.0, 0)
+    with pytest.raises(TypeError, match="Broadcast: value must be a scalar"):
+        tir.Broadcast(tir.Ramp(0, 1, 4), 4)
+
+
+def test_vector_store_needs_matching_lanes():
+    buf = tir.decl_buffer((64,), "float32", name="X")
+    value = tir.Broadcast(tir.const(0.0, "float32"), 8)
+    store = tir.BufferStore(buf, value, [tir.Ramp(0, 1, 8)])
+    assert store.value.dtype == "float32x8"
+    with pytest.raises(TypeError, match=r"BufferStore: storing a value of dtype float32 into 'X' "
+                                        r"needs 8 lanes"):
+        tir.BufferStore(buf, tir.const(0.0, "float32"), [tir.Ramp(0, 1, 8)])
+    assert tir.BufferLoad(buf, [tir.Ramp(8, 1, 16)]).dtype == "float32x16"
