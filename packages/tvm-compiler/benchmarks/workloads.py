@@ -7,13 +7,15 @@ import time
 from tvm import te, tir
 
 
-def matmul_schedule(n: int = 1024, tile: int = 32, k_tile: int = 4) -> tir.Schedule:
-    """float32 C = A @ B with split tile x tile x k_tile, reorder, vectorize, parallel,
-    cache_write and decompose_reduction."""
-    a = te.placeholder((n, n), name="A")
-    b = te.placeholder((n, n), name="B")
-    k = te.reduce_axis((0, n), name="k")
-    c = te.compute((n, n), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+def matmul_schedule(n: int = 1024, tile: int = 32, k_tile: int = 4, m: int | None = None,
+                    k: int | None = None) -> tir.Schedule:
+    """float32 C = A @ B (m x k times k x n, square by default) with split tile x tile x k_tile,
+    reorder, vectorize, parallel, cache_write and decompose_reduction."""
+    m, k_extent = m or n, k or n
+    a = te.placeholder((m, k_extent), name="A")
+    b = te.placeholder((k_extent, n), name="B")
+    k = te.reduce_axis((0, k_extent), name="k")
+    c = te.compute((m, n), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
     sch = tir.Schedule(te.create_prim_func([a, b, c]))
     block = sch.get_block("C")
     write_back = sch.cache_write(block, 0, "global")

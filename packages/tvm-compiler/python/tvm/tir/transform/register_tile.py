@@ -3,22 +3,35 @@
 It rewrites the nest `for k (small): for i: for j (vectorized): C[f(i, j)] += g(k, i, j)`, where
 f does not use k, is one-to-one in (i, j) and g never reads C, into
 `for io: for j (vectorized): acc[0:U] = C rows; for k (unrolled): acc[u] += g(k, io*U+u, j);
-C rows = acc`. Each element of C still adds its terms in the same order, so results are
-bit-identical; the C compiler keeps acc in vector registers and reuses each load of g's
-operands across U rows.
+C rows = acc`, so that the accumulators stay in vector registers and each load of g's operands
+serves U rows.
+
+When that nest is the whole body of an outer reduction loop `for ko` (a split reduction axis),
+the row tiles move outside a chunk of ko: `for ko_outer: pack; for io: for j: acc = C rows;
+for ko_inner: for k: acc[u] += ...; C rows = acc`. The accumulators then stay in registers for
+a whole chunk instead of one ko step, and the operands that do not depend on i are first copied
+("packed") into a small contiguous buffer that all row tiles read (see operand_pack).
+
+Either way each element of C still adds its terms in the same order, so results are
+bit-identical to the untransformed loops.
 """
 
 from __future__ import annotations
 
 from tvm.arith.linear import to_linear
 
+from tvm.ir.structural import structural_equal
+from tvm.target.simd import target_vector_bytes
+
 from .. import expr as E
 from ..buffer import decl_buffer
 from ..functor import StmtExprMutator, post_order_visit, substitute
 from ..stmt import Allocate, BufferStore, DeclBuffer, For, ForKind, SeqStmt
-from tvm.ir.structural import structural_equal
+from .operand_pack import PackedOperand, packable_loads, read_packed, with_packing
 
 _MAX_REDUCE_EXTENT = 16
+# A packed operand chunk stays well inside a 32 KiB L1 data cache.
+_PACK_BYTES = 32 * 1024
 
 
 def _const(e):
@@ -73,20 +86,38 @@ def _one_to_one(store, i_loop, j_loop) -> bool:
     return ci >= ej * cj or cj >= ei * ci
 
 
-def _unroll_factor(extent: int) -> int:
-    for factor in (4, 2):
-        if extent % factor == 0 and extent > factor:
+def _row_factor(rows: int, row_vectors: int, vector_bytes: int) -> int:
+    """Rows per register tile: as many as fit half the vector registers (32 with AVX-512,
+    else 16), leaving the rest for operands."""
+    budget = (32 if vector_bytes >= 64 else 16) // 2
+    for factor in (8, 4, 2):
+        if rows % factor == 0 and rows > factor and factor * row_vectors <= budget:
             return factor
     return 0
 
 
-class _RegisterTiler(StmtExprMutator):
-    def visit_For(self, loop):
-        loop = self.generic_visit(loop)
-        return self._tile(loop) or loop
+class _Nest:
+    """A matched `for k: for i: for j (vectorized): C[f(i, j)] += rhs` nest."""
 
-    def _tile(self, k_loop):
-        if k_loop.kind != ForKind.SERIAL or _const(k_loop.min) != 0:
+    def __init__(self, k_loop, i_loop, j_loop, store, rhs, factor):
+        self.k_loop, self.i_loop, self.j_loop = k_loop, i_loop, j_loop
+        self.store, self.rhs, self.factor = store, rhs, factor
+
+
+class _RegisterTiler(StmtExprMutator):
+    def __init__(self, vector_bytes: int):
+        self.vector_bytes = vector_bytes
+
+    def visit_For(self, loop):
+        chunked = self._tile_chunked(loop)
+        if chunked is not None:
+            return chunked
+        loop = self.generic_visit(loop)
+        nest = self._match(loop)
+        return loop if nest is None else self._rewrite(nest, nest.rhs, lambda k_loop, _: k_loop)
+
+    def _match(self, k_loop):
+        if not isinstance(k_loop, For) or k_loop.kind != ForKind.SERIAL or _const(k_loop.min) != 0:
             return None
         k_extent = _const(k_loop.extent)
         i_loop = k_loop.body
@@ -105,29 +136,69 @@ class _RegisterTiler(StmtExprMutator):
         if (rhs is None or any(_uses(i, k_loop.loop_var) for i in store.indices)
                 or _reads_buffer(rhs, store.buffer.data) or not _one_to_one(store, i_loop, j_loop)):
             return None
-        factor = _unroll_factor(i_extent)
-        if not factor:
-            return None
-        return self._rewrite(k_loop, i_loop, j_loop, store, rhs, factor)
+        row_bytes = _const(j_loop.extent) * store.buffer.dtype.bytes
+        row_vectors = -(-row_bytes // self.vector_bytes)
+        factor = _row_factor(i_extent, row_vectors, self.vector_bytes)
+        return _Nest(k_loop, i_loop, j_loop, store, rhs, factor) if factor else None
 
-    def _rewrite(self, k_loop, i_loop, j_loop, store, rhs, factor):
+    def _tile_chunked(self, outer):
+        """The chunked form (see the module doc) when outer is a reduction loop around a nest."""
+        if (not isinstance(outer, For) or outer.kind != ForKind.SERIAL or _const(outer.min) != 0
+                or _const(outer.extent) is None):
+            return None
+        nest = self._match(outer.body)
+        if nest is None or any(_uses(i, outer.loop_var) for i in nest.store.indices):
+            return None
+        k_extent, j_extent = _const(nest.k_loop.extent), _const(nest.j_loop.extent)
+        step_bytes = k_extent * j_extent * nest.store.buffer.dtype.bytes
+        outer_extent = _const(outer.extent)
+        chunk = max((c for c in range(1, outer_extent + 1)
+                     if outer_extent % c == 0 and c * step_bytes <= _PACK_BYTES), default=0)
+        if not chunk:
+            return None
+        ko = outer.loop_var
+        ko_outer, ko_inner = E.Var(f"{ko.name}_outer", ko.dtype), E.Var(f"{ko.name}_inner", ko.dtype)
+        rhs = substitute(nest.rhs, {ko: ko_outer * chunk + ko_inner})
+        tile_loops = [(ko_inner, chunk), (nest.k_loop.loop_var, k_extent),
+                      (nest.j_loop.loop_var, j_extent)]
+        loads = packable_loads(rhs, nest.i_loop.loop_var, [v for v, _ in tile_loops])
+        if not loads:
+            return None
+        packed = [PackedOperand(load, tile_loops) for load in loads]
+        chunks, tiles = outer_extent // chunk, _const(nest.i_loop.extent) // nest.factor
+
+        def around_k(k_loop, tile_var):
+            hints = [h for p in packed for h in p.prefetch_next(ko_outer, chunks, tile_var, tiles)]
+            return For(ko_inner, 0, chunk, ForKind.SERIAL, SeqStmt([*hints, k_loop]))
+
+        tile = self._rewrite(nest, read_packed(rhs, packed), around_k)
+        return For(ko_outer, 0, outer_extent // chunk, ForKind.SERIAL, with_packing(packed, tile),
+                   outer.annotations)
+
+    def _rewrite(self, nest, rhs, around_k):
+        """The register tile of nest accumulating rhs; around_k(k_loop, row_tile_var) wraps the
+        unrolled k loop."""
+        i_loop, store, factor = nest.i_loop, nest.store, nest.factor
         i_var = i_loop.loop_var
         outer = E.Var(f"{i_var.name}_outer", i_var.dtype)
         acc = decl_buffer((factor,), store.buffer.dtype, name=f"{store.buffer.name}_acc")
         rows = [{i_var: outer * factor + u} for u in range(factor)]
-        zero_shift = [E.const(u, "int32") for u in range(factor)]
-        load_rows = [BufferStore(acc, E.BufferLoad(store.buffer, substitute(store.indices, row)), [u])
-                     for u, row in zip(zero_shift, rows)]
+        slots = [E.const(u, "int32") for u in range(factor)]
+        load_rows = [BufferStore(acc, E.BufferLoad(store.buffer, substitute(store.indices, row)),
+                                 [u]) for u, row in zip(slots, rows)]
         update = SeqStmt([BufferStore(acc, E.BufferLoad(acc, [u]) + substitute(rhs, row), [u])
-                          for u, row in zip(zero_shift, rows)])
-        store_rows = [BufferStore(store.buffer, E.BufferLoad(acc, [u]), substitute(store.indices, row))
-                      for u, row in zip(zero_shift, rows)]
-        k_unrolled = k_loop.with_fields(kind=ForKind.UNROLLED, body=update)
+                          for u, row in zip(slots, rows)])
+        store_rows = [BufferStore(store.buffer, E.BufferLoad(acc, [u]),
+                                  substitute(store.indices, row)) for u, row in zip(slots, rows)]
+        k_unrolled = around_k(nest.k_loop.with_fields(kind=ForKind.UNROLLED, body=update), outer)
         body = SeqStmt([*load_rows, k_unrolled, *store_rows])
         body = Allocate(acc.data, acc.dtype, [E.const(factor, "int32")], DeclBuffer(acc, body))
         return For(outer, 0, _const(i_loop.extent) // factor, ForKind.SERIAL,
-                   j_loop.with_fields(body=body), i_loop.annotations)
+                   nest.j_loop.with_fields(body=body), i_loop.annotations)
 
 
 def register_tile_reduction(func):
-    return func.with_body(_RegisterTiler().visit(func.body))
+    from tvm.target import Target
+
+    vector_bytes = target_vector_bytes(Target.current())
+    return func.with_body(_RegisterTiler(vector_bytes).visit(func.body))
