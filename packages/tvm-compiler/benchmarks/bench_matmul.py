@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -37,6 +38,20 @@ def single_thread(n: int):
           f"{flops / ref / 1e9:.1f} GFLOP/s, ratio {ref / ours:.2f}")
 
 
+def reference_gflops() -> str:
+    """apache-tvm's figures for the same schedule, from bench_matmul_reference.py in the
+    reference venv that `nox -s bench` names in TVM_BENCH_REFERENCE_PYTHON."""
+    python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON")
+    if not python:
+        return "not measured (TVM_BENCH_REFERENCE_PYTHON unset)"
+    script = os.path.join(os.path.dirname(__file__), "bench_matmul_reference.py")
+    proc = subprocess.run([python, script], capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        return f"failed: {proc.stderr.strip().splitlines()[-1:]}"
+    figures = json.loads(proc.stdout.strip().splitlines()[-1])
+    return ", ".join(f"{target} {value:.1f} GFLOP/s" for target, value in figures.items())
+
+
 def main():
     n = int(os.environ.get("BENCH_MATMUL_N", "1024"))
     if "--single-thread" in sys.argv:
@@ -57,6 +72,7 @@ def main():
     print(f"  tvm-compiler (C backend): {flops / ours / 1e9:8.1f} GFLOP/s  ({ours * 1e3:.1f} ms)")
     print(f"  numpy                   : {flops / ref / 1e9:8.1f} GFLOP/s  ({ref * 1e3:.1f} ms)")
     print(f"  ratio tvm/numpy         : {ref / ours:8.2f}  (goal >= 0.60)")
+    print(f"  apache-tvm 0.27, same schedule: {reference_gflops()}")
     small = 256
     naive = tvm.compile(naive_matmul(small))["main"]
     sa, sb = a[:small, :small].copy(), b[:small, :small].copy()
