@@ -205,6 +205,33 @@ def test_get_started_script_prints_what_the_readme_shows(get_started_site: Path)
     assert "fibonacci(50) = 12586269025" in out
 
 
+def test_a_statically_linked_cxx_runtime_stays_private(tmp_path: Path) -> None:
+    # Some toolchains link libstdc++ into every library (a CUDA image's g++ did). Exported,
+    # that copy binds to the process's libstdc++.so.6 of another version: the two runtimes
+    # mix and formatting a number into an error message crashed.
+    cxx = _find_compiler("CXX", ("c++", "g++"))
+    cmake = shutil.which("cmake")
+    nm = shutil.which("nm")
+    if cxx is None or cmake is None or nm is None:
+        pytest.skip("needs a C++ compiler, cmake and nm (binutils) on PATH")
+    archive = subprocess.run(
+        [*cxx.split(), "-print-file-name=libstdc++.a"], capture_output=True, text=True, timeout=60
+    ).stdout.strip()
+    if not os.path.isabs(archive):
+        pytest.skip(f"{cxx} has no static libstdc++ (libstdc++.a) to link in")
+    build = tmp_path / "build"
+    _run([cmake, "-S", str(GET_STARTED), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+          f"-Dtvm_ffi_DIR={tvm_ffi.libinfo.find_cmake_path()}",
+          "-DCMAKE_SHARED_LINKER_FLAGS=-static-libstdc++"])  # fmt: skip
+    _run([cmake, "--build", str(build)])
+    library = build / "libtvm_ffi_get_started.so"
+    listing = _run([nm, "-D", "--defined-only", "--format=posix", str(library)]).stdout
+    exported = {line.split()[0] for line in listing.splitlines() if line.strip()}
+    assert {"__tvm_ffi_add_one", "__tvm_ffi_fibonacci"} <= exported
+    leaked = sorted(exported & {"__cxa_throw", "_ZNSt6locale7classicEv"})
+    assert not leaked, f"the library exports libstdc++ symbols {leaked}"
+
+
 @pytest.fixture(scope="module")
 def c_plugin(tmp_path_factory: pytest.TempPathFactory) -> tvm_ffi.Module:
     if _find_compiler("CC", ("cc", "gcc", "clang")) is None:
