@@ -96,6 +96,23 @@ def test_short_power_of_two_loop_is_one_vector_and_odd_loop_stays():
         np.testing.assert_array_equal(c, a + 3)
 
 
+def test_types_without_c_vectors_keep_the_loop():
+    # bool has no C vector type here: the copy stays an omp simd loop and still runs.
+    mod = _elementwise(64, lambda a, b, i: a[i], dtype="bool", inner=16)
+    assert "T.vectorized" in lower(mod).script()
+    a = np.arange(64) % 3 == 0
+    c = np.zeros(64, bool)
+    _run(mod, a, a.copy(), c)
+    np.testing.assert_array_equal(c, a)
+    # int8 has one: wrap-around matches NumPy's.
+    mod = _elementwise(64, lambda a, b, i: a[i] + b[i], dtype="int8", inner=64)
+    assert "T.Ramp" in lower(mod).script()
+    x = np.arange(64, dtype="int8") * 3
+    out = np.zeros(64, "int8")
+    _run(mod, x, x, out)
+    np.testing.assert_array_equal(out, x + x)
+
+
 def test_ramp_and_broadcast_check_their_arguments():
     assert tir.Ramp(0, 1, 8).dtype == "int32x8"
     assert tir.Broadcast(tir.const(1.5, "float32"), 4).dtype == "float32x4"

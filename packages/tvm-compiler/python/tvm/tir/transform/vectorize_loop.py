@@ -28,6 +28,13 @@ _FLOAT_OPS = (E.Add, E.Sub, E.Mul, E.Div)
 _INT_OPS = (E.Add, E.Sub, E.Mul)
 
 
+def _has_c_vectors(dtype) -> bool:
+    """Element types the C backend has vector types for (bool and narrow floats it has not)."""
+    if dtype.type_code == "float":
+        return dtype.bits in (32, 64)
+    return dtype.type_code in ("int", "uint")
+
+
 class _NotVectorizable(Exception):
     """The loop body uses something with no vector form; the loop is left as it was."""
 
@@ -65,6 +72,8 @@ class _Widen:
             return E.Ramp(E.const(chunk * self.lanes, e.dtype), E.const(1, e.dtype), self.lanes)
         if isinstance(e, E.BufferLoad):
             return self._load(e, chunk)
+        if not _has_c_vectors(e.dtype):
+            raise _NotVectorizable(f"no vector type for {e.dtype}")
         if isinstance(e, E.Cast):
             value = self._broadcast(self.expr(e.value, chunk))
             return E.Cast(e.dtype.with_lanes(self.lanes), value)
@@ -87,8 +96,8 @@ class _Widen:
 
     def _vector_index(self, buffer, indices, chunk: int):
         """Ramp(first, 1, lanes) when the access moves one element per lane, else raise."""
-        if len(indices) != 1 or buffer.dtype.lanes != 1:
-            raise _NotVectorizable(f"access to {buffer.name} is not flat")
+        if len(indices) != 1 or buffer.dtype.lanes != 1 or not _has_c_vectors(buffer.dtype):
+            raise _NotVectorizable(f"access to {buffer.name} is not flat or has no vector type")
         form = to_linear(indices[0])
         step = 0
         for atom, coeff in form.terms.values():
@@ -136,7 +145,7 @@ class _Widen:
 
     def _allocate(self, alloc):
         body = alloc.body
-        if (alloc.dtype.lanes != 1 or len(alloc.extents) != 1
+        if (alloc.dtype.lanes != 1 or not _has_c_vectors(alloc.dtype) or len(alloc.extents) != 1
                 or not isinstance(alloc.extents[0], E.IntImm) or not isinstance(body, DeclBuffer)
                 or body.buffer.data is not alloc.buffer_var or len(body.buffer.shape) != 1):
             raise _NotVectorizable("allocation")
