@@ -135,3 +135,20 @@ def test_vector_store_needs_matching_lanes():
                                         r"needs 8 lanes"):
         tir.BufferStore(buf, tir.const(0.0, "float32"), [tir.Ramp(0, 1, 8)])
     assert tir.BufferLoad(buf, [tir.Ramp(8, 1, 16)]).dtype == "float32x16"
+
+
+def test_vectorized_loop_around_a_rewritten_vectorized_loop_stays_a_loop():
+    # The inner loop becomes vectors first; the outer one must not widen them again.
+    a = te.placeholder((4, 32), name="A")
+    c = te.compute((4, 32), lambda i, j: 1.0 + a[i, j], name="C")
+    sch = tir.Schedule(te.create_prim_func([a, c]))
+    i, j = sch.get_loops(sch.get_block("C"))
+    _, rows = sch.split(i, [None, 2])
+    sch.vectorize(rows)
+    sch.vectorize(j)
+    script = lower(sch.mod).script()
+    assert "T.vectorized(2)" in script and "T.Ramp" in script
+    x = np.arange(128, dtype="float32").reshape(4, 32)
+    out = np.zeros_like(x)
+    _run(sch.mod, x, out)
+    np.testing.assert_array_equal(out, x + 1)

@@ -66,6 +66,9 @@ class _Widen:
         return e if e.dtype.lanes == self.lanes else E.Broadcast(e, self.lanes)
 
     def expr(self, e, chunk: int):
+        if e.dtype.lanes != 1:
+            # An inner vectorized loop this pass already rewrote: its vectors cannot widen again.
+            raise _NotVectorizable(f"{e.dtype} is already a vector")
         if self._invariant(e):
             return e
         if e is self.var:
