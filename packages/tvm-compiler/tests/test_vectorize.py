@@ -152,3 +152,24 @@ def test_vectorized_loop_around_a_rewritten_vectorized_loop_stays_a_loop():
     out = np.zeros_like(x)
     _run(sch.mod, x, out)
     np.testing.assert_array_equal(out, x + 1)
+
+
+def test_offset_read_from_a_per_lane_buffer_keeps_the_loop():
+    # C[i] = A[i + B[i]] with B computed inside the vectorized loop (one value per lane): the
+    # access is a gather, not a contiguous vector, so the loop must stay a loop.
+    n = 64
+    a = te.placeholder((n + 8,), name="A")
+    offsets = te.placeholder((n,), "int32", name="O")
+    b = te.compute((n,), lambda i: offsets[i] + 1, name="B")
+    c = te.compute((n,), lambda i: a[i + b[i]] * 2.0, name="C")
+    sch = tir.Schedule(te.create_prim_func([a, offsets, c]))
+    (i,) = sch.get_loops(sch.get_block("C"))
+    _, lanes = sch.split(i, [None, 16])
+    sch.compute_at(sch.get_block("B"), lanes)
+    sch.vectorize(lanes)
+    assert "T.vectorized(16)" in lower(sch.mod).script()
+    x = np.arange(n + 8, dtype="float32")
+    off = (np.arange(n) % 5).astype("int32")
+    out = np.zeros(n, "float32")
+    _run(sch.mod, x, off, out)
+    np.testing.assert_array_equal(out, 2 * x[np.arange(n) + off + 1])

@@ -39,12 +39,6 @@ class _NotVectorizable(Exception):
     """The loop body uses something with no vector form; the loop is left as it was."""
 
 
-def _uses(node, var) -> bool:
-    found = []
-    post_order_visit(node, lambda n: found.append(n) if n is var else None)
-    return bool(found)
-
-
 class _Widen:
     """Rewrites one vectorized loop's body: lane index var, chunks of `lanes` lanes each."""
 
@@ -106,7 +100,8 @@ class _Widen:
         for atom, coeff in form.terms.values():
             if atom is self.var:
                 step = coeff
-            elif _uses(atom, self.var):
+            elif not self._invariant(atom):
+                # Not linear in the lane, or an offset read from a per-lane buffer.
                 raise _NotVectorizable(f"access to {buffer.name} is not linear")
         if step != 1:
             raise _NotVectorizable(f"access to {buffer.name} is not contiguous")
