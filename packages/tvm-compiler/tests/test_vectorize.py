@@ -173,3 +173,20 @@ def test_offset_read_from_a_per_lane_buffer_keeps_the_loop():
     out = np.zeros(n, "float32")
     _run(sch.mod, x, off, out)
     np.testing.assert_array_equal(out, 2 * x[np.arange(n) + off + 1])
+
+
+def test_ramp_value_with_a_variable_base_compiles():
+    # C[i*16 : i*16+16] = float(i*16 + lane) * A[...]: a Ramp used as a value, not an index, whose
+    # base is a loop variable (int64_t in C, wider than the Ramp's int32 lanes).
+    a = tir.decl_buffer((64,), "float32", name="A")
+    c = tir.decl_buffer((64,), "float32", name="C")
+    pa, pc = tir.Var("A", "handle"), tir.Var("C", "handle")
+    i = tir.Var("i", "int32")
+    lanes = tir.Ramp(i * 16, 1, 16)
+    value = tir.Cast("float32x16", lanes) * tir.BufferLoad(a, [lanes])
+    body = tir.For(i, 0, 4, tir.ForKind.SERIAL, tir.BufferStore(c, value, [lanes]))
+    func = tir.PrimFunc([pa, pc], body, buffer_map={pa: a, pc: c})
+    x = np.full(64, 0.5, "float32")
+    out = np.zeros(64, "float32")
+    _run(func, x, out)
+    np.testing.assert_array_equal(out, np.arange(64, dtype="float32") * 0.5)

@@ -118,8 +118,11 @@ class BodyWriter:
 
     def _e_Ramp(self, e):
         steps = ", ".join(str(i) for i in range(e.lanes))
-        vtype = self.ctype(e.dtype)
-        return f"(({vtype}){{{steps}}} * ({self.expr(e.stride)}) + ({self.expr(e.base)}))"
+        vtype, element = self.ctype(e.dtype), c_type(e.dtype.element_of())
+        # Scalars mix with a vector only when their C type is no wider than its elements (index
+        # variables are int64_t in C), so base and stride are cast like a Broadcast's value.
+        return (f"(({vtype}){{{steps}}} * ({element})({self.expr(e.stride)}) + "
+                f"({element})({self.expr(e.base)}))")
 
     def _vector_access(self, buffer, index, dtype) -> str | None:
         """The C lvalue of a contiguous vector access (index a Ramp) to buffer, else None."""
