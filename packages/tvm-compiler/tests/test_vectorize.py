@@ -190,3 +190,19 @@ def test_ramp_value_with_a_variable_base_compiles():
     out = np.zeros(64, "float32")
     _run(func, x, out)
     np.testing.assert_array_equal(out, np.arange(64, dtype="float32") * 0.5)
+
+
+def test_very_wide_loop_stays_a_loop():
+    # 4096 float32 lanes are hundreds of registers: written out chunk by chunk the C source
+    # (and the compile time) would grow with the extent, so the loop stays an omp simd loop.
+    n = 4096
+    a = te.placeholder((n,), name="A")
+    c = te.compute((n,), lambda i: a[i] * 2.0, name="C")
+    sch = tir.Schedule(te.create_prim_func([a, c]))
+    sch.vectorize(sch.get_loops(sch.get_block("C"))[0])
+    script = lower(sch.mod).script()
+    assert "T.vectorized(4096)" in script and "T.Ramp" not in script
+    x = np.arange(n, dtype="float32")
+    out = np.zeros(n, "float32")
+    _run(sch.mod, x, out)
+    np.testing.assert_array_equal(out, 2 * x)

@@ -2,9 +2,10 @@
 
 A `for j in T.vectorized(L)` whose body only does lane-wise float (or integer +, -, *) arithmetic
 on loads that are contiguous in j or do not depend on j becomes straight-line code over vectors
-as wide as the target's SIMD registers. When L is a multiple of that width W, each statement is
-written L / W times, one per W-lane chunk, next to each other: a value read once (say a
-broadcast) serves every chunk, which is what a register tile needs. A buffer allocated inside
+as wide as the target's SIMD registers. When L is a multiple of that width W (at most
+_MAX_CHUNKS times it), each statement is written L / W times, one per W-lane chunk, next to each
+other: a value read once (say a broadcast) serves every chunk, which is what a register tile
+needs. A buffer allocated inside
 the loop (one copy per lane) becomes a buffer of W-lane elements, L / W per original element.
 The C code generator gives such values vector types, so the C compiler keeps them in registers
 exactly as written. A loop this pass cannot express stays a vectorized loop (`omp simd` in C).
@@ -26,6 +27,9 @@ from ..stmt import (
 # Arithmetic a vector value may go through; integer vectors only take the ring operations.
 _FLOAT_OPS = (E.Add, E.Sub, E.Mul, E.Div)
 _INT_OPS = (E.Add, E.Sub, E.Mul)
+# Every chunk is one more copy of each statement: a loop wider than this many registers stays a
+# loop, or the C source (and the C compiler's time) would grow with its extent.
+_MAX_CHUNKS = 32
 
 
 def _has_c_vectors(dtype) -> bool:
@@ -182,6 +186,8 @@ class _LoopVectorizer(StmtExprMutator):
             if extent > lanes or extent & (extent - 1):
                 return loop
             lanes = extent
+        if extent // lanes > _MAX_CHUNKS:
+            return loop
         try:
             return _Widen(loop.loop_var, lanes, extent // lanes).stmt(loop.body)
         except _NotVectorizable:
