@@ -6,7 +6,7 @@ import tvm
 from tvm import te, tir
 from tvm.driver import lower
 from tvm.target import Target
-from tvm.target.simd import target_vector_bytes
+from tvm.target.simd import mattr_compiler_flags, target_vector_bytes
 
 
 def _elementwise(n, fn, dtype="float32", inner=16, names=("A", "B")):
@@ -82,6 +82,29 @@ def test_vector_width_follows_the_target():
     c = np.zeros(256, "float32")
     _run(mod, a, b, c, target="llvm -mcpu=haswell")
     np.testing.assert_array_equal(c, a + 1)
+
+
+@pytest.mark.parametrize("target, width, flags", [
+    ("llvm -mcpu=native -mattr=+avx2,-avx512f", 32, ["-mavx2", "-mno-avx512f"]),
+    ("llvm -mcpu=x86-64", 16, []),
+    ("llvm -mcpu=x86-64-v4", 64, []),
+    ("llvm -mcpu=skylake-avx512 -mattr=-avx", 16, ["-mno-avx"]),
+])
+def test_mattr_features_narrow_or_widen_the_vectors(target, width, flags):
+    target = Target(target)
+    assert target_vector_bytes(target) == width
+    assert mattr_compiler_flags(target) == flags
+
+
+def test_mattr_features_reach_the_c_compiler():
+    # With AVX-512 switched off the kernel is built for 32-byte vectors and still computes.
+    mod = _elementwise(256, lambda a, b, i: a[i] * b[i], inner=64)
+    a, b = np.arange(256, dtype="float32"), np.full(256, 0.5, "float32")
+    c = np.zeros(256, "float32")
+    _run(mod, a, b, c, target="llvm -mcpu=native -mattr=-avx512f")
+    np.testing.assert_array_equal(c, a * 0.5)
+    with pytest.raises(ValueError, match="-mattr feature '\\+a;b' is not a feature name"):
+        mattr_compiler_flags(Target({"kind": "llvm", "mattr": ["+a;b"]}))
 
 
 def test_short_power_of_two_loop_is_one_vector_and_odd_loop_stays():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tvm.driver import register_codegen
+from tvm.target.simd import mattr_compiler_flags
 
 from .compiler import compile_shared_library
 from .source import generate_c_source
@@ -14,7 +15,8 @@ def build_c(mod, target):
     source = generate_c_source(mod)
     march = target.attrs.get("mcpu")
     path = compile_shared_library(source.text, source.uses_openmp,
-                                  march=None if march in (None, "native") else march)
+                                  march=None if march in (None, "native") else march,
+                                  extra_flags=mattr_compiler_flags(target))
     return tvm.runtime.load_module(path)
 
 

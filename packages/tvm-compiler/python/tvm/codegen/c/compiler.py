@@ -94,15 +94,18 @@ def _ffi_paths() -> tuple[str, str]:
     return tvm_ffi.libinfo.find_include_path(), tvm_ffi.libinfo.find_libtvm_ffi()
 
 
-def compile_shared_library(source: str, use_openmp: bool, march: str | None = None) -> str:
+def compile_shared_library(source: str, use_openmp: bool, march: str | None = None,
+                           extra_flags: list[str] | tuple[str, ...] = ()) -> str:
     """Compile C source into a shared library; reuse the cached one with the same content hash.
 
-    march names a CPU to compile for instead of this host's (-march=native)."""
+    march names a CPU to compile for instead of this host's (-march=native); extra_flags
+    (such as -mavx2) follow it."""
     cc = find_compiler()
     include_dir, libtvm_ffi = _ffi_paths()
     flags = list(host_flags(cc))
     if march is not None:
         flags = [f for f in flags if not f.endswith("=native")] + [f"-march={march}"]
+    flags += list(extra_flags)
     flags += os.environ.get("TVM_STACK_CFLAGS", "").split()
     link = [libtvm_ffi, f"-Wl,-rpath,{os.path.dirname(libtvm_ffi)}"]
     if use_openmp:
