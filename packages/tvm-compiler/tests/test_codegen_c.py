@@ -230,3 +230,26 @@ def test_bitwise_operators_need_integers_and_bools_stay_logical():
         ~x  # noqa: B018
     p, q = tir.Var("p", "bool"), tir.Var("q", "bool")
     assert isinstance(p & q, tir.And) and isinstance(p | q, tir.Or) and isinstance(~p, tir.Not)
+
+
+def test_int8_arithmetic_wraps_before_a_cast():
+    # C would compute int8 * int8 in int; TIR's int8 product wraps, as NumPy's does.
+    a = te.placeholder((16,), "int8", name="A")
+    b = te.placeholder((16,), "int8", name="B")
+    c = te.compute((16,), lambda i: (a[i] * b[i]).astype("float32"), name="C")
+    x = (np.arange(16) * 9).astype("int8")
+    out = np.zeros(16, "float32")
+    tvm.compile(te.create_prim_func([a, b, c]))["main"](x, x, out)
+    np.testing.assert_array_equal(out, (x * x).astype("float32"))
+
+
+def test_vector_index_that_is_not_a_ramp_is_a_codegen_error():
+    from tvm.codegen.c.body import CodegenError
+
+    buf = tir.decl_buffer((64,), "float32", name="X")
+    px = tir.Var("x", "handle")
+    index = tir.Broadcast(tir.const(3, "int32"), 8)
+    store = tir.BufferStore(buf, tir.Broadcast(tir.const(1.0, "float32"), 8), [index])
+    func = tir.PrimFunc([px], store, buffer_map={px: buf})
+    with pytest.raises(CodegenError, match="vector index into 'X' must be a Ramp, got Broadcast"):
+        generate_c_source(tvm.IRModule({"main": func}))

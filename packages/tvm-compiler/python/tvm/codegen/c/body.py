@@ -83,7 +83,11 @@ class BodyWriter:
             return method(e)
         if type(e) in _BINARY_C:
             a, b = self._operand(e.a, e.b), self._operand(e.b, e.a)
-            return f"({a} {_BINARY_C[type(e)]} {b})"
+            text = f"({a} {_BINARY_C[type(e)]} {b})"
+            if e.dtype.lanes == 1 and e.dtype.is_integer and e.dtype.bits < 32:
+                # C computes int8/int16 arithmetic in int; TIR's value wraps to the dtype.
+                return f"(({c_type(e.dtype)}){text})"
+            return text
         raise CodegenError(f"codegen c: cannot generate C for expression {type(e).__name__}: {e!r}")
 
     def _e_Var(self, e):
@@ -127,6 +131,9 @@ class BodyWriter:
     def _vector_access(self, buffer, index, dtype) -> str | None:
         """The C lvalue of a contiguous vector access (index a Ramp) to buffer, else None."""
         if not isinstance(index, E.Ramp):
+            if index.dtype.lanes != 1:
+                raise CodegenError(f"codegen c: vector index into {buffer.name!r} must be a "
+                                   f"Ramp, got {type(index).__name__}")
             return None
         if not (isinstance(index.stride, E.IntImm) and index.stride.value == 1):
             raise CodegenError(f"codegen c: strided vector access to {buffer.name!r}")
