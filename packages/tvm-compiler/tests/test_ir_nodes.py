@@ -122,3 +122,10 @@ def test_script_prints_prim_func(add_one_func):
     text = IRModule({"main": add_one_func}).script()
     assert "def main(A: T.Buffer((8,), 'float32')" in text
     assert "B[i] = A[i] + 1.0" in text
+
+
+def test_irmodule_is_reachable_as_tvm_irmodule(add_one_func):
+    import tvm
+
+    assert tvm.IRModule is IRModule
+    assert tvm.IRModule({"main": add_one_func})["main"] is add_one_func

@@ -27,7 +27,7 @@ __all__ = ["Device", "backend", "base", "cpu", "cuda", "device", "error", "runti
 
 # Names the tvm-compiler wheel provides at the top of the namespace, loaded on first use
 # so that `import tvm; tvm.compile(...)` works without importing the compiler eagerly.
-_COMPILER_NAMES = {"compile": "tvm.driver", "build": "tvm.driver"}
+_COMPILER_NAMES = {"compile": "tvm.driver", "build": "tvm.driver", "IRModule": "tvm.ir"}
 
 
 def __getattr__(name):
