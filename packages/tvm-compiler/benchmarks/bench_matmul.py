@@ -12,7 +12,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 import tvm  # noqa: E402
-from workloads import matmul_schedule, naive_matmul, side_by_side  # noqa: E402
+from workloads import best_time, matmul_schedule, naive_matmul, side_by_side  # noqa: E402
 
 
 def _cpu_seconds(fn, repeat: int = 5) -> float:
@@ -38,6 +38,36 @@ def single_thread(n: int):
           f"{flops / ref / 1e9:.1f} GFLOP/s, ratio {ref / ours:.2f}")
 
 
+def alone(n: int, library: str):
+    """GFLOP/s of one library with no other in the process (the thread count comes from the
+    environment): pools that spin after a call cannot take the other's cores."""
+    rng = np.random.default_rng(0)
+    a, b = rng.random((n, n), dtype="float32"), rng.random((n, n), dtype="float32")
+    c = np.zeros((n, n), dtype="float32")
+    if library == "tvm":
+        kernel = tvm.compile(matmul_schedule(n).mod, target="llvm -mcpu=native")["main"]
+        seconds = best_time(lambda: kernel(a, b, c), repeat=15)
+    else:
+        seconds = best_time(lambda: np.matmul(a, b, out=c), repeat=15)
+    print(2.0 * n**3 / seconds / 1e9)
+
+
+def thread_scaling():
+    """Each library alone in its own process at 1, 2, 4, ... threads up to the core count."""
+    cores = os.cpu_count() or 1
+    counts = sorted({*(1 << p for p in range(cores.bit_length()) if 1 << p <= cores), cores})
+    print("  each alone in its own process (threads: tvm / numpy GFLOP/s):")
+    for threads in counts:
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
+                   MKL_NUM_THREADS=str(threads))
+        figures = [float(subprocess.run([sys.executable, __file__, "--alone", library], env=env,
+                                        check=True, timeout=600, capture_output=True,
+                                        text=True).stdout.split()[-1])
+                   for library in ("tvm", "numpy")]
+        print(f"    {threads:3d}: {figures[0]:8.1f} / {figures[1]:8.1f}  ratio "
+              f"{figures[0] / figures[1]:.2f}")
+
+
 def reference_gflops() -> str:
     """apache-tvm's figures for the same schedule, from bench_matmul_reference.py in the
     reference venv that `nox -s bench` names in TVM_BENCH_REFERENCE_PYTHON."""
@@ -56,6 +86,9 @@ def main():
     n = int(os.environ.get("BENCH_MATMUL_N", "1024"))
     if "--single-thread" in sys.argv:
         single_thread(n)
+        return
+    if "--alone" in sys.argv:
+        alone(n, sys.argv[sys.argv.index("--alone") + 1])
         return
     flops = 2.0 * n**3
     rng = np.random.default_rng(0)
@@ -83,6 +116,7 @@ def main():
                       MKL_NUM_THREADS="1")
     subprocess.run([sys.executable, __file__, "--single-thread"], env=one_thread, check=True,
                    timeout=600)
+    thread_scaling()
 
 
 if __name__ == "__main__":
