@@ -5,6 +5,7 @@ from tvm.transform import Sequential, prim_func_pass
 
 from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
+from .full_tiles import partition_full_tiles
 from .lower_blocks import lower_blocks
 from .register_tile import register_tile_reduction
 from .vectorize_loop import vectorize_loop
@@ -33,6 +34,13 @@ def CompactBufferAllocation():  # noqa: N802
                           name="CompactBufferAllocation")
 
 
+def PartitionFullTiles():  # noqa: N802
+    """Give tiles wholly inside the bounds a copy of the loop body without bound checks
+    (see full_tiles)."""
+    return prim_func_pass(lambda f, m, c: partition_full_tiles(f), opt_level=2,
+                          name="PartitionFullTiles")
+
+
 def RegisterTileReduction():  # noqa: N802
     """Keep a few rows of a vectorized reduction's accumulator in registers (see register_tile)."""
     return prim_func_pass(lambda f, m, c: register_tile_reduction(f), opt_level=2,
@@ -47,11 +55,11 @@ def VectorizeLoop():  # noqa: N802
 def default_lowering() -> Sequential:
     """The passes tvm.compile runs before code generation."""
     return Sequential(
-        [LowerBlocks(), CompactBufferAllocation(), Simplify(), RegisterTileReduction(),
-         FlattenBuffer(), Simplify(), VectorizeLoop()],
+        [LowerBlocks(), CompactBufferAllocation(), Simplify(), PartitionFullTiles(), Simplify(),
+         RegisterTileReduction(), FlattenBuffer(), Simplify(), VectorizeLoop()],
         name="DefaultLowering",
     )
 
 
-__all__ = ["CompactBufferAllocation", "FlattenBuffer", "RegisterTileReduction", "LowerBlocks", "Simplify", "VectorizeLoop",
-           "default_lowering"]
+__all__ = ["CompactBufferAllocation", "FlattenBuffer", "LowerBlocks", "PartitionFullTiles",
+           "RegisterTileReduction", "Simplify", "VectorizeLoop", "default_lowering"]

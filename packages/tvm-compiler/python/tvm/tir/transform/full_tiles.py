@@ -1,0 +1,250 @@
+"""PartitionFullTiles: run the tiles that lie wholly inside the bounds without bound checks.
+
+A split that does not divide its loop leaves `if i_0 * 32 + i_1 < 1000:` around the innermost
+statements. The check blocks vectorization and register tiling in every tile, although only
+the last tile along each axis needs it. For a loop L, a check `e < c` (e affine in the loops)
+holds for a whole iteration of L exactly when it holds with every loop inside L at its worst
+value, which leaves a condition on L's variable and the loops outside:
+
+- on L's variable alone (`i_0 * 32 + 31 < 1000`, i.e. `i_0 < 31`): L is split into the
+  iterations where the check always holds, with the check removed, and the rest. A rest of
+  one iteration gets L's variable replaced by its value, so inside it the check becomes a
+  bound on an inner loop (`i_1 < 8`), which then shrinks that loop; iterations where such a
+  check can never hold and guards everything are dropped;
+- on outer loops only: L's body becomes `if <condition>: <body without the check> else:
+  <body>`.
+
+Checks that fit neither (non-affine, or mixing L with outer loops) stay where they are.
+Each step only removes a check where it provably holds, so results do not change.
+"""
+
+from __future__ import annotations
+
+from tvm.arith import Analyzer
+from tvm.arith.linear import to_linear
+from tvm.ir.structural import structural_equal
+
+from .. import expr as E
+from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..stmt import (
+    Allocate, AssertStmt, BufferStore, Evaluate, For, IfThenElse, LetStmt, SeqStmt,
+)
+
+_COMPARISONS = (E.LT, E.LE, E.GT, E.GE)
+
+
+def _conjuncts(cond) -> list:
+    if isinstance(cond, E.And):
+        return _conjuncts(cond.a) + _conjuncts(cond.b)
+    return [cond]
+
+
+def _conjunction(terms):
+    result = None
+    for term in terms:
+        result = term if result is None else E.And(result, term)
+    return result
+
+
+class _Check:
+    """A check `sum(coeff * atom) + worst < limit` after inner loops took their worst values."""
+
+    def __init__(self, term, atoms, worst, limit, has_inner):
+        self.term, self.atoms, self.worst, self.limit = term, atoms, worst, limit
+        self.has_inner = has_inner  # whether inner loop variables were replaced
+
+    def condition(self):
+        if not self.atoms:
+            return E.const(self.worst < self.limit, "bool")
+        total = None
+        for atom, coeff in self.atoms:
+            part = atom * coeff
+            total = part if total is None else total + part
+        return total + self.worst < self.limit
+
+    def prefix_end(self, var):
+        """K such that the check holds exactly for var < K, when it is about var alone."""
+        if len(self.atoms) != 1 or self.atoms[0][0] is not var or self.atoms[0][1] <= 0:
+            return None
+        coeff = self.atoms[0][1]
+        return -((self.worst - self.limit) // coeff)  # ceil((limit - worst) / coeff)
+
+
+class _Scope:
+    """What a loop body defines (constant-range loops, other vars) and the checks inside it."""
+
+    def __init__(self, body):
+        self.ranges: dict = {}
+        self.defined: set = set()
+        self.guards: list = []  # (check statement, whether it sits inside an inner loop)
+        self._walk(body, False)
+
+    def _walk(self, node, in_loop):
+        if isinstance(node, For):
+            self.defined.add(node.loop_var)
+            if isinstance(node.min, E.IntImm) and isinstance(node.extent, E.IntImm):
+                lo, hi = node.min.value, node.min.value + node.extent.value - 1
+                # A variable some copy of the body binds differently gets both ranges.
+                seen = self.ranges.get(node.loop_var, (lo, hi))
+                self.ranges[node.loop_var] = (min(lo, seen[0]), max(hi, seen[1]))
+            in_loop = True
+        elif isinstance(node, LetStmt):
+            self.defined.add(node.var)
+        elif isinstance(node, Allocate):
+            self.defined.add(node.buffer_var)
+        elif isinstance(node, IfThenElse) and node.else_case is None:
+            self.guards.append((node, in_loop))
+        if isinstance(node, SeqStmt):
+            for item in node.seq:
+                self._walk(item, in_loop)
+        elif isinstance(node, IfThenElse):
+            self._walk(node.then_case, in_loop)
+            if node.else_case is not None:
+                self._walk(node.else_case, in_loop)
+        elif getattr(node, "body", None) is not None:
+            self._walk(node.body, in_loop)
+
+    def check(self, term):
+        """term as a _Check over the loops outside this body, or None when it is not one."""
+        if not isinstance(term, _COMPARISONS) or not term.a.dtype.is_integer:
+            return None
+        if isinstance(term, (E.LT, E.LE)):
+            diff, limit = term.a - term.b, 0 if isinstance(term, E.LT) else 1
+        else:
+            diff, limit = term.b - term.a, 0 if isinstance(term, E.GT) else 1
+        form = to_linear(Analyzer().simplify(diff))
+        worst, atoms, has_inner = form.const, [], False
+        for atom, coeff in form.terms.values():
+            if atom in self.ranges:
+                lo, hi = self.ranges[atom]
+                worst += coeff * (hi if coeff > 0 else lo)
+                has_inner = True
+            elif self._uses_defined(atom):
+                return None
+            else:
+                atoms.append((atom, coeff))
+        return _Check(term, atoms, worst, limit, has_inner)
+
+    def _uses_defined(self, expr) -> bool:
+        found = []
+        post_order_visit(expr, lambda n: found.append(n) if n in self.defined else None)
+        return bool(found)
+
+
+def _all_effects_guarded(body, terms) -> bool:
+    """Whether every store and evaluation in body runs only under one of terms."""
+
+    def walk(node, guarded):
+        if isinstance(node, (BufferStore, Evaluate)):
+            return guarded or isinstance(node, Evaluate) and isinstance(node.value, E.IntImm)
+        if isinstance(node, AssertStmt):
+            return guarded and walk(node.body, guarded)
+        if isinstance(node, IfThenElse):
+            inside = guarded or any(any(t is g for g in terms) for t in _conjuncts(node.condition))
+            return walk(node.then_case, inside) and (
+                node.else_case is None or walk(node.else_case, guarded))
+        if isinstance(node, SeqStmt):
+            return all(walk(s, guarded) for s in node.seq)
+        body = getattr(node, "body", None)
+        return walk(body, guarded) if body is not None else False
+
+    return walk(body, False)
+
+
+class _DropTerms(StmtExprMutator):
+    """Removes the given conjuncts (by identity) from the checks they appear in."""
+
+    def __init__(self, terms):
+        self.terms = terms
+
+    def visit_IfThenElse(self, node):
+        node = self.generic_visit(node)
+        if node.else_case is not None:
+            return node
+        kept = [t for t in _conjuncts(node.condition) if not any(t is d for d in self.terms)]
+        if not kept:
+            return node.then_case
+        return node.with_fields(condition=_conjunction(kept))
+
+
+class _FullTilePartitioner(StmtExprMutator):
+    def __init__(self):
+        self.analyzer = Analyzer()
+
+    def visit_For(self, loop):
+        with self.analyzer.constraint_scope(loop.loop_var,
+                                            E.Range.from_min_extent(loop.min, loop.extent)):
+            return self._partition(loop)
+
+    def _partition(self, loop):
+        scope = _Scope(loop.body)
+        if (not scope.guards or not isinstance(loop.min, E.IntImm)
+                or not isinstance(loop.extent, E.IntImm)):
+            return self.generic_visit(loop)
+        start, end = loop.min.value, loop.min.value + loop.extent.value
+        always, own, outer = self._classify(loop.loop_var, scope)
+        body = _DropTerms([c.term for c in always]).visit(loop.body) if always else loop.body
+        ends = [min(max(c.prefix_end(loop.loop_var), start), end) for c in own]
+        if own and start < min(ends) < end:
+            return self._split(loop, body, own, min(ends), start, end)
+        if outer:
+            return self._unswitch(loop, body, outer)
+        return self.generic_visit(loop.with_fields(body=body)) if always else self.generic_visit(loop)
+
+    def _classify(self, var, scope):
+        """The checks in scope that always hold, that hold for a prefix of var's values (a
+        constant bound on var alone), and the others that a whole iteration can decide (each
+        a list of _Check)."""
+        always, own, outer = [], [], []
+        for guard, in_loop in scope.guards:
+            for term in _conjuncts(guard.condition):
+                if any(term is c.term for c in always + own + outer):
+                    continue
+                check = scope.check(term)
+                if check is None:
+                    continue
+                cond = self.analyzer.simplify(check.condition())
+                if isinstance(cond, E.IntImm):
+                    if cond.value:
+                        always.append(check)
+                    continue  # never true for a whole iteration: checked deeper, or kept
+                if check.prefix_end(var) is not None:
+                    own.append(check)
+                elif in_loop:
+                    outer.append(check)  # decided once per iteration instead of per inner one
+        return always, own, outer
+
+    def _split(self, loop, body, own, split_at, start, end):
+        """Iterations [start, split_at) without the checks own, then the rest (if it does
+        anything)."""
+        var = loop.loop_var
+        held = [c.term for c in own if c.prefix_end(var) >= split_at]
+        with self.analyzer.constraint_scope(var, E.Range.from_min_extent(start, split_at - start)):
+            head = self.visit(_DropTerms(held).visit(body))
+        parts = [loop.with_fields(min=E.const(start, var.dtype), extent=E.const(split_at - start, var.dtype), body=head)]
+        # Past split_at a check on var alone (no inner loops) is false: what it guards is gone.
+        dead = [c.term for c in own if not c.has_inner and c.prefix_end(var) == split_at]
+        if not _all_effects_guarded(body, dead):
+            if end - split_at == 1:
+                rest = self.analyzer.rewrite(substitute(body, {var: E.const(split_at, var.dtype)}))
+                parts.append(self.visit(rest))
+            else:
+                with self.analyzer.constraint_scope(var, E.Range.from_min_extent(split_at, end - split_at)):
+                    parts.append(self.visit(loop.with_fields(
+                        min=E.const(split_at, var.dtype), extent=E.const(end - split_at, var.dtype),
+                        body=body)))
+        return parts[0] if len(parts) == 1 else SeqStmt(parts)
+
+    def _unswitch(self, loop, body, outer):
+        """if <outer conditions>: body without those checks, else: body."""
+        conditions = []
+        for check in outer:
+            cond = self.analyzer.simplify(check.condition())
+            if not any(structural_equal(cond, c) for c in conditions):
+                conditions.append(cond)
+        interior = self.visit(_DropTerms([c.term for c in outer]).visit(body))
+        return loop.with_fields(body=IfThenElse(_conjunction(conditions), interior, body))
+
+
+def partition_full_tiles(func):
+    return func.with_body(_FullTilePartitioner().visit(func.body))

@@ -1,0 +1,86 @@
+# Tests of PartitionFullTiles: interior tiles lose their bound checks, edge tiles shrink, results hold.
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tvm
+from tvm import tir
+from tvm.driver import lower
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from workloads import matmul_schedule, vector_add_schedule  # noqa: E402
+
+
+def _checks(script: str) -> int:
+    return sum(1 for line in script.splitlines() if line.strip().startswith("if "))
+
+
+@pytest.mark.parametrize("m, n, k", [(100, 70, 50), (1000, 40, 36), (45, 33, 17)])
+def test_uneven_matmul_has_no_checks_left_and_computes(m, n, k):
+    mod = matmul_schedule(n, 32, 4, m=m, k=k).mod
+    script = lower(mod).script()
+    assert _checks(script) == 0 and "C_global_acc" in script
+    rng = np.random.default_rng(5)
+    a, b = rng.random((m, k), dtype="float32"), rng.random((k, n), dtype="float32")
+    c = np.zeros((m, n), "float32")
+    tvm.compile(mod, target="llvm -mcpu=native")["main"](a, b, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+    with tvm.transform.PassContext(disabled_pass=["PartitionFullTiles"]):
+        assert _checks(lower(mod).script()) > 0
+
+
+def test_edge_tile_loop_shrinks_to_its_valid_extent():
+    mod = vector_add_schedule(100, inner=32).mod
+    script = lower(mod).script()
+    # Three whole tiles of 32, then the last 4 elements with no check.
+    assert "T.parallel(3)" in script and ", 4)]" in script and _checks(script) == 0
+    a, b = np.arange(100, dtype="float32"), np.full(100, 2, "float32")
+    c = np.zeros(100, "float32")
+    tvm.compile(mod)["main"](a, b, c)
+    np.testing.assert_array_equal(c, a + 2)
+
+
+def _loop_func(body_of, n=10):
+    """A PrimFunc over buffers A, B of n float32 whose body body_of(i, A, B) builds."""
+    a = tir.decl_buffer((n,), "float32", name="A")
+    b = tir.decl_buffer((n,), "float32", name="B")
+    pa, pb = tir.Var("a", "handle"), tir.Var("b", "handle")
+    i = tir.Var("i")
+    body = tir.For(i, 0, n, tir.ForKind.SERIAL, body_of(i, a, b))
+    return tir.PrimFunc([pa, pb], body, buffer_map={pa: a, pb: b})
+
+
+def test_unguarded_work_keeps_the_rest_of_the_loop():
+    func = _loop_func(lambda i, a, b: tir.SeqStmt([
+        tir.BufferStore(a, 1.0, [i]),
+        tir.IfThenElse(i < 7, tir.BufferStore(b, 2.0, [i]))]))
+    a, b = np.zeros(10, "float32"), np.full(10, 5, "float32")
+    tvm.compile(func)["main"](a, b)
+    np.testing.assert_array_equal(a, np.ones(10))
+    np.testing.assert_array_equal(b, [2] * 7 + [5] * 3)
+
+
+def test_checks_it_cannot_reason_about_stay():
+    # i * i < 50 is not affine: the check stays and still decides.
+    func = _loop_func(lambda i, a, b: tir.IfThenElse(i * i < 50, tir.BufferStore(b, a[i], [i])))
+    assert _checks(lower(func).script()) == 1
+    a, b = np.arange(10, dtype="float32"), np.full(10, -1, "float32")
+    tvm.compile(func)["main"](a, b)
+    np.testing.assert_array_equal(b, [0, 1, 2, 3, 4, 5, 6, 7, -1, -1])
+
+
+def test_check_on_an_outer_loop_becomes_one_branch_per_iteration():
+    # The check depends on the outer loop only: the inner loop runs unchecked when it holds.
+    a = tir.decl_buffer((6, 8), "float32", name="A")
+    pa, limit = tir.Var("a", "handle"), tir.Var("limit")
+    i, j = tir.Var("i"), tir.Var("j")
+    store = tir.IfThenElse(i * 8 + j < limit, tir.BufferStore(a, 1.0, [i, j]))
+    body = tir.For(i, 0, 6, tir.ForKind.SERIAL, tir.For(j, 0, 8, tir.ForKind.SERIAL, store))
+    func = tir.PrimFunc([pa, limit], body, buffer_map={pa: a})
+    script = lower(func).script()
+    assert "else:" in script
+    out = np.zeros((6, 8), "float32")
+    tvm.compile(func)["main"](out, 21)
+    np.testing.assert_array_equal(out.ravel(), (np.arange(48) < 21).astype("float32"))
