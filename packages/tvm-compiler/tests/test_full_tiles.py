@@ -84,3 +84,46 @@ def test_check_on_an_outer_loop_becomes_one_branch_per_iteration():
     out = np.zeros((6, 8), "float32")
     tvm.compile(func)["main"](out, 21)
     np.testing.assert_array_equal(out.ravel(), (np.arange(48) < 21).astype("float32"))
+
+
+def test_check_on_memory_the_loop_writes_is_not_hoisted():
+    # B[i] < 5 changes while j runs: deciding it once per i would keep adding past 5.
+    b = tir.decl_buffer((4,), "int32", name="B")
+    pb, i, j = tir.Var("b", "handle"), tir.Var("i"), tir.Var("j")
+    store = tir.IfThenElse(b[i] < 5, tir.BufferStore(b, b[i] + 1, [i]))
+    body = tir.For(i, 0, 4, tir.ForKind.SERIAL, tir.For(j, 0, 8, tir.ForKind.SERIAL, store))
+    func = tir.PrimFunc([pb], body, buffer_map={pb: b})
+    out = np.array([0, 3, 4, 9], "int32")
+    tvm.compile(func)["main"](out)
+    np.testing.assert_array_equal(out, [5, 5, 5, 9])
+
+
+def test_dropped_iterations_keep_their_calls():
+    # Iterations 7..9 store nothing, but their memset (B[0] = 0x01010101 in iteration 9) runs.
+    a = tir.decl_buffer((10,), "int32", name="A")
+    b = tir.decl_buffer((1,), "int32", name="B")
+    pa, pb, i, x = tir.Var("a", "handle"), tir.Var("b", "handle"), tir.Var("i"), tir.Var("x", "handle")
+    size = tir.Cast("int64", tir.max(i - 8, 0) * 4)
+    body = tir.For(i, 0, 10, tir.ForKind.SERIAL, tir.LetStmt(
+        x, tir.call_extern("handle", "memset", b.data, 1, size),
+        tir.IfThenElse(i < 7, tir.BufferStore(a, i, [i]))))
+    func = tir.PrimFunc([pa, pb], body, buffer_map={pa: a, pb: b})
+    out, flag = np.zeros(10, "int32"), np.zeros(1, "int32")
+    tvm.compile(func)["main"](out, flag)
+    np.testing.assert_array_equal(out, list(range(7)) + [0] * 3)
+    assert flag[0] == 0x01010101
+
+
+def test_hoisted_check_does_not_overflow_where_the_check_does_not():
+    # i0 * 4 + i1 < n never overflows int8; i0 * 4 - n + 3 < 0 would for n = -128.
+    a = tir.decl_buffer((16,), "float32", name="A")
+    pa, limit = tir.Var("a", "handle"), tir.Var("n", "int8")
+    i0, i1 = tir.Var("i0", "int8"), tir.Var("i1", "int8")
+    index = i0 * tir.IntImm("int8", 4) + i1
+    store = tir.IfThenElse(index < limit, tir.BufferStore(a, 1.0, [index]))
+    body = tir.For(i0, 0, 4, tir.ForKind.SERIAL, tir.For(i1, 0, 4, tir.ForKind.SERIAL, store))
+    main = tvm.compile(tir.PrimFunc([pa, limit], body, buffer_map={pa: a}))["main"]
+    for n in (-128, 6):
+        out = np.zeros(16, "float32")
+        main(out, n)
+        np.testing.assert_array_equal(out, (np.arange(16) < n).astype("float32"))

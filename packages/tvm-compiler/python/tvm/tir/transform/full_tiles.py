@@ -14,7 +14,8 @@ value, which leaves a condition on L's variable and the loops outside:
 - on outer loops only: L's body becomes `if <condition>: <body without the check> else:
   <body>`.
 
-Checks that fit neither (non-affine, or mixing L with outer loops) stay where they are.
+Checks that fit neither (non-affine, mixing L with outer loops, reading memory, which the body
+may write, or calling impure functions) stay where they are.
 Each step only removes a check where it provably holds, so results do not change.
 """
 
@@ -26,11 +27,22 @@ from tvm.ir.structural import structural_equal
 
 from .. import expr as E
 from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..op import call_effect
 from ..stmt import (
     Allocate, AssertStmt, BufferStore, Evaluate, For, IfThenElse, LetStmt, SeqStmt,
 )
 
 _COMPARISONS = (E.LT, E.LE, E.GT, E.GE)
+
+
+def _contains(expr, test) -> bool:
+    found = []
+    post_order_visit(expr, lambda n: found.append(n) if test(n) else None)
+    return bool(found)
+
+
+def _is_impure_call(node) -> bool:
+    return isinstance(node, E.Call) and call_effect(node.op) > E.CallEffectKind.PURE
 
 
 def _conjuncts(cond) -> list:
@@ -49,18 +61,16 @@ def _conjunction(terms):
 class _Check:
     """A check `sum(coeff * atom) + worst < limit` after inner loops took their worst values."""
 
-    def __init__(self, term, atoms, worst, limit, has_inner):
+    def __init__(self, term, atoms, worst, limit, worst_point):
         self.term, self.atoms, self.worst, self.limit = term, atoms, worst, limit
-        self.has_inner = has_inner  # whether inner loop variables were replaced
+        self.worst_point = worst_point  # inner loop variable -> its worst value
+        self.has_inner = bool(worst_point)  # whether it uses inner loop variables
 
     def condition(self):
         if not self.atoms:
             return E.const(self.worst < self.limit, "bool")
-        total = None
-        for atom, coeff in self.atoms:
-            part = atom * coeff
-            total = part if total is None else total + part
-        return total + self.worst < self.limit
+        # The check itself at its worst iteration: a difference of its sides could overflow.
+        return substitute(self.term, self.worst_point)
 
     def prefix_end(self, var):
         """K such that the check holds exactly for var < K, when it is about var alone."""
@@ -108,33 +118,52 @@ class _Scope:
         """term as a _Check over the loops outside this body, or None when it is not one."""
         if not isinstance(term, _COMPARISONS) or not term.a.dtype.is_integer:
             return None
+        inner = self._defined_in(term)
+        if any(v not in self.ranges for v in inner) or _contains(term, _is_impure_call):
+            return None  # changes inside the body in a way the loop ranges do not bound
         if isinstance(term, (E.LT, E.LE)):
             diff, limit = term.a - term.b, 0 if isinstance(term, E.LT) else 1
         else:
             diff, limit = term.b - term.a, 0 if isinstance(term, E.GT) else 1
         form = to_linear(Analyzer().simplify(diff))
-        worst, atoms, has_inner = form.const, [], False
+        # Inner loops that cancel out of the form still need a value (any in their range).
+        worst_point = {v: E.const(self.ranges[v][0], v.dtype) for v in inner}
+        worst, atoms = form.const, []
         for atom, coeff in form.terms.values():
             if atom in self.ranges:
-                lo, hi = self.ranges[atom]
-                worst += coeff * (hi if coeff > 0 else lo)
-                has_inner = True
-            elif self._uses_defined(atom):
-                return None
+                value = self.ranges[atom][1 if coeff > 0 else 0]
+                worst += coeff * value
+                worst_point[atom] = E.const(value, atom.dtype)
+            elif self._defined_in(atom) or _contains(atom, lambda n: isinstance(n, E.BufferLoad)):
+                return None  # not affine in the inner loops, or memory the body may write
             else:
                 atoms.append((atom, coeff))
-        return _Check(term, atoms, worst, limit, has_inner)
+        return _Check(term, atoms, worst, limit, worst_point)
 
-    def _uses_defined(self, expr) -> bool:
+    def _defined_in(self, expr) -> list:
+        """The variables of expr that the body defines."""
         found = []
         post_order_visit(expr, lambda n: found.append(n) if n in self.defined else None)
-        return bool(found)
+        return found
+
+
+_OWN_EXPRS = {LetStmt: ("value",), IfThenElse: ("condition",), For: ("min", "extent"),
+              AssertStmt: ("condition",), Allocate: ("extents",)}
+
+
+def _own_exprs(node):
+    """The expressions a statement evaluates itself (not those of the statements inside it)."""
+    for name in _OWN_EXPRS.get(type(node), ()):
+        value = getattr(node, name)
+        yield from value if isinstance(value, tuple) else (value,)
 
 
 def _all_effects_guarded(body, terms) -> bool:
-    """Whether every store and evaluation in body runs only under one of terms."""
+    """Whether every store, evaluation and impure call in body runs only under one of terms."""
 
     def walk(node, guarded):
+        if not guarded and any(_contains(e, _is_impure_call) for e in _own_exprs(node)):
+            return False
         if isinstance(node, (BufferStore, Evaluate)):
             return guarded or isinstance(node, Evaluate) and isinstance(node.value, E.IntImm)
         if isinstance(node, AssertStmt):
