@@ -127,3 +127,29 @@ def test_hoisted_check_does_not_overflow_where_the_check_does_not():
         out = np.zeros(16, "float32")
         main(out, n)
         np.testing.assert_array_equal(out, (np.arange(16) < n).astype("float32"))
+
+
+def test_many_uneven_axes_grow_the_code_only_so_far():
+    # Five axes each split unevenly twice would multiply the code by 3^5; a budget caps it.
+    from tvm import te
+    from tvm.tir.transform.full_tiles import _statement_count, partition_full_tiles
+
+    shape = (13,) * 5
+    a = te.placeholder(shape, name="A")
+    c = te.compute(shape, lambda *ix: a[ix] + 1.0, name="C")
+    sch = tir.Schedule(te.create_prim_func([a, c]))
+    outer, inner = [], []
+    for loop in sch.get_loops(sch.get_block("C")):
+        *parts, last = sch.split(loop, [None, 3, 3])
+        outer.append(parts)
+        inner.append(last)
+    sch.reorder(*[p for level in zip(*outer) for p in level], *inner)
+    with tvm.transform.PassContext(disabled_pass=["PartitionFullTiles"]):
+        before = lower(sch.mod)["main"]
+    after = partition_full_tiles(before)
+    # The default growth allowance is 4 times the statements, plus 64.
+    assert _statement_count(after.body) <= 5 * _statement_count(before.body) + 64
+    x = np.random.default_rng(0).random(shape, dtype="float32")
+    out = np.zeros(shape, "float32")
+    tvm.compile(sch.mod)["main"](x, out)
+    np.testing.assert_array_equal(out, x + 1)

@@ -196,9 +196,26 @@ class _DropTerms(StmtExprMutator):
         return node.with_fields(condition=_conjunction(kept))
 
 
+def _statement_count(stmt) -> int:
+    count = [0]
+    post_order_visit(stmt, lambda n: count.__setitem__(0, count[0] + 1)
+                     if not isinstance(n, (E.PrimExpr, E.Range)) else None)
+    return count[0]
+
+
 class _FullTilePartitioner(StmtExprMutator):
-    def __init__(self):
+    def __init__(self, budget: int):
         self.analyzer = Analyzer()
+        # Statements the copies may add in all: each axis split unevenly can double the code,
+        # so many such axes would otherwise grow it (and compile time) exponentially.
+        self.budget = budget
+
+    def _afford(self, body) -> bool:
+        cost = _statement_count(body) + 2  # the copy, plus the loop or if and seq around it
+        if cost > self.budget:
+            return False
+        self.budget -= cost
+        return True
 
     def visit_For(self, loop):
         with self.analyzer.constraint_scope(loop.loop_var,
@@ -215,8 +232,14 @@ class _FullTilePartitioner(StmtExprMutator):
         body = _DropTerms([c.term for c in always]).visit(loop.body) if always else loop.body
         ends = [min(max(c.prefix_end(loop.loop_var), start), end) for c in own]
         if own and start < min(ends) < end:
-            return self._split(loop, body, own, min(ends), start, end)
-        if outer:
+            split_at = min(ends)
+            # Past split_at a check on var alone (no inner loops) is false: what it guards is
+            # gone, and only a rest that still does something costs a copy of the body.
+            dead = [c.term for c in own if not c.has_inner and c.prefix_end(loop.loop_var) == split_at]
+            keep_rest = not _all_effects_guarded(body, dead)
+            if not keep_rest or self._afford(body):
+                return self._split(loop, body, own, split_at, start, end, keep_rest)
+        if outer and self._afford(body):
             return self._unswitch(loop, body, outer)
         return self.generic_visit(loop.with_fields(body=body)) if always else self.generic_visit(loop)
 
@@ -243,17 +266,15 @@ class _FullTilePartitioner(StmtExprMutator):
                     outer.append(check)  # decided once per iteration instead of per inner one
         return always, own, outer
 
-    def _split(self, loop, body, own, split_at, start, end):
-        """Iterations [start, split_at) without the checks own, then the rest (if it does
-        anything)."""
+    def _split(self, loop, body, own, split_at, start, end, keep_rest):
+        """Iterations [start, split_at) without the checks own, then (when keep_rest) the
+        others."""
         var = loop.loop_var
         held = [c.term for c in own if c.prefix_end(var) >= split_at]
         with self.analyzer.constraint_scope(var, E.Range.from_min_extent(start, split_at - start)):
             head = self.visit(_DropTerms(held).visit(body))
         parts = [loop.with_fields(min=E.const(start, var.dtype), extent=E.const(split_at - start, var.dtype), body=head)]
-        # Past split_at a check on var alone (no inner loops) is false: what it guards is gone.
-        dead = [c.term for c in own if not c.has_inner and c.prefix_end(var) == split_at]
-        if not _all_effects_guarded(body, dead):
+        if keep_rest:
             if end - split_at == 1:
                 rest = self.analyzer.rewrite(substitute(body, {var: E.const(split_at, var.dtype)}))
                 parts.append(self.visit(rest))
@@ -275,5 +296,7 @@ class _FullTilePartitioner(StmtExprMutator):
         return loop.with_fields(body=IfThenElse(_conjunction(conditions), interior, body))
 
 
-def partition_full_tiles(func):
-    return func.with_body(_FullTilePartitioner().visit(func.body))
+def partition_full_tiles(func, growth: int = 4):
+    """func with full tiles unchecked; the copies add at most growth times its statements."""
+    budget = growth * _statement_count(func.body) + 64
+    return func.with_body(_FullTilePartitioner(budget).visit(func.body))
