@@ -11,11 +11,12 @@ value, which leaves a condition on L's variable and the loops outside:
   one iteration gets L's variable replaced by its value, so inside it the check becomes a
   bound on an inner loop (`i_1 < 8`), which then shrinks that loop; iterations where such a
   check can never hold and guards everything are dropped;
-- on outer loops only: L's body becomes `if <condition>: <body without the check> else:
-  <body>`.
+- otherwise (other variables too, such as a shape parameter), when the check sits inside an
+  inner loop: L's body becomes `if <condition>: <body without the check> else: <body>`, one
+  decision per iteration of L instead of one per inner iteration.
 
-Checks that fit neither (non-affine, mixing L with outer loops, reading memory, which the body
-may write, or calling impure functions) stay where they are.
+Checks that fit neither (non-affine, reading memory, which the body may write, or calling
+impure functions) stay where they are. The copies this makes are limited to a budget.
 Each step only removes a check where it provably holds, so results do not change.
 """
 
