@@ -10,7 +10,9 @@ from .expr import (
     PrimExpr, Ramp, Range, Select, SizeVar, StringImm, Sub, Var, const, convert,
 )
 from .function import PrimFunc
-from .functor import StmtExprMutator, StmtExprVisitor, post_order_visit, stmt_transform, substitute
+from .functor import (
+    StmtExprMutator, StmtExprVisitor, contains, post_order_visit, stmt_transform, substitute,
+)
 from .op import (
     abs, all, any, atan, call_effect, call_extern, call_pure_extern, ceil, ceildiv, cos, erf, exp,
     exp2, floor, floordiv, floormod, if_then_else, indexdiv, indexmod, likely, log, log2, log10,

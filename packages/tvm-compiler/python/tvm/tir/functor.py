@@ -121,6 +121,13 @@ def post_order_visit(node, fvisit, visit_buffers: bool = False) -> None:
     _PostOrder(fvisit, visit_buffers).visit(node)
 
 
+def contains(node, predicate) -> bool:
+    """Whether predicate holds for node or any node below it."""
+    found = []
+    post_order_visit(node, lambda n: found.append(n) if predicate(n) else None)
+    return bool(found)
+
+
 def stmt_transform(stmt, postorder):
     """Rebuild stmt bottom-up, replacing each node n by postorder(n) when that is not None."""
 

@@ -27,19 +27,13 @@ from tvm.arith.linear import to_linear
 from tvm.ir.structural import structural_equal
 
 from .. import expr as E
-from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..functor import StmtExprMutator, contains, post_order_visit, substitute
 from ..op import call_effect
 from ..stmt import (
     Allocate, AssertStmt, BufferStore, Evaluate, For, IfThenElse, LetStmt, SeqStmt,
 )
 
 _COMPARISONS = (E.LT, E.LE, E.GT, E.GE)
-
-
-def _contains(expr, test) -> bool:
-    found = []
-    post_order_visit(expr, lambda n: found.append(n) if test(n) else None)
-    return bool(found)
 
 
 def _is_impure_call(node) -> bool:
@@ -120,7 +114,7 @@ class _Scope:
         if not isinstance(term, _COMPARISONS) or not term.a.dtype.is_integer:
             return None
         inner = self._defined_in(term)
-        if any(v not in self.ranges for v in inner) or _contains(term, _is_impure_call):
+        if any(v not in self.ranges for v in inner) or contains(term, _is_impure_call):
             return None  # changes inside the body in a way the loop ranges do not bound
         if isinstance(term, (E.LT, E.LE)):
             diff, limit = term.a - term.b, 0 if isinstance(term, E.LT) else 1
@@ -135,7 +129,7 @@ class _Scope:
                 value = self.ranges[atom][1 if coeff > 0 else 0]
                 worst += coeff * value
                 worst_point[atom] = E.const(value, atom.dtype)
-            elif self._defined_in(atom) or _contains(atom, lambda n: isinstance(n, E.BufferLoad)):
+            elif self._defined_in(atom) or contains(atom, lambda n: isinstance(n, E.BufferLoad)):
                 return None  # not affine in the inner loops, or memory the body may write
             else:
                 atoms.append((atom, coeff))
@@ -163,7 +157,7 @@ def _all_effects_guarded(body, terms) -> bool:
     """Whether every store, evaluation and impure call in body runs only under one of terms."""
 
     def walk(node, guarded):
-        if not guarded and any(_contains(e, _is_impure_call) for e in _own_exprs(node)):
+        if not guarded and any(contains(e, _is_impure_call) for e in _own_exprs(node)):
             return False
         if isinstance(node, (BufferStore, Evaluate)):
             return guarded or isinstance(node, Evaluate) and isinstance(node.value, E.IntImm)

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from .. import expr as E
 from ..buffer import decl_buffer
-from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..functor import StmtExprMutator, contains, post_order_visit, substitute
 from ..stmt import Allocate, BufferStore, DeclBuffer, Evaluate, For, ForKind, SeqStmt
 
 
 def _uses_any(node, variables) -> bool:
-    found = []
-    post_order_visit(node, lambda n: found.append(n) if any(n is v for v in variables) else None)
-    return bool(found)
+    return contains(node, lambda n: any(n is v for v in variables))
 
 
 def packable_loads(rhs, row_var, tile_vars) -> list:

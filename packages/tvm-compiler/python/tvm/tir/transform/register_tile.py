@@ -25,7 +25,7 @@ from tvm.target.simd import target_vector_bytes
 
 from .. import expr as E
 from ..buffer import decl_buffer
-from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..functor import StmtExprMutator, contains, substitute
 from ..stmt import Allocate, BufferStore, DeclBuffer, For, ForKind, SeqStmt
 from .operand_pack import PackedOperand, packable_loads, read_packed, with_packing
 
@@ -39,16 +39,11 @@ def _const(e):
 
 
 def _reads_buffer(expr, data) -> bool:
-    found = []
-    post_order_visit(expr, lambda n: found.append(n) if isinstance(n, E.BufferLoad)
-                     and n.buffer.data is data else None)
-    return bool(found)
+    return contains(expr, lambda n: isinstance(n, E.BufferLoad) and n.buffer.data is data)
 
 
 def _uses(expr, var) -> bool:
-    found = []
-    post_order_visit(expr, lambda n: found.append(n) if n is var else None)
-    return bool(found)
+    return contains(expr, lambda n: n is var)
 
 
 def _accumulation(store):

@@ -19,7 +19,7 @@ from tvm.target.simd import target_vector_bytes
 
 from .. import expr as E
 from ..buffer import decl_buffer
-from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..functor import StmtExprMutator, contains, post_order_visit, substitute
 from ..stmt import (
     Allocate, BufferStore, DeclBuffer, Evaluate, For, ForKind, IfThenElse, SeqStmt,
 )
@@ -55,10 +55,8 @@ class _Widen:
 
     # -- expressions: each result has 1 lane (the same for every lane) or self.lanes lanes ---
     def _invariant(self, e) -> bool:
-        found = []
-        post_order_visit(e, lambda n: found.append(n) if n is self.var or (
-            isinstance(n, E.BufferLoad) and n.buffer.data in self.widened) else None)
-        return not found
+        return not contains(e, lambda n: n is self.var or (
+            isinstance(n, E.BufferLoad) and n.buffer.data in self.widened))
 
     def _broadcast(self, e):
         return e if e.dtype.lanes == self.lanes else E.Broadcast(e, self.lanes)
