@@ -26,11 +26,21 @@ def _cpu_seconds(fn, repeat: int = 5) -> float:
     return best
 
 
-def single_thread(n: int):
+def _operands(n: int):
+    """A and B (the same random values in every run) and a zeroed C."""
     rng = np.random.default_rng(0)
     a, b = rng.random((n, n), dtype="float32"), rng.random((n, n), dtype="float32")
-    c, out = np.zeros((n, n), dtype="float32"), np.empty((n, n), dtype="float32")
-    kernel = tvm.compile(matmul_schedule(n).mod, target="llvm -mcpu=native")["main"]
+    return a, b, np.zeros((n, n), dtype="float32")
+
+
+def _kernel(n: int):
+    return tvm.compile(matmul_schedule(n).mod, target="llvm -mcpu=native")["main"]
+
+
+def single_thread(n: int):
+    a, b, c = _operands(n)
+    out = np.empty_like(c)
+    kernel = _kernel(n)
     ours = _cpu_seconds(lambda: kernel(a, b, c))
     ref = _cpu_seconds(lambda: np.matmul(a, b, out=out))
     flops = 2.0 * n**3
@@ -41,11 +51,9 @@ def single_thread(n: int):
 def alone(n: int, library: str):
     """GFLOP/s of one library with no other in the process (the thread count comes from the
     environment): pools that spin after a call cannot take the other's cores."""
-    rng = np.random.default_rng(0)
-    a, b = rng.random((n, n), dtype="float32"), rng.random((n, n), dtype="float32")
-    c = np.zeros((n, n), dtype="float32")
+    a, b, c = _operands(n)
     if library == "tvm":
-        kernel = tvm.compile(matmul_schedule(n).mod, target="llvm -mcpu=native")["main"]
+        kernel = _kernel(n)
         seconds = best_time(lambda: kernel(a, b, c), repeat=15)
     else:
         seconds = best_time(lambda: np.matmul(a, b, out=c), repeat=15)
@@ -91,11 +99,8 @@ def main():
         alone(n, sys.argv[sys.argv.index("--alone") + 1])
         return
     flops = 2.0 * n**3
-    rng = np.random.default_rng(0)
-    a = rng.random((n, n), dtype="float32")
-    b = rng.random((n, n), dtype="float32")
-    c = np.zeros((n, n), dtype="float32")
-    kernel = tvm.compile(matmul_schedule(n).mod, target="llvm -mcpu=native")["main"]
+    a, b, c = _operands(n)
+    kernel = _kernel(n)
     kernel(a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-3)
     out = np.empty_like(c)
