@@ -138,6 +138,26 @@ def run_pytest(session: nox.Session, package: str) -> None:
         raise
 
 
+# CPUs that stand in for the host in `host_targets`: AVX2 and plain x86-64 (SSE2).
+HOST_STAND_INS = ["x86-64-v3", "x86-64"]
+
+
+@nox.session
+@nox.parametrize("cpu", HOST_STAND_INS, ids=HOST_STAND_INS)
+def host_targets(session: nox.Session, cpu: str) -> None:
+    """The compiler's tests with the host's default target forced to an older CPU
+    (TVM_STACK_HOST_TARGET), so a test that secretly depends on this machine's ISA fails
+    here, on every machine, not only on the one that lacks it."""
+    build_wheels(session, "tvm-compiler")
+    session.install(*TEST_TOOLS)
+    install_ours(session, ["tvm-compiler"], extras=["test"])
+    probe = "from tvm.target.simd import host_target_override as h; h()"
+    if not passes(session, ["python", "-c", probe], env={"TVM_STACK_HOST_TARGET": cpu}):
+        session.skip(f"this machine's CPU cannot run code built for {cpu}")
+    session.env["TVM_STACK_HOST_TARGET"] = cpu
+    run_pytest(session, "tvm-compiler")
+
+
 @nox.session(python=COMPAT_PYTHONS, download_python="never")
 def compat(session: nox.Session) -> None:
     """tvm-ffi's pytest suite on each other supported Python found on this machine, against

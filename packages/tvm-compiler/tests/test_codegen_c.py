@@ -12,6 +12,9 @@ import tvm.ir
 from tvm import te, tir
 from tvm.codegen.c import generate_c_source
 from tvm.driver import lower
+from tvm.target import Target
+
+from host_isa import AVX2_TARGET, AVX512_TARGET
 
 
 def _vector_add(n=37, dtype="float32"):
@@ -145,10 +148,13 @@ def test_parallel_vectorized_unrolled_loops_run():
                    tir.For(k, 0, 1, tir.ForKind.UNROLLED,
                            tir.For(j, 0, 16, tir.ForKind.VECTORIZED, store)))
     func = tir.PrimFunc([pa], body, buffer_map={pa: a})
-    source = generate_c_source(lower(func)).text
+    with Target(AVX512_TARGET):  # 16 float32 lanes are one AVX-512 register
+        source = generate_c_source(lower(func)).text
     # The vectorized loop became vector expressions: no per-lane loop is left for omp simd.
     assert "#pragma omp parallel for" in source and "tvm_float32x16" in source
     assert "#pragma omp simd" not in source
+    with Target(AVX2_TARGET):  # two 8-lane chunks per row
+        assert "tvm_float32x8" in generate_c_source(lower(func)).text
     out = np.zeros((64, 16), "float32")
     tvm.compile(func)["main"](out)
     np.testing.assert_allclose(out.ravel(), np.arange(64 * 16, dtype="float32"))

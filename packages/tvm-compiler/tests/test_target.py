@@ -3,6 +3,8 @@ import pytest
 
 from tvm.target import Target, list_target_kinds, register_target_kind
 
+from host_isa import requires_avx2
+
 
 def test_string_and_dict_forms():
     t = Target("llvm -mcpu=native -mattr=+avx2,+fma")
@@ -35,3 +37,59 @@ def test_registry_is_extensible_and_current_scope():
     assert Target.current() is None
     with t:
         assert Target.current() is t
+
+
+def test_host_stand_in_sets_width_and_march(monkeypatch):
+    from tvm.codegen.c.compiler import find_compiler, host_flags
+    from tvm.target.simd import host_vector_bytes, target_vector_bytes
+
+    monkeypatch.setenv("TVM_STACK_HOST_TARGET", "x86-64")
+    assert host_vector_bytes() == 16
+    assert target_vector_bytes(Target("llvm")) == 16
+    assert target_vector_bytes(Target("llvm -mcpu=native")) == 16
+    # A pinned target is not the host: the stand-in leaves it alone.
+    assert target_vector_bytes(Target("llvm -mcpu=x86-64-v4")) == 64
+    flags = host_flags(find_compiler())
+    assert "-march=x86-64" in flags and not any(f.endswith("=native") for f in flags)
+
+
+@requires_avx2
+def test_avx2_host_stand_in(monkeypatch):
+    from tvm.codegen.c.compiler import find_compiler, host_flags
+    from tvm.target.simd import host_vector_bytes
+
+    monkeypatch.setenv("TVM_STACK_HOST_TARGET", "x86-64-v3")
+    assert host_vector_bytes() == 32 and "-march=x86-64-v3" in host_flags(find_compiler())
+
+
+def test_host_stand_in_kernels_run(monkeypatch, add_one_func):
+    import numpy as np
+
+    import tvm
+
+    monkeypatch.setenv("TVM_STACK_HOST_TARGET", "x86-64")
+    a, b = np.arange(8, dtype="float32"), np.zeros(8, "float32")
+    tvm.compile(add_one_func)["main"](a, b)
+    np.testing.assert_array_equal(b, a + 1)
+
+
+def test_host_stand_in_the_cpu_cannot_run_is_refused(monkeypatch):
+    import tvm.target.simd as simd
+
+    monkeypatch.setattr(simd, "_cpu_flags", lambda: frozenset({"sse2"}))
+    monkeypatch.setenv("TVM_STACK_HOST_TARGET", "x86-64-v4")
+    with pytest.raises(ValueError, match=r"TVM_STACK_HOST_TARGET='x86-64-v4': this machine's "
+                                         r"CPU lacks avx512f, .*cannot run here"):
+        simd.host_vector_bytes()
+
+
+def test_host_stand_in_must_be_a_cpu_name(monkeypatch):
+    from tvm.codegen.c.compiler import CompilerError, find_compiler, host_flags
+    from tvm.target.simd import host_vector_bytes
+
+    monkeypatch.setenv("TVM_STACK_HOST_TARGET", "x86-64 -fplugin=evil.so")
+    with pytest.raises(ValueError, match="expected a CPU name such as x86-64-v3"):
+        host_vector_bytes()
+    monkeypatch.setenv("TVM_STACK_HOST_TARGET", "no-such-cpu")
+    with pytest.raises(CompilerError, match="rejects -march=no-such-cpu"):
+        host_flags(find_compiler())

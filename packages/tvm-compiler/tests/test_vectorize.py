@@ -8,6 +8,8 @@ from tvm.driver import lower
 from tvm.target import Target
 from tvm.target.simd import mattr_compiler_flags, target_vector_bytes
 
+from host_isa import AVX2_TARGET
+
 
 def _elementwise(n, fn, dtype="float32", inner=16, names=("A", "B")):
     """C[i] = fn(A, B, i) with i split by inner and the inner loop vectorized."""
@@ -109,9 +111,10 @@ def test_mattr_features_reach_the_c_compiler():
 
 def test_short_power_of_two_loop_is_one_vector_and_odd_loop_stays():
     short = _elementwise(64, lambda a, b, i: a[i] + b[i], inner=4)
-    assert ", 4)]" in lower(short).script()
     odd = _elementwise(36, lambda a, b, i: a[i] + b[i], inner=12)
-    assert "T.vectorized" in lower(odd).script()
+    with Target(AVX2_TARGET):  # 8 lanes a register: 4 is one vector, 12 is no whole number
+        assert ", 4)]" in lower(short).script()
+        assert "T.vectorized" in lower(odd).script()
     for mod, n in ((short, 64), (odd, 36)):
         a, b = np.arange(n, dtype="float32"), np.full(n, 3, "float32")
         c = np.zeros(n, "float32")

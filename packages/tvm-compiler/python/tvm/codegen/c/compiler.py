@@ -11,6 +11,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tvm.target.simd import HOST_TARGET_ENV, host_target_override
+
 _CANDIDATES = ("cc", "gcc", "clang")
 
 
@@ -44,11 +46,21 @@ def _try_flags(cc: str, flags: list[str]) -> bool:
         return result.returncode == 0
 
 
-@functools.lru_cache(maxsize=8)
 def host_flags(cc: str) -> tuple[str, ...]:
-    """Optimisation flags this compiler accepts here: -O3 with the host's vector ISA."""
+    """Optimisation flags this compiler accepts here: -O3 with the host's vector ISA (or that
+    of the CPU $TVM_STACK_HOST_TARGET names in the host's place)."""
+    return _host_flags(cc, host_target_override())
+
+
+@functools.lru_cache(maxsize=8)
+def _host_flags(cc: str, stand_in: str | None) -> tuple[str, ...]:
     flags = ["-O3", "-std=gnu11", "-fPIC"]
-    for isa in (["-march=native"], ["-mcpu=native"]):
+    if stand_in is not None:
+        if not _try_flags(cc, [f"-march={stand_in}"]):
+            raise CompilerError(f"host_flags: {os.path.basename(cc)} rejects -march={stand_in} "
+                                f"(from ${HOST_TARGET_ENV})")
+        flags.append(f"-march={stand_in}")
+    for isa in (["-march=native"], ["-mcpu=native"]) if stand_in is None else ():
         if _try_flags(cc, isa):
             flags += isa
             break
@@ -104,7 +116,7 @@ def compile_shared_library(source: str, use_openmp: bool, march: str | None = No
     include_dir, libtvm_ffi = _ffi_paths()
     flags = list(host_flags(cc))
     if march is not None:
-        flags = [f for f in flags if not f.endswith("=native")] + [f"-march={march}"]
+        flags = [f for f in flags if not f.startswith(("-march=", "-mcpu="))] + [f"-march={march}"]
     flags += list(extra_flags)
     flags += os.environ.get("TVM_STACK_CFLAGS", "").split()
     link = [libtvm_ffi, f"-Wl,-rpath,{os.path.dirname(libtvm_ffi)}"]
