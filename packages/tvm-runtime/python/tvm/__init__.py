@@ -28,18 +28,37 @@ __all__ = ["Device", "backend", "base", "cpu", "cuda", "device", "error", "runti
 # Names the tvm-compiler wheel provides at the top of the namespace, loaded on first use
 # so that `import tvm; tvm.compile(...)` works without importing the compiler eagerly.
 _COMPILER_NAMES = {"compile": "tvm.driver", "build": "tvm.driver", "IRModule": "tvm.ir"}
+# Subpackages the other wheels add to the namespace, for the error that names what to install
+# when one is missing. Any installed subpackage resolves, listed here or not.
+_WHEEL_OF_SUBPACKAGE = {
+    **dict.fromkeys(["arith", "codegen", "driver", "instrument", "ir", "relax", "script",
+                     "target", "te", "testing", "tir", "topi", "transform"], "tvm-compiler"),
+    "rpc": "tvm-rpc",
+}
 
 
 def __getattr__(name):
+    import importlib
+    import importlib.util
+
     module_name = _COMPILER_NAMES.get(name)
+    if module_name is None and name.isidentifier() and not name.startswith("_"):
+        # `tvm.tir`, `tvm.rpc`, ...: a subpackage of an installed wheel, imported on first
+        # use so that `import tvm` itself stays light. Importing it sets the attribute, so
+        # this runs once per name.
+        if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            return importlib.import_module(f"{__name__}.{name}")
+        wheel = _WHEEL_OF_SUBPACKAGE.get(name)
+        if wheel is not None:
+            raise AttributeError(f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
+                                 f"provided by the {wheel} wheel, which is not installed")
     if module_name is None:
         raise AttributeError(f"module 'tvm' has no attribute {name!r}")
-    import importlib
-
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as err:
         if err.name != module_name:
             raise
-        raise AttributeError(f"tvm.{name} needs the tvm-compiler package: pip install tvm-compiler") from None
+        raise AttributeError(f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
+                             "provided by the tvm-compiler wheel, which is not installed") from None
     return getattr(module, name)
