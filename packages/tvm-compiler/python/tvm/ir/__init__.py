@@ -17,20 +17,6 @@ from .structural import (  # noqa: E402
 )
 
 
-def _compile(mod_or_func, target="c"):
-    """tvm.compile: see tvm.driver.compile."""
-    from tvm.driver import compile as compile_module
-
-    return compile_module(mod_or_func, target)
-
-
-# Every compiler entry point imports tvm.ir, so `from tvm import te` makes tvm.compile available.
-import tvm as _tvm  # noqa: E402
-
-if not hasattr(_tvm, "compile"):
-    _tvm.compile = _compile
-
-
 def __getattr__(name):
     # Range and PrimExpr live with the TIR expressions; importing them here eagerly would cycle.
     if name in ("Range", "PrimExpr"):

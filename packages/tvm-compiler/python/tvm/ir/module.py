@@ -25,12 +25,19 @@ class GlobalVar(Node):
 class BaseFunc(Node):
     """Base of every function kind an IRModule holds; carries a dict of attributes."""
 
-    def with_attr(self, key: str, value) -> "BaseFunc":
-        if not isinstance(key, str):
-            raise TypeError(f"{type(self).__name__}.with_attr: key must be a str, got {key!r}")
-        if key in self.attrs and self.attrs[key] is value:
+    def with_attr(self, attr_key_or_dict, attr_value=None) -> "BaseFunc":
+        """A copy with one attribute set (`with_attr("k", v)`) or several (`with_attr({...})`);
+        self when nothing changes."""
+        updates = _attr_updates(f"{type(self).__name__}.with_attr", attr_key_or_dict, attr_value)
+        if all(key in self.attrs and self.attrs[key] is value for key, value in updates.items()):
             return self
-        return self.with_fields(attrs={**self.attrs, key: value})
+        return self.with_fields(attrs={**self.attrs, **updates})
+
+    def show(self, black_format: bool = False) -> None:
+        """Print this function's script."""
+        from .printer import show_text
+
+        show_text(self.script(), black_format)
 
     def without_attr(self, key: str) -> "BaseFunc":
         if key not in self.attrs:
@@ -123,10 +130,18 @@ class IRModule(Node):
         gv = self._resolve(key)
         return IRModule({k: v for k, v in self.functions.items() if k is not gv}, self.attrs)
 
-    def with_attr(self, key: str, value) -> "IRModule":
-        if key in self.attrs and self.attrs[key] is value:
+    def with_attr(self, attr_key_or_dict, attr_value=None) -> "IRModule":
+        """A module with one attribute set (`with_attr("k", v)`) or several (`with_attr({...})`)."""
+        updates = _attr_updates("IRModule.with_attr", attr_key_or_dict, attr_value)
+        if all(key in self.attrs and self.attrs[key] is value for key, value in updates.items()):
             return self
-        return IRModule(self.functions, {**self.attrs, key: value})
+        return IRModule(self.functions, {**self.attrs, **updates})
+
+    def show(self, black_format: bool = False) -> None:
+        """Print the module's script."""
+        from .printer import show_text
+
+        show_text(self.script(), black_format)
 
     def _with_replaced_functions(self, changed: dict) -> "IRModule":
         funcs = {gv: changed.get(gv, func) for gv, func in self.functions.items()}
@@ -146,3 +161,16 @@ class IRModule(Node):
 
     def __repr__(self):
         return self.script()
+
+
+def _attr_updates(where: str, attr_key_or_dict, attr_value) -> dict:
+    if isinstance(attr_key_or_dict, dict):
+        if attr_value is not None:
+            raise TypeError(f"{where}: pass either a dict of attributes or a key and a value")
+        updates = dict(attr_key_or_dict)
+    else:
+        updates = {attr_key_or_dict: attr_value}
+    for key in updates:
+        if not isinstance(key, str):
+            raise TypeError(f"{where}: attribute keys must be str, got {key!r}")
+    return updates

@@ -17,3 +17,15 @@ def node_to_str(node, **options) -> str:
             return printer(node, **options)
     fields = ", ".join(f"{name}={getattr(node, name)!r}" for name in node._fields)
     return f"{type(node).__name__}({fields})"
+
+
+def show_text(text: str, black_format: bool = False) -> None:
+    """Print text (an IR's script) to stdout, formatted by `black` when asked and installed."""
+    if black_format:
+        try:
+            import black
+        except ImportError:
+            pass  # black is optional: plain text is still the same program
+        else:
+            text = black.format_str(text, mode=black.FileMode())
+    print(text)

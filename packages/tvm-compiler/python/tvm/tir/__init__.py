@@ -31,6 +31,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "build":
+        from .build_module import build
+
+        return build
     if name in ("Schedule", "ScheduleError"):
         from . import schedule
 

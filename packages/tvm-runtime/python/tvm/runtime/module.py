@@ -24,7 +24,35 @@ def register_exporter(kind: str, exporter, *, override: bool = False) -> None:
 
 @tvm_ffi.register_object("ffi.Module")
 class Module(tvm_ffi.Module):
-    """A loaded module; its functions are found with mod["name"] or get_function."""
+    """A loaded module; its functions are found with mod["name"] or get_function, and
+    calling the module itself runs its entry function (`main`)."""
+
+    entry_name = "main"
+
+    def __call__(self, *args):
+        entry = self.get_function(self.entry_name, allow_missing=True)
+        if entry is None:
+            raise AttributeError(f"Module.__call__: module {self.path or self.kind!r} has no "
+                                 f"entry function {self.entry_name!r}; call one by name, "
+                                 "mod['name'](...)")
+        return entry(*args)
+
+    def inspect_source(self, fmt: str = "") -> str:
+        """The source this module was compiled from (C for the C backend), when it is known.
+
+        fmt: "" or the source's own format ("c"); anything else is a ValueError."""
+        if fmt not in ("", "c"):
+            raise ValueError(f"Module.inspect_source: argument 'fmt' must be '' or 'c', got {fmt!r}")
+        path = self.path
+        source = os.path.splitext(path)[0] + ".c" if path else None
+        if source is None or not os.path.isfile(source):
+            raise ValueError(f"Module.inspect_source: the source of {path or self.kind!r} is not "
+                             "known here (only machine code was loaded); compile the module in "
+                             "this process, or keep the source beside the library as NAME.c")
+        with open(source, encoding="utf-8") as file:
+            return file.read()
+
+    get_source = inspect_source
 
     def export_library(self, file_name, **kwargs) -> str:
         """Write this module as a shared library at file_name; returns the path written."""

@@ -166,5 +166,8 @@ class Schedule:
         return self._apply("decompose_reduction", {"block": block, "loop": loop},
                            reduction.decompose_reduction, block, loop)
 
-    def show(self) -> str:
-        return self._func.script()
+    def show(self, black_format: bool = False) -> None:
+        """Print the scheduled function's script (`sch.mod.script()` gives it as text)."""
+        from tvm.ir.printer import show_text
+
+        show_text(self._func.script(), black_format)
