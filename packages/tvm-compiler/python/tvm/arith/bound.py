@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from tvm.ir.functor import find_method
+
 
 INF = math.inf
 
@@ -49,9 +51,9 @@ class BoundAnalyzer:
         self.var_bounds = var_bounds if var_bounds is not None else {}
 
     def bound(self, e) -> ConstIntBound:
-        method = getattr(self, "_" + type(e).__name__, None)
+        method = find_method(type(self), type(e), "_", "tir")
         if method is not None:
-            result = method(e)
+            result = method(self, e)
         else:
             result = _dtype_bound(e.dtype)
         # Never wider than the dtype allows.

@@ -19,6 +19,29 @@ class Node:
     _fields: tuple[str, ...] = ()
     _def_fields: tuple[str, ...] = ()
     _ignored_fields: tuple[str, ...] = ("span",)
+    # Fields holding nodes that traversal does not enter (a Buffer named by a load is a
+    # reference to its definition, not a child).
+    _unvisited_fields: tuple[str, ...] = ()
+    # The IR a class belongs to; its type key is "<namespace>.<ClassName>" unless the class
+    # sets _type_key itself. Functors dispatch on the key, never on the bare class name.
+    _key_namespace: str = "ir"
+    _type_key: str = "ir.Node"
+    _visit_field_names: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_type_key" not in cls.__dict__:
+            cls._type_key = f"{cls._key_namespace}.{cls.__name__}"
+        cls._visit_field_names = tuple(f for f in cls._fields if f not in cls._unvisited_fields)
+
+    @classmethod
+    def _visit_fields(cls) -> tuple[str, ...]:
+        """The fields a visitor or mutator descends into, in declaration order."""
+        return cls._visit_field_names
+
+    def _rebuild(self, changes: dict):
+        """This node with `changes` applied, as a mutator builds it (see NodeMutator)."""
+        return self.with_fields(**changes)
 
     def __setattr__(self, name, value):
         raise AttributeError(

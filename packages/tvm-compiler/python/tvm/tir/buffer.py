@@ -15,6 +15,7 @@ class Buffer(Node):
     """
 
     _fields = ("data", "dtype", "shape", "strides", "elem_offset", "scope", "data_alignment")
+    _key_namespace = "tir"
     _ignored_fields = ("span", "name")
     __hash__ = object.__hash__
 

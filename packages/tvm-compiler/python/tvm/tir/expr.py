@@ -13,7 +13,16 @@ class PrimExpr(Node):
     """A scalar expression with a dtype; Python operators build new expressions."""
 
     _ignored_fields = ("span",)
+    _key_namespace = "tir"
     __hash__ = object.__hash__
+
+    def _rebuild(self, changes: dict):
+        if "dtype" in self._fields:
+            return self.with_fields(**changes)
+        # The dtype is derived from the operands (arithmetic, loads): the constructor derives
+        # it again and checks the new operands, and its error is the caller's to see.
+        fields = {name: changes.get(name, getattr(self, name)) for name in self._fields}
+        return type(self)(**fields, span=getattr(self, "span", None))
 
     def __add__(self, other):
         return _binary(Add, self, other)
@@ -477,6 +486,7 @@ class Call(PrimExpr):
 
 class BufferLoad(PrimExpr):
     _fields = ("buffer", "indices")
+    _unvisited_fields = ("buffer",)
 
     def __init__(self, buffer, indices, span=None):
         from .buffer import Buffer

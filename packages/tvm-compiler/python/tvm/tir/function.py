@@ -15,6 +15,8 @@ class PrimFunc(BaseFunc):
 
     _fields = ("params", "buffer_map", "body", "ret_type", "attrs")
     _def_fields = ("params", "buffer_map")
+    _unvisited_fields = ("buffer_map",)
+    _key_namespace = "tir"
 
     def __init__(self, params, body, ret_type=None, buffer_map=None, attrs=None, span=None):
         params = tuple(params)

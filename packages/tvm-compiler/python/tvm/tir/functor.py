@@ -2,91 +2,29 @@
 
 from __future__ import annotations
 
-from tvm.ir.node import Node
+from tvm.ir.functor import NodeMutator, NodeVisitor
 
 from .buffer import Buffer
-from .expr import Var
 
 
-class _Dispatcher:
-    def visit(self, node):
-        method = getattr(self, "visit_" + type(node).__name__, None)
-        if method is not None:
-            return method(node)
-        return self.generic_visit(node)
+class StmtExprVisitor(NodeVisitor):
+    """Walks every TIR node; override visit_<ClassName>(node) (dispatched on "tir.<ClassName>")
+    and call generic_visit to descend."""
+
+    namespace = "tir"
 
 
-class StmtExprVisitor(_Dispatcher):
-    """Walks every node; override visit_<ClassName>(node) and call generic_visit to descend."""
+class StmtExprMutator(NodeMutator):
+    """Rebuilds TIR nodes whose children changed; a subtree with no change comes back as itself."""
 
-    def generic_visit(self, node):
-        for name in node._fields:
-            self._visit_value(getattr(node, name))
-
-    def _visit_value(self, value):
-        if isinstance(value, Node):
-            if not isinstance(value, Buffer):
-                self.visit(value)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                self._visit_value(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                self._visit_value(item)
-
-
-class StmtExprMutator(_Dispatcher):
-    """Rebuilds nodes whose children changed; a subtree with no change comes back as itself."""
-
-    def generic_visit(self, node):
-        changes = {}
-        for name in node._fields:
-            old = getattr(node, name)
-            new = self._visit_value(old)
-            if new is not old:
-                changes[name] = new
-        if not changes:
-            return node
-        return _rebuild(node, changes)
-
-    def _visit_value(self, value):
-        if isinstance(value, Node):
-            return value if isinstance(value, Buffer) else self.visit(value)
-        if isinstance(value, (list, tuple)):
-            new_items = [self._visit_value(item) for item in value]
-            if all(a is b for a, b in zip(new_items, value)):
-                return value
-            return type(value)(new_items)
-        if isinstance(value, dict):
-            new_items = {k: self._visit_value(v) for k, v in value.items()}
-            if all(new_items[k] is v for k, v in value.items()):
-                return value
-            return new_items
-        return value
-
-
-def _rebuild(node, changes):
-    """A node of the same type with changes applied, re-running its constructor checks."""
-    from .expr import PrimExpr
-
-    if isinstance(node, PrimExpr) and not isinstance(node, Var) and "dtype" not in node._fields:
-        # Derived dtypes (of arithmetic, loads) follow the new operands.
-        fields = {name: changes.get(name, getattr(node, name)) for name in node._fields}
-        try:
-            return type(node)(**fields)
-        except TypeError:
-            pass
-    return node.with_fields(**changes)
+    namespace = "tir"
 
 
 class _Substituter(StmtExprMutator):
     def __init__(self, vmap):
         self.vmap = vmap
 
-    def visit_Var(self, var):
-        return self.vmap.get(var, var)
-
-    def visit_SizeVar(self, var):
+    def visit_Var(self, var):  # SizeVar too: dispatch falls back to the base class's key
         return self.vmap.get(var, var)
 
 
@@ -110,10 +48,28 @@ class _PostOrder(StmtExprVisitor):
         super().visit(node)
         self.fvisit(node)
 
-    def _visit_value(self, value):
-        if self.into_buffers and isinstance(value, Buffer):
-            self.fvisit(value)
-        super()._visit_value(value)
+    def generic_visit(self, node):
+        if not self.into_buffers:
+            return super().generic_visit(node)
+        for name in node._fields:
+            value = getattr(node, name)
+            if name in node._unvisited_fields:
+                for buffer in _buffers_in(value):
+                    self.fvisit(buffer)
+            else:
+                self._visit_value(value)
+        return None
+
+
+def _buffers_in(value):
+    if isinstance(value, Buffer):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _buffers_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _buffers_in(item)
 
 
 def post_order_visit(node, fvisit, visit_buffers: bool = False) -> None:

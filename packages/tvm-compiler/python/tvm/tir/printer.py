@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tvm.ir.functor import find_method
+from tvm.ir.naming import NameTable
 from tvm.ir.printer import register_printer
 
 from . import expr as E
@@ -19,60 +21,64 @@ _CALL_FORMS = {E.Min: "T.min", E.Max: "T.max", E.Mod: "T.truncmod"}
 
 
 class _Printer:
-    def __init__(self):
-        self.names: dict[int, str] = {}
-        self.used: set[str] = set()
+    def __init__(self, names: NameTable | None = None):
+        self.names = names if names is not None else NameTable()
 
     def name(self, obj) -> str:
         # A buffer and its flattened views share the data variable, hence one name.
-        key = id(obj.data) if isinstance(obj, Buffer) else id(obj)
-        if key not in self.names:
-            base = getattr(obj, "name", None) or getattr(obj, "name_hint", None) or "v"
-            candidate, n = base, 1
-            while candidate in self.used:
-                candidate = f"{base}_{n}"
-                n += 1
-            self.used.add(candidate)
-            self.names[key] = candidate
-        return self.names[key]
+        return self.names.name(obj, key=obj.data if isinstance(obj, Buffer) else None)
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, e, parent_prec: int = 0) -> str:
-        if isinstance(e, E.Var):
-            return self.name(e)
-        if isinstance(e, E.IntImm):
-            if e.dtype == "bool":
-                return "True" if e.value else "False"
-            return str(e.value) if e.dtype in ("int32", "int64") else f"T.{e.dtype}({e.value})"
-        if isinstance(e, E.FloatImm):
-            return repr(e.value) if e.dtype == "float32" else f"T.{e.dtype}({e.value!r})"
-        if isinstance(e, E.StringImm):
-            return repr(e.value)
-        if isinstance(e, E.Cast):
-            return f"T.Cast({e.dtype!r}, {self.expr(e.value)})"
         if type(e) in _CALL_FORMS:
             return f"{_CALL_FORMS[type(e)]}({self.expr(e.a)}, {self.expr(e.b)})"
-        if isinstance(e, E.BinaryOpExpr):
-            prec = _PRECEDENCE[type(e)]
-            text = f"{self.expr(e.a, prec)} {e.symbol} {self.expr(e.b, prec + 1)}"
-            return f"({text})" if prec < parent_prec else text
-        if isinstance(e, E.Not):
-            return f"not {self.expr(e.a, 3)}"
-        if isinstance(e, E.Select):
-            return (f"T.Select({self.expr(e.condition)}, {self.expr(e.true_value)}, "
-                    f"{self.expr(e.false_value)})")
-        if isinstance(e, E.Let):
-            return f"T.Let({self.expr(e.body)}, where={{{self.name(e.var)}: {self.expr(e.value)}}})"
-        if isinstance(e, E.Call):
-            args = ", ".join(self.expr(a) for a in e.args)
-            return f"T.{e.op.name.removeprefix('tir.')}({args})"
-        if isinstance(e, E.BufferLoad):
-            return f"{self.name(e.buffer)}[{', '.join(self.expr(i) for i in e.indices)}]"
-        if isinstance(e, E.Ramp):
-            return f"T.Ramp({self.expr(e.base)}, {self.expr(e.stride)}, {e.lanes})"
-        if isinstance(e, E.Broadcast):
-            return f"T.Broadcast({self.expr(e.value)}, {e.lanes})"
-        return repr(e)
+        method = find_method(type(self), type(e), "_e_", "tir")
+        return repr(e) if method is None else method(self, e, parent_prec)
+
+    def _e_Var(self, e, _prec):
+        return self.name(e)
+
+    def _e_IntImm(self, e, _prec):
+        if e.dtype == "bool":
+            return "True" if e.value else "False"
+        return str(e.value) if e.dtype in ("int32", "int64") else f"T.{e.dtype}({e.value})"
+
+    def _e_FloatImm(self, e, _prec):
+        return repr(e.value) if e.dtype == "float32" else f"T.{e.dtype}({e.value!r})"
+
+    def _e_StringImm(self, e, _prec):
+        return repr(e.value)
+
+    def _e_Cast(self, e, _prec):
+        return f"T.Cast({e.dtype!r}, {self.expr(e.value)})"
+
+    def _e_BinaryOpExpr(self, e, parent_prec):
+        prec = _PRECEDENCE[type(e)]
+        text = f"{self.expr(e.a, prec)} {e.symbol} {self.expr(e.b, prec + 1)}"
+        return f"({text})" if prec < parent_prec else text
+
+    def _e_Not(self, e, _prec):
+        return f"not {self.expr(e.a, 3)}"
+
+    def _e_Select(self, e, _prec):
+        return (f"T.Select({self.expr(e.condition)}, {self.expr(e.true_value)}, "
+                f"{self.expr(e.false_value)})")
+
+    def _e_Let(self, e, _prec):
+        return f"T.Let({self.expr(e.body)}, where={{{self.name(e.var)}: {self.expr(e.value)}}})"
+
+    def _e_Call(self, e, _prec):
+        args = ", ".join(self.expr(a) for a in e.args)
+        return f"T.{e.op.name.removeprefix('tir.')}({args})"
+
+    def _e_BufferLoad(self, e, _prec):
+        return f"{self.name(e.buffer)}[{', '.join(self.expr(i) for i in e.indices)}]"
+
+    def _e_Ramp(self, e, _prec):
+        return f"T.Ramp({self.expr(e.base)}, {self.expr(e.stride)}, {e.lanes})"
+
+    def _e_Broadcast(self, e, _prec):
+        return f"T.Broadcast({self.expr(e.value)}, {e.lanes})"
 
     def buffer_decl(self, buf: Buffer) -> str:
         shape = ", ".join(self.expr(s) for s in buf.shape)
@@ -82,45 +88,58 @@ class _Printer:
     # -- statements -----------------------------------------------------------------------
     def stmt(self, s, indent: int, out: list) -> None:
         pad = "    " * indent
-        if isinstance(s, S.SeqStmt):
-            for item in s.seq:
-                self.stmt(item, indent, out)
-        elif isinstance(s, S.BufferStore):
-            idx = ", ".join(self.expr(i) for i in s.indices)
-            out.append(f"{pad}{self.name(s.buffer)}[{idx}] = {self.expr(s.value)}")
-        elif isinstance(s, S.For):
-            kind = {S.ForKind.SERIAL: "T.serial", S.ForKind.PARALLEL: "T.parallel",
-                    S.ForKind.VECTORIZED: "T.vectorized", S.ForKind.UNROLLED: "T.unroll"}[s.kind]
-            rng = (self.expr(s.extent) if isinstance(s.min, E.IntImm) and s.min.value == 0
-                   else f"{self.expr(s.min)}, {self.expr(s.min + s.extent)}")
-            out.append(f"{pad}for {self.name(s.loop_var)} in {kind}({rng}):")
-            self.stmt(s.body, indent + 1, out)
-        elif isinstance(s, S.IfThenElse):
-            out.append(f"{pad}if {self.expr(s.condition)}:")
-            self.stmt(s.then_case, indent + 1, out)
-            if s.else_case is not None:
-                out.append(f"{pad}else:")
-                self.stmt(s.else_case, indent + 1, out)
-        elif isinstance(s, S.LetStmt):
-            out.append(f"{pad}{self.name(s.var)}: T.{s.var.dtype} = {self.expr(s.value)}")
-            self.stmt(s.body, indent, out)
-        elif isinstance(s, S.Allocate):
-            ext = ", ".join(self.expr(x) for x in s.extents)
-            out.append(f"{pad}{self.name(s.buffer_var)} = T.allocate([{ext}], {s.dtype!r})")
-            self.stmt(s.body, indent, out)
-        elif isinstance(s, S.DeclBuffer):
-            out.append(f"{pad}{self.name(s.buffer)} = T.decl_buffer({self.buffer_decl(s.buffer)},"
-                       f" data={self.name(s.buffer.data)})")
-            self.stmt(s.body, indent, out)
-        elif isinstance(s, S.AssertStmt):
-            out.append(f"{pad}assert {self.expr(s.condition)}, {s.message!r}")
-            self.stmt(s.body, indent, out)
-        elif isinstance(s, S.Evaluate):
-            out.append(f"{pad}T.evaluate({self.expr(s.value)})")
-        elif isinstance(s, S.BlockRealize):
-            self.block(s, indent, out)
-        else:
+        method = find_method(type(self), type(s), "_s_", "tir")
+        if method is None:
             out.append(f"{pad}{type(s).__name__}(...)")
+        else:
+            method(self, s, pad, indent, out)
+
+    def _s_SeqStmt(self, s, pad, indent, out):
+        for item in s.seq:
+            self.stmt(item, indent, out)
+
+    def _s_BufferStore(self, s, pad, indent, out):
+        idx = ", ".join(self.expr(i) for i in s.indices)
+        out.append(f"{pad}{self.name(s.buffer)}[{idx}] = {self.expr(s.value)}")
+
+    def _s_For(self, s, pad, indent, out):
+        kind = {S.ForKind.SERIAL: "T.serial", S.ForKind.PARALLEL: "T.parallel",
+                S.ForKind.VECTORIZED: "T.vectorized", S.ForKind.UNROLLED: "T.unroll"}[s.kind]
+        rng = (self.expr(s.extent) if isinstance(s.min, E.IntImm) and s.min.value == 0
+               else f"{self.expr(s.min)}, {self.expr(s.min + s.extent)}")
+        out.append(f"{pad}for {self.name(s.loop_var)} in {kind}({rng}):")
+        self.stmt(s.body, indent + 1, out)
+
+    def _s_IfThenElse(self, s, pad, indent, out):
+        out.append(f"{pad}if {self.expr(s.condition)}:")
+        self.stmt(s.then_case, indent + 1, out)
+        if s.else_case is not None:
+            out.append(f"{pad}else:")
+            self.stmt(s.else_case, indent + 1, out)
+
+    def _s_LetStmt(self, s, pad, indent, out):
+        out.append(f"{pad}{self.name(s.var)}: T.{s.var.dtype} = {self.expr(s.value)}")
+        self.stmt(s.body, indent, out)
+
+    def _s_Allocate(self, s, pad, indent, out):
+        ext = ", ".join(self.expr(x) for x in s.extents)
+        out.append(f"{pad}{self.name(s.buffer_var)} = T.allocate([{ext}], {s.dtype!r})")
+        self.stmt(s.body, indent, out)
+
+    def _s_DeclBuffer(self, s, pad, indent, out):
+        out.append(f"{pad}{self.name(s.buffer)} = T.decl_buffer({self.buffer_decl(s.buffer)},"
+                   f" data={self.name(s.buffer.data)})")
+        self.stmt(s.body, indent, out)
+
+    def _s_AssertStmt(self, s, pad, indent, out):
+        out.append(f"{pad}assert {self.expr(s.condition)}, {s.message!r}")
+        self.stmt(s.body, indent, out)
+
+    def _s_Evaluate(self, s, pad, indent, out):
+        out.append(f"{pad}T.evaluate({self.expr(s.value)})")
+
+    def _s_BlockRealize(self, s, pad, indent, out):
+        self.block(s, indent, out)
 
     def block(self, realize, indent, out):
         pad = "    " * indent
@@ -160,8 +179,9 @@ class _Printer:
         return "\n".join(out)
 
 
-def _print(node, name=None, **_ignored):
-    printer = _Printer()
+def _print(node, name=None, names: NameTable | None = None, **_ignored):
+    """The text of a TIR node; `names` shares the naming context of an enclosing printout."""
+    printer = _Printer(names)
     if isinstance(node, PrimFunc):
         return printer.func(node, name or node.attrs.get("global_symbol", "main"))
     if isinstance(node, E.PrimExpr):
@@ -175,13 +195,13 @@ def _print(node, name=None, **_ignored):
     if isinstance(node, E.Range):
         return f"Range({printer.expr(node.min)}, extent={printer.expr(node.extent)})"
     if isinstance(node, S.IterVar):
-        return f"IterVar({printer.name(node.var)}, {_print(node.dom)})"
+        return f"IterVar({printer.name(node.var)}, {_print(node.dom, names=printer.names)})"
     fields = ", ".join(f"{n}={getattr(node, n)!r}" for n in node._fields)
     return f"{type(node).__name__}({fields})"
 
 
 def _is_tir(node) -> bool:
-    return type(node).__module__.startswith("tvm.tir")
+    return node._type_key.startswith("tir.") or isinstance(node, E.Range)
 
 
 register_printer(_is_tir, _print)

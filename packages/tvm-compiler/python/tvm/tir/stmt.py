@@ -13,6 +13,8 @@ from .expr import PrimExpr, Range, Var, _as_bool, access_dtype, convert
 class Stmt(Node):
     """Base of TIR statements."""
 
+    _key_namespace = "tir"
+
 
 def _stmt(value, who: str) -> Stmt:
     if not isinstance(value, Stmt):
@@ -22,6 +24,7 @@ def _stmt(value, who: str) -> Stmt:
 
 class BufferStore(Stmt):
     _fields = ("buffer", "value", "indices")
+    _unvisited_fields = ("buffer",)
 
     def __init__(self, buffer, value, indices, span=None):
         if not isinstance(buffer, Buffer):
@@ -138,6 +141,7 @@ class DeclBuffer(Stmt):
 
     _fields = ("buffer", "body")
     _def_fields = ("buffer",)
+    _unvisited_fields = ("buffer",)
 
     def __init__(self, buffer, body, span=None):
         if not isinstance(buffer, Buffer):
@@ -170,6 +174,7 @@ class IterVar(Node):
     DataPar = 0
     CommReduce = 2
     _fields = ("dom", "var", "iter_type")
+    _key_namespace = "tir"
     _def_fields = ("var",)
 
     def __init__(self, dom, var, iter_type=DataPar, span=None):
@@ -205,6 +210,8 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
 
 class BufferRegion(Node):
     _fields = ("buffer", "region")
+    _unvisited_fields = ("buffer",)
+    _key_namespace = "tir"
 
     def __init__(self, buffer, region):
         self._set(buffer=buffer, region=tuple(region))
@@ -214,6 +221,7 @@ class Block(Stmt):
     """A schedulable computation: iterators, body, optional reduction init, owned allocations."""
 
     _fields = ("iter_vars", "alloc_buffers", "reads", "writes", "init", "body", "annotations")
+    _unvisited_fields = ("alloc_buffers",)
     _def_fields = ("iter_vars", "alloc_buffers")
     _ignored_fields = ("span", "name_hint")
 

@@ -6,6 +6,7 @@ import keyword
 import re
 
 from tvm.arith.bound import BoundAnalyzer, ConstIntBound
+from tvm.ir.functor import find_method
 from tvm.tir import expr as E
 from tvm.tir import stmt as S
 from tvm.tir.op import BITWISE_C, C_NAME_ATTR
@@ -78,9 +79,9 @@ class BodyWriter:
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, e) -> str:
-        method = getattr(self, "_e_" + type(e).__name__, None)
+        method = find_method(type(self), type(e), "_e_", "tir")
         if method is not None:
-            return method(e)
+            return method(self, e)
         if type(e) in _BINARY_C:
             a, b = self._operand(e.a, e.b), self._operand(e.b, e.a)
             text = f"({a} {_BINARY_C[type(e)]} {b})"
@@ -93,7 +94,6 @@ class BodyWriter:
     def _e_Var(self, e):
         return self.names.get(e)
 
-    _e_SizeVar = _e_Var
 
     def _e_IntImm(self, e):
         return c_int_literal(e.value)
@@ -218,12 +218,12 @@ class BodyWriter:
         self.lines.append("  " * depth + line)
 
     def stmt(self, s, depth: int) -> None:
-        method = getattr(self, "_s_" + type(s).__name__, None)
+        method = find_method(type(self), type(s), "_s_", "tir")
         if method is None:
             raise CodegenError(
                 f"codegen c: cannot generate C for {type(s).__name__}; run the lowering passes first"
             )
-        method(s, depth)
+        method(self, s, depth)
 
     def _s_SeqStmt(self, s, depth):
         for item in s.seq:

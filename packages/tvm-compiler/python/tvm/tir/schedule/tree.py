@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from ..stmt import Block, BlockRealize, For, SeqStmt
+from ..stmt import Block, BlockRealize, For, SeqStmt, Stmt
 
-_CHILD_FIELDS = {
-    "For": ("body",), "SeqStmt": ("seq",), "BlockRealize": ("block",), "Block": ("init", "body"),
-    "IfThenElse": ("then_case", "else_case"), "LetStmt": ("body",), "Allocate": ("body",),
-    "DeclBuffer": ("body",), "AssertStmt": ("body",),
-}
+def _statement_fields(stmt):
+    """The fields of stmt that hold statements (a body, a sequence, a block), as its class
+    declares them to the traversal layer."""
+    for name in stmt._visit_fields():
+        value = getattr(stmt, name)
+        if isinstance(value, Stmt) or (isinstance(value, tuple) and value
+                                       and all(isinstance(v, Stmt) for v in value)):
+            yield name
 
 
 def children(stmt):
-    for name in _CHILD_FIELDS.get(type(stmt).__name__, ()):
+    for name in _statement_fields(stmt):
         value = getattr(stmt, name)
         if isinstance(value, tuple):
             yield from value
-        elif value is not None:
+        else:
             yield value
 
 
@@ -46,7 +49,7 @@ def find_all(root, predicate) -> list:
 
 def replace_child(parent, old, new):
     """parent with child old replaced by new (None removes it from a sequence)."""
-    for name in _CHILD_FIELDS.get(type(parent).__name__, ()):
+    for name in _statement_fields(parent):
         value = getattr(parent, name)
         if value is old:
             if new is None:
