@@ -111,3 +111,12 @@ def test_a_bad_secret_argument_is_refused(value, error):
 def test_a_long_key_behind_a_proxy_is_refused_locally():
     with pytest.raises(ValueError, match="tvm.rpc.Server: argument 'key' .* 1 to 256 bytes"):
         rpc.Server(port=1, is_proxy=True, key="k" * 300)
+
+
+def test_connections_beyond_the_limit_are_closed(monkeypatch):
+    monkeypatch.setattr("tvm.rpc.proxy.MAX_CONNECTIONS", 1)
+    with rpc.Proxy(port=0, silent=True) as proxy:
+        with socket.create_connection(("127.0.0.1", proxy.port), timeout=10):  # in its handshake
+            with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as extra:
+                assert extra.recv(1) == b""
+        wait_for(lambda: _try_register(proxy.port, "k"), what="a free slot").close()

@@ -277,3 +277,37 @@ def test_pending_requests_per_connection_are_bounded():
             sock.sendall(_msg(b'{"op": "request", "key": "k"}') * (limit + 1))
             assert "too many pending requests" in _reply(sock)["error"]
         wait_for(lambda: _summary(tracker.port)["queue_info"] == {}, what="the requests to go")
+
+
+def _closed_by_peer(sock):
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+
+
+def test_a_silent_connection_is_dropped_after_the_handshake_timeout(monkeypatch):
+    monkeypatch.setattr(tracker_mod, "HANDSHAKE_TIMEOUT", 0.3)
+    with rpc.Tracker(port=0, silent=True, secret=SECRET) as tracker:
+        with socket.create_connection(("127.0.0.1", tracker.port), timeout=10) as silent:
+            assert _closed_by_peer(silent)
+        with _raw(tracker.port) as greeted:  # the magic alone is not enough with a secret
+            assert _closed_by_peer(greeted)
+
+
+def test_connections_beyond_the_limit_are_closed(monkeypatch):
+    monkeypatch.setattr(tracker_mod, "MAX_CONNECTIONS", 2)
+    with rpc.Tracker(port=0, silent=True) as tracker:
+        held = [_raw(tracker.port) for _ in range(2)]
+        with _raw(tracker.port) as extra:
+            assert _closed_by_peer(extra)
+        for sock in held:
+            sock.close()
+        wait_for(lambda: _try_summary(tracker.port), what="a free slot")
+
+
+def _try_summary(port):
+    try:
+        return _summary(port)
+    except RPCError:
+        return None
