@@ -1,8 +1,10 @@
 """Proxy hardening: registrations authenticated by the shared secret, one server per key,
 bounded registration messages."""
 
+import select
 import socket
 import struct
+import threading
 
 import pytest
 
@@ -35,7 +37,7 @@ def _register(port, key, secret=None):
 def _try_register(port, key):
     try:
         return _register(port, key)
-    except RPCError:
+    except (RPCError, OSError):
         return None
 
 
@@ -120,3 +122,48 @@ def test_connections_beyond_the_limit_are_closed(monkeypatch):
             with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as extra:
                 assert extra.recv(1) == b""
         wait_for(lambda: _try_register(proxy.port, "k"), what="a free slot").close()
+
+
+def _fake_proxy_answering(status):
+    """A listener whose one connection reads a registration and answers ``status``."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(10)
+
+    def serve():
+        conn, _ = listener.accept()
+        with conn:
+            conn.settimeout(10)
+            conn.recv(4 + 4 + 1 + 4 + 32, socket.MSG_WAITALL)
+            conn.sendall(struct.pack("<I", status))
+            conn.recv(1)
+        listener.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listener.getsockname()[1], thread
+
+
+def test_a_server_with_a_secret_refuses_a_proxy_that_skips_its_proof():
+    port, thread = _fake_proxy_answering(proxy_registration.OK)
+    with pytest.raises(RPCError, match="without proving it knows the secret"):
+        _register(port, "k", SECRET)
+    thread.join(10)
+
+
+def test_a_dripping_registration_is_cut_off_by_total_time(monkeypatch):
+    monkeypatch.setattr(proxy_registration, "REGISTRATION_TIMEOUT", 0.5)  # before the fork
+    with rpc.Proxy(port=0, silent=True) as proxy:
+        with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as sock:
+            sock.sendall(struct.pack("<II", PROXY_MAGIC, 200))
+            cut = False
+            for _ in range(100):  # a byte each 0.1 s: 10 s in all, each gap well inside 0.5 s
+                try:
+                    sock.sendall(b"k")
+                except OSError:
+                    cut = True
+                    break
+                readable, _, _ = select.select([sock], [], [], 0.1)
+                if readable:
+                    cut = True
+                    break
+            assert cut

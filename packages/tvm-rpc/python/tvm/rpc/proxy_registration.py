@@ -1,7 +1,7 @@
 """How a server registers at a proxy: its key, then, with a secret, a mutual HMAC proof."""
 
-import socket
 import struct
+import time
 
 from tvm.error import RPCError
 
@@ -41,27 +41,43 @@ class Refused(Exception):
         self.status = status
 
 
-def _recv_exact(sock, n):
-    data = sock.recv(n, socket.MSG_WAITALL)
-    if len(data) != n:
-        raise ConnectionError("connection closed during the proxy registration")
-    return data
+# Seconds a registration may take in all (a peer dripping bytes cannot hold it longer).
+REGISTRATION_TIMEOUT = 10.0
+
+
+def _recv_exact(sock, n, deadline):
+    data = bytearray()
+    while len(data) < n:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError(f"proxy registration not done within {REGISTRATION_TIMEOUT:g} s")
+        sock.settimeout(remaining)
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise ConnectionError("connection closed during the proxy registration")
+        data += chunk
+    return bytes(data)
 
 
 # -- the server's side ---------------------------------------------------------------------
 def register(sock, key, secret):
     """Register ``key`` (checked: tracker_wire.check_key) at the proxy; RPCError if refused."""
+    deadline = time.monotonic() + REGISTRATION_TIMEOUT
     key_bytes = key.encode()
     ours = b"" if secret is None else auth.new_nonce()
     sock.sendall(_U32.pack(PROXY_MAGIC) + _U32.pack(len(key_bytes)) + key_bytes
                  + _U32.pack(len(ours)) + ours)
-    (status,) = _U32.unpack(_recv_exact(sock, 4))
+    (status,) = _U32.unpack(_recv_exact(sock, 4, deadline))
     if status == CHALLENGE and secret is not None:
-        theirs = _recv_exact(sock, auth.NONCE_SIZE)
-        if not auth.check(secret, PROXY_PROOF, _recv_exact(sock, auth.PROOF_SIZE), ours, theirs):
+        theirs = _recv_exact(sock, auth.NONCE_SIZE, deadline)
+        claimed = _recv_exact(sock, auth.PROOF_SIZE, deadline)
+        if not auth.check(secret, PROXY_PROOF, claimed, ours, theirs):
             raise RPCError("tvm.rpc: the proxy failed to prove it knows the secret")
         sock.sendall(auth.proof(secret, SERVER_PROOF, ours, theirs))
-        (status,) = _U32.unpack(_recv_exact(sock, 4))
+        (status,) = _U32.unpack(_recv_exact(sock, 4, deadline))
+    elif status == OK and secret is not None:
+        raise RPCError("tvm.rpc: the proxy accepted the registration without proving it knows "
+                       "the secret")
     if status != OK:
         raise RPCError(f"tvm.rpc: the proxy refused the registration: "
                        f"{REASONS.get(status, f'status {status}')}")
@@ -71,17 +87,18 @@ def register(sock, key, secret):
 def accept(sock, secret):
     """Read a registration (past its magic); returns the key, once the server has proved
     it knows ``secret`` (when there is one). Raises Refused (answer it) or OSError."""
-    (n,) = _U32.unpack(_recv_exact(sock, 4))
+    deadline = time.monotonic() + REGISTRATION_TIMEOUT
+    (n,) = _U32.unpack(_recv_exact(sock, 4, deadline))
     if n > MAX_KEY:
         raise Refused(BAD_KEY)
     try:
-        key = check_key(_recv_exact(sock, n).decode("utf-8"), "key")
+        key = check_key(_recv_exact(sock, n, deadline).decode("utf-8"), "key")
     except (UnicodeDecodeError, ValueError):
         raise Refused(BAD_KEY) from None
-    (n,) = _U32.unpack(_recv_exact(sock, 4))
+    (n,) = _U32.unpack(_recv_exact(sock, 4, deadline))
     if n not in (0, auth.NONCE_SIZE):
         raise Refused(AUTH_FAILED)
-    theirs = _recv_exact(sock, n)
+    theirs = _recv_exact(sock, n, deadline)
     if secret is None:
         if theirs:
             raise Refused(NO_SECRET)
@@ -90,7 +107,8 @@ def accept(sock, secret):
         raise Refused(AUTH_REQUIRED)
     ours = auth.new_nonce()
     sock.sendall(_U32.pack(CHALLENGE) + ours + auth.proof(secret, PROXY_PROOF, theirs, ours))
-    if not auth.check(secret, SERVER_PROOF, _recv_exact(sock, auth.PROOF_SIZE), theirs, ours):
+    claimed = _recv_exact(sock, auth.PROOF_SIZE, deadline)
+    if not auth.check(secret, SERVER_PROOF, claimed, theirs, ours):
         raise Refused(AUTH_FAILED)
     return key
 
