@@ -1,4 +1,5 @@
-"""Tracker: queue accounting as sessions are requested and released."""
+"""Tracker: queue accounting as sessions are requested and released (authenticated peers,
+which see server addresses in the summary; test_tracker_security.py covers the rest)."""
 
 import socket
 import threading
@@ -10,6 +11,11 @@ import tvm.rpc as rpc
 from tvm.error import RPCError
 
 from conftest import wait_for
+
+
+@pytest.fixture(autouse=True)
+def _secret(monkeypatch):
+    monkeypatch.setenv("TVM_RPC_SECRET", "tracker tests")  # read by the forked services too
 
 
 def _queue(tracker_session, key):
@@ -92,9 +98,10 @@ def test_server_returns_to_the_queue_after_a_failed_session():
 
 def _take_match_key(addr, key):
     """Ask the tracker for a server of ``key`` as a client would, but never connect to it."""
-    from tvm.rpc.tracker import _connect, _encode, _recv_message
+    from tvm.rpc.tracker_client import _connect
+    from tvm.rpc.tracker_wire import encode as _encode, recv_message as _recv_message
 
-    sock = _connect(addr)
+    sock = _connect(addr, b"tracker tests")
     try:
         sock.sendall(_encode({"op": "request", "key": key, "priority": 1}))
         sock.settimeout(30)

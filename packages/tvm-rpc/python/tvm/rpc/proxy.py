@@ -9,37 +9,68 @@ import socket
 import struct
 import threading
 
+from tvm.error import RPCError
+
+from . import auth, proxy_registration
 from .channel import SocketChannel, new_frame
 from .codec import ProtocolError, decode_all
 from .endpoint import RPCEndpoint
 from .process import Service
 from .protocol import MAGIC, MAGIC_STRUCT, Code
+from .proxy_registration import PROXY_MAGIC  # noqa: F401  (re-exported)
+from .tracker_wire import check_key
 
 logger = logging.getLogger("tvm.rpc")
 
-PROXY_MAGIC = 0x54565258
-_LEN = struct.Struct("<I")
-# How long a client waits at the proxy for a server of its key to be free.
+# How long a client waits at the proxy for a server of its key to be free (and how long
+# any peer has for its handshake).
 PAIR_TIMEOUT = 10.0
+# Connections the proxy serves at once (handshakes and relayed sessions), and servers it
+# holds registered; beyond them new connections are closed and registrations refused.
+MAX_CONNECTIONS = 512
+MAX_SERVERS = 1024
+
+
+def _gone(sock):
+    """True when a registered server's connection has closed (it sends nothing until paired)."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
 
 
 class _Registry:
-    """Servers waiting at the proxy, per key."""
+    """Servers waiting at the proxy: one per key, as upstream's proxy (a second one is
+    refused, unless the first has gone)."""
 
     def __init__(self):
         self.cond = threading.Condition()
         self.waiting = {}
 
     def add(self, key, sock):
+        """Register; the refusal status when the key is taken or the proxy is full."""
         with self.cond:
-            self.waiting.setdefault(key, []).append(sock)
+            held = self.waiting.get(key)
+            if held is not None:
+                if not _gone(held):
+                    return proxy_registration.DUPLICATE
+                held.close()
+                del self.waiting[key]
+            if len(self.waiting) >= MAX_SERVERS:
+                for other in [k for k, s in self.waiting.items() if _gone(s)]:
+                    self.waiting.pop(other).close()
+                if len(self.waiting) >= MAX_SERVERS:
+                    return proxy_registration.FULL
+            self.waiting[key] = sock
             self.cond.notify_all()
+            return proxy_registration.OK
 
     def take(self, key, timeout):
         with self.cond:
-            if not self.cond.wait_for(lambda: self.waiting.get(key), timeout):
+            if not self.cond.wait_for(lambda: key in self.waiting, timeout):
                 return None
-            return self.waiting[key].pop(0)
+            return self.waiting.pop(key)
 
 
 def _read_frame_bytes(sock, channel):
@@ -71,7 +102,27 @@ def _relay(src, dst):
             pass
 
 
-def _handle(conn, peer, registry):
+def _register(conn, peer, registry, secret):
+    """A server registering: authenticate it (with a secret) and queue it for its key."""
+    try:
+        key = proxy_registration.accept(conn, secret)
+        status = registry.add(key, conn)
+    except proxy_registration.Refused as refused:
+        status, key = refused.status, None
+    if status != proxy_registration.OK:
+        logger.warning("tvm.rpc proxy: refused a server from %s: %s", peer,
+                       proxy_registration.REASONS[status])
+        proxy_registration.answer(conn, status)
+        conn.close()
+        return
+    conn.settimeout(None)
+    try:
+        proxy_registration.answer(conn, status)
+    except OSError:
+        pass  # gone already: the next registration or client for its key finds out
+
+
+def _handle(conn, peer, registry, secret):
     try:
         conn.settimeout(PAIR_TIMEOUT)
         head = conn.recv(4, socket.MSG_WAITALL)
@@ -80,10 +131,7 @@ def _handle(conn, peer, registry):
             return
         (magic,) = MAGIC_STRUCT.unpack(head)
         if magic == PROXY_MAGIC:
-            (n,) = _LEN.unpack(conn.recv(4, socket.MSG_WAITALL))
-            key = conn.recv(n, socket.MSG_WAITALL).decode()
-            conn.settimeout(None)
-            registry.add(key, conn)
+            _register(conn, peer, registry, secret)
             return
         if magic != MAGIC:
             logger.warning("tvm.rpc proxy: rejected %s: bad magic 0x%08x", peer, magic)
@@ -112,31 +160,59 @@ def _handle(conn, peer, registry):
 
 
 class _ProxyLoop:
-    def __init__(self, sock):
+    def __init__(self, sock, secret=None):
         self.sock = sock
+        self.secret = secret
         self.registry = _Registry()
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 
     def run(self):
         while True:
-            conn, peer = self.sock.accept()
-            threading.Thread(target=_handle, args=(conn, peer, self.registry), daemon=True).start()
+            try:
+                conn, peer = self.sock.accept()
+            except OSError as err:  # out of descriptors, say: keep serving the others
+                logger.warning("tvm.rpc proxy: cannot accept a connection: %s", err)
+                threading.Event().wait(0.1)
+                continue
+            if not self.slots.acquire(blocking=False):
+                logger.warning("tvm.rpc proxy: refusing %s: %d connections open (the limit)",
+                               peer, MAX_CONNECTIONS)
+                conn.close()
+                continue
+            threading.Thread(target=self._serve, args=(conn, peer), daemon=True).start()
+
+    def _serve(self, conn, peer):
+        try:
+            _handle(conn, peer, self.registry, self.secret)
+        finally:
+            self.slots.release()
 
 
 class Proxy(Service):
-    """A proxy process listening on host:port (first free port in [port, port_end))."""
+    """A proxy process listening on host:port (first free port in [port, port_end)).
 
-    def __init__(self, host="127.0.0.1", port=9090, port_end=9199, silent=False):
-        self._listen_and_start(host, port, port_end, "tvm.rpc.Proxy", silent, _ProxyLoop)
+    secret: the shared secret a server must prove it knows to register (None reads
+    $TVM_RPC_SECRET; unset: anyone who can connect may register a key). Clients are
+    authenticated by the server they are relayed to, end to end, not by the proxy.
+    """
+
+    def __init__(self, host="127.0.0.1", port=9090, port_end=9199, silent=False, *,
+                 secret=None):
+        secret = auth.resolve_secret(secret, "tvm.rpc.Proxy: argument 'secret'")
+        self._listen_and_start(host, port, port_end, "tvm.rpc.Proxy", silent,
+                               lambda sock: _ProxyLoop(sock, secret))
 
 
-def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0):
-    """Server side: register at the proxy, serve one session at a time, register again."""
+def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0, *, secret=None):
+    """Server side: register at the proxy, serve one session at a time, register again.
+    secret: the proxy's shared secret (None reads $TVM_RPC_SECRET)."""
     import time
 
     from .worker import serve_connection
 
+    secret = auth.resolve_secret(secret, "tvm.rpc.Server: argument 'secret'")
     host, _, port = address.rpartition(":")
-    key_bytes = key.encode()
+    check_key(key, "tvm.rpc.Server: argument 'key' (behind a proxy)")
     while True:
         try:
             sock = socket.create_connection((host.strip("[]"), int(port)), timeout=10.0)
@@ -144,7 +220,13 @@ def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0):
             logger.warning("tvm.rpc: cannot reach the proxy at %s: %s", address, err)
             time.sleep(retry_wait)
             continue
-        sock.sendall(struct.pack("<II", PROXY_MAGIC, len(key_bytes)) + key_bytes)
+        try:
+            proxy_registration.register(sock, key, secret)
+        except (OSError, RPCError) as err:
+            logger.warning("tvm.rpc: cannot register at the proxy at %s: %s", address, err)
+            sock.close()
+            time.sleep(retry_wait)
+            continue
         sock.settimeout(None)
         select.select([sock], [], [])  # until a client is paired with us (or the proxy goes)
         pid = os.fork()

@@ -8,6 +8,7 @@ import sys
 from .process import Service, ServiceProcess, bind_socket, setup_logging
 from .protocol import DEFAULT_MAX_FRAME_SIZE
 from .tracker import DEFAULT_MATCH_TIMEOUT
+from .tracker_wire import check_key
 
 logger = logging.getLogger("tvm.rpc")
 
@@ -30,6 +31,8 @@ class Server(Service):
                  match_timeout=DEFAULT_MATCH_TIMEOUT):
         if not isinstance(key, str):
             raise TypeError(f"tvm.rpc.Server: argument 'key' must be a str, got {type(key).__name__}")
+        if tracker_addr is not None or is_proxy:
+            check_key(key, "tvm.rpc.Server: argument 'key' (with a tracker or proxy)")
         if isinstance(match_timeout, bool) or not isinstance(match_timeout, (int, float)):
             raise TypeError("tvm.rpc.Server: argument 'match_timeout' must be a number of "
                             f"seconds, got {type(match_timeout).__name__}")

@@ -1,101 +1,85 @@
 """Tracker: a queue of servers per key; clients request a free server and are handed its
 address and a one-time match key. Messages are length-prefixed JSON (docs/rpc-protocol.md)."""
 
+import errno
+import heapq
 import itertools
-import json
 import logging
+import resource
 import selectors
 import signal
-import socket
-import struct
 import sys
 import time
 
-from tvm.error import RPCError
-
+from . import auth
 from .process import Service
+from .tracker_client import (  # noqa: F401  (re-exported: tvm.rpc.tracker's public names)
+    PEER_PROOF,
+    TRACKER_PROOF,
+    TrackerServerLink,
+    TrackerSession,
+    connect_tracker,
+)
+from .tracker_wire import MAGIC, MAX_REPLY, TRACKER_MAGIC, MessageError, check_message, encode
+from .tracker_wire import pop_messages
 
 logger = logging.getLogger("tvm.rpc")
 
-TRACKER_MAGIC = 0x54565254
-_MAGIC = struct.Struct("<I")
-_LEN = struct.Struct("<I")
-MAX_MESSAGE = 1 << 20
 # Seconds a server waits, once its match key is handed out, for the client to connect.
 DEFAULT_MATCH_TIMEOUT = 5.0
+# Bounds on what peers can make the tracker hold (each peer is one connection).
+MAX_CONNECTIONS = 4096
+MAX_PENDING = 4096
+MAX_PENDING_PER_CONNECTION = 16
+# Seconds a connection has to send the magic (and, with a secret, to authenticate), and
+# a refused peer has to read why before it is cut off.
+HANDSHAKE_TIMEOUT = 10.0
+_MAX_OUTBUF = 2 * MAX_REPLY
 
 
-def _encode(message):
-    data = json.dumps(message).encode()
-    return _LEN.pack(len(data)) + data
-
-
-def _recv_exact(sock, n):
-    data = bytearray()
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            raise RPCError("tvm.rpc tracker: connection closed")
-        data += chunk
-    return bytes(data)
-
-
-def _recv_message(sock):
-    (n,) = _LEN.unpack(_recv_exact(sock, 4))
-    if n > MAX_MESSAGE:
-        raise RPCError(f"tvm.rpc tracker: message of {n} bytes exceeds {MAX_MESSAGE}")
-    return json.loads(_recv_exact(sock, n))
-
-
-def _pop_messages(buf):
-    """Take every complete message off the front of ``buf`` (a bytearray) and return them."""
-    messages = []
-    while len(buf) >= 4:
-        (n,) = _LEN.unpack_from(buf)
-        if n > MAX_MESSAGE:
-            raise ValueError(f"message of {n} bytes exceeds {MAX_MESSAGE}")
-        if len(buf) < 4 + n:
-            break
-        messages.append(json.loads(bytes(buf[4:4 + n])))
-        del buf[:4 + n]
-    return messages
-
-
-def _connect(addr, timeout=10.0):
-    host, port = addr
-    try:
-        sock = socket.create_connection((host, port), timeout=timeout)
-    except OSError as err:
-        raise RPCError(f"tvm.rpc: cannot connect to the tracker at {host}:{port}: {err}") from None
-    sock.sendall(_MAGIC.pack(TRACKER_MAGIC))
-    return sock
-
-
-# -- the tracker process ---------------------------------------------------------------------
 class _Conn:
-    __slots__ = ("sock", "inbuf", "outbuf", "greeted")
+    __slots__ = ("sock", "inbuf", "outbuf", "greeted", "authed", "nonces", "closing",
+                 "deadline", "pending")
 
-    def __init__(self, sock):
+    def __init__(self, sock, deadline):
         self.sock = sock
         self.inbuf = bytearray()
         self.outbuf = bytearray()
         self.greeted = False
+        self.authed = False
+        self.nonces = None  # (peer's, tracker's) once the peer has asked to authenticate
+        self.closing = False
+        self.deadline = deadline  # None once the connection is through its handshake
+        self.pending = 0
+
+
+def _connection_limit():
+    """MAX_CONNECTIONS, or fewer when the descriptor limit would run out first."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft - 32))
 
 
 class TrackerLoop:
-    def __init__(self, sock):
+    def __init__(self, sock, secret=None):
         self.listen_sock = sock
+        self.secret = secret
         self.selector = selectors.DefaultSelector()
+        self.conns = set()
         self.free = {}  # key -> [(conn, host, port, match)]
-        self.pending = {}  # key -> [(-priority, seq, conn)]
+        self.pending = {}  # key -> heap of (-priority, seq, conn)
+        self.n_pending = 0
         self.seq = itertools.count()
+        self.max_connections = _connection_limit()
+        self.accept_paused_until = None
 
     def run(self):
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.listen_sock.setblocking(False)
         self.selector.register(self.listen_sock, selectors.EVENT_READ, None)
         while True:
-            for key, events in self.selector.select():
+            for key, events in self.selector.select(timeout=0.5):
                 if key.data is None:
                     self._accept()
                     continue
@@ -105,39 +89,79 @@ class TrackerLoop:
                         self._read(conn)
                     if events & selectors.EVENT_WRITE:
                         self._flush(conn)
-                except (OSError, ValueError, KeyError, TypeError) as err:
-                    logger.warning("tvm.rpc tracker: dropping a connection: %s", err)
+                except MessageError as err:
+                    self._refuse(conn, str(err))
+                except Exception as err:  # noqa: BLE001  (one peer must never end the loop)
+                    logger.warning("tvm.rpc tracker: dropping a connection: %r", err)
                     self._drop(conn)
+            self._sweep()
 
+    # -- connections ----------------------------------------------------------------------
     def _accept(self):
         try:
             sock, _ = self.listen_sock.accept()
-        except OSError:
+        except OSError as err:
+            if err.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                # Out of descriptors: stop accepting a moment rather than spin on the backlog.
+                logger.warning("tvm.rpc tracker: cannot accept a connection: %s", err)
+                self.selector.unregister(self.listen_sock)
+                self.accept_paused_until = time.monotonic() + 0.5
+            return
+        if len(self.conns) >= self.max_connections:
+            logger.warning("tvm.rpc tracker: refusing a connection: %d open (the limit)",
+                           len(self.conns))
+            sock.close()
             return
         sock.setblocking(False)
-        self.selector.register(sock, selectors.EVENT_READ, _Conn(sock))
+        conn = _Conn(sock, time.monotonic() + HANDSHAKE_TIMEOUT)
+        self.conns.add(conn)
+        self.selector.register(sock, selectors.EVENT_READ, conn)
+
+    def _sweep(self):
+        now = time.monotonic()
+        if self.accept_paused_until is not None and now >= self.accept_paused_until:
+            self.accept_paused_until = None
+            self.selector.register(self.listen_sock, selectors.EVENT_READ, None)
+        for conn in [c for c in self.conns if c.deadline is not None and c.deadline <= now]:
+            if not conn.closing:
+                logger.warning("tvm.rpc tracker: dropping a connection: no handshake within "
+                               "%g s", HANDSHAKE_TIMEOUT)
+            self._drop(conn)
 
     def _read(self, conn):
         data = conn.sock.recv(65536)
         if not data:
             self._drop(conn)
             return
+        if conn.closing:
+            return
         conn.inbuf += data
         if not conn.greeted:
             if len(conn.inbuf) < 4:
                 return
-            if _MAGIC.unpack_from(conn.inbuf)[0] != TRACKER_MAGIC:
-                raise ValueError("not a tracker client (bad magic)")
+            if MAGIC.unpack_from(conn.inbuf)[0] != TRACKER_MAGIC:
+                raise MessageError("not a tracker client (bad magic)")
             del conn.inbuf[:4]
             conn.greeted = True
-        for message in _pop_messages(conn.inbuf):
+            if self.secret is None:
+                conn.deadline = None
+        for message in pop_messages(conn.inbuf):
+            if conn.closing:
+                break
             self._handle(conn, message)
 
     def _send(self, conn, message):
-        conn.outbuf += _encode(message)
+        conn.outbuf += encode(message)
+        if len(conn.outbuf) > _MAX_OUTBUF:
+            logger.warning("tvm.rpc tracker: dropping a connection that does not read its "
+                           "replies")
+            self._drop(conn)
+            return
         self._flush(conn)
 
     def _flush(self, conn):
+        if conn not in self.conns:
+            return
         if conn.outbuf:
             try:
                 sent = conn.sock.send(conn.outbuf)
@@ -148,161 +172,133 @@ class TrackerLoop:
                 self._drop(conn)
                 return
             del conn.outbuf[:sent]
+        if conn.closing and not conn.outbuf:
+            self._drop(conn)
+            return
         events = selectors.EVENT_READ | (selectors.EVENT_WRITE if conn.outbuf else 0)
         self.selector.modify(conn.sock, events, conn)
 
-    def _drop(self, conn):
-        try:
-            self.selector.unregister(conn.sock)
-        except (KeyError, ValueError):
+    def _refuse(self, conn, reason):
+        """Tell the peer why, then close its connection (once the reason is sent)."""
+        if conn not in self.conns or conn.closing:
             return
-        conn.sock.close()
-        for entries in self.free.values():
-            entries[:] = [e for e in entries if e[0] is not conn]
-        for waiting in self.pending.values():
-            waiting[:] = [w for w in waiting if w[2] is not conn]
+        logger.warning("tvm.rpc tracker: refusing a peer: %s", reason)
+        self._forget(conn)
+        conn.closing = True
+        conn.deadline = time.monotonic() + HANDSHAKE_TIMEOUT
+        conn.inbuf.clear()
+        self._send(conn, {"error": f"tvm.rpc tracker: {reason}"})
 
+    def _drop(self, conn):
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        self.selector.unregister(conn.sock)
+        conn.sock.close()
+        self._forget(conn)
+
+    def _forget(self, conn):
+        """Take the connection's server entry and pending requests out of the queues."""
+        self._forget_server(conn)
+        if conn.pending:
+            for key in list(self.pending):
+                waiting = [w for w in self.pending[key] if w[2] is not conn]
+                if waiting:
+                    heapq.heapify(waiting)
+                    self.pending[key] = waiting
+                else:
+                    del self.pending[key]
+            self.n_pending -= conn.pending
+            conn.pending = 0
+
+    def _forget_server(self, conn):
+        for key in list(self.free):
+            entries = [e for e in self.free[key] if e[0] is not conn]
+            if entries:
+                self.free[key] = entries
+            else:
+                del self.free[key]
+
+    # -- messages -------------------------------------------------------------------------
     def _handle(self, conn, message):
+        message = check_message(message)
         op = message["op"]
-        if op == "put":
-            key = str(message["key"])
-            entries = self.free.setdefault(key, [])
-            entries[:] = [e for e in entries if e[0] is not conn]
-            entries.append((conn, str(message["host"]), int(message["port"]), str(message["match"])))
+        if self.secret is not None and not conn.authed:
+            self._authenticate(conn, message)
+        elif op in ("auth", "proof"):
+            raise MessageError("this tracker has no secret: connect without one"
+                               if self.secret is None else "already authenticated")
+        elif op == "put":
+            self._forget_server(conn)  # a connection is one server: a new put replaces its last
+            key = message["key"]
+            self.free.setdefault(key, []).append(
+                (conn, message["host"], message["port"], message["match"]))
             self._match(key)
         elif op == "request":
-            key = str(message["key"])
-            self.pending.setdefault(key, []).append(
-                (-int(message.get("priority", 1)), next(self.seq), conn))
+            if conn.pending >= MAX_PENDING_PER_CONNECTION or self.n_pending >= MAX_PENDING:
+                raise MessageError(f"too many pending requests (at most {MAX_PENDING} in all, "
+                                   f"{MAX_PENDING_PER_CONNECTION} per connection)")
+            key = message["key"]
+            heapq.heappush(self.pending.setdefault(key, []),
+                           (-message["priority"], next(self.seq), conn))
+            conn.pending += 1
+            self.n_pending += 1
             self._match(key)
-        elif op == "summary":
-            self._send(conn, self.summary())
-        else:
-            raise ValueError(f"unknown tracker operation {op!r}")
+        else:  # summary
+            self._send(conn, self.summary(full=self.secret is not None))
+
+    def _authenticate(self, conn, message):
+        if conn.nonces is None:
+            if message["op"] != "auth":
+                raise MessageError("authentication required: this tracker has a secret "
+                                   "(pass secret=... or set $TVM_RPC_SECRET)")
+            conn.nonces = (bytes.fromhex(message["nonce"]), auth.new_nonce())
+            self._send(conn, {"op": "challenge", "nonce": conn.nonces[1].hex(),
+                              "proof": auth.proof(self.secret, TRACKER_PROOF,
+                                                  *conn.nonces).hex()})
+            return
+        if message["op"] != "proof" or not auth.check(
+                self.secret, PEER_PROOF, bytes.fromhex(message["proof"]), *conn.nonces):
+            raise MessageError("authentication failed: wrong secret")
+        conn.authed = True
+        conn.deadline = None
 
     def _match(self, key):
-        free, waiting = self.free.get(key, []), self.pending.get(key, [])
-        while free and waiting:
-            waiting.sort(key=lambda w: w[:2])
-            _, _, client = waiting.pop(0)
-            server, host, port, match = free.pop(0)
+        # Looked up afresh each time: a send that drops a peer rebuilds the queues.
+        while self.free.get(key) and self.pending.get(key):
+            _, _, client = heapq.heappop(self.pending[key])
+            client.pending -= 1
+            self.n_pending -= 1
+            server, host, port, match = self.free[key].pop(0)
+            for queue in (self.free, self.pending):
+                if not queue.get(key, True):
+                    del queue[key]
             # The server waits a bounded time for this client and puts itself again if it
             # never comes (a crashed or departed client must not keep it out of the queue).
             self._send(server, {"op": "matched", "match": match})
             self._send(client, {"host": host, "port": port, "match": match})
 
-    def summary(self):
+    def summary(self, full=True):
+        """The queues; server addresses only when ``full`` (to authenticated peers)."""
         keys = sorted(set(self.free) | set(self.pending))
         return {
-            "queue_info": {k: {"free": len(self.free.get(k, [])),
-                               "pending": len(self.pending.get(k, []))} for k in keys},
+            "queue_info": {k: {"free": len(self.free.get(k, ())),
+                               "pending": len(self.pending.get(k, ()))} for k in keys},
             "server_info": [{"key": k, "addr": [e[1], e[2]]}
-                            for k in keys for e in self.free.get(k, [])],
+                            for k in keys for e in self.free.get(k, ())] if full else [],
         }
 
 
 class Tracker(Service):
-    """A tracker process listening on host:port (first free port in [port, port_end))."""
+    """A tracker process listening on host:port (first free port in [port, port_end)).
 
-    def __init__(self, host="127.0.0.1", port=9190, port_end=9199, silent=False):
-        self._listen_and_start(host, port, port_end, "tvm.rpc.Tracker", silent, TrackerLoop)
+    secret: the shared secret every server and client must prove it knows before the
+    tracker accepts any other message (None: $TVM_RPC_SECRET, else none). Without one the
+    tracker is open to anyone who can connect, and its summary omits server addresses.
+    """
 
-
-# -- clients of the tracker ------------------------------------------------------------------
-class TrackerServerLink:
-    """A server's connection to its tracker: announces it is free with a new match key and
-    hears when the tracker hands that key to a client."""
-
-    def __init__(self, addr, key, host, port):
-        self.addr = tuple(addr)
-        self.key = key
-        self.host = host
-        self.port = port
-        self.sock = _connect(self.addr)
-        self.sock.settimeout(10.0)
-        self._inbuf = bytearray()
-
-    def receive(self):
-        """The messages the tracker sent (call when the socket is readable, so this does not
-        block); None once the tracker has closed the connection."""
-        try:
-            data = self.sock.recv(65536)
-            if data:
-                self._inbuf += data
-                return _pop_messages(self._inbuf)
-            reason = "connection closed"
-        except (OSError, ValueError) as err:
-            reason = err
-        logger.warning("tvm.rpc: lost the tracker at %s:%s: %s", *self.addr, reason)
-        return None
-
-    def put(self, match):
-        try:
-            self.sock.sendall(_encode({"op": "put", "key": self.key, "host": self.host,
-                                       "port": self.port, "match": match}))
-        except OSError as err:
-            logger.warning("tvm.rpc: lost the tracker at %s:%s: %s", *self.addr, err)
-
-    def close_in_child(self):
-        self.sock.detach()  # a worker must not shut down the server's tracker connection
-
-
-class TrackerSession:
-    """A client's connection to a tracker (see connect_tracker)."""
-
-    def __init__(self, addr):
-        self.addr = tuple(addr)
-        self._sock = _connect(self.addr)
-
-    def close(self):
-        self._sock.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def summary(self):
-        """{"queue_info": {key: {"free": n, "pending": m}}, "server_info": [...]}"""
-        self._sock.settimeout(10.0)
-        self._sock.sendall(_encode({"op": "summary"}))
-        return _recv_message(self._sock)
-
-    def request(self, key, priority=1, session_timeout=0, max_retry=5, timeout=None,
-                session_constructor_args=None):
-        """Wait (up to ``timeout`` seconds, None: no limit) for a free server of ``key`` and
-        open a session on it. Returns the ClientSession."""
-        from .client import connect
-
-        if not isinstance(key, str) or not key:
-            raise TypeError(f"TrackerSession.request: argument 'key' must be a non-empty str, got {key!r}")
-        last_error = None
-        end = None if timeout is None else time.monotonic() + timeout
-        for _ in range(max(1, max_retry)):
-            # A fresh connection per request: an abandoned wait must not leave a stale reply.
-            sock = _connect(self.addr)
-            try:
-                sock.sendall(_encode({"op": "request", "key": key, "priority": priority}))
-                sock.settimeout(None if end is None else max(0.001, end - time.monotonic()))
-                try:
-                    reply = _recv_message(sock)
-                except socket.timeout:
-                    raise RPCError(f"TrackerSession.request: no free server for key {key!r} "
-                                   f"within {timeout:g} s") from None
-            finally:
-                sock.close()
-            try:
-                return connect(reply["host"], reply["port"], reply["match"], session_timeout,
-                               session_constructor_args)
-            except RPCError as err:
-                if getattr(err, "remote_kind", "RPCError") != "RPCError":
-                    raise  # the session itself failed (bad constructor, say): retrying won't help
-                last_error = err
-        raise RPCError(f"TrackerSession.request: could not open a session for key {key!r} "
-                       f"after {max_retry} tries: {last_error}")
-
-
-def connect_tracker(url, port):
-    """Connect to the tracker at url:port."""
-    return TrackerSession((url, port))
+    def __init__(self, host="127.0.0.1", port=9190, port_end=9199, silent=False, *,
+                 secret=None):
+        secret = auth.resolve_secret(secret, "tvm.rpc.Tracker: argument 'secret'")
+        self._listen_and_start(host, port, port_end, "tvm.rpc.Tracker", silent,
+                               lambda sock: TrackerLoop(sock, secret))
