@@ -214,7 +214,7 @@ def test_register_tiling_keeps_results_bit_identical(target):
     a, b = rng.random((64, 64), dtype="float32"), rng.random((64, 64), dtype="float32")
     tiled, plain = np.zeros((64, 64), "float32"), np.zeros((64, 64), "float32")
     tvm.compile(sch2.mod, target=target)["main"](a, b, tiled)
-    with tvm.transform.PassContext(disabled_pass=["RegisterTileReduction"]):
+    with tvm.transform.PassContext(disabled_pass=["tir.RegisterTileReduction"]):
         with Target(AVX512_TARGET):
             assert "C_acc" not in tvm.driver.lower(sch2.mod).script()
         tvm.compile(sch2.mod, target=target)["main"](a, b, plain)

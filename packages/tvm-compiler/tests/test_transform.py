@@ -9,7 +9,7 @@ import tvm.transform
 from tvm.ir import IRModule
 
 
-def _rename_loops_pass():
+def _add_attr_pass():
     @tvm.transform.prim_func_pass(opt_level=1, name="AddAttr")
     def add_attr(func, mod, ctx):
         return func.with_attr("tag", "done")
@@ -31,7 +31,7 @@ def test_pass_that_changes_nothing_returns_same_module(add_one_func):
 def test_pass_on_shared_module_copies(add_one_func):
     mod = IRModule({"main": add_one_func})
     before = mod.use_count()
-    out = _rename_loops_pass()(mod)
+    out = _add_attr_pass()(mod)
     assert out is not mod
     assert mod["main"] is add_one_func and "tag" not in mod["main"].attrs
     assert out["main"].attrs["tag"] == "done"
@@ -47,7 +47,7 @@ def test_pass_on_exclusively_owned_module_updates_in_place(add_one_func):
         made.append(weakref.ref(m))
         return m
 
-    out = _rename_loops_pass()(build())
+    out = _add_attr_pass()(build())
     count = out.use_count()
     assert out is made[0]()
     assert count == 1
@@ -62,7 +62,7 @@ def test_sequential_owns_its_intermediate_modules(add_one_func):
         seen.append(weakref.ref(mod))
         return mod
 
-    seq = tvm.transform.Sequential([_rename_loops_pass(), record, _rename_loops_pass(), record])
+    seq = tvm.transform.Sequential([_add_attr_pass(), record, _add_attr_pass(), record])
     mod = IRModule({"main": add_one_func})
     out = seq(mod)
     assert out is not mod and "tag" not in mod["main"].attrs
@@ -72,7 +72,7 @@ def test_sequential_owns_its_intermediate_modules(add_one_func):
 
 def test_opt_level_disabled_and_required(add_one_func):
     mod = IRModule({"main": add_one_func})
-    p = _rename_loops_pass()
+    p = _add_attr_pass()
     with tvm.transform.PassContext(opt_level=0):
         assert p(mod) is mod
     with tvm.transform.PassContext(opt_level=0, required_pass=["AddAttr"]):
@@ -118,7 +118,7 @@ def test_instruments_time_print_and_skip(add_one_func):
     timing = tvm.instrument.PassTimingInstrument()
     out = io.StringIO()
     printing = tvm.instrument.PassPrintingInstrument(print_after_pass_names=["AddAttr"], file=out)
-    seq = tvm.transform.Sequential([_rename_loops_pass(), nothing], name="Pipeline")
+    seq = tvm.transform.Sequential([_add_attr_pass(), nothing], name="Pipeline")
     with tvm.transform.PassContext(instruments=[timing, printing]):
         seq(IRModule({"main": add_one_func}))
     text = timing.render()
@@ -131,4 +131,4 @@ def test_instruments_time_print_and_skip(add_one_func):
 
     mod = IRModule({"main": add_one_func})
     with tvm.transform.PassContext(instruments=[SkipAll()]):
-        assert _rename_loops_pass()(mod) is mod
+        assert _add_attr_pass()(mod) is mod

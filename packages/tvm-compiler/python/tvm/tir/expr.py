@@ -154,11 +154,17 @@ def convert(value) -> PrimExpr:
         return value
     if isinstance(value, (bool, int, float)):
         return const(value)
-    if type(value).__name__ == "IterVar":
+    if _is_iter_var(value):
         return value.var
     if hasattr(value, "__index__"):
         return const(int(value))
     raise TypeError(f"expected a PrimExpr or a number, got {type(value).__name__}: {value!r}")
+
+
+def _is_iter_var(value) -> bool:
+    from .stmt import IterVar  # here, not at the top: tir.stmt imports this module
+
+    return isinstance(value, IterVar)
 
 
 def _unify(a: PrimExpr, b: PrimExpr) -> tuple[PrimExpr, PrimExpr]:
@@ -180,9 +186,9 @@ def _operand(value, other) -> PrimExpr:
     # A Python scalar takes the dtype of the expression it meets, as in `i + 1` or `x * 2.0`.
     if isinstance(value, PrimExpr):
         return value
-    if type(value).__name__ == "IterVar":
+    if _is_iter_var(value):
         return value.var
-    if type(other).__name__ == "IterVar":
+    if _is_iter_var(other):
         other = other.var
     if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(other, PrimExpr):
         if isinstance(value, float) and not other.dtype.is_float:

@@ -5,51 +5,51 @@ from tvm.transform import Sequential, prim_func_pass
 
 from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
-from .full_tiles import partition_full_tiles
+from .partition_full_tiles import partition_full_tiles
 from .lower_blocks import lower_blocks
-from .register_tile import register_tile_reduction
+from .register_tile_reduction import register_tile_reduction
 from .vectorize_loop import vectorize_loop
 
 
 def LowerBlocks():  # noqa: N802  (pass constructors are capitalised)
     """Replace blocks by loops' bodies with iterators inlined, init guarded, allocations made."""
-    return prim_func_pass(lambda f, m, c: lower_blocks(f), opt_level=0, name="LowerBlocks")
+    return prim_func_pass(lambda f, m, c: lower_blocks(f), opt_level=0, name="tir.LowerBlocks")
 
 
 def Simplify():  # noqa: N802
     """Simplify every expression, with loop variables bound to their ranges."""
     return prim_func_pass(lambda f, m, c: f.with_body(Analyzer().rewrite(f.body)), opt_level=0,
-                          name="Simplify")
+                          name="tir.Simplify")
 
 
 def FlattenBuffer():  # noqa: N802
     """Make every buffer access one-dimensional."""
-    return prim_func_pass(lambda f, m, c: flatten_buffer(f), opt_level=0, name="FlattenBuffer")
+    return prim_func_pass(lambda f, m, c: flatten_buffer(f), opt_level=0, name="tir.FlattenBuffer")
 
 
 def CompactBufferAllocation():  # noqa: N802
     """Allocate each buffer inside the innermost loop holding all its uses, shrunk to what one
     iteration touches (private to each thread of a parallel loop, small enough for the stack)."""
     return prim_func_pass(lambda f, m, c: compact_buffer_allocation(f), opt_level=0,
-                          name="CompactBufferAllocation")
+                          name="tir.CompactBufferAllocation")
 
 
 def PartitionFullTiles():  # noqa: N802
     """Give tiles wholly inside the bounds a copy of the loop body without bound checks
-    (see full_tiles)."""
+    (see partition_full_tiles.py)."""
     return prim_func_pass(lambda f, m, c: partition_full_tiles(f), opt_level=2,
-                          name="PartitionFullTiles")
+                          name="tir.PartitionFullTiles")
 
 
 def RegisterTileReduction():  # noqa: N802
-    """Keep a few rows of a vectorized reduction's accumulator in registers (see register_tile)."""
+    """Keep a few rows of a vectorized reduction's accumulator in registers (see register_tile_reduction.py)."""
     return prim_func_pass(lambda f, m, c: register_tile_reduction(f), opt_level=2,
-                          name="RegisterTileReduction")
+                          name="tir.RegisterTileReduction")
 
 
 def VectorizeLoop():  # noqa: N802
-    """Rewrite vectorized loops as vector expressions where they allow it (see vectorize_loop)."""
-    return prim_func_pass(lambda f, m, c: vectorize_loop(f), opt_level=2, name="VectorizeLoop")
+    """Rewrite vectorized loops as vector expressions where they allow it (see vectorize_loop.py)."""
+    return prim_func_pass(lambda f, m, c: vectorize_loop(f), opt_level=2, name="tir.VectorizeLoop")
 
 
 def default_lowering() -> Sequential:
@@ -57,7 +57,7 @@ def default_lowering() -> Sequential:
     return Sequential(
         [LowerBlocks(), CompactBufferAllocation(), Simplify(), PartitionFullTiles(), Simplify(),
          RegisterTileReduction(), FlattenBuffer(), Simplify(), VectorizeLoop()],
-        name="DefaultLowering",
+        name="tir.DefaultLowering",
     )
 
 

@@ -28,7 +28,7 @@ def _with_and_without_tiling(mod, shape_a, shape_b, target="llvm -mcpu=native"):
     tiled = np.zeros((shape_a[0], shape_b[1]), "float32")
     plain = np.zeros_like(tiled)
     tvm.compile(mod, target=target)["main"](a, b, tiled)
-    with tvm.transform.PassContext(disabled_pass=["RegisterTileReduction"]):
+    with tvm.transform.PassContext(disabled_pass=["tir.RegisterTileReduction"]):
         tvm.compile(mod, target=target)["main"](a, b, plain)
     return a, b, tiled, plain
 

@@ -30,7 +30,7 @@ def test_uneven_matmul_has_no_checks_left_and_computes(m, n, k):
     c = np.zeros((m, n), "float32")
     tvm.compile(mod, target="llvm -mcpu=native")["main"](a, b, c)
     np.testing.assert_allclose(c, a @ b, rtol=1e-5)
-    with tvm.transform.PassContext(disabled_pass=["PartitionFullTiles"]):
+    with tvm.transform.PassContext(disabled_pass=["tir.PartitionFullTiles"]):
         assert _checks(lower(mod).script()) > 0
 
 
@@ -135,7 +135,7 @@ def test_hoisted_check_does_not_overflow_where_the_check_does_not():
 def test_many_uneven_axes_grow_the_code_only_so_far():
     # Five axes each split unevenly twice would multiply the code by 3^5; a budget caps it.
     from tvm import te
-    from tvm.tir.transform.full_tiles import _statement_count, partition_full_tiles
+    from tvm.tir.transform.partition_full_tiles import _statement_count, partition_full_tiles
 
     shape = (13,) * 5
     a = te.placeholder(shape, name="A")
@@ -147,7 +147,7 @@ def test_many_uneven_axes_grow_the_code_only_so_far():
         outer.append(parts)
         inner.append(last)
     sch.reorder(*[p for level in zip(*outer) for p in level], *inner)
-    with tvm.transform.PassContext(disabled_pass=["PartitionFullTiles"]):
+    with tvm.transform.PassContext(disabled_pass=["tir.PartitionFullTiles"]):
         before = lower(sch.mod)["main"]
     after = partition_full_tiles(before)
     # The default growth allowance is 4 times the statements, plus 64.
