@@ -129,3 +129,35 @@ def test_irmodule_is_reachable_as_tvm_irmodule(add_one_func):
 
     assert tvm.IRModule is IRModule
     assert tvm.IRModule({"main": add_one_func})["main"] is add_one_func
+
+
+def test_expression_roots_live_in_tvm_ir():
+    import tvm.ir
+    from tvm import tir
+
+    assert tvm.ir.PrimExpr is tir.PrimExpr and tvm.ir.Range is tir.Range
+    x = tir.Var("x")
+    assert isinstance(x, tvm.ir.PrimExpr) and isinstance(x, tvm.ir.BaseExpr)
+    assert not isinstance(x, tvm.ir.RelaxExpr)
+    gv = tvm.ir.GlobalVar("f")
+    assert isinstance(gv, tvm.ir.RelaxExpr) and isinstance(gv, tvm.ir.BaseExpr)
+    r = tvm.ir.Range(2, 10)
+    assert r.min.value == 2 and r.extent.value == 8
+
+
+def test_late_fields_are_filled_once_through_one_path():
+    import tvm.ir
+
+    gv = tvm.ir.GlobalVar("f")
+    with pytest.raises(ValueError, match="struct_info: not known yet"):
+        gv.struct_info  # noqa: B018
+    info = object()
+    gv._fill_late_field("struct_info_", info)
+    gv._fill_late_field("struct_info_", info)  # the same value again is fine
+    assert gv.struct_info is info
+    with pytest.raises(ValueError, match="already set"):
+        gv._fill_late_field("struct_info_", object())
+    with pytest.raises(AttributeError, match="'name_hint' is not a late field"):
+        gv._fill_late_field("name_hint", "g")
+    with pytest.raises(AttributeError, match="immutable"):
+        gv.struct_info_ = info

@@ -6,6 +6,7 @@ from tvm._version_guard import require as _require
 _require("tvm-runtime", ">=0.2,<0.3", needed_by="tvm-compiler")
 
 from .dtype import DataType  # noqa: E402
+from .expr import BaseExpr, PrimExpr, Range, RelaxExpr  # noqa: E402
 from .module import BaseFunc, GlobalVar, IRModule  # noqa: E402
 from .node import Node  # noqa: E402
 from .op import Op, list_op_names, register_op, register_op_attr  # noqa: E402
@@ -16,23 +17,17 @@ from .structural import (  # noqa: E402
     structural_hash,
 )
 
-
-def __getattr__(name):
-    # Range and PrimExpr live with the TIR expressions; importing them here eagerly would cycle.
-    if name in ("Range", "PrimExpr"):
-        from tvm.tir import expr
-
-        return getattr(expr, name)
-    raise AttributeError(f"module 'tvm.ir' has no attribute {name!r}")
-
-
 __all__ = [
+    "BaseExpr",
     "BaseFunc",
     "DataType",
     "GlobalVar",
     "IRModule",
     "Node",
     "Op",
+    "PrimExpr",
+    "Range",
+    "RelaxExpr",
     "SourceName",
     "Span",
     "assert_structural_equal",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import types
 
+from .expr import RelaxExpr
 from .node import Node
 
 
-class GlobalVar(Node):
-    """The name of a function in an IRModule."""
+class GlobalVar(RelaxExpr):
+    """The name of a function in an IRModule; an expression, so that calls can name it."""
 
     _fields = ("name_hint",)
     _compare_by = "name_hint"

@@ -52,9 +52,25 @@ class Node:
     def __delattr__(self, name):
         raise AttributeError(f"{type(self).__name__}.{name}: IR nodes are immutable")
 
+    # Fields known only after construction (a Relax expression's struct info): each is
+    # filled once, through _fill_late_field, and is never part of structural comparison.
+    _late_fields: tuple[str, ...] = ()
+
     def _set(self, **fields):
+        # Constructors only: a node is immutable once built.
         for key, value in fields.items():
             object.__setattr__(self, key, value)
+
+    def _fill_late_field(self, name: str, value) -> None:
+        """Set a late field that is still unset; setting it to another value is an error."""
+        if name not in self._late_fields:
+            raise AttributeError(f"{type(self).__name__}: {name!r} is not a late field "
+                                 f"(late fields: {list(self._late_fields)})")
+        current = self.__dict__.get(name)
+        if current is not None and current is not value:
+            raise ValueError(f"{type(self).__name__}.{name} is already set; derive a new node "
+                             "with with_fields(...) to change it")
+        object.__setattr__(self, name, value)
 
     def with_fields(self, **changes):
         """This node with some fields replaced; the node itself when nothing changes."""

@@ -23,7 +23,7 @@ class CommReducer(Node):
         return substitute(self.result, {self.lhs: a, self.rhs: b})
 
 
-class Reduce(E.PrimExpr):
+class Reduce(E.PrimExprWithOp):
     """combiner over source for every point of axis (reduce IterVars), where condition holds."""
 
     _fields = ("combiner", "source", "axis", "condition", "init")

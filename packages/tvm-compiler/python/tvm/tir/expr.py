@@ -5,16 +5,15 @@ from __future__ import annotations
 import enum
 
 from tvm.ir.dtype import DataType, dtype_of_python_value
-from tvm.ir.node import Node
+from tvm.ir.expr import PrimExpr, Range
 from tvm.ir.op import Op
 
 
-class PrimExpr(Node):
-    """A scalar expression with a dtype; Python operators build new expressions."""
+class PrimExprWithOp(PrimExpr):
+    """Base of TIR's expressions: a PrimExpr whose Python operators build new expressions."""
 
-    _ignored_fields = ("span",)
     _key_namespace = "tir"
-    __hash__ = object.__hash__
+    __hash__ = object.__hash__  # defining __eq__ below would otherwise unset it
 
     def _rebuild(self, changes: dict):
         if "dtype" in self._fields:
@@ -243,7 +242,7 @@ def _trunc_div(a, b):
 _INT_FOLDERS = {}  # filled after the classes exist
 
 
-class Var(PrimExpr):
+class Var(PrimExprWithOp):
     """A variable; two Vars are the same variable only when they are the same object."""
 
     _fields = ("name", "dtype")
@@ -260,7 +259,7 @@ class SizeVar(Var):
     """A variable known to be non-negative (a shape dimension)."""
 
 
-class IntImm(PrimExpr):
+class IntImm(PrimExprWithOp):
     _fields = ("dtype", "value")
 
     def __init__(self, dtype, value: int, span=None):
@@ -286,7 +285,7 @@ class IntImm(PrimExpr):
         return self.value
 
 
-class FloatImm(PrimExpr):
+class FloatImm(PrimExprWithOp):
     _fields = ("dtype", "value")
 
     def __init__(self, dtype, value: float, span=None):
@@ -299,7 +298,7 @@ class FloatImm(PrimExpr):
         return self.value
 
 
-class StringImm(PrimExpr):
+class StringImm(PrimExprWithOp):
     _fields = ("value",)
 
     def __init__(self, value: str, span=None):
@@ -308,14 +307,14 @@ class StringImm(PrimExpr):
         self._set(value=value, dtype=DataType("handle"), span=span)
 
 
-class Cast(PrimExpr):
+class Cast(PrimExprWithOp):
     _fields = ("dtype", "value")
 
     def __init__(self, dtype, value, span=None):
         self._set(dtype=DataType(dtype), value=convert(value), span=span)
 
 
-class BinaryOpExpr(PrimExpr):
+class BinaryOpExpr(PrimExprWithOp):
     _fields = ("a", "b")
     symbol = "?"
 
@@ -430,7 +429,7 @@ def _as_bool(value, who: str) -> PrimExpr:
     return expr
 
 
-class Not(PrimExpr):
+class Not(PrimExprWithOp):
     _fields = ("a",)
 
     def __init__(self, a, span=None):
@@ -438,7 +437,7 @@ class Not(PrimExpr):
         self._set(a=a, dtype=a.dtype, span=span)
 
 
-class Select(PrimExpr):
+class Select(PrimExprWithOp):
     """condition ? true_value : false_value (both sides may be evaluated)."""
 
     _fields = ("condition", "true_value", "false_value")
@@ -452,7 +451,7 @@ class Select(PrimExpr):
                   dtype=true_value.dtype, span=span)
 
 
-class Let(PrimExpr):
+class Let(PrimExprWithOp):
     _fields = ("var", "value", "body")
     _def_fields = ("var",)
 
@@ -476,7 +475,7 @@ class CallEffectKind(enum.IntEnum):
     CONTROL_JUMP = 5
 
 
-class Call(PrimExpr):
+class Call(PrimExprWithOp):
     """A call of a registered Op (by Op or name)."""
 
     _fields = ("dtype", "op", "args")
@@ -490,7 +489,7 @@ class Call(PrimExpr):
         self._set(dtype=DataType(dtype), op=op, args=args, span=span)
 
 
-class BufferLoad(PrimExpr):
+class BufferLoad(PrimExprWithOp):
     _fields = ("buffer", "indices")
     _unvisited_fields = ("buffer",)
 
@@ -519,7 +518,7 @@ def access_dtype(buffer, indices) -> DataType:
     return buffer.dtype.with_lanes(lanes)
 
 
-class Ramp(PrimExpr):
+class Ramp(PrimExprWithOp):
     """The vector (base, base + stride, ..., base + (lanes - 1) * stride) of integer indices."""
 
     _fields = ("base", "stride", "lanes")
@@ -536,7 +535,7 @@ class Ramp(PrimExpr):
                   span=span)
 
 
-class Broadcast(PrimExpr):
+class Broadcast(PrimExprWithOp):
     """A vector of lanes copies of a scalar value."""
 
     _fields = ("value", "lanes")
@@ -548,26 +547,6 @@ class Broadcast(PrimExpr):
         if value.dtype.lanes != 1:
             raise TypeError(f"Broadcast: value must be a scalar, got dtype {value.dtype}")
         self._set(value=value, lanes=lanes, dtype=value.dtype.with_lanes(lanes), span=span)
-
-
-class Range(Node):
-    """The half-open interval [min, min + extent)."""
-
-    _fields = ("min", "extent")
-
-    def __init__(self, begin, end=None, span=None):
-        if end is None:
-            begin, end = 0, begin
-        begin_expr = convert(begin)
-        extent = _binary(Sub, end, begin_expr) if not isinstance(begin, int) or begin != 0 else convert(end)
-        self._set(min=begin_expr, extent=extent, span=span)
-
-    @staticmethod
-    def from_min_extent(min_value, extent) -> "Range":
-        node = object.__new__(Range)
-        min_value = convert(min_value)
-        node._set(min=min_value, extent=_operand(extent, min_value), span=None)
-        return node
 
 
 _INT_FOLDERS.update({
