@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 
 from tvm.ir.dtype import DataType, dtype_of_python_value
-from tvm.ir.expr import PrimExpr, Range
+from tvm.ir.expr import PrimExpr, Range  # noqa: F401  (Range: tir.Range and tir.expr.Range name it too)
 from tvm.ir.op import Op
 
 
