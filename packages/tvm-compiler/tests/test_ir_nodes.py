@@ -161,3 +161,26 @@ def test_late_fields_are_filled_once_through_one_path():
         gv._fill_late_field("name_hint", "g")
     with pytest.raises(AttributeError, match="immutable"):
         gv.struct_info_ = info
+
+
+def test_first_structural_mismatch_names_the_path():
+    from tvm.ir import get_first_structural_mismatch
+
+    x, y = tir.Var("x"), tir.Var("y")
+    f1 = tir.PrimFunc([x], tir.Evaluate(x + 1))
+    f2 = tir.PrimFunc([y], tir.Evaluate(y + 1))
+    f3 = tir.PrimFunc([y], tir.Evaluate(y + 2))
+    assert get_first_structural_mismatch(f1, f2) is None
+    assert get_first_structural_mismatch(f1, f3) == ("root.body.value.b.value",) * 2
+
+
+def test_variables_compare_by_their_declared_fields():
+    from tvm.ir import structural_equal, structural_hash
+
+    a, b = tir.Var("a", "int32"), tir.Var("b", "int64")
+    assert tir.Var._var_compare_fields == ("dtype",)
+    assert not structural_equal(a, b, map_free_vars=True)
+    assert structural_equal(a, tir.Var("c", "int32"), map_free_vars=True)
+    assert structural_hash(a, map_free_vars=True) != structural_hash(b, map_free_vars=True)
+    assert (structural_hash(a, map_free_vars=True)
+            == structural_hash(tir.Var("c", "int32"), map_free_vars=True))

@@ -13,6 +13,7 @@ from .op import Op, list_op_names, register_op, register_op_attr  # noqa: E402
 from .span import SourceName, Span  # noqa: E402
 from .structural import (  # noqa: E402
     assert_structural_equal,
+    get_first_structural_mismatch,
     structural_equal,
     structural_hash,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "SourceName",
     "Span",
     "assert_structural_equal",
+    "get_first_structural_mismatch",
     "list_op_names",
     "register_op",
     "register_op_attr",

@@ -55,6 +55,10 @@ class Node:
     # Fields known only after construction (a Relax expression's struct info): each is
     # filled once, through _fill_late_field, and is never part of structural comparison.
     _late_fields: tuple[str, ...] = ()
+    # A variable class sets _is_var: structural equality matches variables by where they are
+    # bound, not by identity, and compares only _var_compare_fields of theirs.
+    _is_var: bool = False
+    _var_compare_fields: tuple[str, ...] = ()
 
     def _set(self, **fields):
         # Constructors only: a node is immutable once built.

@@ -9,7 +9,7 @@ from .node import Node
 
 
 def _is_var(value) -> bool:
-    return getattr(type(value), "_is_var", False)
+    return isinstance(value, Node) and type(value)._is_var
 
 
 class _Mismatch(Exception):
@@ -54,22 +54,26 @@ class _EqualChecker:
     def _check_var(self, lhs, rhs, path, defining):
         if type(lhs) is not type(rhs):
             raise _Mismatch(path, f"{_describe(lhs)} vs {_describe(rhs)}")
-        if lhs.dtype != rhs.dtype:
-            raise _Mismatch(path, f"variable dtype {lhs.dtype} vs {rhs.dtype}")
+        for name in type(lhs)._var_compare_fields:
+            a, b = getattr(lhs, name), getattr(rhs, name)
+            if isinstance(a, Node) or isinstance(b, Node):
+                self.check(a, b, f"{path}.{name}", False)
+            elif a != b:
+                raise _Mismatch(path, f"variable {name} {a} vs {b}")
         mapped = self.lhs_to_rhs.get(id(lhs))
         if mapped is not None:
             if mapped is not rhs:
-                raise _Mismatch(path, f"variable {lhs.name} is bound to another variable")
+                raise _Mismatch(path, f"variable {_var_name(lhs)} is bound to another variable")
             return
         if id(rhs) in self.rhs_to_lhs:
-            raise _Mismatch(path, f"variable {rhs.name} is already bound on the right")
+            raise _Mismatch(path, f"variable {_var_name(rhs)} is already bound on the right")
         if defining or self.map_free_vars:
             self.lhs_to_rhs[id(lhs)] = rhs
             self.rhs_to_lhs[id(rhs)] = lhs
             self.keep_alive.append((lhs, rhs))
             return
         if lhs is not rhs:
-            raise _Mismatch(path, f"free variables {lhs.name} and {rhs.name} differ")
+            raise _Mismatch(path, f"free variables {_var_name(lhs)} and {_var_name(rhs)} differ")
 
     def _check_node(self, lhs, rhs, path, defining):
         if type(lhs) is not type(rhs):
@@ -90,6 +94,10 @@ class _EqualChecker:
             )
 
 
+def _var_name(var) -> str:
+    return str(getattr(var, "name", None) or getattr(var, "name_hint", None) or type(var).__name__)
+
+
 def _describe(value) -> str:
     if isinstance(value, Node):
         return type(value).__name__
@@ -103,6 +111,16 @@ def structural_equal(lhs, rhs, map_free_vars: bool = False) -> bool:
     except _Mismatch:
         return False
     return True
+
+
+def get_first_structural_mismatch(lhs, rhs, map_free_vars: bool = False):
+    """None when lhs and rhs are structurally equal, else (lhs_path, rhs_path): where they
+    first differ, as an attribute path from the root ("root.body.seq[1].value")."""
+    try:
+        _EqualChecker(map_free_vars).check(lhs, rhs, "root", False)
+    except _Mismatch as err:
+        return err.path, err.path
+    return None
 
 
 def assert_structural_equal(lhs, rhs, map_free_vars: bool = False) -> None:
@@ -128,13 +146,13 @@ class _Hasher:
                 index = len(self.var_index)
                 self.var_index[id(value)] = index
                 self.keep_alive.append(value)
-            if index is None:
-                out.append(f"free:{id(value)}:{value.dtype}")
-            else:
-                out.append(f"var:{index}:{value.dtype}")
+            out.append(f"var:{index}:{value._type_key}" if index is not None
+                       else f"free:{id(value)}:{value._type_key}")
+            for name in type(value)._var_compare_fields:
+                self.feed(getattr(value, name), out, False)
             return
         if isinstance(value, Node):
-            out.append(type(value).__qualname__)
+            out.append(value._type_key)
             compare_as_name = getattr(type(value), "_compare_by", None)
             if compare_as_name is not None:
                 out.append(repr(getattr(value, compare_as_name)))

@@ -248,6 +248,9 @@ class Var(PrimExprWithOp):
     _fields = ("name", "dtype")
     _ignored_fields = ("span", "name")
     _is_var = True
+    # What structural equality compares and hashes a variable by, besides how it is bound:
+    # two TIR variables can stand for each other only when their dtypes agree.
+    _var_compare_fields = ("dtype",)
 
     def __init__(self, name: str = "v", dtype="int32", span=None):
         if not isinstance(name, str):
