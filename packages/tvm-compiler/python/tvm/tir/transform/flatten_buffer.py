@@ -51,6 +51,8 @@ class _Flattener(StmtExprMutator):
         value = self.visit(store.value)
         flat = self._flat(store.buffer)
         if flat is store.buffer:
+            if all(a is b for a, b in zip(indices, store.indices)):
+                indices = store.indices  # unchanged: keep the node itself (copy-on-write)
             return store.with_fields(value=value, indices=indices)
         return BufferStore(flat, value, [flat_index(store.buffer, indices)])
 
