@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from tvm.arith import Analyzer
 from tvm.arith.linear import to_linear
+from tvm.ir.functor import find_method
 from tvm.target.simd import target_vector_bytes
 
 from .. import expr as E
 from ..buffer import decl_buffer
 from ..functor import StmtExprMutator, contains, post_order_visit, substitute
 from ..stmt import (
-    Allocate, BufferStore, DeclBuffer, Evaluate, For, ForKind, IfThenElse, SeqStmt,
+    Allocate, BufferStore, DeclBuffer, ForKind, SeqStmt,
 )
 
 # Arithmetic a vector value may go through; integer vectors only take the ring operations.
@@ -73,14 +74,21 @@ class _Widen:
             return self._load(e, chunk)
         if not _has_c_vectors(e.dtype):
             raise _NotVectorizable(f"no vector type for {e.dtype}")
-        if isinstance(e, E.Cast):
-            value = self._broadcast(self.expr(e.value, chunk))
-            return E.Cast(e.dtype.with_lanes(self.lanes), value)
-        if isinstance(e, _FLOAT_OPS) and (e.dtype.is_float or isinstance(e, _INT_OPS)):
-            a = self._broadcast(self.expr(e.a, chunk))
-            b = self._broadcast(self.expr(e.b, chunk))
-            return type(e)(a, b)
-        raise _NotVectorizable(type(e).__name__)
+        method = find_method(type(self), type(e), "_e_", "tir")
+        if method is None:
+            raise _NotVectorizable(type(e).__name__)
+        return method(self, e, chunk)
+
+    def _e_Cast(self, e, chunk):
+        value = self._broadcast(self.expr(e.value, chunk))
+        return E.Cast(e.dtype.with_lanes(self.lanes), value)
+
+    def _e_BinaryOpExpr(self, e, chunk):
+        if not (isinstance(e, _FLOAT_OPS) and (e.dtype.is_float or isinstance(e, _INT_OPS))):
+            raise _NotVectorizable(type(e).__name__)
+        a = self._broadcast(self.expr(e.a, chunk))
+        b = self._broadcast(self.expr(e.b, chunk))
+        return type(e)(a, b)
 
     def _load(self, load, chunk: int):
         wide = self.widened.get(load.buffer.data)
@@ -112,28 +120,42 @@ class _Widen:
 
     # -- statements -----------------------------------------------------------------------
     def stmt(self, s):
-        if isinstance(s, SeqStmt):
-            return SeqStmt([self.stmt(item) for item in s.seq])
-        if isinstance(s, BufferStore):
-            stores = [self._store(s, chunk) for chunk in range(self.chunks)]
-            return stores[0] if len(stores) == 1 else SeqStmt(stores)
-        if isinstance(s, For):
-            if s.kind == ForKind.PARALLEL or not (self._invariant(s.min) and self._invariant(s.extent)):
-                raise _NotVectorizable("inner loop")
-            return s.with_fields(body=self.stmt(s.body))
-        if (isinstance(s, Evaluate) and isinstance(s.value, E.Call)
-                and s.value.op.name == "tir.prefetch" and self._invariant(s.value)):
+        method = find_method(type(self), type(s), "_s_", "tir")
+        if method is None:
+            raise _NotVectorizable(type(s).__name__)
+        return method(self, s)
+
+    def _s_SeqStmt(self, s):
+        return SeqStmt([self.stmt(item) for item in s.seq])
+
+    def _s_BufferStore(self, s):
+        stores = [self._store(s, chunk) for chunk in range(self.chunks)]
+        return stores[0] if len(stores) == 1 else SeqStmt(stores)
+
+    def _s_For(self, s):
+        if s.kind == ForKind.PARALLEL or not (self._invariant(s.min) and self._invariant(s.extent)):
+            raise _NotVectorizable("inner loop")
+        return s.with_fields(body=self.stmt(s.body))
+
+    def _s_Evaluate(self, s):
+        if (isinstance(s.value, E.Call) and s.value.op.name == "tir.prefetch"
+                and self._invariant(s.value)):
             return s  # a cache hint that is the same for every lane is given once
-        if isinstance(s, IfThenElse) and self._invariant(s.condition):
-            return s.with_fields(then_case=self.stmt(s.then_case), else_case=None
-                                 if s.else_case is None else self.stmt(s.else_case))
-        if isinstance(s, Allocate):
-            return self._allocate(s)
-        if isinstance(s, DeclBuffer):
-            if s.buffer.data in self.widened:
-                return DeclBuffer(self.widened[s.buffer.data], self.stmt(s.body))
-            return s.with_fields(body=self.stmt(s.body))
-        raise _NotVectorizable(type(s).__name__)
+        raise _NotVectorizable("Evaluate")
+
+    def _s_IfThenElse(self, s):
+        if not self._invariant(s.condition):
+            raise _NotVectorizable("IfThenElse")
+        return s.with_fields(then_case=self.stmt(s.then_case), else_case=None
+                             if s.else_case is None else self.stmt(s.else_case))
+
+    def _s_Allocate(self, s):
+        return self._allocate(s)
+
+    def _s_DeclBuffer(self, s):
+        if s.buffer.data in self.widened:
+            return DeclBuffer(self.widened[s.buffer.data], self.stmt(s.body))
+        return s.with_fields(body=self.stmt(s.body))
 
     def _store(self, store, chunk: int):
         value = self._broadcast(self.expr(store.value, chunk))
