@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import graphlib
 import sys
 from pathlib import Path
 
@@ -74,21 +75,13 @@ def discover(packages_dir: Path = PACKAGES_DIR) -> dict[str, Package]:
     for pyproject in sorted(packages_dir.glob("*/pyproject.toml")):
         pkg = load_package(pyproject.parent)
         found[pkg.name] = pkg
-    ordered: dict[str, Package] = {}
-
-    def visit(name: str, trail: tuple[str, ...]) -> None:
-        if name in ordered:
-            return
-        if name in trail:
-            raise ValueError(f"discover: dependency cycle {' -> '.join(trail + (name,))}")
-        pkg = found[name]
-        for dep in internal_names(pkg.requires + pkg.build_requires, found):
-            visit(dep, trail + (name,))
-        ordered[name] = pkg
-
-    for name in found:
-        visit(name, ())
-    return ordered
+    graph = {name: internal_names(pkg.requires + pkg.build_requires, found)
+             for name, pkg in found.items()}
+    try:
+        order = list(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as err:
+        raise ValueError(f"discover: dependency cycle {' -> '.join(err.args[1])}") from None
+    return {name: found[name] for name in order}
 
 
 def internal_names(reqs, packages) -> list[str]:
