@@ -30,3 +30,19 @@ def test_cycle_is_reported(tmp_path):
     write_package(tmp_path, "x-two", deps=["x-one"])
     with pytest.raises(ValueError, match="dependency cycle"):
         discover(tmp_path / "packages")
+
+
+def test_layers_page_lists_each_packages_versions_and_dependencies():
+    # docs/layers.md's table says what each package needs at run time: keep it true.
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "layers.md").read_text()
+    rows = {m[0]: m[1:] for m in re.findall(r"^\| ([a-z-]+) \| ([0-9.]+) \| (.*?) \|", page, re.M)}
+    for name, pkg in discover().items():
+        version, needs = rows[name]
+        assert version == pkg.version, name
+        from packaging.requirements import Requirement
+
+        listed = {str(Requirement(r)) for r in re.findall(r"`([^`]+)`", needs.split("(")[0])}
+        assert listed == {str(r) for r in pkg.requires}, name

@@ -38,7 +38,7 @@ def test_out_of_range_names_both_versions_and_the_fix(tmp_path, monkeypatch, ver
     message = str(err.value)
     assert f"guard-lower {version} is installed" in message
     assert "guard-upper 1.2.0 needs guard-lower" in message
-    assert 'pip install "guard-lower<0.4,>=0.3"' in message
+    assert 'pip install --find-links dist "guard-lower<0.4,>=0.3"' in message
 
 
 def test_missing_lower_distribution_says_so():

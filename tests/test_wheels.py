@@ -75,3 +75,26 @@ def test_installing_rpc_does_not_install_the_compiler(dist_dir, make_venv):
     installed = {canonicalize_name(d) for d in venv.distributions()}
     assert "tvm-compiler" not in installed
     assert {"tvm-rpc", "tvm-runtime", "tvm-ffi"} <= installed
+
+
+def test_documented_install_command_works(dist_dir, tmp_path):
+    # docs/layers.md "Installing from this repository", run as written in a fresh venv with pip.
+    import re
+    import sys
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "layers.md").read_text()
+    section = page.split("## Installing from this repository", 1)[1]
+    (command,) = re.findall(r"^python -m pip install --find-links dist .*$", section, flags=re.M)
+    command = command.split("#", 1)[0].split()
+    venv = tmp_path / "venv"
+    assert run([sys.executable, "-m", "venv", venv]).returncode == 0
+    python = str(venv / "bin" / "python")
+    args = [python if word == "python" else word for word in command]
+    args[args.index("dist")] = str(dist_dir)  # the page runs from the repository root
+    installed = run([*args, "--disable-pip-version-check", "--quiet"])
+    assert installed.returncode == 0, installed.stderr
+    code = "import tvm; from tvm import te; print(tvm.tir.Var('x').dtype, tvm.compile.__name__)"
+    result = run([python, "-c", code])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["int32", "compile"]

@@ -8,7 +8,8 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 # None of tvm-stack's wheels is on a package index: the fix points at a local wheel folder.
-_WHEEL_HINT = "(tvm-stack wheels are local: add --no-index --find-links <your wheel folder>)"
+# Our wheels are on no index, but their third-party dependencies are: --find-links, not --no-index.
+_WHEEL_HINT = "(tvm-stack wheels are on no index: `nox -s wheels` builds them into dist/)"
 
 
 def _normalize(name: str) -> str:
@@ -53,7 +54,7 @@ def require(dist_name: str, spec: str, needed_by: str) -> str:
         allowed = SpecifierSet(spec)
     except InvalidSpecifier as err:
         raise ValueError(f"require: argument 'spec' must be a PEP 440 range, got {spec!r}") from err
-    fix = f'pip install "{dist_name}{allowed}" {_WHEEL_HINT}'
+    fix = f'pip install --find-links dist "{dist_name}{allowed}" {_WHEEL_HINT}'
     installed = _installed_version(dist_name)
     if installed is not None:
         try:
