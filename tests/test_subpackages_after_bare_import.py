@@ -7,7 +7,7 @@ import sys
 def test_every_installed_subpackage_is_an_attribute():
     code = (
         "import sys, tvm\n"
-        "names = ['rpc', 'tir', 'te', 'ir', 'transform', 'arith', 'target', 'driver']\n"
+        "names = ['rpc', 'tir', 'te', 'ir', 'transform', 'arith', 'target', 'driver', 'tirx']\n"
         "assert not any(f'tvm.{n}' in sys.modules for n in names), 'imported eagerly'\n"
         "for n in names:\n"
         "    assert getattr(tvm, n) is sys.modules[f'tvm.{n}'], n\n"

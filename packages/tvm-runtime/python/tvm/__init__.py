@@ -31,8 +31,8 @@ _COMPILER_NAMES = {"compile": "tvm.driver", "build": "tvm.driver", "IRModule": "
 # Subpackages the other wheels add to the namespace, for the error that names what to install
 # when one is missing. Any installed subpackage resolves, listed here or not.
 _WHEEL_OF_SUBPACKAGE = {
-    **dict.fromkeys(["arith", "codegen", "driver", "instrument", "ir", "relax", "script",
-                     "target", "te", "testing", "tir", "topi", "transform"], "tvm-compiler"),
+    **dict.fromkeys(["arith", "codegen", "driver", "instrument", "ir", "relax", "s_tir", "script",
+                     "target", "te", "testing", "tir", "tirx", "topi", "transform"], "tvm-compiler"),
     "rpc": "tvm-rpc",
 }
 

@@ -106,6 +106,8 @@ class Schedule:
         self.trace.append("get_block", {"name": name}, rv)
         return rv
 
+    get_sblock = get_block  # upstream 0.27's name (tvm.s_tir.Schedule.get_sblock)
+
     def get_loops(self, block: BlockRV) -> list[LoopRV]:
         path = self._block_path(block, "get_loops")
         rvs = [LoopRV(loop.loop_var) for loop in enclosing_loops(path)]
