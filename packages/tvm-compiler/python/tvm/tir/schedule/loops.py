@@ -184,3 +184,21 @@ def set_kind(sch, loop_rv, primitive):
     if primitive == "vectorize" and not isinstance(loop.extent, E.IntImm):
         raise sch._error("vectorize", f"loop {loop.loop_var.name!r} needs a constant extent")
     sch._set_body(replace_at(path, loop.with_fields(kind=_KINDS[primitive])))
+
+
+def add_unit_loop(sch, rv):
+    """Wrap a block (its realize) or a loop in a new loop of extent 1; returns its LoopRV."""
+    from .schedule import BlockRV, LoopRV
+
+    if isinstance(rv, BlockRV):
+        path = sch._block_path(rv, "add_unit_loop")
+    elif isinstance(rv, LoopRV):
+        path = sch._loop_path(rv, "add_unit_loop")
+    else:
+        raise TypeError("add_unit_loop: argument 'block_or_loop' must be a BlockRV or LoopRV, "
+                        f"got {type(rv).__name__}")
+    if len(path) == 1:
+        raise sch._error("add_unit_loop", "cannot wrap the function's root block")
+    var = E.Var("u", "int32")
+    sch._set_body(replace_at(path, For(var, 0, 1, body=path[-1])))
+    return LoopRV(var)

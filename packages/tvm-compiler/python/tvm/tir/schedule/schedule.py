@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from tvm.ir.module import IRModule
 
 from ..function import PrimFunc
 from ..stmt import Block, BlockRealize, For
-from . import cache, compute_at, loops, reduction
+from . import annotation, cache, compute_at, inline, loops, query, reduction
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
 
@@ -44,7 +46,8 @@ def _schedule_error(message: str):
 class Schedule:
     """Schedule(mod_or_func): transformations on one PrimFunc (mod["main"] or the only one)."""
 
-    def __init__(self, mod, func_name: str | None = None):
+    def __init__(self, mod, func_name: str | None = None, *, seed: int | None = None,
+                 debug_mask="none", error_render_level="detail", enable_check=True):
         if isinstance(mod, PrimFunc):
             mod = IRModule({"main": mod})
         if not isinstance(mod, IRModule):
@@ -58,6 +61,10 @@ class Schedule:
         self._func_name = func_name
         self._func = mod[func_name]
         self.trace = Trace()
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"Schedule: argument 'seed' must be an int, got {type(seed).__name__}")
+        # seed -1 or None: nondeterministic, as upstream.
+        self._rng = random.Random(None if seed in (None, -1) else seed)
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -167,6 +174,54 @@ class Schedule:
     def decompose_reduction(self, block: BlockRV, loop: LoopRV) -> BlockRV:
         return self._apply("decompose_reduction", {"block": block, "loop": loop},
                            reduction.decompose_reduction, block, loop)
+
+    def compute_inline(self, block: BlockRV) -> None:
+        """Inline an elementwise block into its consumers; its buffer goes away."""
+        self._apply("compute_inline", {"block": block}, inline.compute_inline, block)
+
+    def reverse_compute_inline(self, block: BlockRV) -> None:
+        """Inline an elementwise block into the block producing what it reads."""
+        self._apply("reverse_compute_inline", {"block": block}, inline.reverse_compute_inline,
+                    block)
+
+    def annotate(self, block_or_loop, ann_key: str, ann_val) -> None:
+        self._apply("annotate", {"block_or_loop": block_or_loop, "ann_key": ann_key,
+                                 "ann_val": ann_val},
+                    annotation.annotate, block_or_loop, ann_key, ann_val)
+
+    def unannotate(self, block_or_loop, ann_key: str) -> None:
+        self._apply("unannotate", {"block_or_loop": block_or_loop, "ann_key": ann_key},
+                    annotation.unannotate, block_or_loop, ann_key)
+
+    def add_unit_loop(self, block_or_loop) -> LoopRV:
+        return self._apply("add_unit_loop", {"block_or_loop": block_or_loop},
+                           loops.add_unit_loop, block_or_loop)
+
+    def get_producers(self, block: BlockRV) -> list[BlockRV]:
+        return self._query("get_producers", {"block": block}, query.producers(self, block))
+
+    def get_consumers(self, block: BlockRV) -> list[BlockRV]:
+        return self._query("get_consumers", {"block": block}, query.consumers(self, block))
+
+    def get_child_blocks(self, block_or_loop) -> list[BlockRV]:
+        return self._query("get_child_blocks", {"block_or_loop": block_or_loop},
+                           query.child_blocks(self, block_or_loop))
+
+    def _query(self, kind, inputs, names) -> list[BlockRV]:
+        rvs = [BlockRV(name) for name in names]
+        self.trace.append(kind, inputs, rvs)
+        return rvs
+
+    def copy(self) -> "Schedule":
+        """An independent schedule in the same state (the IR is immutable, so it is shared)."""
+        other = Schedule.__new__(Schedule)
+        other.__dict__.update(self.__dict__)
+        other.trace = self.trace.copy()
+        return other
+
+    def fork_seed(self) -> int:
+        """A new seed drawn from this schedule's random state (for a forked schedule)."""
+        return self._rng.randint(1, 2**31 - 1)
 
     def show(self, black_format: bool = False) -> None:
         """Print the scheduled function's script (`sch.mod.script()` gives it as text)."""

@@ -49,6 +49,19 @@ class Trace:
             self._keep.append(rv)
         return self._names[key]
 
+    def copy(self) -> "Trace":
+        other = Trace()
+        other.insts = list(self.insts)
+        other._names = dict(self._names)
+        other._keep = list(self._keep)
+        return other
+
+    def show(self, black_format: bool = False) -> None:
+        """Print the trace as the Python that replays it."""
+        from tvm.ir.printer import show_text
+
+        show_text(str(self), black_format)
+
     def __len__(self):
         return len(self.insts)
 
