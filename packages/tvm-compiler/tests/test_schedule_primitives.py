@@ -144,3 +144,54 @@ def test_copy_is_independent_and_the_trace_shows(capsys):
     sch.trace.show()
     shown = capsys.readouterr().out
     assert "sch.get_block(name='B')" in shown and "sch.compute_inline(block=b0)" in shown
+
+
+def _symbolic_add():
+    m = tir.Var("m", "int32")
+    a = te.placeholder((m,), name="A")
+    b = te.compute((m,), lambda i: a[i] * 2.0 + 1.0, name="B")
+    return te.create_prim_func([a, b])
+
+
+@pytest.mark.parametrize("n", [1, 7, 16, 33])
+def test_split_vectorize_parallel_unroll_a_symbolic_loop(n):
+    sch = tir.Schedule(_symbolic_add())
+    (i,) = sch.get_loops(sch.get_block("B"))
+    outer, middle, inner = sch.split(i, [None, 2, 4])
+    assert "T.serial((m + 7) // 8)" in sch.mod.script()  # ceildiv(m, 2 * 4) outer iterations
+    sch.parallel(outer)
+    sch.unroll(middle)
+    sch.vectorize(inner)
+    # The tail is guarded: the last outer iteration may run past m.
+    assert "T.where(" in sch.mod.script()
+    a = np.arange(n, dtype="float32")
+    b = np.zeros(n, "float32")
+    tvm.compile(sch.mod)(a, b)
+    np.testing.assert_array_equal(b, a * 2 + 1)
+
+
+def test_fuse_symbolic_loops():
+    m, k = tir.Var("m", "int32"), tir.Var("k", "int32")
+    a = te.placeholder((m, k), name="A")
+    b = te.compute((m, k), lambda i, j: a[i, j] + 1.0, name="B")
+    sch = tir.Schedule(te.create_prim_func([a, b]))
+    i, j = sch.get_loops(sch.get_block("B"))
+    fused = sch.fuse(i, j)
+    outer, inner = sch.split(fused, [None, 8])
+    sch.parallel(outer)
+    x = np.random.default_rng(3).random((5, 3), dtype="float32")
+    out = np.zeros((5, 3), "float32")
+    tvm.compile(sch.mod)(x, out)
+    np.testing.assert_allclose(out, x + 1)
+
+
+def test_split_of_a_symbolic_loop_with_every_factor_given_is_guarded():
+    sch = tir.Schedule(_symbolic_add())
+    (i,) = sch.get_loops(sch.get_block("B"))
+    sch.split(i, [4, 4])  # covers 16: the predicate guards an m below that (above is the caller's error, as upstream)
+    a = np.arange(10, dtype="float32")
+    b = np.zeros(10, "float32")
+    tvm.compile(sch.mod)(a, b)
+    np.testing.assert_array_equal(b, a * 2 + 1)
+    with pytest.raises(ScheduleError, match="at most one factor"):
+        sch.split(sch.get_loops(sch.get_block("B"))[0], [None, None])

@@ -10,13 +10,21 @@ from ..stmt import BlockRealize, For, ForKind
 from .tree import find_all, replace_at
 
 
-def _const_extent(sch, primitive, loop: For) -> int:
+def _extent(sch, primitive, loop: For):
+    """The loop's extent: an int when constant, else the symbolic PrimExpr (the loop must
+    start at 0 either way)."""
     if not isinstance(loop.min, E.IntImm) or loop.min.value != 0:
         raise sch._error(primitive, f"loop {loop.loop_var.name!r} must start at 0, starts at {loop.min}")
-    if not isinstance(loop.extent, E.IntImm):
-        raise sch._error(primitive, f"loop {loop.loop_var.name!r} must have a constant extent, "
-                                    f"has {loop.extent}")
-    return loop.extent.value
+    if isinstance(loop.extent, E.IntImm):
+        return loop.extent.value
+    return loop.extent
+
+
+def _product(values):
+    total = 1
+    for value in values:
+        total = total * value
+    return total
 
 
 class _RebindRealizes(StmtExprMutator):
@@ -59,7 +67,8 @@ def split(sch, loop_rv, factors):
     name = loop.loop_var.name
     if not isinstance(factors, (list, tuple)) or len(factors) < 2:
         raise sch._error("split", f"factors for loop {name!r} must be a list of at least two entries")
-    extent = _const_extent(sch, "split", loop)
+    extent = _extent(sch, "split", loop)
+    symbolic = not isinstance(extent, int)
     values = []
     for f in factors:
         if f is None:
@@ -73,12 +82,13 @@ def split(sch, loop_rv, factors):
                                       f"got {f!r}")
     if values.count(None) > 1:
         raise sch._error("split", f"at most one factor of loop {name!r} may be None")
-    known = 1
-    for f in values:
-        known *= f or 1
+    known = _product(f for f in values if f is not None)
     if None in values:
-        values[values.index(None)] = -(-extent // known)
-    elif known < extent:
+        # The open factor covers the extent; a symbolic one is ceildiv(extent, known).
+        values[values.index(None)] = (-(-extent // known) if not symbolic
+                                      else E.FloorDiv(extent + (known - 1), known) if known > 1
+                                      else extent)
+    elif not symbolic and known < extent:
         raise sch._error("split", f"factors {values} multiply to {known}, less than the extent "
                                   f"{extent} of loop {name!r}")
     dtype = loop.loop_var.dtype
@@ -86,10 +96,11 @@ def split(sch, loop_rv, factors):
     fused = None
     for var, f in zip(new_vars, values):
         fused = var if fused is None else fused * f + var
-    total = 1
-    for f in values:
-        total *= f
-    predicate = (fused < extent) if total != extent else None
+    total = _product(values)
+    # A symbolic extent leaves a guarded tail, as upstream: the last outer iteration may
+    # cover more than the extent.
+    exact = not symbolic and total == extent or symbolic and known == 1 and None in values
+    predicate = None if exact else fused < extent
     body = _rebind(loop.body, {loop.loop_var: fused}, list(zip(new_vars, values)), predicate)
     for var, f in reversed(list(zip(new_vars, values))):
         body = For(var, 0, f, ForKind.SERIAL, body)
@@ -110,16 +121,15 @@ def fuse(sch, loop_rvs):
         if outer.body is not inner:
             raise sch._error("fuse", f"loops {outer.loop_var.name!r} and {inner.loop_var.name!r} "
                                      "are not directly nested (something sits between them)")
-    extents = [_const_extent(sch, "fuse", loop) for loop in chain]
+    extents = [_extent(sch, "fuse", loop) for loop in chain]
     fused_var = E.Var("_".join(loop.loop_var.name for loop in chain) + "_fused",
                       chain[0].loop_var.dtype)
-    total = 1
-    for e in extents:
-        total *= e
-    vmap, inner_size = {}, total
-    for loop, extent in zip(chain, extents):
-        inner_size //= extent
-        value = fused_var // inner_size if inner_size > 1 else fused_var
+    total = _product(extents)
+    vmap = {}
+    for k, (loop, extent) in enumerate(zip(chain, extents)):
+        inner_size = _product(extents[k + 1:])
+        value = fused_var // inner_size if not (isinstance(inner_size, int) and inner_size == 1) \
+            else fused_var
         if loop is not chain[0]:
             value = value % extent
         vmap[loop.loop_var] = value
@@ -181,8 +191,6 @@ def set_kind(sch, loop_rv, primitive):
                     raise sch._error(primitive, f"loop {loop.loop_var.name!r} is bound to reduction "
                                                 f"iterator {iv.var.name!r} of block "
                                                 f"{realize.block.name_hint!r}")
-    if primitive == "vectorize" and not isinstance(loop.extent, E.IntImm):
-        raise sch._error("vectorize", f"loop {loop.loop_var.name!r} needs a constant extent")
     sch._set_body(replace_at(path, loop.with_fields(kind=_KINDS[primitive])))
 
 
