@@ -13,6 +13,7 @@ from tvm.tir.op import BITWISE_C, C_NAME_ATTR
 
 from .c_types import (
     c_float_literal, c_int_literal, c_scalar_type, c_string_literal, c_type, c_vector_type,
+    narrow_float, round_to,
 )
 
 _C_RESERVED = {
@@ -88,7 +89,7 @@ class BodyWriter:
             if e.dtype.lanes == 1 and e.dtype.is_integer and e.dtype.bits < 32:
                 # C computes int8/int16 arithmetic in int; TIR's value wraps to the dtype.
                 return f"(({c_type(e.dtype)}){text})"
-            return text
+            return round_to(e.dtype, text)
         raise CodegenError(f"codegen c: cannot generate C for expression {type(e).__name__}: {e!r}")
 
     def _e_Var(self, e):
@@ -107,6 +108,10 @@ class BodyWriter:
     def _e_Cast(self, e):
         if e.dtype.lanes != 1:
             return f"__builtin_convertvector({self.expr(e.value)}, {self.ctype(e.dtype)})"
+        if narrow_float(e.dtype):
+            if e.dtype.type_code == "float":  # one rounding from any source, doubles included
+                return f"((_Float16)({self.expr(e.value)}))"
+            return round_to(e.dtype, f"(float)({self.expr(e.value)})")
         return f"(({c_scalar_type(e.dtype)})({self.expr(e.value)}))"
 
     def _operand(self, e, other) -> str:
@@ -145,8 +150,8 @@ class BodyWriter:
 
     def _e_FloorDiv(self, e):
         if e.dtype.is_float:
-            suffix = "f" if e.dtype.bits == 32 else ""
-            return f"floor{suffix}({self.expr(e.a)} / {self.expr(e.b)})"
+            suffix = "" if e.dtype.bits == 64 else "f"
+            return round_to(e.dtype, f"floor{suffix}({self.expr(e.a)} / {self.expr(e.b)})")
         if self._nonneg(e.a) and self.bounds.bound(e.b).min_value > 0:
             return f"({self.expr(e.a)} / {self.expr(e.b)})"
         return f"tvm_floordiv({self.expr(e.a)}, {self.expr(e.b)})"
@@ -183,7 +188,8 @@ class BodyWriter:
         vector = self._vector_access(e.buffer, e.indices[0], e.dtype)
         if vector is not None:
             return vector
-        return f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]"
+        text = f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]"
+        return f"tvm_bf16_to_f32({text})" if e.dtype.type_code == "bfloat" else text
 
     def _e_Call(self, e):
         name = e.op.name
@@ -192,6 +198,9 @@ class BodyWriter:
         if c_name is not None:
             if not e.dtype.is_float:
                 raise CodegenError(f"codegen c: {name} needs a float argument, got {e.dtype}")
+            if narrow_float(e.dtype):  # the float function, rounded back (as NumPy does)
+                call = f"{c_name}f({', '.join(f'(float)({a})' for a in args)})"
+                return round_to(e.dtype, call)
             return f"{c_name}{'f' if e.dtype.bits == 32 else ''}({', '.join(args)})"
         if name in ("tir.call_extern", "tir.call_pure_extern"):
             callee = e.args[0].value
@@ -233,9 +242,12 @@ class BodyWriter:
         if len(s.indices) != 1:
             raise CodegenError(f"codegen c: store to {s.buffer.name!r} is not flattened")
         target = self._vector_access(s.buffer, s.indices[0], s.value.dtype)
+        value = self.expr(s.value)
         if target is None:
             target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
-        self.emit(f"{target} = {self.expr(s.value)};", depth)
+            if s.buffer.dtype.type_code == "bfloat":
+                value = f"tvm_f32_to_bf16({value})"
+        self.emit(f"{target} = {value};", depth)
 
     def _s_For(self, s, depth):
         var = self.names.get(s.loop_var)

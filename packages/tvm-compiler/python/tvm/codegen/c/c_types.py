@@ -7,6 +7,26 @@ import math
 from tvm.ir.dtype import DataType
 
 DL_TYPE_CODE = {"int": 0, "uint": 1, "float": 2, "bfloat": 4, "bool": 6}
+# _Float16 is IEEE binary16 in GCC (x86-64, since 12) and Clang: F16C or AVX512-FP16
+# instructions where -march has them, libgcc's conversions where not.
+_FLOAT_C = {16: "_Float16", 32: "float", 64: "double"}
+
+
+def narrow_float(dtype) -> bool:
+    """float16 or bfloat16: computed in float, rounded to the dtype after every operation,
+    which is what NumPy (and ml_dtypes) do for these types."""
+    dtype = DataType(dtype)
+    return dtype.is_float and dtype.bits == 16 and dtype.lanes == 1
+
+
+def round_to(dtype, text: str) -> str:
+    """C that rounds the float value `text` to narrow float dtype (a no-op for other dtypes)."""
+    dtype = DataType(dtype)
+    if not narrow_float(dtype):
+        return text
+    if dtype.type_code == "bfloat":
+        return f"tvm_bf16_round({text})"
+    return f"((_Float16)({text}))"
 
 
 def c_type(dtype) -> str:
@@ -15,10 +35,10 @@ def c_type(dtype) -> str:
     if dtype.lanes != 1:
         raise NotImplementedError(f"codegen c: vector dtype {dtype} is not supported")
     if dtype.is_float:
-        if dtype.bits == 32 and dtype.type_code == "float":
-            return "float"
-        if dtype.bits == 64:
-            return "double"
+        if dtype.type_code == "float" and dtype.bits in _FLOAT_C:
+            return _FLOAT_C[dtype.bits]
+        if dtype.type_code == "bfloat" and dtype.bits == 16:
+            return "uint16_t"  # its bits in memory; values are computed as float (see BF16_HELPERS)
         raise NotImplementedError(f"codegen c: dtype {dtype} is not supported")
     if dtype.is_bool:
         return "int8_t"
@@ -49,10 +69,14 @@ def c_scalar_type(dtype) -> str:
     dtype = DataType(dtype)
     if dtype.is_int or dtype.is_bool:
         return "int64_t"
+    if dtype.type_code == "bfloat":
+        return "float"
     return c_type(dtype)
 
 
 def c_float_literal(value: float, dtype) -> str:
+    if narrow_float(dtype):
+        return round_to(dtype, c_float_literal(value, "float32"))
     suffix = "f" if DataType(dtype).bits == 32 else ""
     if math.isnan(value):
         return "NAN"

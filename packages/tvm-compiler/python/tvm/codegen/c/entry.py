@@ -16,6 +16,7 @@ PRELUDE = r"""
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <tvm_ffi/c_api.h>
 
 TVM_FFI_LIBRARY_ABI_TAG();
@@ -39,6 +40,25 @@ static void* tvm_alloc(size_t bytes) {
   size_t rounded = (bytes + 63) / 64 * 64;
   return aligned_alloc(64, rounded ? rounded : 64);
 }
+
+/* bfloat16: the top half of a float32. Values are computed as float and rounded to the
+   nearest bfloat16 (ties to even) after each operation; NaN stays a (quiet) NaN. */
+static inline float tvm_bf16_to_f32(uint16_t v) {
+  uint32_t u = (uint32_t)v << 16;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static inline uint16_t tvm_f32_to_bf16(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (uint16_t)(u >> 16);
+}
+
+static inline float tvm_bf16_round(float f) { return tvm_bf16_to_f32(tvm_f32_to_bf16(f)); }
 
 static inline int64_t tvm_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
