@@ -7,6 +7,7 @@ Every loop is bounded and every socket has a timeout; nothing leaves 127.0.0.1.
 import json
 import socket
 import struct
+import sys
 import threading
 import time
 
@@ -360,3 +361,69 @@ def test_proxy_does_not_pair_a_client_with_a_server_that_has_gone(monkeypatch):
         with pytest.raises(RPCError) as info:
             rpc.connect("127.0.0.1", proxy.port, key="gone", session_timeout=0)
         assert "no server with key" in str(info.value), f"got: {info.value}"
+
+
+def test_proxy_answers_ok_before_it_relays_a_waiting_clients_bytes():
+    """_register puts the server in the registry (waking a client already waiting for its
+    key) before it sends the OK status, and the client's thread forwards the client's
+    magic/INIT/HELLO on the same socket: the two writes race, so the server sometimes
+    reads the RPC magic where its status should be and gives up the registration."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # inherited by the forked proxy: widens the race window
+    try:
+        proxy = rpc.Proxy(port=0, silent=True)
+    finally:
+        sys.setswitchinterval(interval)
+    with proxy:
+        wrong = []
+        for i in range(30):
+            key = f"race{i}"
+            client = threading.Thread(
+                target=lambda k=key: _quiet_connect(proxy.port, k), daemon=True)
+            client.start()
+            time.sleep(0.1)  # the client is waiting at the proxy for its key
+            with socket.create_connection(("127.0.0.1", proxy.port), timeout=5) as reg:
+                reg.sendall(struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key)) + key.encode()
+                            + struct.pack("<I", 0))
+                head = reg.recv(4, socket.MSG_WAITALL)
+                status = struct.unpack("<I", head)[0] if len(head) == 4 else None
+            if status != 0:
+                wrong.append(hex(status) if status is not None else None)
+            client.join(5)
+        assert not wrong, f"the server's first u32 was not the OK status in {wrong}"
+
+
+def _quiet_connect(port, key):
+    try:
+        rpc.connect("127.0.0.1", port, key=key, handshake_timeout=3)
+    except Exception:  # noqa: BLE001  (the relayed session dies with the fake server)
+        pass
+
+
+@pytest.mark.parametrize("registering", [False, True])
+def test_proxy_reads_a_magic_split_across_segments(registering):
+    """_handle reads the magic with recv(4, MSG_WAITALL) on a socket with a timeout (so
+    non-blocking underneath): MSG_WAITALL does not wait, and a magic arriving in two
+    segments is taken as a short read and the peer is dropped."""
+    with rpc.Proxy(port=0, silent=True) as proxy:
+        with socket.create_connection(("127.0.0.1", proxy.port), timeout=5) as sock:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if registering:
+                magic = struct.pack("<I", proxy_mod.PROXY_MAGIC)
+                rest = struct.pack("<I", 1) + b"k" + struct.pack("<I", 0)
+            else:
+                magic = struct.pack("<I", RPC_MAGIC)
+                rest = b""
+            sock.sendall(magic[:2])
+            time.sleep(0.2)
+            sock.sendall(magic[2:] + rest)
+            if registering:
+                head = sock.recv(4, socket.MSG_WAITALL)
+                assert head == struct.pack("<I", 0), f"registration answered {head!r}"
+            else:
+                sock.settimeout(0.5)  # the proxy now waits for INIT: nothing to read yet
+                try:
+                    data = sock.recv(1)
+                except socket.timeout:
+                    data = None
+                assert data is None, "the proxy closed a client whose magic came in two parts"
