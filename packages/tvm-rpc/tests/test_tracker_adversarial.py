@@ -448,3 +448,37 @@ def test_a_bad_request_reply_from_the_tracker_is_an_rpc_error(reply):
     finally:
         session.close()
         thread.join(5)
+
+
+def test_proxy_refuses_a_duplicate_key_whatever_the_descriptor_number():
+    """_gone() probes a registered server with select.select, which raises ValueError for a
+    descriptor >= 1024, and takes that as 'gone': once the proxy holds ~1000 sockets a
+    live server's key can be taken over by a second registration (the first is closed),
+    which is what the duplicate refusal is for."""
+    with rpc.Proxy(port=0, silent=True) as proxy:
+        held = []
+        try:
+            def register(key):
+                sock = socket.create_connection(("127.0.0.1", proxy.port), timeout=10)
+                sock.sendall(struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key)) + key.encode()
+                             + struct.pack("<I", 0))
+                head = sock.recv(4, socket.MSG_WAITALL)
+                held.append(sock)
+                return struct.unpack("<I", head)[0] if len(head) == 4 else None
+
+            for i in range(1030):  # the proxy's descriptors pass 1024
+                assert register(f"filler{i}") == 0
+            victim = len(held)
+            assert register("victim") == 0
+            status = register("victim")
+            assert status == proxy_mod.proxy_registration.DUPLICATE, (
+                f"a second registration of a live key was answered {status}")
+            held[victim].settimeout(0.5)
+            try:
+                closed = held[victim].recv(1) == b""
+            except socket.timeout:
+                closed = False
+            assert not closed, "the proxy closed the live server holding the key"
+        finally:
+            for sock in held:
+                sock.close()
