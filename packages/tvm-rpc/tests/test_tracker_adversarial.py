@@ -482,3 +482,32 @@ def test_proxy_refuses_a_duplicate_key_whatever_the_descriptor_number():
         finally:
             for sock in held:
                 sock.close()
+
+
+def test_one_peers_puts_do_not_stall_the_tracker():
+    """Each put first scans every key's free list (_forget_server) to drop the connection's
+    last entry: O(servers) per put, so one 60 KiB write of ~1000 puts with 1500 servers
+    queued (which an open tracker lets the attacker register itself) blocks the loop, and
+    every other peer, for seconds."""
+    with rpc.Tracker(port=0, silent=True) as tracker:
+        socks = []
+        try:
+            for i in range(1500):
+                sock = _raw(tracker.port)
+                sock.sendall(_msg({"op": "put", "key": f"k{i}", "host": "h", "port": 9,
+                                   "match": "m"}))
+                socks.append(sock)
+            with rpc.connect_tracker("127.0.0.1", tracker.port) as client:
+                wait_for(lambda: len(client.summary()["queue_info"]) == 1500, what="servers")
+                one = _msg({"op": "put", "key": "a", "host": "h", "port": 9, "match": "m"})
+                attacker = _raw(tracker.port)
+                socks.append(attacker)
+                attacker.sendall(one * (60000 // len(one)))
+                time.sleep(0.05)
+                start = time.monotonic()
+                client.summary()
+                elapsed = time.monotonic() - start
+            assert elapsed < 0.5, f"another peer's summary took {elapsed:.2f} s"
+        finally:
+            for sock in socks:
+                sock.close()
