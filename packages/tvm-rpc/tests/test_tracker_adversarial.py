@@ -203,8 +203,8 @@ def _hostile_tracker(payload, hold=8.0):
 @pytest.mark.parametrize("payload", [b"[1]", b'"error"', b"7", b"null"])
 def test_a_non_object_tracker_message_does_not_kill_the_server(payload):
     """ServerLoop._on_tracker calls message.get(...) on whatever JSON the tracker sent
-    (TrackerServerLink.receive only checks 'error' in message): a list ends the server's
-    loop (AttributeError), a string raises TypeError in receive; the server process dies."""
+    (TrackerServerLink.receive passes any JSON value through): a list, string, number or
+    null raises AttributeError out of the server's loop, and the server process dies."""
     port, thread = _hostile_tracker(_msg(payload))
     server = rpc.Server(port=0, key="k", tracker_addr=("127.0.0.1", port), silent=True)
     try:
