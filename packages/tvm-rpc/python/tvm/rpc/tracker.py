@@ -13,6 +13,7 @@ import sys
 import time
 
 from . import auth
+from .peer_warnings import PeerWarnings
 from .process import Service
 from .tracker_client import (  # noqa: F401  (re-exported: tvm.rpc.tracker's public names)
     PEER_PROOF,
@@ -43,10 +44,11 @@ MESSAGES_PER_TURN = 64
 
 class _Conn:
     __slots__ = ("sock", "inbuf", "outbuf", "greeted", "authed", "nonces", "closing",
-                 "deadline", "pending", "server_key", "requests")
+                 "deadline", "pending", "server_key", "requests", "host")
 
-    def __init__(self, sock, deadline):
+    def __init__(self, sock, deadline, host="?"):
         self.sock = sock
+        self.host = host  # the peer's address, for rate-limited warnings
         self.inbuf = bytearray()
         self.outbuf = bytearray()
         self.greeted = False
@@ -80,6 +82,7 @@ class TrackerLoop:
         self.max_connections = _connection_limit()
         self.accept_paused_until = None
         self.backlog = set()  # connections with messages still in their buffer
+        self.warnings = PeerWarnings()
 
     def run(self):
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -110,13 +113,13 @@ class TrackerLoop:
             self.backlog.discard(conn)
             self._refuse(conn, str(err))
         except Exception as err:  # noqa: BLE001  (one peer must never end the loop)
-            logger.warning("tvm.rpc tracker: dropping a connection: %r", err)
+            self._warn(conn, "dropping a connection: %r", err)
             self._drop(conn)
 
     # -- connections ----------------------------------------------------------------------
     def _accept(self):
         try:
-            sock, _ = self.listen_sock.accept()
+            sock, addr = self.listen_sock.accept()
         except OSError as err:
             if err.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
                 # Out of descriptors: stop accepting a moment rather than spin on the backlog.
@@ -130,7 +133,8 @@ class TrackerLoop:
             sock.close()
             return
         sock.setblocking(False)
-        conn = _Conn(sock, time.monotonic() + HANDSHAKE_TIMEOUT)
+        host = addr[0] if isinstance(addr, tuple) and addr else str(addr)
+        conn = _Conn(sock, time.monotonic() + HANDSHAKE_TIMEOUT, host)
         self.conns.add(conn)
         self.selector.register(sock, selectors.EVENT_READ, conn)
 
@@ -141,8 +145,8 @@ class TrackerLoop:
             self.selector.register(self.listen_sock, selectors.EVENT_READ, None)
         for conn in [c for c in self.conns if c.deadline is not None and c.deadline <= now]:
             if not conn.closing:
-                logger.warning("tvm.rpc tracker: dropping a connection: no handshake within "
-                               "%g s", HANDSHAKE_TIMEOUT)
+                self._warn(conn, "dropping a connection: no handshake within %g s",
+                           HANDSHAKE_TIMEOUT)
             self._drop(conn)
 
     def _read(self, conn):
@@ -181,8 +185,7 @@ class TrackerLoop:
             return
         conn.outbuf += encode(message)
         if len(conn.outbuf) > _MAX_OUTBUF:
-            logger.warning("tvm.rpc tracker: dropping a connection that does not read its "
-                           "replies")
+            self._warn(conn, "dropping a connection that does not read its replies")
             self._drop(conn)
             return
         self._flush(conn)
@@ -196,7 +199,7 @@ class TrackerLoop:
             except BlockingIOError:
                 sent = 0
             except OSError as err:  # a peer gone without a word: it must not take the sender down
-                logger.warning("tvm.rpc tracker: dropping a connection: %s", err)
+                self._warn(conn, "dropping a connection: %s", err)
                 self._drop(conn)
                 return
             del conn.outbuf[:sent]
@@ -210,12 +213,15 @@ class TrackerLoop:
         """Tell the peer why, then close its connection (once the reason is sent)."""
         if conn not in self.conns or conn.closing:
             return
-        logger.warning("tvm.rpc tracker: refusing a peer: %s", reason)
+        self._warn(conn, "refusing a peer: %s", reason)
         self._forget(conn)
         conn.closing = True
         conn.deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         conn.inbuf.clear()
         self._send(conn, {"error": f"tvm.rpc tracker: {reason}"})
+
+    def _warn(self, conn, fmt, *args):
+        self.warnings.warn(conn.host, "tvm.rpc tracker: %s: " + fmt, conn.host, *args)
 
     def _drop(self, conn):
         if conn not in self.conns:
