@@ -33,8 +33,8 @@ DEFAULT_MATCH_TIMEOUT = 5.0
 MAX_CONNECTIONS = 4096
 MAX_PENDING = 4096
 MAX_PENDING_PER_CONNECTION = 16
-# Seconds a connection has to send the magic (and, with a secret, to authenticate), and
-# a refused peer has to read why before it is cut off.
+# Seconds a connection has to send the magic and its first message (with a secret, to
+# authenticate), and a refused peer has to read why before it is cut off.
 HANDSHAKE_TIMEOUT = 10.0
 _MAX_OUTBUF = 2 * MAX_REPLY
 # Messages handled for one peer per loop turn; the rest wait in its buffer for later turns
@@ -145,8 +145,8 @@ class TrackerLoop:
             self.selector.register(self.listen_sock, selectors.EVENT_READ, None)
         for conn in [c for c in self.conns if c.deadline is not None and c.deadline <= now]:
             if not conn.closing:
-                self._warn(conn, "dropping a connection: no handshake within %g s",
-                           HANDSHAKE_TIMEOUT)
+                self._warn(conn, "dropping a connection: no handshake (the magic and a "
+                           "first message) within %g s", HANDSHAKE_TIMEOUT)
             self._drop(conn)
 
     def _read(self, conn):
@@ -164,8 +164,6 @@ class TrackerLoop:
                 raise MessageError("not a tracker client (bad magic)")
             del conn.inbuf[:4]
             conn.greeted = True
-            if self.secret is None:
-                conn.deadline = None
         self.backlog.add(conn)
 
     def _work(self, conn):
@@ -258,6 +256,8 @@ class TrackerLoop:
     def _handle(self, conn, message):
         message = check_message(message)
         op = message["op"]
+        if self.secret is None:
+            conn.deadline = None  # through its handshake: a valid first message
         if self.secret is not None and not conn.authed:
             self._authenticate(conn, message)
         elif op in ("auth", "proof"):

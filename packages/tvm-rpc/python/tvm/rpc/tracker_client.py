@@ -8,6 +8,7 @@ from tvm.error import RPCError
 
 from . import auth
 from .tracker_wire import MAGIC, MAX_MESSAGE, TRACKER_MAGIC, MessageError, check_key
+from .tracker_wire import ConnectionClosed as _Closed
 from .tracker_wire import check_fields, encode, pop_messages, recv_message
 
 # Seconds a summary (or the connection and handshake it opens) may take in all.
@@ -135,12 +136,21 @@ class TrackerSession:
         """{"queue_info": {key: {"free": n, "pending": m}}, "server_info": [...]}; the
         tracker lists server addresses only to authenticated peers."""
         deadline = time.monotonic() + SUMMARY_TIMEOUT
-        if self._sock is None:
+        fresh = self._sock is None
+        if fresh:
             self._sock = _connect(self.addr, self._secret, SUMMARY_TIMEOUT)
         try:
-            self._sock.settimeout(max(0.001, deadline - time.monotonic()))
-            self._sock.sendall(encode({"op": "summary"}))
-            reply = recv_message(self._sock, deadline=deadline)
+            try:
+                reply = self._ask_summary(deadline)
+            except (ConnectionError, _Closed):
+                if fresh:
+                    raise
+                # The tracker closes a connection idle since its magic: reconnect once (a
+                # summary is safe to ask again).
+                self.close()
+                self._sock = _connect(self.addr, self._secret,
+                                      max(0.001, deadline - time.monotonic()))
+                reply = self._ask_summary(deadline)
         except (OSError, RPCError) as err:
             self.close()  # the stream may be mid-message: never read from it again
             raise RPCError(f"TrackerSession.summary: {err} (the connection is closed; the next "
@@ -149,6 +159,11 @@ class TrackerSession:
             self.close()
             raise RPCError(f"TrackerSession.summary: bad reply from the tracker: {reply!r:.80}")
         return reply
+
+    def _ask_summary(self, deadline):
+        self._sock.settimeout(max(0.001, deadline - time.monotonic()))
+        self._sock.sendall(encode({"op": "summary"}))
+        return recv_message(self._sock, deadline=deadline)
 
     def request(self, key, priority=1, session_timeout=0, max_retry=5, timeout=None,
                 session_constructor_args=None):

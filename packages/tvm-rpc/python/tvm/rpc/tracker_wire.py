@@ -31,6 +31,10 @@ class MessageError(ValueError):
     """A message that breaks the tracker protocol (its sender is told why and dropped)."""
 
 
+class ConnectionClosed(RPCError):
+    """The peer closed the connection before a whole message came."""
+
+
 def encode(message):
     data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
     return _LEN.pack(len(data)) + data
@@ -84,7 +88,7 @@ def _recv_exact(sock, n, deadline=None):
             sock.settimeout(remaining)
         chunk = sock.recv(min(n - len(data), 1 << 20))
         if not chunk:
-            raise RPCError("tvm.rpc tracker: connection closed")
+            raise ConnectionClosed("tvm.rpc tracker: connection closed")
         data += chunk
     return bytes(data)
 
