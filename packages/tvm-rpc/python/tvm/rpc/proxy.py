@@ -6,17 +6,17 @@ import logging
 import os
 import select
 import socket
-import struct
 import threading
+import time
 
 from tvm.error import RPCError
 
 from . import auth, proxy_registration
-from .channel import SocketChannel, new_frame
+from .channel import SocketChannel
 from .codec import ProtocolError, decode_all
 from .endpoint import RPCEndpoint
 from .process import Service
-from .protocol import MAGIC, MAGIC_STRUCT, Code
+from .protocol import FRAME_FIXED, FRAME_HEADER, MAGIC, MAGIC_STRUCT, Code
 from .proxy_registration import PROXY_MAGIC  # noqa: F401  (re-exported)
 from .tracker_wire import check_key
 
@@ -31,13 +31,21 @@ MAX_CONNECTIONS = 512
 MAX_SERVERS = 1024
 
 
+# Bytes a client's INIT or HELLO frame may take: the proxy reads them before any server
+# has authenticated the client, so they must not cost it more than a few KiB.
+MAX_HANDSHAKE_FRAME = 4096
+
+
 def _gone(sock):
-    """True when a registered server's connection has closed (it sends nothing until paired)."""
+    """True when a registered server's connection has closed (it sends nothing until paired).
+    A peek, not select(): any descriptor number works."""
     try:
-        readable, _, _ = select.select([sock], [], [], 0)
-    except (OSError, ValueError):
+        sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
         return True
-    return bool(readable)
+    return True  # closed (b""), or sent bytes it has no business sending
 
 
 class _Registry:
@@ -48,8 +56,11 @@ class _Registry:
         self.cond = threading.Condition()
         self.waiting = {}
 
-    def add(self, key, sock):
-        """Register; the refusal status when the key is taken or the proxy is full."""
+    def add(self, key, sock, announce):
+        """Register; the refusal status when the key is taken or the proxy is full. On
+        success ``announce()`` (which tells the server OK) runs before any client can take
+        the server, so the OK status precedes the relayed bytes; if it fails, nothing is
+        registered and the OSError propagates."""
         with self.cond:
             held = self.waiting.get(key)
             if held is not None:
@@ -62,26 +73,39 @@ class _Registry:
                     self.waiting.pop(other).close()
                 if len(self.waiting) >= MAX_SERVERS:
                     return proxy_registration.FULL
+            announce()
             self.waiting[key] = sock
             self.cond.notify_all()
             return proxy_registration.OK
 
     def take(self, key, timeout):
+        """A live server of ``key`` within ``timeout`` s (those gone meanwhile are dropped),
+        else None."""
+        deadline = time.monotonic() + timeout
         with self.cond:
-            if not self.cond.wait_for(lambda: key in self.waiting, timeout):
-                return None
-            return self.waiting.pop(key)
+            while True:
+                remaining = deadline - time.monotonic()
+                if not self.cond.wait_for(lambda: key in self.waiting, max(0.0, remaining)):
+                    return None
+                server = self.waiting.pop(key)
+                if not _gone(server):
+                    return server
+                server.close()
 
 
-def _read_frame_bytes(sock, channel):
-    """One whole frame from the client's handshake, as raw bytes and its decoded values."""
-    code, meta, bulk_len = channel.recv_frame()
-    if bulk_len:
+def _read_frame_bytes(sock, deadline):
+    """One whole frame of the client's handshake (at most MAX_HANDSHAKE_FRAME bytes, read
+    as it arrives by ``deadline``), as raw bytes and its decoded values."""
+    what = "the client's handshake"
+    header = proxy_registration.recv_exact(sock, FRAME_HEADER.size, deadline, what)
+    length, code, meta_len = FRAME_HEADER.unpack(header)
+    if length > MAX_HANDSHAKE_FRAME:
+        raise ProtocolError(f"handshake frame of {length} bytes exceeds "
+                            f"{MAX_HANDSHAKE_FRAME}")
+    if length < FRAME_FIXED or meta_len != length - FRAME_FIXED:
         raise ProtocolError("handshake frames carry no bulk")
-    frame = new_frame()
-    frame += meta
-    struct.pack_into("<QII", frame, 0, len(frame) - 8, code, len(meta))
-    return code, bytes(frame), decode_all(meta)
+    meta = proxy_registration.recv_exact(sock, meta_len, deadline, what)
+    return code, header + meta, decode_all(meta)
 
 
 def _relay(src, dst):
@@ -104,9 +128,14 @@ def _relay(src, dst):
 
 def _register(conn, peer, registry, secret):
     """A server registering: authenticate it (with a secret) and queue it for its key."""
+    def announce():
+        conn.settimeout(1.0)  # four bytes to a socket that has sent nothing of ours unread
+        proxy_registration.answer(conn, proxy_registration.OK)
+        conn.settimeout(None)
+
     try:
         key = proxy_registration.accept(conn, secret)
-        status = registry.add(key, conn)
+        status = registry.add(key, conn, announce)
     except proxy_registration.Refused as refused:
         status, key = refused.status, None
     if status != proxy_registration.OK:
@@ -114,21 +143,12 @@ def _register(conn, peer, registry, secret):
                        proxy_registration.REASONS[status])
         proxy_registration.answer(conn, status)
         conn.close()
-        return
-    conn.settimeout(None)
-    try:
-        proxy_registration.answer(conn, status)
-    except OSError:
-        pass  # gone already: the next registration or client for its key finds out
 
 
 def _handle(conn, peer, registry, secret):
     try:
-        conn.settimeout(PAIR_TIMEOUT)
-        head = conn.recv(4, socket.MSG_WAITALL)
-        if len(head) != 4:
-            conn.close()
-            return
+        deadline = time.monotonic() + PAIR_TIMEOUT  # for the whole handshake
+        head = proxy_registration.recv_exact(conn, 4, deadline, "the magic")
         (magic,) = MAGIC_STRUCT.unpack(head)
         if magic == PROXY_MAGIC:
             _register(conn, peer, registry, secret)
@@ -137,14 +157,14 @@ def _handle(conn, peer, registry, secret):
             logger.warning("tvm.rpc proxy: rejected %s: bad magic 0x%08x", peer, magic)
             conn.close()
             return
-        channel = SocketChannel(conn)
-        _, init, _ = _read_frame_bytes(conn, channel)
-        code, hello, values = _read_frame_bytes(conn, channel)
+        _, init, _ = _read_frame_bytes(conn, deadline)
+        code, hello, values = _read_frame_bytes(conn, deadline)
         if code != Code.HELLO or not values or not isinstance(values[0], str):
             raise ProtocolError("expected HELLO after INIT")
         server = registry.take(values[0], PAIR_TIMEOUT)
         if server is None:
-            endpoint = RPCEndpoint(channel, "proxy")
+            conn.settimeout(PAIR_TIMEOUT)
+            endpoint = RPCEndpoint(SocketChannel(conn), "proxy")
             endpoint.send_init()
             endpoint.send(Code.EXCEPTION, [
                 "RPCError", f"tvm.rpc proxy: no server with key {values[0]!r} is free", ""])

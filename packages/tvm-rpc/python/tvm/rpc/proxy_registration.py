@@ -45,18 +45,23 @@ class Refused(Exception):
 REGISTRATION_TIMEOUT = 10.0
 
 
-def _recv_exact(sock, n, deadline):
+def recv_exact(sock, n, deadline, what="the proxy registration"):
+    """Exactly ``n`` bytes, read as they come until ``deadline`` (time.monotonic());
+    TimeoutError after it, ConnectionError if the peer closes first."""
     data = bytearray()
     while len(data) < n:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise TimeoutError(f"proxy registration not done within {REGISTRATION_TIMEOUT:g} s")
+            raise TimeoutError(f"{what} not done in time")
         sock.settimeout(remaining)
         chunk = sock.recv(n - len(data))
         if not chunk:
-            raise ConnectionError("connection closed during the proxy registration")
+            raise ConnectionError(f"connection closed during {what}")
         data += chunk
     return bytes(data)
+
+
+_recv_exact = recv_exact
 
 
 # -- the server's side ---------------------------------------------------------------------

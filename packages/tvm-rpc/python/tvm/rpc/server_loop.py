@@ -105,6 +105,10 @@ class ServerLoop:
             self.selector.unregister(self.tracker.sock)
             return
         for message in messages:
+            if not isinstance(message, dict):  # a broken or hostile tracker: ignore it
+                logger.warning("tvm.rpc: ignoring a tracker message that is not a JSON "
+                               "object: %.80r", message)
+                continue
             # A notice for an older key, or one arriving after its session began, is moot.
             if (message.get("op") == "matched" and message.get("match") == self.match_key
                     and not self.tracker_busy):

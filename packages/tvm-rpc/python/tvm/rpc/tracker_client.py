@@ -7,8 +7,14 @@ import time
 from tvm.error import RPCError
 
 from . import auth
-from .tracker_wire import MAGIC, MAX_MESSAGE, TRACKER_MAGIC, MessageError, check_key, encode
-from .tracker_wire import pop_messages, recv_message
+from .tracker_wire import MAGIC, MAX_MESSAGE, TRACKER_MAGIC, MessageError, check_key
+from .tracker_wire import ConnectionClosed as _Closed
+from .tracker_wire import check_fields, encode, pop_messages, recv_message
+
+# Seconds a summary (or the connection and handshake it opens) may take in all.
+SUMMARY_TIMEOUT = 10.0
+# What a request's reply must hold (tracker_wire.SCHEMA kinds).
+_SERVER_FIELDS = {"host": "host", "port": "port", "match": "match"}
 
 logger = logging.getLogger("tvm.rpc")
 
@@ -17,11 +23,12 @@ TRACKER_PROOF = "tracker->peer"
 PEER_PROOF = "peer->tracker"
 
 
-def _authenticate(sock, secret):
-    """Prove to the tracker that we know ``secret``, after it has proved it to us."""
+def _authenticate(sock, secret, deadline):
+    """Prove to the tracker that we know ``secret``, after it has proved it to us (its
+    challenge read in all by ``deadline``, time.monotonic())."""
     ours = auth.new_nonce()
     sock.sendall(encode({"op": "auth", "nonce": ours.hex()}))
-    reply = recv_message(sock, MAX_MESSAGE)
+    reply = recv_message(sock, MAX_MESSAGE, deadline)
     try:
         theirs = bytes.fromhex(reply["nonce"])
         claimed = bytes.fromhex(reply["proof"])
@@ -37,6 +44,7 @@ def _authenticate(sock, secret):
 def _connect(addr, secret=None, timeout=10.0):
     """A connection to the tracker, authenticated when there is a secret."""
     host, port = addr
+    deadline = time.monotonic() + timeout
     try:
         sock = socket.create_connection((host, port), timeout=timeout)
     except OSError as err:
@@ -44,7 +52,8 @@ def _connect(addr, secret=None, timeout=10.0):
     try:
         sock.sendall(MAGIC.pack(TRACKER_MAGIC))
         if secret is not None:
-            _authenticate(sock, secret)
+            _authenticate(sock, secret, deadline)
+        sock.settimeout(timeout)
     except (OSError, RPCError) as err:
         sock.close()
         raise RPCError(f"tvm.rpc: tracker at {host}:{port}: {err}") from None
@@ -126,12 +135,22 @@ class TrackerSession:
     def summary(self):
         """{"queue_info": {key: {"free": n, "pending": m}}, "server_info": [...]}; the
         tracker lists server addresses only to authenticated peers."""
-        if self._sock is None:
-            self._sock = _connect(self.addr, self._secret)
+        deadline = time.monotonic() + SUMMARY_TIMEOUT
+        fresh = self._sock is None
+        if fresh:
+            self._sock = _connect(self.addr, self._secret, SUMMARY_TIMEOUT)
         try:
-            self._sock.settimeout(10.0)
-            self._sock.sendall(encode({"op": "summary"}))
-            reply = recv_message(self._sock)
+            try:
+                reply = self._ask_summary(deadline)
+            except (ConnectionError, _Closed):
+                if fresh:
+                    raise
+                # The tracker closes a connection idle since its magic: reconnect once (a
+                # summary is safe to ask again).
+                self.close()
+                self._sock = _connect(self.addr, self._secret,
+                                      max(0.001, deadline - time.monotonic()))
+                reply = self._ask_summary(deadline)
         except (OSError, RPCError) as err:
             self.close()  # the stream may be mid-message: never read from it again
             raise RPCError(f"TrackerSession.summary: {err} (the connection is closed; the next "
@@ -140,6 +159,11 @@ class TrackerSession:
             self.close()
             raise RPCError(f"TrackerSession.summary: bad reply from the tracker: {reply!r:.80}")
         return reply
+
+    def _ask_summary(self, deadline):
+        self._sock.settimeout(max(0.001, deadline - time.monotonic()))
+        self._sock.sendall(encode({"op": "summary"}))
+        return recv_message(self._sock, deadline=deadline)
 
     def request(self, key, priority=1, session_timeout=0, max_retry=5, timeout=None,
                 session_constructor_args=None):
@@ -169,11 +193,12 @@ class TrackerSession:
 
     def _wait_for_server(self, key, priority, end, timeout):
         # A fresh connection per request: an abandoned wait must not leave a stale reply.
-        sock = _connect(self.addr, self._secret)
+        wait = 10.0 if end is None else min(10.0, max(0.001, end - time.monotonic()))
+        sock = _connect(self.addr, self._secret, wait)
         try:
-            sock.sendall(encode({"op": "request", "key": key, "priority": priority}))
             sock.settimeout(None if end is None else max(0.001, end - time.monotonic()))
-            reply = recv_message(sock)
+            sock.sendall(encode({"op": "request", "key": key, "priority": priority}))
+            reply = recv_message(sock, deadline=end)
         except socket.timeout:
             raise RPCError(f"TrackerSession.request: no free server for key {key!r} "
                            f"within {timeout:g} s") from None
@@ -181,9 +206,13 @@ class TrackerSession:
             raise RPCError(f"TrackerSession.request: {err}") from None
         finally:
             sock.close()
-        if (not isinstance(reply, dict) or not isinstance(reply.get("host"), str)
-                or type(reply.get("port")) is not int or not isinstance(reply.get("match"), str)):
-            raise RPCError(f"TrackerSession.request: bad reply from the tracker: {reply!r:.80}")
+        try:
+            if not isinstance(reply, dict):
+                raise MessageError(f"not a JSON object but {type(reply).__name__}")
+            check_fields(reply, _SERVER_FIELDS)
+        except MessageError as err:
+            raise RPCError(f"TrackerSession.request: bad reply from the tracker ({err}): "
+                           f"{reply!r:.80}") from None
         return reply
 
 

@@ -2,7 +2,9 @@
 
 import json
 import re
+import socket
 import struct
+import time
 
 from tvm.error import RPCError
 
@@ -27,6 +29,10 @@ _BRACKET = re.compile(r"[\[\]{}]")
 
 class MessageError(ValueError):
     """A message that breaks the tracker protocol (its sender is told why and dropped)."""
+
+
+class ConnectionClosed(RPCError):
+    """The peer closed the connection before a whole message came."""
 
 
 def encode(message):
@@ -55,10 +61,11 @@ def decode(data):
         raise MessageError(f"message is not JSON: {err}") from None
 
 
-def pop_messages(buf, limit=MAX_MESSAGE):
-    """Take every complete message off the front of ``buf`` (a bytearray) and return them."""
+def pop_messages(buf, limit=MAX_MESSAGE, max_count=None):
+    """Take the complete messages (at most ``max_count``, None: all) off the front of
+    ``buf`` (a bytearray) and return them."""
     messages = []
-    while len(buf) >= 4:
+    while len(buf) >= 4 and (max_count is None or len(messages) < max_count):
         (n,) = _LEN.unpack_from(buf)
         if n > limit:
             raise MessageError(f"message of {n} bytes exceeds {limit}")
@@ -69,23 +76,32 @@ def pop_messages(buf, limit=MAX_MESSAGE):
     return messages
 
 
-def _recv_exact(sock, n):
+def _recv_exact(sock, n, deadline=None):
+    """``n`` bytes; with a ``deadline`` (time.monotonic()) socket.timeout once it passes,
+    however the bytes are spread out in time."""
     data = bytearray()
     while len(data) < n:
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise socket.timeout("timed out")
+            sock.settimeout(remaining)
         chunk = sock.recv(min(n - len(data), 1 << 20))
         if not chunk:
-            raise RPCError("tvm.rpc tracker: connection closed")
+            raise ConnectionClosed("tvm.rpc tracker: connection closed")
         data += chunk
     return bytes(data)
 
 
-def recv_message(sock, limit=MAX_REPLY):
-    """One message; an ``{"error": ...}`` reply raises it as an RPCError."""
-    (n,) = _LEN.unpack(_recv_exact(sock, 4))
+def recv_message(sock, limit=MAX_REPLY, deadline=None):
+    """One message, read in all by ``deadline`` (time.monotonic(); None: the socket's own
+    timeout per read), else socket.timeout; an ``{"error": ...}`` reply raises it as an
+    RPCError."""
+    (n,) = _LEN.unpack(_recv_exact(sock, 4, deadline))
     if n > limit:
         raise RPCError(f"tvm.rpc tracker: message of {n} bytes exceeds {limit}")
     try:
-        message = decode(_recv_exact(sock, n))
+        message = decode(_recv_exact(sock, n, deadline))
     except MessageError as err:
         raise RPCError(f"tvm.rpc tracker: bad reply: {err}") from None
     if isinstance(message, dict) and isinstance(message.get("error"), str):
@@ -127,6 +143,15 @@ def _field(message, name, kind):
             raise MessageError(f"field {name!r} must be 64 lowercase hex digits")
 
 
+def check_fields(message, fields):
+    """MessageError unless ``message`` (a dict) has each of ``fields`` (name -> kind, as in
+    SCHEMA) and each is valid."""
+    for name, kind in fields.items():
+        if name not in message:
+            raise MessageError(f"missing field {name!r}")
+        _field(message, name, kind)
+
+
 # op -> (required fields, optional fields with defaults), each field -> its kind
 SCHEMA = {
     "put": ({"key": "key", "host": "host", "port": "port", "match": "match"}, {}),
@@ -142,7 +167,7 @@ def check_message(message):
     if not isinstance(message, dict):
         raise MessageError(f"message must be a JSON object, got {type(message).__name__}")
     op = message.get("op")
-    if op not in SCHEMA:
+    if not isinstance(op, str) or op not in SCHEMA:
         raise MessageError(f"unknown tracker operation {op!r:.40}")
     required, optional = SCHEMA[op]
     unknown = set(message) - {"op"} - set(required) - set(optional)
