@@ -98,8 +98,11 @@ class RPCEndpoint:
         if code == Code.EXCEPTION:
             self.channel.skip(bulk_len)
             values = decode_all(meta)
-            if len(values) != 3 or not all(isinstance(v, str) for v in values):
-                raise ProtocolError("EXCEPTION frame must hold kind, message and traceback")
+            if (len(values) not in (3, 5) or not all(isinstance(v, str) for v in values[:3])
+                    or (len(values) == 5 and not (values[3] is None or type(values[3]) is list)
+                        or len(values) == 5 and type(values[4]) is not dict)):
+                raise ProtocolError("EXCEPTION frame must hold kind, message, traceback "
+                                    "(and arguments, attributes)")
             err = remote_error(*values)
             if isinstance(err, _session_ending_errors()):
                 self.close()
@@ -140,11 +143,9 @@ class RPCEndpoint:
                 bulk = _Bulk(channel, bulk_len) if bulk_len else _NO_BULK
                 try:
                     reply, reply_bulk = handler(session, values, bulk)
-                except ProtocolError:
-                    raise
-                except (ChannelClosed, BrokenPipeError):
-                    return
-                except Exception as err:  # noqa: BLE001  (every failure goes back to the caller)
+                except (ProtocolError, ChannelClosed):
+                    raise  # this connection's own failures (a remote BrokenPipeError is not one)
+                except BaseException as err:  # noqa: BLE001  (SystemExit too: the session survives)
                     bulk.skip_rest()
                     self.send(Code.EXCEPTION, describe(err))
                     continue
