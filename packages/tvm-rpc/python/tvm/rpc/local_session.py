@@ -39,6 +39,10 @@ class LocalSession(RPCSession):
     def __init__(self, workspace=None):
         super().__init__()
         self._objects = {}
+        # Global functions are looked up once: a name keeps its handle while any reference
+        # to it is alive (each GET_FUNCTION reply is one reference, each FREE drops one).
+        self._named = {}  # name -> handle id
+        self._refs = {}  # handle id -> references handed out
         self._next_id = 1
         self._workspace = workspace
         self._own_workspace = workspace is None
@@ -106,8 +110,18 @@ class LocalSession(RPCSession):
 
     # -- the session interface ----------------------------------------------------------
     def get_function_handle(self, name):
+        hid = self._named.get(name)
+        if hid is not None:
+            self._refs[hid] += 1
+            return Handle(HandleKind.FUNCTION, hid)
         func = BUILTIN_FUNCTIONS.get(name) or tvm_ffi.get_global_func(name, allow_missing=True)
-        return None if func is None else self._new_handle(HandleKind.FUNCTION, func)
+        if func is None:
+            return None
+        handle = self._new_handle(HandleKind.FUNCTION, func)
+        self._named[name] = handle.id
+        self._refs[handle.id] = 1
+        self._objects[handle.id] = (HandleKind.FUNCTION, func, name)
+        return handle
 
     def call_handle(self, function_id, args):
         func = self._lookup(function_id, HandleKind.FUNCTION, "LocalSession.call")
@@ -115,10 +129,21 @@ class LocalSession(RPCSession):
 
     def free_handles(self, handles):
         for _, hid in handles:
-            self._objects.pop(hid, None)
+            self._free(hid)
+
+    def _free(self, hid):
+        refs = self._refs.get(hid)
+        if refs is not None:
+            if refs > 1:
+                self._refs[hid] = refs - 1
+                return
+            del self._refs[hid]
+            entry = self._objects.get(hid)
+            self._named.pop(entry[2] if entry is not None else None, None)
+        self._objects.pop(hid, None)
 
     def _release(self, handle):
-        self._objects.pop(handle.id, None)  # in-process: nothing to send, free at once
+        self._free(handle.id)  # in-process: nothing to send, free at once
 
     def tensor_empty(self, shape, dtype, device):
         dev = runtime.device(*device)
@@ -195,6 +220,8 @@ class LocalSession(RPCSession):
 
     def close(self):
         self._objects.clear()
+        self._named.clear()
+        self._refs.clear()
         if self._own_workspace and self._workspace is not None:
             shutil.rmtree(self._workspace, ignore_errors=True)
             self._workspace = None
