@@ -12,6 +12,7 @@ import tvm
 import tvm.rpc as rpc
 from tvm.error import RPCError, RPCSessionTimeoutError
 from tvm.rpc.channel import ChannelClosed
+from tvm.rpc import protocol
 from tvm.rpc.codec import encode_all
 from tvm.rpc.protocol import FRAME_HEADER, MAGIC, MAGIC_STRUCT, Code
 
@@ -21,7 +22,7 @@ from conftest import process_gone, wait_for
 def _raw_client(port):
     """A socket that has sent the magic and a valid INIT, as a client would."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    meta = bytes(encode_all([1, "raw test client"]))
+    meta = bytes(encode_all([protocol.PROTOCOL_VERSION, "raw test client", bytes(32), ""]))
     sock.sendall(MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta)) + meta)
     return sock
 

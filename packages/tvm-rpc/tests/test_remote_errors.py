@@ -1,10 +1,13 @@
 """Every kind of remote exception arrives as itself (or as RPCError naming its kind), with
 its message and arguments, and the session survives it."""
 
+import builtins
 import errno
 
 import pytest
 import tvm_ffi
+
+import tvm.rpc as rpc
 
 from tvm.error import RPCError
 
@@ -19,15 +22,12 @@ def _raise_kind(kind):
     if kind == "IndentationError":
         compile("if 1:\npass", "snippet.py", "exec")
     if kind == "ExceptionGroup":
-        raise ExceptionGroup("several", [ValueError("one"), KeyError("two")])
+        raise builtins.ExceptionGroup("several", [ValueError("one"), KeyError("two")])
     if kind == "custom":
         err = LookupError("with attributes")
         err.code = 42
         raise err
-    raise getattr(__builtins__, kind, None) or {"BrokenPipeError": BrokenPipeError,
-                                                "SystemExit": SystemExit,
-                                                "KeyboardInterrupt": KeyboardInterrupt,
-                                                "GeneratorExit": GeneratorExit}[kind]("why")
+    raise getattr(builtins, kind)("why")
 
 
 # Registered at import, before the module's server forks.
@@ -72,6 +72,7 @@ def test_syntax_errors_keep_their_message(session, raise_kind, kind):
     _survives(session)
 
 
+@pytest.mark.skipif(not hasattr(builtins, "ExceptionGroup"), reason="Python >= 3.11")
 def test_exception_group_arrives_as_rpc_error_naming_it(session, raise_kind):
     with pytest.raises(RPCError) as info:
         raise_kind("ExceptionGroup")
@@ -104,3 +105,14 @@ def test_base_exceptions_do_not_kill_the_worker(session, raise_kind, kind):
     assert session.get_function("rpc.GetPid")() == pid
     _survives(session)
 
+
+
+def test_errors_forwarded_by_a_middle_hop_keep_their_arguments(server):
+    with rpc.Server(port=0, silent=True, allow_connect=[("127.0.0.1", server.port)]) as middle:
+        with rpc.connect("127.0.0.1", middle.port, session_constructor_args=[
+                "rpc.Connect", "127.0.0.1", server.port]) as sess:
+            with pytest.raises(FileNotFoundError) as info:
+                sess.get_function("rpc_test.raise_kind")("OSError")
+            assert (info.value.errno, info.value.filename) == (errno.ENOENT, "/some/file")
+            assert str(info.value).count("Remote traceback") == 2
+            _survives(sess)

@@ -139,21 +139,45 @@ class Channel:
             meta = bytes(self._view[self._lo:self._lo + meta_len])
             self._lo += meta_len
         else:
-            meta = bytearray(meta_len)
-            self.read_into(memoryview(meta))
+            meta = self.read_growing(meta_len)
         return code, meta, length - FRAME_FIXED - meta_len
+
+    def read_growing(self, n):
+        """The next n bytes as a bytearray that grows as they arrive, so a header announcing
+        a large frame costs memory only once the bytes are really sent."""
+        out = bytearray()
+        while len(out) < n:
+            start = len(out)
+            step = min(n - start, max(start, _BUFFER_SIZE))
+            out.extend(bytes(step))  # at most doubles what has arrived so far
+            self.read_into(memoryview(out)[start:])
+        return out
 
 
 class SocketChannel(Channel):
+    """A channel over a socket (plain or TLS). ``deadline`` (time.monotonic() seconds), while
+    set, bounds the total time of every read and write, not each byte's wait."""
+
     def __init__(self, sock, max_frame_size=DEFAULT_MAX_FRAME_SIZE):
         super().__init__(max_frame_size)
         self.sock = sock
+        self.deadline = None
+        # TLS sockets take no recv flags, and their buffered bytes are invisible to a poll.
+        self._can_spin = type(sock) is socket.socket
         if sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
+    def _arm_deadline(self):
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("tvm.rpc: the handshake ran past its time limit")
+        self.sock.settimeout(left)
+
     def _recv_into(self, view):
+        if self.deadline is not None:
+            self._arm_deadline()
         try:
-            if _SPIN_SECONDS > 0 and self.sock.gettimeout() is None:
+            if _SPIN_SECONDS > 0 and self._can_spin and self.sock.gettimeout() is None:
                 deadline = time.perf_counter() + _SPIN_SECONDS
                 while True:
                     try:
@@ -166,6 +190,8 @@ class SocketChannel(Channel):
             return 0
 
     def _send_all(self, data):
+        if self.deadline is not None:
+            self._arm_deadline()
         try:
             self.sock.sendall(data)
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as err:

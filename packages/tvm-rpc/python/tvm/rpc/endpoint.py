@@ -8,7 +8,7 @@ from . import protocol
 from .channel import ChannelClosed, new_frame
 from .codec import ProtocolError, decode_all, encode
 from .errors import describe, remote_error
-from .protocol import BULK_CHUNK_SIZE, Code
+from .protocol import BULK_CHUNK_SIZE, Code, frame_name
 from .serve_handlers import HANDLERS
 
 logger = logging.getLogger("tvm.rpc")
@@ -31,15 +31,22 @@ class RPCEndpoint:
             encode(value, frame)
         self.channel.send_frame(code, frame, bulk)
 
-    def send_init(self):
-        self.send(Code.INIT, [self.version, self.name])
+    def send_init(self, *extra):
+        """Send INIT: our protocol version and side name, then ``extra`` handshake values."""
+        self.send(Code.INIT, [self.version, self.name, *extra])
 
     def receive_init(self):
-        """Read the peer's INIT and check its protocol version against ours."""
+        """Read the peer's INIT and check its protocol version against ours; returns the
+        values after version and side name (the socket handshake's nonce and key)."""
         code, meta, bulk_len = self.channel.recv_frame()
-        values = decode_all(meta) if code == Code.INIT else None
-        if code != Code.INIT or bulk_len or not values or type(values[0]) is not int:
-            raise ProtocolError(f"expected the peer's protocol version (INIT frame), got code {code}")
+        if code != Code.INIT:
+            raise ProtocolError(f"expected the peer's INIT frame (code {Code.INIT}), got "
+                                f"{frame_name(code)}")
+        values = decode_all(meta)
+        if bulk_len or not values or type(values[0]) is not int:
+            raise ProtocolError("malformed INIT frame: expected the protocol version (an int) "
+                                f"first, got ({', '.join(type(v).__name__ for v in values)})"
+                                + (f" and {bulk_len} bulk bytes" if bulk_len else ""))
         self.peer_version = values[0]
         peer_name = values[1] if len(values) > 1 else "peer"
         if self.peer_version != self.version:
@@ -47,6 +54,7 @@ class RPCEndpoint:
                 f"tvm.rpc: protocol version mismatch: this side ({self.name}) speaks version "
                 f"{self.version}, the peer ({peer_name}) speaks version "
                 f"{self.peer_version}; install the same tvm-rpc version on both sides")
+        return values[2:]
 
     def close(self):
         self.closed = True
@@ -195,8 +203,8 @@ class _Bulk:
         if self.remaining > BULK_CHUNK_SIZE:
             raise ProtocolError(f"bulk section of {self.remaining} bytes exceeds "
                                 f"{BULK_CHUNK_SIZE}")
-        data = bytearray(self.remaining)
-        self.read_into(memoryview(data))
+        data = self.channel.read_growing(self.remaining)
+        self.remaining = 0
         return data
 
     def skip_rest(self):

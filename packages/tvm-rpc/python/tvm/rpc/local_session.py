@@ -10,6 +10,7 @@ from tvm import runtime
 from .codec import Handle
 from .protocol import DEVICE_EXISTS, HANDLE_KIND_NAMES, HandleKind
 from .session import RPCSession, check_device_op
+from .workspaces import WORKSPACE_ROOT_VAR
 
 _PLAIN = (type(None), bool, int, float, str, bytes, bytearray)
 
@@ -29,14 +30,22 @@ BUILTIN_FUNCTIONS = {
 }
 
 
+# Global functions that load a file: a confined session resolves their path argument in
+# its workspace, like load_module, so no client reaches files outside it through them.
+_LOADERS = ("ffi.ModuleLoadFromFile",)
+_LOADER_PREFIXES = ("ffi.Module.load_from_file.",)
+
+
 class LocalSession(RPCSession):
     """A session whose objects live in this process.
 
     ``workspace`` is the folder uploads go to (a new temporary folder by default, removed
-    on close).
+    on close; a given folder is made on first use and left in place). ``confined``: what a
+    server serves to its clients; functions that load files (ffi.ModuleLoadFromFile) then
+    take paths inside the workspace only, as load_module does.
     """
 
-    def __init__(self, workspace=None):
+    def __init__(self, workspace=None, *, confined=False):
         super().__init__()
         self._objects = {}
         # Global functions are looked up once: a name keeps its handle while any reference
@@ -46,12 +55,19 @@ class LocalSession(RPCSession):
         self._next_id = 1
         self._workspace = workspace
         self._own_workspace = workspace is None
+        self._confined = confined
 
     @property
     def workspace(self):
         """The folder uploads go to; a temporary one is made on first use (it costs ms)."""
         if self._workspace is None:
-            self._workspace = tempfile.mkdtemp(prefix="tvm-rpc-")
+            # Under a server's root when a server started us, so the server removes it even
+            # if this process is killed.
+            root = os.environ.get(WORKSPACE_ROOT_VAR)
+            self._workspace = tempfile.mkdtemp(
+                prefix="tvm-rpc-", dir=root if root and os.path.isdir(root) else None)
+        elif not self._own_workspace and not os.path.isdir(self._workspace):
+            os.makedirs(self._workspace, exist_ok=True)
         return self._workspace
 
     # -- handles ------------------------------------------------------------------------
@@ -117,6 +133,8 @@ class LocalSession(RPCSession):
         func = BUILTIN_FUNCTIONS.get(name) or tvm_ffi.get_global_func(name, allow_missing=True)
         if func is None:
             return None
+        if self._confined and (name in _LOADERS or name.startswith(_LOADER_PREFIXES)):
+            func = self._confine_path(func, name)
         handle = self._new_handle(HandleKind.FUNCTION, func)
         self._named[name] = handle.id
         self._refs[handle.id] = 1
@@ -185,6 +203,12 @@ class LocalSession(RPCSession):
         if os.path.isabs(normal) or normal == ".." or normal.startswith(".." + os.sep):
             raise ValueError(f"{func}: path {path!r} must stay inside the session workspace")
         return os.path.join(self.workspace, normal)
+
+    def _confine_path(self, func, name):
+        def load_in_workspace(path, *args):
+            return func(self._path(path, name), *args)
+
+        return load_in_workspace
 
     def write_file(self, path, data, append):
         full = self._path(path, "upload")

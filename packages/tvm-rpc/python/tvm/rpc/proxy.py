@@ -13,7 +13,7 @@ from .channel import SocketChannel, new_frame
 from .codec import ProtocolError, decode_all
 from .endpoint import RPCEndpoint
 from .process import Service
-from .protocol import MAGIC, MAGIC_STRUCT, Code
+from .protocol import MAGIC, MAGIC_STRUCT, PREAUTH_MAX_FRAME_SIZE, Code
 
 logger = logging.getLogger("tvm.rpc")
 
@@ -89,21 +89,22 @@ def _handle(conn, peer, registry):
             logger.warning("tvm.rpc proxy: rejected %s: bad magic 0x%08x", peer, magic)
             conn.close()
             return
-        channel = SocketChannel(conn)
-        _, init, _ = _read_frame_bytes(conn, channel)
-        code, hello, values = _read_frame_bytes(conn, channel)
-        if code != Code.HELLO or not values or not isinstance(values[0], str):
-            raise ProtocolError("expected HELLO after INIT")
-        server = registry.take(values[0], PAIR_TIMEOUT)
+        channel = SocketChannel(conn, PREAUTH_MAX_FRAME_SIZE)
+        # The client's INIT carries the key after version, side and nonce (see handshake.py);
+        # the rest of the handshake runs between client and server through the relay.
+        code, init, values = _read_frame_bytes(conn, channel)
+        if code != Code.INIT or len(values) != 4 or not isinstance(values[3], str):
+            raise ProtocolError("expected the client's INIT (version, side, nonce, key)")
+        server = registry.take(values[3], PAIR_TIMEOUT)
         if server is None:
             endpoint = RPCEndpoint(channel, "proxy")
             endpoint.send_init()
             endpoint.send(Code.EXCEPTION, [
-                "RPCError", f"tvm.rpc proxy: no server with key {values[0]!r} is free", ""])
+                "RPCError", f"tvm.rpc proxy: no server with key {values[3]!r} is free", ""])
             conn.close()
             return
         conn.settimeout(None)
-        server.sendall(head + init + hello)
+        server.sendall(head + init)
         threading.Thread(target=_relay, args=(server, conn), daemon=True).start()
         _relay(conn, server)
     except (OSError, ProtocolError, UnicodeDecodeError) as err:
@@ -129,7 +130,8 @@ class Proxy(Service):
         self._listen_and_start(host, port, port_end, "tvm.rpc.Proxy", silent, _ProxyLoop)
 
 
-def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0):
+def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0, *, secret=None,
+                        policy=None):
     """Server side: register at the proxy, serve one session at a time, register again."""
     import time
 
@@ -150,7 +152,8 @@ def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0):
         pid = os.fork()
         if pid == 0:
             try:
-                serve_connection(sock, address, lambda k: k == key, max_frame_size=max_frame_size)
+                serve_connection(sock, address, lambda k: k == key, max_frame_size=max_frame_size,
+                                 secret=secret, policy=policy)
             finally:
                 os._exit(0)
         sock.close()
