@@ -47,7 +47,10 @@ class ClientSession(RPCSession):
         return self._request(Code.GET_FUNCTION, (name,))[0]
 
     def call_handle(self, function_id, args):
-        return self._request(Code.CALL, (function_id, *args))[0]
+        with self._lock:
+            if self._pending_frees:
+                self._send_frees(self._take_pending_frees())
+            return self._endpoint.call(function_id, args)
 
     def free_handles(self, handles):
         with self._lock:

@@ -330,11 +330,26 @@ class Decoder:
 
 def decode_all(buf, resolve=None):
     """Decode every value of a meta section into a list."""
+    if len(buf) == _TAGGED_I64.size and buf[0] == Tag.INT:
+        return [_I64.unpack_from(buf, 1)[0]]  # a lone int: a call without arguments
     decoder = Decoder(buf, resolve)
     values = []
     while decoder.pos < len(buf):
         values.append(decoder.value())
     return values
+
+
+_NONE_META = bytes([Tag.NONE])
+
+
+def decode_one(buf, resolve=None):
+    """Decode a meta section holding exactly one value (a reply's)."""
+    if buf == _NONE_META:
+        return None
+    values = decode_all(buf, resolve)
+    if len(values) != 1:
+        raise ProtocolError(f"expected one value, got {len(values)}")
+    return values[0]
 
 
 def encode_all(values, export=_no_export):

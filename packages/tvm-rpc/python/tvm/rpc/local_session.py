@@ -142,8 +142,13 @@ class LocalSession(RPCSession):
         return handle
 
     def call_handle(self, function_id, args):
-        func = self._lookup(function_id, HandleKind.FUNCTION, "LocalSession.call")
-        return self._export(func(*[self._resolve(a) for a in args]))
+        entry = self._objects.get(function_id)
+        if entry is None or entry[0] != HandleKind.FUNCTION:
+            self._lookup(function_id, HandleKind.FUNCTION, "LocalSession.call")  # raises
+        if args:
+            args = [a if type(a) in _PLAIN else self._resolve(a) for a in args]
+        result = entry[1](*args)
+        return result if type(result) in _PLAIN else self._export(result)
 
     def free_handles(self, handles):
         for _, hid in handles:
