@@ -19,7 +19,7 @@ from tvm.rpc.codec import encode_all
 from tvm.rpc.handshake import AuthenticationError
 from tvm.rpc.protocol import FRAME_HEADER, MAGIC, MAGIC_STRUCT, Code
 
-from conftest import wait_for
+from conftest import logged, try_connect, until_closed, wait_for
 
 SECRET = "correct horse battery staple"
 
@@ -33,17 +33,6 @@ def _no_secret_in_environment(monkeypatch):
 def secret_server():
     with rpc.Server(port=0, silent=True, secret=SECRET) as srv:
         yield srv
-
-
-def _logged(capfd, text):
-    seen = []
-
-    def check():
-        seen.append(capfd.readouterr().err)
-        return text in "".join(seen)
-
-    wait_for(check, what=f"log line containing {text!r}")
-    return "".join(seen)
 
 
 # -- authentication -------------------------------------------------------------------------
@@ -130,20 +119,11 @@ def test_non_loopback_bind_needs_a_secret_or_an_explicit_flag():
 
 def test_a_popen_server_gets_the_secret_without_a_command_line_argument():
     with rpc.Server(port=0, silent=True, use_popen=True, secret=SECRET) as srv:
-        sess = wait_for(lambda: _try_connect(srv.port, SECRET), what="the popen server")
+        sess = wait_for(lambda: try_connect(srv.port, secret=SECRET), what="the popen server")
         with sess:
             assert sess.get_function("rpc.GetPid")() != os.getpid()
         with open(f"/proc/{srv.pid}/cmdline", "rb") as f:
             assert SECRET.encode() not in f.read()
-
-
-def _try_connect(port, secret):
-    try:
-        return rpc.connect("127.0.0.1", port, secret=secret)
-    except RPCError as err:
-        if isinstance(err, AuthenticationError):
-            raise
-        return None
 
 
 # -- TLS ------------------------------------------------------------------------------------
@@ -249,19 +229,13 @@ def _handshake_prefix(port):
     return sock
 
 
-def _until_closed(sock):
-    for _ in range(1000):
-        if not sock.recv(65536):
-            return
-
-
 def test_a_large_frame_before_authentication_is_refused_unread(capfd):
     with rpc.Server(port=0, secret=SECRET) as logged_server:
         sock = _handshake_prefix(logged_server.port)
         sock.sendall(FRAME_HEADER.pack(256 << 20, Code.HELLO, 32 << 20))
-        _until_closed(sock)
+        until_closed(sock)
         sock.close()
-        log = _logged(capfd, "exceeds the maximum frame size")
+        log = logged(capfd, "exceeds the maximum frame size")
     assert f"maximum frame size {protocol.PREAUTH_MAX_FRAME_SIZE}" in log
 
 
@@ -275,12 +249,12 @@ def _bad_handshakes(server, capfd):
     meta = bytes(encode_all(["not a version"]))
     sock.sendall(MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta))
                  + meta)
-    _until_closed(sock)
-    log = _logged(capfd, "malformed INIT frame")
+    until_closed(sock)
+    log = logged(capfd, "malformed INIT frame")
     assert "got code 1" not in log
     sock = _handshake_prefix(server.port)
     meta = bytes(encode_all(["key", 0.0, []]))  # the version 1 HELLO
     sock.sendall(FRAME_HEADER.pack(8 + len(meta), Code.HELLO, len(meta)) + meta)
-    _until_closed(sock)
+    until_closed(sock)
     assert "malformed HELLO frame: expected (proof, session_timeout, constructor args), got " \
-           "(str, float, list)" in _logged(capfd, "malformed HELLO frame")
+           "(str, float, list)" in logged(capfd, "malformed HELLO frame")

@@ -14,12 +14,11 @@ import pytest
 import tvm_ffi
 
 import tvm.rpc as rpc
-from tvm.error import RPCError
 from tvm.rpc.channel import new_frame
 from tvm.rpc.codec import encode
 from tvm.rpc.protocol import MAGIC, MAGIC_STRUCT, Code
 
-from conftest import process_gone, wait_for
+from conftest import process_gone, try_connect, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -37,17 +36,10 @@ def test_idle_connections_past_the_cap_are_refused_and_sessions_go_on(capfd):
         assert sess.get_function("rpc_test.add")(1, 2) == 3
         for sock in idle:
             sock.close()
-        fresh = wait_for(lambda: _try_connect(srv.port), what="a new session after the idle ones")
+        fresh = wait_for(lambda: try_connect(srv.port), what="a new session after the idle ones")
         assert fresh.get_function("rpc_test.add")(2, 2) == 4
         fresh.close()
         sess.close()
-
-
-def _try_connect(port, **kwargs):
-    try:
-        return rpc.connect("127.0.0.1", port, **kwargs)
-    except RPCError:
-        return None
 
 
 def test_running_out_of_descriptors_does_not_end_the_server():
