@@ -258,3 +258,15 @@ def _bad_handshakes(server, capfd):
     until_closed(sock)
     assert "malformed HELLO frame: expected (proof, session_timeout, constructor args), got " \
            "(str, float, list)" in logged(capfd, "malformed HELLO frame")
+
+
+def test_authentication_runs_end_to_end_through_a_proxy():
+    with rpc.Proxy(port=0, silent=True) as proxy:
+        with rpc.Server(port=proxy.port, is_proxy=True, key="dev", silent=True, secret=SECRET) as srv:
+            sess = wait_for(lambda: try_connect(proxy.port, key="dev", secret=SECRET),
+                            what="the server behind the proxy")
+            with sess:
+                assert sess.get_function("rpc_test.ppid")() == srv.pid
+            with pytest.raises(AuthenticationError):
+                for _ in range(3):  # the proxy waits (10 s) for the server to register again
+                    try_connect(proxy.port, key="dev", secret="wrong")
