@@ -29,8 +29,8 @@ _BUFFER_SIZE = 256 << 10
 # takes the core the peer or others need), polling stops for _BUSY_SKIP reads.
 _SPIN_SECONDS = float(os.environ.get("TVM_RPC_SPIN_US", "100")) * 1e-6
 _MAX_SKIP = 1024
-_BUSY_CHECK = 64  # reads between two looks at the preemption count
-_BUSY_PREEMPTIONS = 4  # preemptions within _BUSY_CHECK reads that mean the cores are busy
+_BUSY_CHECK = 256  # polls between two looks at the preemption count
+_BUSY_PREEMPTIONS = 2  # preemptions within _BUSY_CHECK polls that mean the cores are busy
 _BUSY_SKIP = 4096
 
 
