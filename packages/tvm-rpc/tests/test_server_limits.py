@@ -160,6 +160,10 @@ def test_uploads_of_killed_workers_are_removed(private_tmp):
     assert os.listdir(private_tmp) == []
 
 
+def _server_roots(folder):
+    return [name for name in os.listdir(folder) if name.startswith("tvm-rpc-server-")]
+
+
 def test_a_killed_server_s_workspaces_go_when_a_server_starts(private_tmp):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
@@ -172,9 +176,10 @@ def test_a_killed_server_s_workspaces_go_when_a_server_starts(private_tmp):
     try:
         wait_for(lambda: not orphan.parent.exists(), what="the orphaned workspace to go")
         assert other.exists()
+        wait_for(lambda: _server_roots(private_tmp), what="the server's own root")
     finally:
         srv.kill()
-    leftover = [name for name in os.listdir(private_tmp) if name.startswith("tvm-rpc-server-")]
+    leftover = _server_roots(private_tmp)
     assert len(leftover) == 1  # SIGKILL leaves the root; the next server removes it
     with rpc.Server(port=0, silent=True) as again:
         wait_for(lambda: not (private_tmp / leftover[0]).exists(), what="the killed server's root")
