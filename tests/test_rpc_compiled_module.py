@@ -70,8 +70,9 @@ def test_kernel_in_popen_session(library):
         _run_kernel(sess, library)
 
 
-def test_kernel_through_two_hops(server, library):
-    with rpc.Server(port=0, silent=True) as far:
+def test_kernel_through_two_hops(library):
+    with rpc.Server(port=0, silent=True) as far, rpc.Server(
+            port=0, silent=True, allow_connect=[("127.0.0.1", far.port)]) as first:
         hop = ["rpc.Connect", "127.0.0.1", far.port, ""]
-        with rpc.connect("127.0.0.1", server.port, session_constructor_args=hop) as sess:
+        with rpc.connect("127.0.0.1", first.port, session_constructor_args=hop) as sess:
             _run_kernel(sess, library)

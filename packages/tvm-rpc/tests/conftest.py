@@ -52,6 +52,45 @@ def wait_for(predicate, timeout=10.0, what="condition"):
         time.sleep(0.02)
 
 
+def try_connect(port, **kwargs):
+    """A session on the server at port, or None while it does not answer yet (an
+    authentication failure is raised: waiting would not help)."""
+    from tvm.error import RPCError
+    from tvm.rpc.handshake import AuthenticationError
+
+    try:
+        return rpc.connect("127.0.0.1", port, **kwargs)
+    except AuthenticationError:
+        raise
+    except RPCError:
+        return None
+
+
+def until_closed(sock):
+    """Read until the peer closes the connection (bounded by the socket's timeout)."""
+    received = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return received
+        received += chunk
+
+
+def logged(capfd, text):
+    """Wait (bounded) until the captured stderr holds ``text``; returns what it held."""
+    seen = []
+
+    def check():
+        seen.append(capfd.readouterr().err)
+        return text in "".join(seen)
+
+    try:
+        wait_for(check, what=f"log line containing {text!r}")
+    except AssertionError:
+        raise AssertionError(f"no {text!r} in the server log: {''.join(seen)!r}") from None
+    return "".join(seen)
+
+
 def process_gone(pid):
     try:
         os.kill(pid, 0)

@@ -96,3 +96,36 @@ def test_inline_array_with_inconsistent_size_is_protocol_error():
     meta[-16 - 8:-16] = struct.pack("<Q", 12)  # claim 12 bytes for 4 int32 values
     with pytest.raises(ProtocolError, match="does not hold 12 bytes"):
         decode_all(bytes(meta[:-4]))
+
+
+def test_decoded_values_are_bounded_by_the_wire_size():
+    # 4 MiB of NONE tags would be 4 Mi list slots (32 MiB) and more once a call copies them.
+    meta = bytes([Tag.ARRAY]) + (4 << 20).to_bytes(4, "little") + bytes([Tag.NONE]) * (4 << 20)
+    with pytest.raises(ProtocolError, match="decodes into more than"):
+        decode_all(meta)
+    small = [None] * 60000 + [True] * 5000  # under the fixed allowance: fine
+    assert decode_all(encode_all([small])) == [small]
+    ints = list(range(300000))  # 9 wire bytes each: within one value per 8 bytes
+    assert decode_all(encode_all([ints])) == [ints]
+
+
+def test_a_large_announced_frame_costs_memory_only_as_it_arrives():
+    import socket
+    import tracemalloc
+
+    from tvm.rpc.channel import ChannelClosed, SocketChannel
+    from tvm.rpc.protocol import FRAME_HEADER, Code
+
+    a, b = socket.socketpair()
+    with a, b:
+        a.sendall(FRAME_HEADER.pack(200 << 20, Code.CALL, (200 << 20) - 8) + b"x" * 100000)
+        a.shutdown(socket.SHUT_WR)
+        channel = SocketChannel(b)
+        tracemalloc.start()
+        try:
+            with pytest.raises(ChannelClosed, match="connection closed inside a frame"):
+                channel.recv_frame()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 8 << 20, f"{peak} bytes allocated for 100 KB received"

@@ -12,41 +12,19 @@ import tvm
 import tvm.rpc as rpc
 from tvm.error import RPCError, RPCSessionTimeoutError
 from tvm.rpc.channel import ChannelClosed
+from tvm.rpc import protocol
 from tvm.rpc.codec import encode_all
 from tvm.rpc.protocol import FRAME_HEADER, MAGIC, MAGIC_STRUCT, Code
 
-from conftest import process_gone, wait_for
+from conftest import logged, process_gone, until_closed, wait_for
 
 
 def _raw_client(port):
     """A socket that has sent the magic and a valid INIT, as a client would."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    meta = bytes(encode_all([1, "raw test client"]))
+    meta = bytes(encode_all([protocol.PROTOCOL_VERSION, "raw test client", bytes(32), ""]))
     sock.sendall(MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta)) + meta)
     return sock
-
-
-def _until_closed(sock):
-    """Read until the server closes the connection (bounded by the socket timeout)."""
-    received = b""
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return received
-        received += chunk
-
-
-def _logged(capfd, text):
-    seen = []
-
-    def check():
-        seen.append(capfd.readouterr().err)
-        return text in "".join(seen)
-
-    try:
-        wait_for(check, what=f"log line containing {text!r}")
-    except AssertionError:
-        raise AssertionError(f"no {text!r} in the server log: {''.join(seen)!r}") from None
 
 
 def _still_serves(srv):
@@ -91,9 +69,9 @@ def test_oversized_frame_closes_connection_with_logged_reason(capfd):
     with rpc.Server(port=0) as logged_server:
         sock = _raw_client(logged_server.port)
         sock.sendall(FRAME_HEADER.pack(1 << 40, Code.HELLO, 0))
-        _until_closed(sock)
+        until_closed(sock)
         sock.close()
-        _logged(capfd, "exceeds the maximum frame size")
+        logged(capfd, "exceeds the maximum frame size")
         _still_serves(logged_server)
 
 
@@ -102,7 +80,7 @@ def test_oversized_frame_inside_a_session(capfd):
         sess = rpc.connect("127.0.0.1", srv.port)
         with pytest.raises(RPCError, match="connection to the server lost"):
             sess.get_function("rpc_test.echo")(b"x" * (2 << 20))
-        _logged(capfd, "exceeds the maximum frame size")
+        logged(capfd, "exceeds the maximum frame size")
         _still_serves(srv)
 
 
@@ -111,9 +89,9 @@ def test_truncated_frame_closes_connection_with_logged_reason(capfd):
         sock = _raw_client(logged_server.port)
         sock.sendall(FRAME_HEADER.pack(100, Code.HELLO, 50) + b"0123456789")
         sock.shutdown(socket.SHUT_WR)
-        _until_closed(sock)
+        until_closed(sock)
         sock.close()
-        _logged(capfd, "connection closed inside a frame")
+        logged(capfd, "connection closed inside a frame")
         _still_serves(logged_server)
 
 
@@ -124,12 +102,12 @@ def test_malformed_meta_and_unknown_code_close_the_connection(capfd):
         channel.sock.sendall(FRAME_HEADER.pack(9, Code.CALL, 1) + b"\xfe")
         with pytest.raises(ChannelClosed):
             sess._endpoint.read_reply()
-        _logged(capfd, "unknown value tag 254")
+        logged(capfd, "unknown value tag 254")
         sess = rpc.connect("127.0.0.1", logged_server.port)
         sess._endpoint.channel.sock.sendall(FRAME_HEADER.pack(8, 999, 0))
         with pytest.raises(RPCError):
             sess.get_function("rpc_test.add")
-        _logged(capfd, "unknown request code 999")
+        logged(capfd, "unknown request code 999")
         _still_serves(logged_server)
 
 
@@ -145,9 +123,9 @@ def test_not_an_rpc_client_is_rejected(capfd):
     with rpc.Server(port=0) as logged_server:
         sock = socket.create_connection(("127.0.0.1", logged_server.port), timeout=10)
         sock.sendall(b"GET / HTTP/1.1\r\n\r\n")
-        _until_closed(sock)
+        until_closed(sock)
         sock.close()
-        _logged(capfd, "not an RPC client")
+        logged(capfd, "not an RPC client")
 
 
 def test_session_timeout_raises_timeout_error_and_server_survives():

@@ -176,3 +176,17 @@ def test_local_functions_cannot_be_sent(server):
         with pytest.raises(TypeError, match="cannot send a value of type function"):
             sess.get_function("rpc_test.echo")(lambda: 1)
         assert sess.get_function("rpc_test.add")(1, 2) == 3  # the session is still usable
+
+
+def test_get_function_reuses_the_handle_of_a_name(sess):
+    first = sess.get_function_handle("rpc_test.add")
+    second = sess.get_function_handle("rpc_test.add")
+    assert first.id == second.id  # no new handle per lookup (it grew the worker's table)
+    for _ in range(200):
+        assert sess.get_function("rpc_test.add")(1, 2) == 3
+    assert sess.get_function_handle("rpc_test.add").id == first.id
+    sess.free_handles([(first.kind, first.id), (second.kind, second.id)])
+    assert sess.call_handle(first.id, [1, 2]) == 3  # one reference is still out
+    sess.free_handles([(first.kind, first.id)])
+    with pytest.raises(ValueError, match="no function with handle"):
+        sess.call_handle(first.id, [1, 2])

@@ -5,10 +5,17 @@ import select
 import socket
 import time
 
+try:
+    import resource
+except ImportError:  # not on Windows: the busy check is skipped there
+    pass
+
 from .codec import ProtocolError
 from .protocol import DEFAULT_MAX_FRAME_SIZE, FRAME_FIXED, FRAME_HEADER
 
 _HEADER_SIZE = FRAME_HEADER.size
+_pack_header = FRAME_HEADER.pack_into
+_unpack_header = FRAME_HEADER.unpack_from
 # Reads at least this large bypass the buffer and land in the destination directly.
 _DIRECT_READ = 64 << 10
 _BUFFER_SIZE = 256 << 10
@@ -16,7 +23,22 @@ _BUFFER_SIZE = 256 << 10
 # tens of microseconds to wake (measured: 68 us per Python socket round trip on an idle
 # 2-core VM, 6 us with the cores busy), which would dominate every small call. Polling a
 # little keeps both ends awake through a burst of calls. TVM_RPC_SPIN_US=0 turns it off.
+# The poll backs off when it does not pay. When the bytes did not come within it (a pause
+# between calls), the next reads block at once, twice as many after each miss in a row
+# (up to _MAX_SKIP). When the process keeps being preempted (a busy machine, where polling
+# takes the core the peer or others need), polling stops for _BUSY_SKIP reads.
 _SPIN_SECONDS = float(os.environ.get("TVM_RPC_SPIN_US", "100")) * 1e-6
+_MAX_SKIP = 1024
+_BUSY_CHECK = 256  # polls between two looks at the preemption count
+_BUSY_PREEMPTIONS = 2  # preemptions within _BUSY_CHECK polls that mean the cores are busy
+_BUSY_SKIP = 4096
+
+
+def _preemptions():
+    try:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw
+    except (NameError, OSError):
+        return 0
 
 
 class ChannelClosed(Exception):
@@ -38,6 +60,29 @@ class Channel:
         self._view = memoryview(self._buf)
         self._lo = 0
         self._hi = 0
+        self._skip = 0  # reads left that block without polling first
+        self._backoff = 1  # reads to skip after the next poll that misses
+        self._polls = 0  # polls since the last look at the preemption count
+        self._preempted = _preemptions()
+
+    def _poll_window(self):
+        """Seconds to poll before this read blocks (0: block at once)."""
+        if self._skip:
+            self._skip -= 1
+            return 0.0
+        self._polls += 1
+        if self._polls >= _BUSY_CHECK:
+            count = _preemptions()
+            busy = count - self._preempted >= _BUSY_PREEMPTIONS
+            self._polls, self._preempted = 0, count
+            if busy:
+                self._skip = _BUSY_SKIP
+                return 0.0
+        return _SPIN_SECONDS
+
+    def _poll_missed(self):
+        self._skip = self._backoff
+        self._backoff = min(self._backoff * 2, _MAX_SKIP)
 
     # -- raw I/O, provided by subclasses -------------------------------------------------
     def _recv_into(self, view):
@@ -52,6 +97,10 @@ class Channel:
     # -- sending -------------------------------------------------------------------------
     def send_frame(self, code, frame, bulk=None):
         """Send ``frame`` (from new_frame(), meta appended) and optional bulk bytes."""
+        if bulk is None and self.write_lock is None and len(frame) <= self.max_frame_size:
+            _pack_header(frame, 0, len(frame) - 8, code, len(frame) - _HEADER_SIZE)
+            self._send_all(frame)  # the usual small frame
+            return
         bulk_len = 0 if bulk is None else bulk.nbytes
         length = len(frame) - 8 + bulk_len
         if length > self.max_frame_size:
@@ -126,8 +175,15 @@ class Channel:
 
         The caller must then consume exactly ``bulk length`` bytes (read_into or skip).
         """
-        self._fill(_HEADER_SIZE)
-        length, code, meta_len = FRAME_HEADER.unpack_from(self._buf, self._lo)
+        if self._hi - self._lo < _HEADER_SIZE:
+            self._fill(_HEADER_SIZE)
+        lo = self._lo
+        length, code, meta_len = _unpack_header(self._buf, lo)
+        end = lo + _HEADER_SIZE + meta_len
+        if end <= self._hi and length <= self.max_frame_size and length >= FRAME_FIXED + meta_len:
+            # The usual small frame, whole in the buffer already: no further reads.
+            self._lo = end
+            return code, self._buf[lo + _HEADER_SIZE:end], length - FRAME_FIXED - meta_len
         if length > self.max_frame_size:
             raise ProtocolError(f"frame of {length} bytes exceeds the maximum frame size "
                                 f"{self.max_frame_size}")
@@ -139,33 +195,63 @@ class Channel:
             meta = bytes(self._view[self._lo:self._lo + meta_len])
             self._lo += meta_len
         else:
-            meta = bytearray(meta_len)
-            self.read_into(memoryview(meta))
+            meta = self.read_growing(meta_len)
         return code, meta, length - FRAME_FIXED - meta_len
+
+    def read_growing(self, n):
+        """The next n bytes as a bytearray that grows as they arrive, so a header announcing
+        a large frame costs memory only once the bytes are really sent."""
+        out = bytearray()
+        while len(out) < n:
+            start = len(out)
+            step = min(n - start, max(start, _BUFFER_SIZE))
+            out.extend(bytes(step))  # at most doubles what has arrived so far
+            self.read_into(memoryview(out)[start:])
+        return out
 
 
 class SocketChannel(Channel):
+    """A channel over a socket (plain or TLS). ``deadline`` (time.monotonic() seconds), while
+    set, bounds the total time of every read and write, not each byte's wait."""
+
     def __init__(self, sock, max_frame_size=DEFAULT_MAX_FRAME_SIZE):
         super().__init__(max_frame_size)
         self.sock = sock
+        self.deadline = None
+        # TLS sockets take no recv flags, and their buffered bytes are invisible to a poll.
+        self._can_spin = type(sock) is socket.socket
         if sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
+    def _arm_deadline(self):
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("tvm.rpc: the handshake ran past its time limit")
+        self.sock.settimeout(left)
+
     def _recv_into(self, view):
+        if self.deadline is not None:
+            self._arm_deadline()
         try:
-            if _SPIN_SECONDS > 0 and self.sock.gettimeout() is None:
-                deadline = time.perf_counter() + _SPIN_SECONDS
+            window = self._poll_window() if self._can_spin else 0.0
+            if window > 0 and self.sock.gettimeout() is None:
+                deadline = time.perf_counter() + window
                 while True:
                     try:
-                        return self.sock.recv_into(view, 0, socket.MSG_DONTWAIT)
+                        got = self.sock.recv_into(view, 0, socket.MSG_DONTWAIT)
+                        self._backoff = 1
+                        return got
                     except BlockingIOError:
                         if time.perf_counter() > deadline:
                             break
+                self._poll_missed()
             return self.sock.recv_into(view)
         except (ConnectionResetError, ConnectionAbortedError):
             return 0
 
     def _send_all(self, data):
+        if self.deadline is not None:
+            self._arm_deadline()
         try:
             self.sock.sendall(data)
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as err:
@@ -188,11 +274,15 @@ class PipeChannel(Channel):
 
     def _recv_into(self, view):
         try:
-            if _SPIN_SECONDS > 0:  # see _SPIN_SECONDS: poll a little before blocking
-                deadline = time.perf_counter() + _SPIN_SECONDS
+            window = self._poll_window()
+            if window > 0:  # see _SPIN_SECONDS: poll a little before blocking
+                deadline = time.perf_counter() + window
                 while not select.select([self.read_fd], [], [], 0)[0]:
                     if time.perf_counter() > deadline:
+                        self._poll_missed()
                         break
+                else:
+                    self._backoff = 1
             return os.readv(self.read_fd, [view])
         except OSError:
             return 0

@@ -6,14 +6,13 @@ import threading
 
 from tvm.error import RPCError
 
+from . import auth
 from .channel import ChannelClosed, SocketChannel
 from .codec import Handle, ProtocolError
 from .endpoint import RPCEndpoint
-from .protocol import BULK_CHUNK_SIZE, MAGIC, MAGIC_STRUCT, Code, HandleKind
+from .handshake import HANDSHAKE_TIMEOUT, client_handshake, deadline_after
+from .protocol import BULK_CHUNK_SIZE, Code, HandleKind
 from .session import RPCSession
-
-# Bound on connecting plus the handshake, so a silent peer cannot hang a client.
-HANDSHAKE_TIMEOUT = 30.0
 
 
 class ClientSession(RPCSession):
@@ -48,7 +47,10 @@ class ClientSession(RPCSession):
         return self._request(Code.GET_FUNCTION, (name,))[0]
 
     def call_handle(self, function_id, args):
-        return self._request(Code.CALL, (function_id, *args))[0]
+        with self._lock:
+            if self._pending_frees:
+                self._send_frees(self._take_pending_frees())
+            return self._endpoint.call(function_id, args)
 
     def free_handles(self, handles):
         with self._lock:
@@ -128,38 +130,55 @@ def _check_connect_args(host, port, key, session_timeout, session_constructor_ar
 
 
 def connect(host, port, key="", session_timeout=0, session_constructor_args=None,
-            handshake_timeout=HANDSHAKE_TIMEOUT):
+            handshake_timeout=HANDSHAKE_TIMEOUT, *, secret=None, ssl_context=None):
     """Open a session on the RPC server at host:port.
 
     key: must match the server's key. session_timeout: seconds after which the server ends
     the session (0: no limit); the next call then raises RPCSessionTimeoutError.
     session_constructor_args: what the server serves, e.g. ["rpc.Connect", host2, port2, key2]
     to chain to another server (default: a LocalSession in the server's worker).
+    secret: the server's shared secret (str or bytes; None reads $TVM_RPC_SECRET): both
+    sides prove they know it by HMAC challenge-response, it never crosses the wire.
+    ssl_context: an ssl.SSLContext to run the connection over TLS (None: plain TCP).
     """
     _check_connect_args(host, port, key, session_timeout, session_constructor_args)
+    secret = auth.resolve_secret(secret, "tvm.rpc.connect: argument 'secret'")
+    check_ssl_context(ssl_context, "tvm.rpc.connect")
     where = f"{host}:{port}"
+    deadline = deadline_after(handshake_timeout)
     try:
         sock = socket.create_connection((host, port), timeout=handshake_timeout)
     except OSError as err:
         raise RPCError(f"tvm.rpc.connect: cannot connect to {where}: {err}") from None
     try:
-        return client_handshake(sock, where, key, session_timeout,
-                                list(session_constructor_args or []))
+        if ssl_context is not None:
+            try:
+                sock = ssl_context.wrap_socket(sock, server_hostname=host)
+            except OSError as err:  # ssl.SSLError is one
+                raise RPCError(f"tvm.rpc.connect: TLS handshake with {where} failed: {err}") from None
+        return client_session(sock, where, key, secret, session_timeout,
+                              list(session_constructor_args or []), deadline)
     except BaseException:
         sock.close()
         raise
 
 
-def client_handshake(sock, where, key, session_timeout=0, constructor_args=()):
-    """Run the client side of the socket handshake; returns the ClientSession."""
-    sock.settimeout(HANDSHAKE_TIMEOUT if sock.gettimeout() is None else sock.gettimeout())
+def check_ssl_context(ssl_context, func):
+    if ssl_context is not None:
+        import ssl
+
+        if not isinstance(ssl_context, ssl.SSLContext):
+            raise TypeError(f"{func}: argument 'ssl_context' must be None or an ssl.SSLContext, "
+                            f"got {type(ssl_context).__name__}")
+
+
+def client_session(sock, where, key, secret=None, session_timeout=0, constructor_args=(),
+                   deadline=None):
+    """Run the client side of the socket handshake on ``sock``; returns the ClientSession."""
     endpoint = RPCEndpoint(SocketChannel(sock), "client")
     try:
-        sock.sendall(MAGIC_STRUCT.pack(MAGIC))
-        endpoint.send_init()
-        endpoint.send(Code.HELLO, [key, float(session_timeout), list(constructor_args)])
-        endpoint.receive_init()
-        endpoint.read_reply(expect=Code.READY)
+        client_handshake(endpoint, where, key, secret, session_timeout, constructor_args,
+                         deadline or deadline_after(HANDSHAKE_TIMEOUT))
     except RPCError:
         raise
     except (ChannelClosed, OSError) as err:

@@ -17,6 +17,11 @@ _TAGGED_F64 = struct.Struct("<Bd")
 
 # Deeper nesting than this in a received frame is treated as malformed, not recursed into.
 MAX_NESTING = 64
+# A frame decodes into at most this many values plus one per DECODE_BYTES_PER_VALUE bytes
+# of its meta: a NONE is one byte on the wire but a pointer (8 bytes) or more in memory, so
+# without the bound a frame of NONEs would cost dozens of times its size once decoded.
+DECODE_BASE_VALUES = 1 << 16
+DECODE_BYTES_PER_VALUE = 8
 
 
 class ProtocolError(Exception):
@@ -194,12 +199,20 @@ def _encode_numpy(value, out):
 class Decoder:
     """Reads values from one meta section; ``resolve`` turns a Handle into a local value."""
 
-    __slots__ = ("buf", "pos", "resolve")
+    __slots__ = ("buf", "pos", "resolve", "budget")
 
     def __init__(self, buf, resolve=None):
         self.buf = buf
         self.pos = 0
         self.resolve = resolve
+        self.budget = DECODE_BASE_VALUES + len(buf) // DECODE_BYTES_PER_VALUE
+
+    def _over_budget(self):
+        limit = DECODE_BASE_VALUES + len(self.buf) // DECODE_BYTES_PER_VALUE
+        raise ProtocolError(f"a {len(self.buf)}-byte meta section decodes into more than "
+                            f"{limit} values ({DECODE_BASE_VALUES} plus one per "
+                            f"{DECODE_BYTES_PER_VALUE} bytes); send large collections of "
+                            "small values as a NumPy array")
 
     def _take(self, n):
         start = self.pos
@@ -214,6 +227,9 @@ class Decoder:
         return st.unpack_from(self.buf, self._take(st.size))
 
     def value(self, depth=0):
+        self.budget -= 1
+        if self.budget < 0:
+            self._over_budget()
         tag = self.buf[self._take(1)]
         if tag == Tag.NONE:
             return None
@@ -314,11 +330,26 @@ class Decoder:
 
 def decode_all(buf, resolve=None):
     """Decode every value of a meta section into a list."""
+    if len(buf) == _TAGGED_I64.size and buf[0] == Tag.INT:
+        return [_I64.unpack_from(buf, 1)[0]]  # a lone int: a call without arguments
     decoder = Decoder(buf, resolve)
     values = []
     while decoder.pos < len(buf):
         values.append(decoder.value())
     return values
+
+
+_NONE_META = bytes([Tag.NONE])
+
+
+def decode_one(buf, resolve=None):
+    """Decode a meta section holding exactly one value (a reply's)."""
+    if buf == _NONE_META:
+        return None
+    values = decode_all(buf, resolve)
+    if len(values) != 1:
+        raise ProtocolError(f"expected one value, got {len(values)}")
+    return values[0]
 
 
 def encode_all(values, export=_no_export):

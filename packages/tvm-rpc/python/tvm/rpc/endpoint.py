@@ -1,17 +1,22 @@
 """RPCEndpoint: sends session requests over a channel and serves the peer's requests."""
 
 import logging
+import struct
 
 from tvm.error import RPCError
 
 from . import protocol
 from .channel import ChannelClosed, new_frame
-from .codec import ProtocolError, decode_all, encode
+from .codec import ProtocolError, decode_all, decode_one, encode
 from .errors import describe, remote_error
-from .protocol import BULK_CHUNK_SIZE, Code
+from .protocol import BULK_CHUNK_SIZE, FRAME_HEADER, Code, Tag, frame_name
 from .serve_handlers import HANDLERS
 
 logger = logging.getLogger("tvm.rpc")
+
+# A CALL frame up to its function id: the header (filled in by send_frame) and the INT tag.
+_CALL_PREFIX = bytes(FRAME_HEADER.size) + bytes([Tag.INT])
+_I64 = struct.Struct("<q")
 
 
 class RPCEndpoint:
@@ -31,15 +36,22 @@ class RPCEndpoint:
             encode(value, frame)
         self.channel.send_frame(code, frame, bulk)
 
-    def send_init(self):
-        self.send(Code.INIT, [self.version, self.name])
+    def send_init(self, *extra):
+        """Send INIT: our protocol version and side name, then ``extra`` handshake values."""
+        self.send(Code.INIT, [self.version, self.name, *extra])
 
     def receive_init(self):
-        """Read the peer's INIT and check its protocol version against ours."""
+        """Read the peer's INIT and check its protocol version against ours; returns the
+        values after version and side name (the socket handshake's nonce and key)."""
         code, meta, bulk_len = self.channel.recv_frame()
-        values = decode_all(meta) if code == Code.INIT else None
-        if code != Code.INIT or bulk_len or not values or type(values[0]) is not int:
-            raise ProtocolError(f"expected the peer's protocol version (INIT frame), got code {code}")
+        if code != Code.INIT:
+            raise ProtocolError(f"expected the peer's INIT frame (code {Code.INIT}), got "
+                                f"{frame_name(code)}")
+        values = decode_all(meta)
+        if bulk_len or not values or type(values[0]) is not int:
+            raise ProtocolError("malformed INIT frame: expected the protocol version (an int) "
+                                f"first, got ({', '.join(type(v).__name__ for v in values)})"
+                                + (f" and {bulk_len} bulk bytes" if bulk_len else ""))
         self.peer_version = values[0]
         peer_name = values[1] if len(values) > 1 else "peer"
         if self.peer_version != self.version:
@@ -47,6 +59,7 @@ class RPCEndpoint:
                 f"tvm.rpc: protocol version mismatch: this side ({self.name}) speaks version "
                 f"{self.version}, the peer ({peer_name}) speaks version "
                 f"{self.peer_version}; install the same tvm-rpc version on both sides")
+        return values[2:]
 
     def close(self):
         self.closed = True
@@ -59,18 +72,31 @@ class RPCEndpoint:
         ``bulk_into``: a writable memoryview the reply's bulk bytes are read into, or a
         function of the bulk size returning one.
         """
+        frame = new_frame()
+        for value in values:
+            encode(value, frame)
+        return self.exchange(code, frame, bulk, bulk_into)
+
+    def call(self, function_id, args):
+        """CALL function_id(*args) and return its one result: the hot path of every remote
+        call, so it builds its frame directly."""
+        frame = bytearray(_CALL_PREFIX)
+        frame += _I64.pack(function_id)
+        for value in args:
+            encode(value, frame)
+        return self.exchange(Code.CALL, frame, single=True)
+
+    def exchange(self, code, frame, bulk=None, bulk_into=None, single=False):
+        """Send the request ``frame`` (from new_frame()) and read its reply (see request)."""
         if self.closed:
             raise RPCError(f"tvm.rpc: the session ({self.name}) is closed")
         try:
-            frame = new_frame()
-            for value in values:
-                encode(value, frame)
             try:
                 self.channel.send_frame(code, frame, bulk)
             except ChannelClosed:
                 self._raise_parting_notice()
                 raise
-            return self.read_reply(bulk_into)
+            return self.read_reply(bulk_into, single=single)
         except RPCError:  # the remote error itself (it may also be an OSError)
             raise
         except ChannelClosed as err:
@@ -85,21 +111,27 @@ class RPCEndpoint:
             self.close()
             raise RPCError(f"tvm.rpc: connection to the server failed ({err})") from None
 
-    def read_reply(self, bulk_into=None, expect=Code.RETURN):
+    def read_reply(self, bulk_into=None, expect=Code.RETURN, single=False):
+        """The reply's values (its one value when ``single``); an EXCEPTION is raised."""
         code, meta, bulk_len = self.channel.recv_frame()
         if code == expect:
+            if single and not bulk_len:
+                return decode_one(meta)
             if bulk_len:
                 if callable(bulk_into):
                     bulk_into = bulk_into(bulk_len)
                 if bulk_into is None or bulk_into.nbytes != bulk_len:
                     raise ProtocolError(f"reply carries {bulk_len} unexpected bulk bytes")
                 self.channel.read_into(bulk_into)
-            return decode_all(meta)
+            return decode_one(meta) if single else decode_all(meta)
         if code == Code.EXCEPTION:
             self.channel.skip(bulk_len)
             values = decode_all(meta)
-            if len(values) != 3 or not all(isinstance(v, str) for v in values):
-                raise ProtocolError("EXCEPTION frame must hold kind, message and traceback")
+            if (len(values) not in (3, 5) or not all(isinstance(v, str) for v in values[:3])
+                    or (len(values) == 5 and not (values[3] is None or type(values[3]) is list)
+                        or len(values) == 5 and type(values[4]) is not dict)):
+                raise ProtocolError("EXCEPTION frame must hold kind, message, traceback "
+                                    "(and arguments, attributes)")
             err = remote_error(*values)
             if isinstance(err, _session_ending_errors()):
                 self.close()
@@ -131,6 +163,10 @@ class RPCEndpoint:
                 return
             handler = HANDLERS.get(code)
             try:
+                if code == Code.CALL and not bulk_len:
+                    if self._serve_call(session, meta):
+                        continue
+                    return
                 if code not in HANDLERS:
                     raise ProtocolError(f"unknown request code {code}")
                 values = decode_all(meta)
@@ -140,11 +176,9 @@ class RPCEndpoint:
                 bulk = _Bulk(channel, bulk_len) if bulk_len else _NO_BULK
                 try:
                     reply, reply_bulk = handler(session, values, bulk)
-                except ProtocolError:
-                    raise
-                except (ChannelClosed, BrokenPipeError):
-                    return
-                except Exception as err:  # noqa: BLE001  (every failure goes back to the caller)
+                except (ProtocolError, ChannelClosed):
+                    raise  # this connection's own failures (a remote BrokenPipeError is not one)
+                except BaseException as err:  # noqa: BLE001  (SystemExit too: the session survives)
                     bulk.skip_rest()
                     self.send(Code.EXCEPTION, describe(err))
                     continue
@@ -161,6 +195,35 @@ class RPCEndpoint:
                 return
             except ChannelClosed:
                 return
+
+
+    def _serve_call(self, session, meta):
+        """Serve one CALL (the hot path of serve); False when the peer has gone."""
+        values = decode_all(meta)
+        try:
+            if not values or type(values[0]) is not int:
+                raise TypeError("tvm.rpc call request: expected a function handle id first")
+            reply = session.call_handle(values[0], values[1:])
+            frame = new_frame()
+            encode(reply, frame)
+        except (ProtocolError, ChannelClosed):
+            raise  # this connection's own failures (a remote BrokenPipeError is not one)
+        except BaseException as err:  # noqa: BLE001  (SystemExit too: the session survives)
+            return self._send_error(err)
+        return self._send_frame(Code.RETURN, frame)
+
+    def _send_error(self, err):
+        frame = new_frame()
+        for value in describe(err):
+            encode(value, frame)
+        return self._send_frame(Code.EXCEPTION, frame)
+
+    def _send_frame(self, code, frame):
+        try:
+            self.channel.send_frame(code, frame)
+        except ChannelClosed:
+            return False
+        return True
 
 
 def _handle_pairs(values):
@@ -194,8 +257,8 @@ class _Bulk:
         if self.remaining > BULK_CHUNK_SIZE:
             raise ProtocolError(f"bulk section of {self.remaining} bytes exceeds "
                                 f"{BULK_CHUNK_SIZE}")
-        data = bytearray(self.remaining)
-        self.read_into(memoryview(data))
+        data = self.channel.read_growing(self.remaining)
+        self.remaining = 0
         return data
 
     def skip_rest(self):

@@ -10,6 +10,7 @@ from tvm import runtime
 from .codec import Handle
 from .protocol import DEVICE_EXISTS, HANDLE_KIND_NAMES, HandleKind
 from .session import RPCSession, check_device_op
+from .workspaces import WORKSPACE_ROOT_VAR
 
 _PLAIN = (type(None), bool, int, float, str, bytes, bytearray)
 
@@ -29,25 +30,44 @@ BUILTIN_FUNCTIONS = {
 }
 
 
+# Global functions that load a file: a confined session resolves their path argument in
+# its workspace, like load_module, so no client reaches files outside it through them.
+_LOADERS = ("ffi.ModuleLoadFromFile",)
+_LOADER_PREFIXES = ("ffi.Module.load_from_file.",)
+
+
 class LocalSession(RPCSession):
     """A session whose objects live in this process.
 
     ``workspace`` is the folder uploads go to (a new temporary folder by default, removed
-    on close).
+    on close; a given folder is made on first use and left in place). ``confined``: what a
+    server serves to its clients; functions that load files (ffi.ModuleLoadFromFile) then
+    take paths inside the workspace only, as load_module does.
     """
 
-    def __init__(self, workspace=None):
+    def __init__(self, workspace=None, *, confined=False):
         super().__init__()
         self._objects = {}
+        # Global functions are looked up once: a name keeps its handle while any reference
+        # to it is alive (each GET_FUNCTION reply is one reference, each FREE drops one).
+        self._named = {}  # name -> handle id
+        self._refs = {}  # handle id -> references handed out
         self._next_id = 1
         self._workspace = workspace
         self._own_workspace = workspace is None
+        self._confined = confined
 
     @property
     def workspace(self):
         """The folder uploads go to; a temporary one is made on first use (it costs ms)."""
         if self._workspace is None:
-            self._workspace = tempfile.mkdtemp(prefix="tvm-rpc-")
+            # Under a server's root when a server started us, so the server removes it even
+            # if this process is killed.
+            root = os.environ.get(WORKSPACE_ROOT_VAR)
+            self._workspace = tempfile.mkdtemp(
+                prefix="tvm-rpc-", dir=root if root and os.path.isdir(root) else None)
+        elif not self._own_workspace and not os.path.isdir(self._workspace):
+            os.makedirs(self._workspace, exist_ok=True)
         return self._workspace
 
     # -- handles ------------------------------------------------------------------------
@@ -106,19 +126,47 @@ class LocalSession(RPCSession):
 
     # -- the session interface ----------------------------------------------------------
     def get_function_handle(self, name):
+        hid = self._named.get(name)
+        if hid is not None:
+            self._refs[hid] += 1
+            return Handle(HandleKind.FUNCTION, hid)
         func = BUILTIN_FUNCTIONS.get(name) or tvm_ffi.get_global_func(name, allow_missing=True)
-        return None if func is None else self._new_handle(HandleKind.FUNCTION, func)
+        if func is None:
+            return None
+        if self._confined and (name in _LOADERS or name.startswith(_LOADER_PREFIXES)):
+            func = self._confine_path(func, name)
+        handle = self._new_handle(HandleKind.FUNCTION, func)
+        self._named[name] = handle.id
+        self._refs[handle.id] = 1
+        self._objects[handle.id] = (HandleKind.FUNCTION, func, name)
+        return handle
 
     def call_handle(self, function_id, args):
-        func = self._lookup(function_id, HandleKind.FUNCTION, "LocalSession.call")
-        return self._export(func(*[self._resolve(a) for a in args]))
+        entry = self._objects.get(function_id)
+        if entry is None or entry[0] != HandleKind.FUNCTION:
+            self._lookup(function_id, HandleKind.FUNCTION, "LocalSession.call")  # raises
+        if args:
+            args = [a if type(a) in _PLAIN else self._resolve(a) for a in args]
+        result = entry[1](*args)
+        return result if type(result) in _PLAIN else self._export(result)
 
     def free_handles(self, handles):
         for _, hid in handles:
-            self._objects.pop(hid, None)
+            self._free(hid)
+
+    def _free(self, hid):
+        refs = self._refs.get(hid)
+        if refs is not None:
+            if refs > 1:
+                self._refs[hid] = refs - 1
+                return
+            del self._refs[hid]
+            entry = self._objects.get(hid)
+            self._named.pop(entry[2] if entry is not None else None, None)
+        self._objects.pop(hid, None)
 
     def _release(self, handle):
-        self._objects.pop(handle.id, None)  # in-process: nothing to send, free at once
+        self._free(handle.id)  # in-process: nothing to send, free at once
 
     def tensor_empty(self, shape, dtype, device):
         dev = runtime.device(*device)
@@ -161,6 +209,12 @@ class LocalSession(RPCSession):
             raise ValueError(f"{func}: path {path!r} must stay inside the session workspace")
         return os.path.join(self.workspace, normal)
 
+    def _confine_path(self, func, name):
+        def load_in_workspace(path, *args):
+            return func(self._path(path, name), *args)
+
+        return load_in_workspace
+
     def write_file(self, path, data, append):
         full = self._path(path, "upload")
         os.makedirs(os.path.dirname(full), exist_ok=True)
@@ -195,6 +249,8 @@ class LocalSession(RPCSession):
 
     def close(self):
         self._objects.clear()
+        self._named.clear()
+        self._refs.clear()
         if self._own_workspace and self._workspace is not None:
             shutil.rmtree(self._workspace, ignore_errors=True)
             self._workspace = None

@@ -71,11 +71,12 @@ def _release_inherited_fds(keep_fds):
 class ServiceProcess:
     """A process leading its own process group, so stopping it stops its workers too."""
 
-    def __init__(self, target=None, cmd=None, pass_fds=(), keep_fds=()):
+    def __init__(self, target=None, cmd=None, pass_fds=(), keep_fds=(), env=None):
         self._owner = os.getpid()  # forked children inherit this object; only the owner stops it
         self._popen = None
         if cmd is not None:
-            self._popen = subprocess.Popen(cmd, pass_fds=pass_fds, start_new_session=True)
+            self._popen = subprocess.Popen(cmd, pass_fds=pass_fds, start_new_session=True,
+                                           env=env)
             self.pid = self._popen.pid
             return
         pid = os.fork()

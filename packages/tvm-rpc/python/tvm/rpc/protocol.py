@@ -10,7 +10,7 @@ MAGIC = 0x54565250  # b"PRVT" little-endian
 MAGIC_STRUCT = struct.Struct("<I")
 
 # Bumped on any incompatible change of framing, codes or tags.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 # Frame: u64 length of everything after it, u32 code, u32 meta length, meta, bulk.
 FRAME_HEADER = struct.Struct("<QII")
@@ -18,6 +18,9 @@ FRAME_FIXED = FRAME_HEADER.size - 8  # code + meta length, counted in the frame 
 
 # Refuse frames bigger than this so a bogus length cannot make a peer allocate gigabytes.
 DEFAULT_MAX_FRAME_SIZE = 256 << 20
+# Before a peer is authenticated, no frame may be larger than this: the handshake frames
+# are small, and an unauthenticated peer must not make a server allocate more.
+PREAUTH_MAX_FRAME_SIZE = 4096
 # Tensor copies and file transfers larger than this are split into several frames.
 BULK_CHUNK_SIZE = 64 << 20
 
@@ -47,11 +50,18 @@ class Code:
     EXCEPTION = 41
 
 
+CODE_NAMES = {value: name for name, value in vars(Code).items() if isinstance(value, int)}
 REQUEST_NAMES = {
     value: name.lower()
     for name, value in vars(Code).items()
     if isinstance(value, int) and 10 <= value < 40
 }
+
+
+def frame_name(code):
+    """'code 2 (HELLO)' for error messages."""
+    name = CODE_NAMES.get(code)
+    return f"code {code} ({name})" if name else f"code {code} (unknown)"
 
 
 class Tag:

@@ -4,7 +4,7 @@ server, and the proxy pairs it with a waiting server of the same key and relays 
 
 import logging
 import os
-import select
+import selectors
 import socket
 import threading
 import time
@@ -157,21 +157,22 @@ def _handle(conn, peer, registry, secret):
             logger.warning("tvm.rpc proxy: rejected %s: bad magic 0x%08x", peer, magic)
             conn.close()
             return
-        _, init, _ = _read_frame_bytes(conn, deadline)
-        code, hello, values = _read_frame_bytes(conn, deadline)
-        if code != Code.HELLO or not values or not isinstance(values[0], str):
-            raise ProtocolError("expected HELLO after INIT")
-        server = registry.take(values[0], PAIR_TIMEOUT)
+        code, init, values = _read_frame_bytes(conn, deadline)
+        # The client's INIT carries the key after version, side and nonce (see handshake.py);
+        # the rest of the handshake runs between client and server through the relay.
+        if code != Code.INIT or len(values) != 4 or not isinstance(values[3], str):
+            raise ProtocolError("expected the client's INIT (version, side, nonce, key)")
+        server = registry.take(values[3], PAIR_TIMEOUT)
         if server is None:
             conn.settimeout(PAIR_TIMEOUT)
             endpoint = RPCEndpoint(SocketChannel(conn), "proxy")
             endpoint.send_init()
             endpoint.send(Code.EXCEPTION, [
-                "RPCError", f"tvm.rpc proxy: no server with key {values[0]!r} is free", ""])
+                "RPCError", f"tvm.rpc proxy: no server with key {values[3]!r} is free", ""])
             conn.close()
             return
         conn.settimeout(None)
-        server.sendall(head + init + hello)
+        server.sendall(head + init)
         threading.Thread(target=_relay, args=(server, conn), daemon=True).start()
         _relay(conn, server)
     except (OSError, ProtocolError, UnicodeDecodeError) as err:
@@ -223,9 +224,11 @@ class Proxy(Service):
                                lambda sock: _ProxyLoop(sock, secret))
 
 
-def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0, *, secret=None):
+def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0, *, secret=None,
+                        policy=None):
     """Server side: register at the proxy, serve one session at a time, register again.
-    secret: the proxy's shared secret (None reads $TVM_RPC_SECRET)."""
+    secret: the proxy's shared secret (None reads $TVM_RPC_SECRET), also the one clients
+    prove through the relay; policy: what those sessions may construct and load."""
     import time
 
     from .worker import serve_connection
@@ -248,11 +251,14 @@ def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0, *, se
             time.sleep(retry_wait)
             continue
         sock.settimeout(None)
-        select.select([sock], [], [])  # until a client is paired with us (or the proxy goes)
+        with selectors.DefaultSelector() as waiting:  # poll/epoll: any descriptor number
+            waiting.register(sock, selectors.EVENT_READ)
+            waiting.select()  # until a client is paired with us (or the proxy goes)
         pid = os.fork()
         if pid == 0:
             try:
-                serve_connection(sock, address, lambda k: k == key, max_frame_size=max_frame_size)
+                serve_connection(sock, address, lambda k: k == key, max_frame_size=max_frame_size,
+                                 secret=secret, policy=policy)
             finally:
                 os._exit(0)
         sock.close()

@@ -14,6 +14,8 @@ from .codec import Handle
 from .protocol import DEVICE_EXISTS, DEVICE_SYNC, HandleKind
 
 RPC_DEVICE_MASK = 128
+# Values that cross unchanged (no proxies inside): the fast path of a call.
+_PLAIN = frozenset((type(None), bool, int, float, str, bytes))
 
 _SESSIONS = {}  # index -> weakref to the session
 _SESSIONS_LOCK = threading.Lock()
@@ -125,8 +127,9 @@ class RemoteFunction(RemoteObject):
 
     def __call__(self, *args):
         session = self._rpc_session
-        return session._wrap(session.call_handle(self._rpc_handle.id,
-                                                 [session._unwrap(a) for a in args]))
+        result = session.call_handle(self._rpc_handle.id, [
+            a if type(a) in _PLAIN else session._unwrap(a) for a in args])
+        return result if type(result) in _PLAIN else session._wrap(result)
 
 
 class RemoteModule(RemoteObject):

@@ -182,8 +182,9 @@ class TrackerSession:
         for _ in range(max(1, max_retry)):
             reply = self._wait_for_server(key, priority, end, timeout)
             try:
+                # The server proves the same shared secret the tracker did (a cluster has one).
                 return connect(reply["host"], reply["port"], reply["match"], session_timeout,
-                               session_constructor_args)
+                               session_constructor_args, secret=self._secret)
             except RPCError as err:
                 if getattr(err, "remote_kind", "RPCError") != "RPCError":
                     raise  # the session itself failed (bad constructor, say): retrying won't help

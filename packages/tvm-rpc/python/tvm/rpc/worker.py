@@ -3,75 +3,66 @@
 import logging
 import os
 import struct
+import time
 
 from tvm.error import RPCError
 
 from .channel import ChannelClosed, SocketChannel
-from .codec import ProtocolError, decode_all
+from .codec import ProtocolError
 from .endpoint import RPCEndpoint
 from .errors import describe
-from .protocol import MAGIC, MAGIC_STRUCT, Code
+from .handshake import HANDSHAKE_TIMEOUT, read_magic, send_ready, server_handshake
+from .protocol import MAGIC, Code
 from .sessions import make_session
 
 logger = logging.getLogger("tvm.rpc")
 
-HANDSHAKE_TIMEOUT = 30.0
 # Status messages a worker writes to its server: session start (with its time limit).
 STATUS_STARTED = struct.Struct("<cd")
 
 
-def _read_hello(endpoint):
-    code, meta, bulk_len = endpoint.channel.recv_frame()
-    values = decode_all(meta) if code == Code.HELLO else None
-    if (code != Code.HELLO or bulk_len or values is None or len(values) != 3
-            or not isinstance(values[0], str) or type(values[1]) is not float
-            or not isinstance(values[2], list)):
-        raise ProtocolError(f"expected HELLO (key, session_timeout, constructor args), got code {code}")
-    return values
-
-
 def serve_connection(sock, peer, accept_key, status_fd=None, write_lock=None,
-                     max_frame_size=None, handshake_timeout=HANDSHAKE_TIMEOUT):
+                     max_frame_size=None, handshake_timeout=HANDSHAKE_TIMEOUT, *, secret=None,
+                     ssl_context=None, policy=None, workspace=None):
     """Handshake with the client on ``sock`` and serve its session until it ends.
 
     accept_key(key) says whether the client's key is acceptable: True, False, or a str
-    saying why it is refused. The worker reports the
-    session's start and time limit on ``status_fd`` so its server can enforce the limit.
+    saying why it is refused. secret: bytes the client must prove it knows (None: anyone).
+    ssl_context: a server-side ssl.SSLContext (None: plain TCP). policy: the
+    sessions.SessionPolicy limiting what a client may construct. workspace: the folder the
+    session's uploads go to. The worker reports the session's start and time limit on
+    ``status_fd`` so its server can enforce the limit. The whole handshake, TLS included,
+    must end within ``handshake_timeout`` seconds.
     """
-    sock.settimeout(handshake_timeout)
-    channel = SocketChannel(sock) if max_frame_size is None else SocketChannel(sock, max_frame_size)
-    endpoint = RPCEndpoint(channel, "server")
+    deadline = time.monotonic() + handshake_timeout
+    channel = None
     session = None
     try:
-        magic = bytearray(MAGIC_STRUCT.size)
-        channel.read_into(memoryview(magic))
-        (value,) = MAGIC_STRUCT.unpack(magic)
+        if ssl_context is not None:
+            sock.settimeout(handshake_timeout)
+            sock = ssl_context.wrap_socket(sock, server_side=True)
+        channel = SocketChannel(sock)
+        channel.deadline = deadline
+        endpoint = RPCEndpoint(channel, "server")
+        value = read_magic(channel)
         if value != MAGIC:
             logger.warning("tvm.rpc: rejected %s: not an RPC client (magic 0x%08x)", peer, value)
             return
-        endpoint.send_init()
-        endpoint.receive_init()
-        key, session_timeout, constructor_args = _read_hello(endpoint)
-        verdict = accept_key(key)
-        if verdict is not True:
-            if verdict:
-                reason = verdict
-                logger.warning("tvm.rpc: rejected %s: %s", peer, reason)
-            else:
-                reason = f"tvm.rpc.connect: key mismatch: the server does not accept key {key!r}"
-                logger.warning("tvm.rpc: rejected %s: key %r does not match this server's", peer, key)
-            endpoint.send(Code.EXCEPTION, ["RPCError", reason, ""])
+        outcome = server_handshake(endpoint, secret, accept_key, max_frame_size)
+        if isinstance(outcome, str):
+            logger.warning("tvm.rpc: rejected %s: %s", peer, outcome)
             return
+        session_timeout, constructor_args, server_proof = outcome
         if status_fd is not None:  # from here on the session (and its time limit) is running
             os.write(status_fd, STATUS_STARTED.pack(b"S", session_timeout))
         try:
-            session = make_session(constructor_args)
+            session = make_session(constructor_args, policy, workspace)
         except Exception as err:  # noqa: BLE001  (the client learns why its session failed)
             endpoint.send(Code.EXCEPTION, describe(err))
             return
         channel.write_lock = write_lock
+        send_ready(endpoint, server_proof)
         sock.settimeout(None)
-        endpoint.send(Code.READY, [os.getpid()])
         endpoint.serve(session)
     except RPCError as err:
         logger.error("tvm.rpc: session with %s failed: %s", peer, err)
@@ -82,4 +73,7 @@ def serve_connection(sock, peer, accept_key, status_fd=None, write_lock=None,
     finally:
         if session is not None:
             session.close()
-        channel.close()
+        if channel is not None:
+            channel.close()
+        else:
+            sock.close()
