@@ -98,6 +98,8 @@ PyObject* DataTypeToPy(DLDataType dtype);
 // ---- functions (function.cc) ----
 PyObject* NewFunction(TVMFFIObject* handle);
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
+/*! True when code at addr belongs to tvm-ffi itself (libtvm_ffi, tvm_ffi._core), not to another library. */
+bool IsTvmFfiCode(const void* addr);
 /*! True, with RecursionError set (its message ending in `where`), when this thread's C stack is nearly used up. */
 bool CStackNearlyFull(const char* where);
 
@@ -118,21 +120,29 @@ bool IsDLPackProducer(PyObject* obj);
 TVMFFIObject* NewOpaquePyObject(PyObject* obj);
 PyObject* OpaquePyObjectGet(TVMFFIObject* handle);
 
-/*! Holds the GIL for a scope; free when this thread already holds it (the common case). */
+/*!
+ * Holds the GIL for a scope; free when this thread already holds it (the common case).
+ * A thread without the GIL gets it only while the interpreter is not shutting down: during
+ * finalisation PyGILState_Ensure ends the thread with a forced unwind, which a plugin's
+ * `catch (...)` on the way turns into a crash. Check ok() before touching Python.
+ */
 class GILGuard {
  public:
-  GILGuard() : held_(PyGILState_Check()) {
-    if (!held_) state_ = PyGILState_Ensure();
-  }
-  ~GILGuard() {
-    if (!held_) PyGILState_Release(state_);
-  }
+  GILGuard();
+  ~GILGuard();
   GILGuard(const GILGuard&) = delete;
+  GILGuard& operator=(const GILGuard&) = delete;
+  /*! False when the GIL could not be taken (the interpreter is shutting down). */
+  bool ok() const { return ok_; }
 
  private:
-  int held_;
+  bool held_;
+  bool ok_ = true;
   PyGILState_STATE state_{};
 };
+
+/*! Called at interpreter exit (atexit): no thread takes the GIL from now on; waits for those inside. */
+void BeginShutdown();
 
 /*! A new object of class T as an owned handle; NULL with MemoryError set when out of memory. */
 template <typename T, typename... Args>

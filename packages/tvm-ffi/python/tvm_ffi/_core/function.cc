@@ -128,6 +128,11 @@ PyGetSetDef function_getset[] = {
 // ---------------- Python callables as Functions ----------------
 int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   GILGuard gil;
+  if (!gil.ok()) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "cannot call a Python callback: the Python interpreter is shutting down");
+    return -1;
+  }
   // Python -> FFI -> Python recursion uses the C stack, which Python's recursion limit does not watch.
   if (CStackNearlyFull(" in a Python callback called through the FFI")) {
     SetFFIErrorFromPython();
@@ -176,7 +181,7 @@ class PyCallbackFunctionObj : public tvm::ffi::FunctionObj {
   ~PyCallbackFunctionObj() {
     if (!PythonAlive()) return;  // the interpreter is gone; its objects went with it
     GILGuard gil;
-    Py_DECREF(static_cast<PyObject*>(cell.self));
+    if (gil.ok()) Py_DECREF(static_cast<PyObject*>(cell.self));
   }
 };
 
@@ -231,7 +236,10 @@ PyObject* NewFunction(TVMFFIObject* handle) {
   }
   f->base.handle = handle;
   f->vectorcall = Function_vectorcall;
-  f->release_gil = 0;
+  // By what the function is, never by how it was found (registry, module, return value): code
+  // from another library may block on threads of its own that call back into Python, so it
+  // runs without the GIL; tvm-ffi's own functions and Python callbacks keep it (cheaper).
+  f->release_gil = !IsTvmFfiCode(reinterpret_cast<const void*>(TVMFFIFunctionGetCell(handle)->safe_call));
   return reinterpret_cast<PyObject*>(f);
 }
 

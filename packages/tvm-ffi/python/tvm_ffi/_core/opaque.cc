@@ -10,7 +10,7 @@ class OpaquePyObjectObj : public tvm::ffi::Object {
   ~OpaquePyObjectObj() {
     if (!PythonAlive()) return;
     GILGuard gil;
-    Py_DECREF(obj_);
+    if (gil.ok()) Py_DECREF(obj_);
   }
   PyObject* get() const { return obj_; }
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.OpaquePyObject", OpaquePyObjectObj, Object,
