@@ -175,7 +175,7 @@ PyGetSetDef object_getset[] = {
 // ---------------- reflected field descriptor ----------------
 struct PyFieldDescr {
   PyObject_HEAD
-  const TVMFFIFieldInfo* info;
+  TVMFFIFieldInfo info;  // a copy: the type table may grow (and move) its field array later
   PyObject* name;
   int32_t owner_index;  // the type declaring the field: only its instances have it at info->offset
 };
@@ -203,14 +203,14 @@ PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
   if (h == nullptr) return nullptr;
   TVMFFIAny value;
   tvm::ffi::details::InitNone(&value);
-  void* addr = reinterpret_cast<char*>(h) + d->info->offset;
-  if (d->info->getter(addr, &value) != 0) return RaiseFFIError();
+  void* addr = reinterpret_cast<char*>(h) + d->info.offset;
+  if (d->info.getter(addr, &value) != 0) return RaiseFFIError();
   return AnyToPyOwned(&value);
 }
 
 int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
   auto* d = reinterpret_cast<PyFieldDescr*>(self);
-  if (d->info->setter == nullptr) {
+  if (d->info.setter == nullptr) {
     PyErr_Format(PyExc_AttributeError, "field %U is read-only", d->name);
     return -1;
   }
@@ -223,8 +223,8 @@ int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
   CallTemps temps;
   TVMFFIAny arg;
   if (PyToAnyArg(value, &arg, &temps) != 0) return -1;
-  void* addr = reinterpret_cast<char*>(h) + d->info->offset;
-  if (d->info->setter(addr, &arg) != 0) {
+  void* addr = reinterpret_cast<char*>(h) + d->info.offset;
+  if (d->info.setter(addr, &arg) != 0) {
     RaiseFFIError();
     return -1;
   }
@@ -329,7 +329,7 @@ PyObject* DataTypeToPy(DLDataType dtype) {
 PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info, int32_t owner_index) {
   auto* d = PyObject_New(PyFieldDescr, &FieldDescrType);
   if (d == nullptr) return nullptr;
-  d->info = info;
+  d->info = *info;
   d->owner_index = owner_index;
   d->name = PyUnicode_FromStringAndSize(info->name.data, info->name.size);
   return reinterpret_cast<PyObject*>(d);
