@@ -98,6 +98,8 @@ PyObject* DataTypeToPy(DLDataType dtype);
 // ---- functions (function.cc) ----
 PyObject* NewFunction(TVMFFIObject* handle);
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
+/*! The Python callable a Function runs, or NULL when its body is not a Python callable (borrowed). */
+PyObject* PyCallbackOf(const TVMFFIObject* function);
 /*! True when code at addr belongs to tvm-ffi itself (libtvm_ffi, tvm_ffi._core), not to another library. */
 bool IsTvmFfiCode(const void* addr);
 /*! True, with RecursionError set (its message ending in `where`), when this thread's C stack is nearly used up. */
@@ -115,6 +117,10 @@ void SetErrorHooks(PyObject* make_exception, PyObject* kind_of_exception,
 /*! A Tensor handle (new reference) from any DLPack producer; NULL when obj is not one. */
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer);
 bool IsDLPackProducer(PyObject* obj);
+
+// ---- the cyclic GC (gc.cc) ----
+/*! tp_traverse for a wrapper holding `handle`: visits the Python objects only it holds through it. */
+int TraverseHandle(const TVMFFIObject* handle, visitproc visit, void* arg);
 
 // ---- opaque Python objects (opaque.cc) ----
 TVMFFIObject* NewOpaquePyObject(PyObject* obj);

@@ -229,7 +229,7 @@ PyTypeObject FunctionType = [] {
 }();
 
 PyObject* NewFunction(TVMFFIObject* handle) {
-  auto* f = PyObject_New(PyFFIFunction, &FunctionType);
+  auto* f = PyObject_GC_New(PyFFIFunction, &FunctionType);
   if (f == nullptr) {
     tvm::ffi::Object::DecRefHeader(handle);
     return nullptr;
@@ -240,7 +240,13 @@ PyObject* NewFunction(TVMFFIObject* handle) {
   // from another library may block on threads of its own that call back into Python, so it
   // runs without the GIL; tvm-ffi's own functions and Python callbacks keep it (cheaper).
   f->release_gil = !IsTvmFfiCode(reinterpret_cast<const void*>(TVMFFIFunctionGetCell(handle)->safe_call));
+  PyObject_GC_Track(f);
   return reinterpret_cast<PyObject*>(f);
+}
+
+PyObject* PyCallbackOf(const TVMFFIObject* function) {
+  const TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(const_cast<TVMFFIObject*>(function));
+  return cell->safe_call == PyCallbackSafeCall ? static_cast<PyObject*>(cell->self) : nullptr;
 }
 
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable) {

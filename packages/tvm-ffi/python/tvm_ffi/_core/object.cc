@@ -37,11 +37,27 @@ PyObject* Object_new(PyTypeObject* type, PyObject*, PyObject*) {
   return self;
 }
 
-void Object_dealloc(PyObject* self) {
+/*! Drops the handle: the FFI object, and the Python objects it holds, may go with it. */
+int Object_clear(PyObject* self) {
   TVMFFIObject* handle = reinterpret_cast<PyFFIObject*>(self)->handle;
   reinterpret_cast<PyFFIObject*>(self)->handle = nullptr;
   if (handle) tvm::ffi::Object::DecRefHeader(handle);
+  return 0;
+}
+
+void Object_dealloc(PyObject* self) {
+  PyObject_GC_UnTrack(self);
+  Object_clear(self);
   Py_TYPE(self)->tp_free(self);
+}
+
+/*!
+ * A Python callable held by a Function, or a Python object held in an Array or Map, can refer
+ * back to the wrapper: the GC must see through the handle to collect such cycles.
+ */
+int Object_traverse(PyObject* self, visitproc visit, void* arg) {
+  // Subclasses made by class statements visit their type in CPython's subtype_traverse.
+  return TraverseHandle(reinterpret_cast<PyFFIObject*>(self)->handle, visit, arg);
 }
 
 TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
@@ -254,9 +270,12 @@ PyTypeObject ObjectType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "tvm_ffi.core.Object";
   t.tp_basicsize = sizeof(PyFFIObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC;
   t.tp_new = Object_new;
   t.tp_dealloc = Object_dealloc;
+  t.tp_traverse = Object_traverse;
+  t.tp_clear = Object_clear;
+  t.tp_free = PyObject_GC_Del;
   t.tp_richcompare = Object_richcompare;
   t.tp_hash = Object_hash;
   t.tp_repr = Object_repr;
