@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <tvm_ffi/ffi.h>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -134,16 +135,26 @@ PyObject* OpaquePyObjectGet(TVMFFIObject* handle);
  */
 class GILGuard {
  public:
-  GILGuard();
-  ~GILGuard();
+  GILGuard() {
+    if (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) && PyGILState_Check()) return;
+    Acquire();
+  }
+  ~GILGuard() {
+    if (TVM_FFI_UNLIKELY(taken_)) Release();
+  }
   GILGuard(const GILGuard&) = delete;
   GILGuard& operator=(const GILGuard&) = delete;
   /*! False when the GIL could not be taken (the interpreter is shutting down). */
   bool ok() const { return ok_; }
 
+  /*! Set once an atexit hook ran (BeginShutdown). */
+  static std::atomic<bool> shutting_down;
+
  private:
-  bool held_;
+  void Acquire();  // the slow path, gil.cc
+  void Release();
   bool ok_ = true;
+  bool taken_ = false;  // this guard called PyGILState_Ensure
   PyGILState_STATE state_{};
 };
 

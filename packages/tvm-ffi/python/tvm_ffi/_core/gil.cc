@@ -1,5 +1,4 @@
-// GILGuard: taking the GIL from native threads, and refusing to once the interpreter shuts down.
-#include <atomic>
+// GILGuard's slow path: taking the GIL from native threads, and refusing to once Python exits.
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -10,7 +9,6 @@
 namespace tvm_ffi_py {
 namespace {
 
-std::atomic<bool> shutting_down{false};
 std::thread::id finalizer;  // the thread that runs the exit; written before shutting_down is set
 std::mutex mu;
 std::condition_variable drained;
@@ -20,34 +18,35 @@ int taking = 0;  // threads between PyGILState_Ensure and PyGILState_Release; gu
 constexpr auto kDrainTimeout = std::chrono::seconds(2);
 
 bool OtherThreadDuringShutdown() {
-  return shutting_down.load(std::memory_order_acquire) && std::this_thread::get_id() != finalizer;
+  return GILGuard::shutting_down.load(std::memory_order_acquire) && std::this_thread::get_id() != finalizer;
 }
 
 }  // namespace
 
-GILGuard::GILGuard() {
-  // Before PyGILState_Check: once finalised, it answers "held" to every thread.
+std::atomic<bool> GILGuard::shutting_down{false};
+
+void GILGuard::Acquire() {
+  // Only the exiting thread may go on. Other threads must not even ask PyGILState_Check:
+  // once finalised, it answers "held" to every thread.
   if (OtherThreadDuringShutdown()) {
-    held_ = false;
     ok_ = false;
     return;
   }
-  held_ = PyGILState_Check();
-  if (held_) return;
+  if (PyGILState_Check()) return;
   {
     std::lock_guard<std::mutex> lock(mu);
     // Checked under the lock: BeginShutdown then waits for every thread that got past it.
-    if (shutting_down.load() || !PythonAlive()) {
+    if (OtherThreadDuringShutdown() || !PythonAlive()) {
       ok_ = false;
       return;
     }
     ++taking;
   }
   state_ = PyGILState_Ensure();
+  taken_ = true;
 }
 
-GILGuard::~GILGuard() {
-  if (held_ || !ok_) return;
+void GILGuard::Release() {
   PyGILState_Release(state_);
   std::lock_guard<std::mutex> lock(mu);
   if (--taking == 0) drained.notify_all();
@@ -57,7 +56,7 @@ void BeginShutdown() {
   {
     std::lock_guard<std::mutex> lock(mu);
     finalizer = std::this_thread::get_id();
-    shutting_down.store(true, std::memory_order_release);
+    GILGuard::shutting_down.store(true, std::memory_order_release);
   }
   // Threads already waiting for the GIL would take it after finalisation started and be
   // ended mid-callback: let them run to the end of their callback first.
