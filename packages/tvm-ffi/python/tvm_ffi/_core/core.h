@@ -140,12 +140,12 @@ class GILGuard {
     Acquire();
   }
   ~GILGuard() {
-    if (TVM_FFI_UNLIKELY(taken_)) Release();
+    if (TVM_FFI_UNLIKELY(state_ == kTaken)) Release();
   }
   GILGuard(const GILGuard&) = delete;
   GILGuard& operator=(const GILGuard&) = delete;
   /*! False when the GIL could not be taken (the interpreter is shutting down). */
-  bool ok() const { return ok_; }
+  bool ok() const { return state_ != kRefused; }
 
   /*! Set once an atexit hook ran (BeginShutdown). */
   static std::atomic<bool> shutting_down;
@@ -153,9 +153,9 @@ class GILGuard {
  private:
   void Acquire();  // the slow path, gil.cc
   void Release();
-  bool ok_ = true;
-  bool taken_ = false;  // this guard called PyGILState_Ensure
-  PyGILState_STATE state_{};
+  enum State : char { kHeld, kTaken, kRefused };  // kTaken: this guard called PyGILState_Ensure
+  State state_ = kHeld;
+  PyGILState_STATE gstate_{};
 };
 
 /*! Called at interpreter exit (atexit): no thread takes the GIL from now on; waits for those inside. */

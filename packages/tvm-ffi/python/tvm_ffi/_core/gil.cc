@@ -29,7 +29,7 @@ void GILGuard::Acquire() {
   // Only the exiting thread may go on. Other threads must not even ask PyGILState_Check:
   // once finalised, it answers "held" to every thread.
   if (OtherThreadDuringShutdown()) {
-    ok_ = false;
+    state_ = kRefused;
     return;
   }
   if (PyGILState_Check()) return;
@@ -37,17 +37,17 @@ void GILGuard::Acquire() {
     std::lock_guard<std::mutex> lock(mu);
     // Checked under the lock: BeginShutdown then waits for every thread that got past it.
     if (OtherThreadDuringShutdown() || !PythonAlive()) {
-      ok_ = false;
+      state_ = kRefused;
       return;
     }
     ++taking;
   }
-  state_ = PyGILState_Ensure();
-  taken_ = true;
+  gstate_ = PyGILState_Ensure();
+  state_ = kTaken;
 }
 
 void GILGuard::Release() {
-  PyGILState_Release(state_);
+  PyGILState_Release(gstate_);
   std::lock_guard<std::mutex> lock(mu);
   if (--taking == 0) drained.notify_all();
 }
