@@ -127,6 +127,15 @@ int TraverseHandle(const TVMFFIObject* handle, visitproc visit, void* arg);
 TVMFFIObject* NewOpaquePyObject(PyObject* obj);
 PyObject* OpaquePyObjectGet(TVMFFIObject* handle);
 
+/*! True while the interpreter can still run Python code (not finalizing). */
+inline bool PythonAlive() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsInitialized() && !Py_IsFinalizing();
+#else
+  return Py_IsInitialized() && !_Py_IsFinalizing();
+#endif
+}
+
 /*!
  * Holds the GIL for a scope; free when this thread already holds it (the common case).
  * A thread without the GIL gets it only while the interpreter is not shutting down: during
@@ -146,6 +155,10 @@ class GILGuard {
   GILGuard& operator=(const GILGuard&) = delete;
   /*! False when the GIL could not be taken (the interpreter is shutting down). */
   bool ok() const { return state_ != kRefused; }
+  /*! For destructors: ok(), and the interpreter not finalising (its objects may be gone). */
+  bool can_release() const {
+    return ok() && (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) || PythonAlive());
+  }
 
   /*! Set once an atexit hook ran (BeginShutdown). */
   static std::atomic<bool> shutting_down;
@@ -173,14 +186,6 @@ TVMFFIObject* NewObjectHandle(Args&&... args) {
   }
 }
 
-/*! True while the interpreter can still run Python code (not finalizing). */
-inline bool PythonAlive() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsInitialized() && !Py_IsFinalizing();
-#else
-  return Py_IsInitialized() && !_Py_IsFinalizing();
-#endif
-}
 
 }  // namespace tvm_ffi_py
 

@@ -179,9 +179,8 @@ class PyCallbackFunctionObj : public tvm::ffi::FunctionObj {
     cell.self = callable;
   }
   ~PyCallbackFunctionObj() {
-    if (!PythonAlive()) return;  // the interpreter is gone; its objects went with it
     GILGuard gil;
-    if (gil.ok()) Py_DECREF(static_cast<PyObject*>(cell.self));
+    if (gil.can_release()) Py_DECREF(static_cast<PyObject*>(cell.self));
   }
 };
 
