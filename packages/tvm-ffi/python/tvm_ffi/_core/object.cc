@@ -193,7 +193,7 @@ struct PyFieldDescr {
   PyObject_HEAD
   TVMFFIFieldInfo info;  // a copy: the type table may grow (and move) its field array later
   PyObject* name;
-  int32_t owner_index;  // the type declaring the field: only its instances have it at info->offset
+  int32_t owner_index;  // the type declaring the field: only its instances have it at info.offset
 };
 
 /*! The handle of obj when it is an initialized instance of the field's type; else a TypeError. */
