@@ -11,7 +11,7 @@ namespace tvm {
 namespace ffi {
 namespace {
 
-/*! A function straight from a library symbol; holds the module so the library stays open. */
+/*! A function straight from a library symbol; holds its module (the module's path, imports). */
 class LibraryFunctionObj : public FunctionObj {
  public:
   LibraryFunctionObj(TVMFFISafeCallType symbol, ObjectPtr<Object> module) : module_(std::move(module)) {
@@ -44,9 +44,10 @@ class LibraryModuleObj : public ModuleObj {
     }
     CheckAbiTag();
   }
-  ~LibraryModuleObj() {
-    if (handle_) dlclose(handle_);
-  }
+  // Never dlclose, as upstream: once a library's static initialisers ran it may have
+  // registered global functions, types or fields, and objects it made (arrays, closures)
+  // may outlive the module; each keeps pointers to the library's code.
+  ~LibraryModuleObj() = default;
   std::string kind() const final { return "library"; }
   Optional<Function> GetFunction(const std::string& name) final {
     void* sym = dlsym(handle_, (TVM_FFI_SYMBOL_PREFIX + name).c_str());
@@ -63,8 +64,8 @@ class LibraryModuleObj : public ModuleObj {
     Dl_info info;
     bool own = tag != nullptr && dladdr(tag, &info) != 0 && info.dli_fname != nullptr &&
                RealPath(info.dli_fname) == RealPath(path);
+    // A rejected library stays loaded as well: its static initialisers have already run.
     if (!own) {
-      Close();
       TVM_FFI_THROW(ValueError) << "load_module: `" << path
                                 << "` is not a tvm-ffi library: it does not export the ABI tag `"
                                 << TVM_FFI_ABI_TAG_SYMBOL
@@ -73,19 +74,16 @@ class LibraryModuleObj : public ModuleObj {
     uint32_t version = *static_cast<const uint32_t*>(tag);
     uint32_t major = version >> 16, minor = version & 0xFFFF;
     if (major != TVM_FFI_ABI_VERSION_MAJOR) {
-      Close();
       TVM_FFI_THROW(RuntimeError) << "load_module: `" << path << "` was built against tvm-ffi ABI "
                                   << major << "." << minor << ", but this tvm-ffi has ABI "
                                   << TVM_FFI_ABI_VERSION_MAJOR << "." << TVM_FFI_ABI_VERSION_MINOR
                                   << "; rebuild the library against this tvm-ffi";
     }
   }
-  void Close() {
-    dlclose(handle_);
-    handle_ = nullptr;
-  }
   void* handle_{nullptr};
 };
+
+std::string Describe(const Module& m) { return "`" + (m->path.empty() ? m->kind() : m->path) + "`"; }
 
 Module LoadFromFile(const std::string& given) {
   // dlopen searches the library path for a bare name; a file name means this file.
@@ -112,6 +110,12 @@ TVM_FFI_STATIC_INIT_BLOCK({
            [](Module m) { return Array<ObjectRef>(m->imports.begin(), m->imports.end()); })
       .def("ffi.ModuleImportModule", [](Module m, Module other) {
         if (other.same_as(m)) TVM_FFI_THROW(ValueError) << "ffi.ModuleImportModule: a module cannot import itself";
+        // As upstream: a cycle of imports is refused (lookups would otherwise have no end).
+        if (other.Reaches(m)) {
+          TVM_FFI_THROW(ValueError) << "ffi.ModuleImportModule: module " << Describe(other)
+                                    << " already imports module " << Describe(m)
+                                    << " (directly or through its imports); importing it back would make a cycle";
+        }
         m->imports.push_back(other);
       });
 });

@@ -1,6 +1,7 @@
 // The type registry (keys, indices, ancestors, fields, methods) and reference counting entry points.
 #include <tvm_ffi/ffi.h>
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <memory>
@@ -13,15 +14,42 @@ namespace tvm {
 namespace ffi {
 namespace {
 
+/*!
+ * A growable array whose earlier copies are never freed: TVMFFITypeInfo points at the newest,
+ * and readers (lock-free lookups, Python field descriptors) may still hold an older one.
+ */
+template <typename T>
+class StableArray {
+ public:
+  const T* data() const { return copies_.empty() ? nullptr : copies_.back().get(); }
+  int32_t size() const { return size_; }
+  const T& operator[](int32_t i) const { return data()[i]; }
+  void push_back(const T& item) {
+    std::unique_ptr<T[]> grown(new T[size_ + 1]);
+    std::copy(data(), data() + size_, grown.get());
+    grown[size_] = item;
+    copies_.push_back(std::move(grown));
+    ++size_;
+  }
+
+ private:
+  std::vector<std::unique_ptr<T[]>> copies_;
+  int32_t size_ = 0;
+};
+
 struct TypeEntry {
   TVMFFITypeInfo info;
   std::string key;
   std::vector<const TVMFFITypeInfo*> ancestors;
-  std::vector<TVMFFIFieldInfo> fields;
-  std::vector<TVMFFIMethodInfo> methods;
+  StableArray<TVMFFIFieldInfo> fields;
+  StableArray<TVMFFIMethodInfo> methods;
   std::vector<Any> method_refs;         // keeps method Functions alive
   std::deque<std::string> text;         // storage for field/method names and docs
 };
+
+bool SameName(const TVMFFIByteArray& a, const TVMFFIByteArray& b) {
+  return a.size == b.size && std::equal(a.data, a.data + a.size, b.data);
+}
 
 /*! Entries are published through atomic slots so lookups by index never take the lock. */
 class TypeTable {
@@ -89,20 +117,48 @@ class TypeTable {
     return entry->text.back().c_str();
   }
 
+  /*!
+   * Every library built with a type's header registers its fields again at load time: the
+   * same field again is a no-op, a field of that name with another layout is refused.
+   */
   void AddField(int32_t index, const TVMFFIFieldInfo& info) {
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* entry = GetRequired(index);
+    for (int32_t i = 0; i < entry->fields.size(); ++i) {
+      const TVMFFIFieldInfo& old = entry->fields[i];
+      if (!SameName(old.name, info.name)) continue;
+      if (old.offset == info.offset && old.size == info.size && old.flags == info.flags &&
+          old.field_static_type_index == info.field_static_type_index) {
+        return;
+      }
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterField: type `" << entry->key << "` already has a field `"
+                                << std::string(info.name.data, info.name.size) << "` (offset " << old.offset
+                                << ", size " << old.size << ", flags " << old.flags
+                                << "); registering it again with offset " << info.offset << ", size "
+                                << info.size << ", flags " << info.flags
+                                << " is refused (two libraries disagree on the type's layout)";
+    }
     TVMFFIFieldInfo copy = info;
     copy.name = {Keep(entry, info.name), info.name.size};
     copy.doc = {Keep(entry, info.doc), info.doc.size};
     entry->fields.push_back(copy);
     entry->info.fields = entry->fields.data();
-    entry->info.num_fields = static_cast<int32_t>(entry->fields.size());
+    entry->info.num_fields = entry->fields.size();
   }
 
+  /*! Like fields: the first registration of a method name stands; a static/instance clash is refused. */
   void AddMethod(int32_t index, const TVMFFIMethodInfo& info) {
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* entry = GetRequired(index);
+    for (int32_t i = 0; i < entry->methods.size(); ++i) {
+      const TVMFFIMethodInfo& old = entry->methods[i];
+      if (!SameName(old.name, info.name)) continue;
+      if (old.flags == info.flags) return;
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMethod: type `" << entry->key << "` already has a "
+                                << ((old.flags & kTVMFFIMethodFlagBitMaskStatic) ? "static" : "instance")
+                                << " method `" << std::string(info.name.data, info.name.size)
+                                << "`; registering it again with other flags is refused";
+    }
     TVMFFIMethodInfo copy = info;
     copy.name = {Keep(entry, info.name), info.name.size};
     copy.doc = {Keep(entry, info.doc), info.doc.size};
@@ -110,7 +166,7 @@ class TypeTable {
     copy.method = *entry->method_refs.back().raw();
     entry->methods.push_back(copy);
     entry->info.methods = entry->methods.data();
-    entry->info.num_methods = static_cast<int32_t>(entry->methods.size());
+    entry->info.num_methods = entry->methods.size();
   }
 
  private:

@@ -1,4 +1,4 @@
-"""Builds tiny shared libraries with the system compiler for the module tests."""
+"""Builds tiny shared libraries with the system compiler for the module tests, and runs child Pythons."""
 
 import shutil
 import subprocess
@@ -38,3 +38,9 @@ def build_library(tmp_path, name, source, kind, link_ffi=False):
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     return out
+
+
+def run_python(code, *args, timeout=60):
+    """Runs `code` in a child Python (for crashes and hangs); returns the CompletedProcess."""
+    return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout)

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import tvm_ffi
-from native_build import build_library, config_flags
+from native_build import build_library, config_flags, run_python
 
 CXX_LIBRARY = r"""
 #include <tvm_ffi/function.h>
@@ -189,3 +189,104 @@ def test_two_cxx_libraries_in_one_process(build_dir):
     # A child process: once the bug shows, the first library's tag poisons later loads.
     result = subprocess.run([sys.executable, "-c", code, str(first), str(second)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+LIFETIME_LIBRARY = r"""
+#include <tvm_ffi/ffi.h>
+
+using namespace tvm::ffi;
+
+Array<Any> MakeArray(int64_t n) {
+  Array<Any> a;
+  for (int64_t i = 0; i < n; ++i) a.push_back(Any(i));
+  return a;
+}
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_array, MakeArray);
+
+Function MakeAdder(int64_t k) { return Function::FromTyped([k](int64_t x) { return x + k; }); }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_adder, MakeAdder);
+
+TVM_FFI_STATIC_INIT_BLOCK({ reflection::GlobalDef().def("lifetime.add_two", [](int64_t x) { return x + 2; }); });
+"""
+
+# Each line drops the Module first, then uses what its library made (its code, its deleters).
+LIFETIME_SCRIPT = """
+import gc, sys, tvm_ffi
+arr = tvm_ffi.load_module(sys.argv[1]).make_array(3)
+adder = tvm_ffi.load_module(sys.argv[1]).make_adder(5)
+gc.collect()
+assert list(arr) == [0, 1, 2]
+del arr
+assert adder(1) == 6
+del adder
+gc.collect()
+assert tvm_ffi.get_global_func("lifetime.add_two")(1) == 3
+print("done")
+"""
+
+
+def test_library_code_outlives_its_module(build_dir):
+    path = build_library(build_dir, "lifetime", LIFETIME_LIBRARY, "c++", link_ffi=True)
+    result = run_python(LIFETIME_SCRIPT, path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "done"
+
+
+# A library whose initialiser registers a global function, then fails the ABI check.
+REJECTED_AFTER_INIT = r"""
+#include <tvm_ffi/c_api.h>
+
+TVM_FFI_DLL_EXPORT const uint32_t __tvm_ffi__abi_version = (uint32_t)((TVM_FFI_ABI_VERSION_MAJOR + 7) << 16);
+
+static int AddThree(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->v_int64 = args[0].v_int64 + 3;
+  return 0;
+}
+
+__attribute__((constructor)) static void Register(void) {
+  TVMFFIObjectHandle f = 0;
+  TVMFFIByteArray name = {"rejected.add_three", 18};
+  if (TVMFFIFunctionCreate(0, AddThree, 0, &f) == 0) TVMFFIFunctionSetGlobal(&name, f, 1);
+  TVMFFIObjectDecRef(f);
+}
+"""
+
+
+def test_library_rejected_after_its_initialisers_stays_loaded(build_dir):
+    path = build_library(build_dir, "rejected_after_init", REJECTED_AFTER_INIT, "c", link_ffi=True)
+    code = (
+        "import gc, sys, tvm_ffi\n"
+        "try:\n"
+        "    tvm_ffi.load_module(sys.argv[1])\n"
+        "except RuntimeError as err:\n"
+        "    assert 'ABI' in str(err), err\n"
+        "gc.collect()\n"
+        "print(tvm_ffi.get_global_func('rejected.add_three')(1))\n"
+    )
+    result = run_python(code, path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "4"
+
+
+def test_import_cycles_are_refused_and_lookups_end(build_dir, cxx_library, c_library):
+    copy = build_library(build_dir, "c_funcs_copy", C_LIBRARY, "c", link_ffi=True)
+    code = (
+        "import sys, tvm_ffi\n"
+        "a, b, c = (tvm_ffi.load_module(p) for p in sys.argv[1:4])\n"
+        "a.import_module(b); b.import_module(c)\n"
+        "for x, y in [(b, a), (c, a)]:\n"
+        "    try:\n"
+        "        x.import_module(y)\n"
+        "    except ValueError as err:\n"
+        "        assert 'cycle' in str(err) and 'ModuleImportModule' in str(err), err\n"
+        "    else:\n"
+        "        raise AssertionError('a cycle of imports was accepted')\n"
+        "a.import_module(c)  # a diamond is no cycle\n"
+        "assert a.get_function('no_such', allow_missing=True) is None\n"
+        "assert a['mul'](2, 3) == 6\n"
+        "print('done')\n"
+    )
+    result = run_python(code, cxx_library, c_library, copy)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "done"

@@ -3,6 +3,7 @@
 import pytest
 
 import tvm_ffi
+from native_build import build_library, run_python
 from tvm_ffi import testing
 
 
@@ -124,3 +125,71 @@ def test_register_object_rejects_non_object_class():
         @tvm_ffi.register_object("testing.TestObjectBase")
         class NotAnObject:
             pass
+
+
+# A type defined in a header: every library built with it registers its fields at load time.
+POINT_LIBRARY = r"""
+#include <tvm_ffi/ffi.h>
+
+using namespace tvm::ffi;
+
+class PointObj : public Object {
+ public:
+  int64_t x, y;
+  PointObj(int64_t x, int64_t y) : x(x), y(y) {}
+  TVM_FFI_DECLARE_OBJECT_INFO("plugin.Point", PointObj, Object);
+};
+
+// The same type key with another layout, registered on request.
+class OtherPointObj : public Object {
+ public:
+  int32_t tag;
+  int64_t y, x;
+  TVM_FFI_DECLARE_OBJECT_INFO("plugin.Point", OtherPointObj, Object);
+};
+void RegisterOtherLayout() { reflection::ObjectDef<OtherPointObj>().def_ro("x", &OtherPointObj::x); }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(register_other_layout, RegisterOtherLayout);
+
+TVM_FFI_STATIC_INIT_BLOCK({
+  reflection::ObjectDef<PointObj>()
+      .def_ro("x", &PointObj::x)
+      .def_ro("y", &PointObj::y)
+      .def_static("__ffi_init__", [](int64_t x, int64_t y) { return ObjectRef(make_object<PointObj>(x, y)); });
+});
+"""
+
+POINT_SCRIPT = """
+import sys, tvm_ffi
+first = tvm_ffi.load_module(sys.argv[1])
+index = tvm_ffi._core.type_key_to_index("plugin.Point")
+early = dict((name, d) for name, _, d in tvm_ffi._core.type_info(index)["fields"])
+tvm_ffi.load_module(sys.argv[2])
+
+@tvm_ffi.register_object("plugin.Point")
+class Point(tvm_ffi.Object):
+    pass
+
+info = tvm_ffi._core.type_info(index)
+assert [f[0] for f in info["fields"]] == ["x", "y"], info["fields"]
+assert [m[0] for m in info["methods"]] == ["__ffi_init__"], info["methods"]
+p = Point(3, 4)
+assert (p.x, p.y) == (3, 4)
+assert (early["x"].__get__(p), early["y"].__get__(p)) == (3, 4)
+try:
+    first.register_other_layout()
+except ValueError as err:
+    assert "plugin.Point" in str(err) and "`x`" in str(err) and "offset" in str(err), err
+else:
+    raise AssertionError("a field with another layout was accepted")
+assert [f[0] for f in tvm_ffi._core.type_info(index)["fields"]] == ["x", "y"]
+print("done")
+"""
+
+
+def test_two_libraries_registering_the_same_fields(tmp_path):
+    first = build_library(tmp_path, "point_one", POINT_LIBRARY, "c++", link_ffi=True)
+    second = build_library(tmp_path, "point_two", POINT_LIBRARY, "c++", link_ffi=True)
+    # A child process: the type registry is process-wide.
+    result = run_python(POINT_SCRIPT, first, second)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "done"

@@ -5,6 +5,9 @@
 #include <tvm_ffi/any.h>
 
 #include <exception>
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+#endif
 #include <new>
 #include <stdexcept>
 #include <sstream>
@@ -158,11 +161,25 @@ inline int SetRaisedFromException(std::exception_ptr ex) {
 #define TVM_FFI_CHECK(cond, ErrorKind) \
   if (TVM_FFI_UNLIKELY(!(cond))) TVM_FFI_THROW(ErrorKind)
 
+/*
+ * A thread ended by pthread_exit or cancellation unwinds with abi::__forced_unwind, which
+ * must be rethrown: swallowing it aborts the process.
+ */
+#if defined(__GLIBCXX__)
+#define TVM_FFI_SAFE_CALL_RETHROW_FORCED_UNWIND_ \
+  catch (::abi::__forced_unwind&) {              \
+    throw;                                       \
+  }
+#else
+#define TVM_FFI_SAFE_CALL_RETHROW_FORCED_UNWIND_
+#endif
+
 /*! Wraps the body of an extern "C" function: converts C++ exceptions to a raised error. */
 #define TVM_FFI_SAFE_CALL_BEGIN() try {
 #define TVM_FFI_SAFE_CALL_END()                                               \
   return 0;                                                                    \
   }                                                                            \
+  TVM_FFI_SAFE_CALL_RETHROW_FORCED_UNWIND_                                     \
   catch (...) {                                                                \
     return ::tvm::ffi::details::SetRaisedFromException(std::current_exception()); \
   }

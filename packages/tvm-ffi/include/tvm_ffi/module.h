@@ -5,6 +5,7 @@
 #include <tvm_ffi/array.h>
 #include <tvm_ffi/function.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -34,17 +35,44 @@ class Module : public ObjectRef {
   explicit Module(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   ModuleObj* operator->() const { return static_cast<ModuleObj*>(data_.get()); }
   ModuleObj* get() const { return static_cast<ModuleObj*>(data_.get()); }
-  /*! Looks in this module, then (with query_imports) in its imports, depth first. */
+  /*!
+   * Looks in this module, then (with query_imports) in its imports, depth first. Each module
+   * is searched once, so imports that reach a module twice (or a cycle) end.
+   */
   Optional<Function> GetFunction(const std::string& name, bool query_imports = true) const {
     Optional<Function> f = get()->GetFunction(name);
     if (f.has_value() || !query_imports) return f;
+    std::vector<const Object*> seen{get()};
+    return FindInImports(name, &seen);
+  }
+  /*! True when `other` is this module or is reached through this module's imports. */
+  bool Reaches(const Module& other) const {
+    std::vector<const Object*> seen;
+    std::vector<const ModuleObj*> todo{get()};
+    while (!todo.empty()) {
+      const ModuleObj* m = todo.back();
+      todo.pop_back();
+      if (m == other.get()) return true;
+      if (std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
+      seen.push_back(m);
+      for (const ObjectRef& imp : m->imports) todo.push_back(static_cast<const ModuleObj*>(imp.get()));
+    }
+    return false;
+  }
+  using ContainerType = ModuleObj;
+
+ private:
+  Optional<Function> FindInImports(const std::string& name, std::vector<const Object*>* seen) const {
     for (const ObjectRef& imp : get()->imports) {
-      f = Module(ObjectRefAccess::GetPtr(imp)).GetFunction(name, true);
+      if (std::find(seen->begin(), seen->end(), imp.get()) != seen->end()) continue;
+      seen->push_back(imp.get());
+      Module m(ObjectRefAccess::GetPtr(imp));
+      Optional<Function> f = m->GetFunction(name);
+      if (!f.has_value()) f = m.FindInImports(name, seen);
       if (f.has_value()) return f;
     }
     return std::nullopt;
   }
-  using ContainerType = ModuleObj;
 };
 
 }  // namespace ffi

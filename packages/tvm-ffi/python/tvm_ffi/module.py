@@ -39,8 +39,6 @@ class Module(Object):
             if allow_missing:
                 return None
             raise AttributeError(f"Module {self.path or self.kind!r} has no function {name!r}")
-        # Library kernels may run long: let other Python threads go on meanwhile.
-        f.release_gil = True
         return f
 
     def __getitem__(self, name):

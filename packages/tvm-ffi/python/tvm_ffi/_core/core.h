@@ -5,6 +5,7 @@
 #include <Python.h>
 #include <tvm_ffi/ffi.h>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -98,6 +99,10 @@ PyObject* DataTypeToPy(DLDataType dtype);
 // ---- functions (function.cc) ----
 PyObject* NewFunction(TVMFFIObject* handle);
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
+/*! The Python callable a Function runs, or NULL when its body is not a Python callable (borrowed). */
+PyObject* PyCallbackOf(const TVMFFIObject* function);
+/*! True when code at addr belongs to tvm-ffi itself (libtvm_ffi, tvm_ffi._core), not to another library. */
+bool IsTvmFfiCode(const void* addr);
 /*! True, with RecursionError set (its message ending in `where`), when this thread's C stack is nearly used up. */
 bool CStackNearlyFull(const char* where);
 
@@ -114,25 +119,60 @@ void SetErrorHooks(PyObject* make_exception, PyObject* kind_of_exception,
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer);
 bool IsDLPackProducer(PyObject* obj);
 
+// ---- the cyclic GC (gc.cc) ----
+/*! tp_traverse for a wrapper holding `handle`: visits the Python objects only it holds through it. */
+int TraverseHandle(const TVMFFIObject* handle, visitproc visit, void* arg);
+
 // ---- opaque Python objects (opaque.cc) ----
 TVMFFIObject* NewOpaquePyObject(PyObject* obj);
 PyObject* OpaquePyObjectGet(TVMFFIObject* handle);
 
-/*! Holds the GIL for a scope; free when this thread already holds it (the common case). */
+/*! True while the interpreter can still run Python code (not finalizing). */
+inline bool PythonAlive() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsInitialized() && !Py_IsFinalizing();
+#else
+  return Py_IsInitialized() && !_Py_IsFinalizing();
+#endif
+}
+
+/*!
+ * Holds the GIL for a scope; free when this thread already holds it (the common case).
+ * A thread without the GIL gets it only while the interpreter is not shutting down: during
+ * finalisation PyGILState_Ensure ends the thread with a forced unwind, which a plugin's
+ * `catch (...)` on the way turns into a crash. Check ok() before touching Python.
+ */
 class GILGuard {
  public:
-  GILGuard() : held_(PyGILState_Check()) {
-    if (!held_) state_ = PyGILState_Ensure();
+  GILGuard() {
+    if (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) && PyGILState_Check()) return;
+    Acquire();
   }
   ~GILGuard() {
-    if (!held_) PyGILState_Release(state_);
+    if (TVM_FFI_UNLIKELY(state_ == kTaken)) Release();
   }
   GILGuard(const GILGuard&) = delete;
+  GILGuard& operator=(const GILGuard&) = delete;
+  /*! False when the GIL could not be taken (the interpreter is shutting down). */
+  bool ok() const { return state_ != kRefused; }
+  /*! For destructors: ok(), and the interpreter not finalising (its objects may be gone). */
+  bool can_release() const {
+    return ok() && (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) || PythonAlive());
+  }
+
+  /*! Set once an atexit hook ran (BeginShutdown). */
+  static std::atomic<bool> shutting_down;
 
  private:
-  int held_;
-  PyGILState_STATE state_{};
+  void Acquire();  // the slow path, gil.cc
+  void Release();
+  enum State : char { kHeld, kTaken, kRefused };  // kTaken: this guard called PyGILState_Ensure
+  State state_ = kHeld;
+  PyGILState_STATE gstate_{};
 };
+
+/*! Called at interpreter exit (atexit): no thread takes the GIL from now on; waits for those inside. */
+void BeginShutdown();
 
 /*! A new object of class T as an owned handle; NULL with MemoryError set when out of memory. */
 template <typename T, typename... Args>
@@ -146,14 +186,6 @@ TVMFFIObject* NewObjectHandle(Args&&... args) {
   }
 }
 
-/*! True while the interpreter can still run Python code (not finalizing). */
-inline bool PythonAlive() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsInitialized() && !Py_IsFinalizing();
-#else
-  return Py_IsInitialized() && !_Py_IsFinalizing();
-#endif
-}
 
 }  // namespace tvm_ffi_py
 

@@ -128,6 +128,11 @@ PyGetSetDef function_getset[] = {
 // ---------------- Python callables as Functions ----------------
 int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   GILGuard gil;
+  if (!gil.ok()) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "cannot call a Python callback: the Python interpreter is shutting down");
+    return -1;
+  }
   // Python -> FFI -> Python recursion uses the C stack, which Python's recursion limit does not watch.
   if (CStackNearlyFull(" in a Python callback called through the FFI")) {
     SetFFIErrorFromPython();
@@ -174,9 +179,8 @@ class PyCallbackFunctionObj : public tvm::ffi::FunctionObj {
     cell.self = callable;
   }
   ~PyCallbackFunctionObj() {
-    if (!PythonAlive()) return;  // the interpreter is gone; its objects went with it
     GILGuard gil;
-    Py_DECREF(static_cast<PyObject*>(cell.self));
+    if (gil.can_release()) Py_DECREF(static_cast<PyObject*>(cell.self));
   }
 };
 
@@ -224,15 +228,24 @@ PyTypeObject FunctionType = [] {
 }();
 
 PyObject* NewFunction(TVMFFIObject* handle) {
-  auto* f = PyObject_New(PyFFIFunction, &FunctionType);
+  auto* f = PyObject_GC_New(PyFFIFunction, &FunctionType);
   if (f == nullptr) {
     tvm::ffi::Object::DecRefHeader(handle);
     return nullptr;
   }
   f->base.handle = handle;
   f->vectorcall = Function_vectorcall;
-  f->release_gil = 0;
+  // By what the function is, never by how it was found (registry, module, return value): code
+  // from another library may block on threads of its own that call back into Python, so it
+  // runs without the GIL; tvm-ffi's own functions and Python callbacks keep it (cheaper).
+  f->release_gil = !IsTvmFfiCode(reinterpret_cast<const void*>(TVMFFIFunctionGetCell(handle)->safe_call));
+  PyObject_GC_Track(f);
   return reinterpret_cast<PyObject*>(f);
+}
+
+PyObject* PyCallbackOf(const TVMFFIObject* function) {
+  const TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(const_cast<TVMFFIObject*>(function));
+  return cell->safe_call == PyCallbackSafeCall ? static_cast<PyObject*>(cell->self) : nullptr;
 }
 
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable) {

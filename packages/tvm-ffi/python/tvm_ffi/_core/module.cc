@@ -139,6 +139,8 @@ NB_MODULE(_core, m) {
   RegisterClass(kTVMFFIFunction, reinterpret_cast<PyObject*>(&FunctionType));
   RegisterClass(kTVMFFITensor, reinterpret_cast<PyObject*>(&TensorType));
   RegisterClass(kTVMFFIObject, reinterpret_cast<PyObject*>(&ObjectType));
+  // Registered at import, so it runs after the atexit handlers of what is imported later.
+  nb::module_::import_("atexit").attr("register")(nb::cpp_function(&BeginShutdown));
   TVMFFIVersion version;
   TVMFFIGetVersion(&version);
   m.attr("ABI_VERSION") = nb::make_tuple(version.major, version.minor);

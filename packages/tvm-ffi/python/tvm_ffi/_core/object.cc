@@ -37,11 +37,27 @@ PyObject* Object_new(PyTypeObject* type, PyObject*, PyObject*) {
   return self;
 }
 
-void Object_dealloc(PyObject* self) {
+/*! Drops the handle: the FFI object, and the Python objects it holds, may go with it. */
+int Object_clear(PyObject* self) {
   TVMFFIObject* handle = reinterpret_cast<PyFFIObject*>(self)->handle;
   reinterpret_cast<PyFFIObject*>(self)->handle = nullptr;
   if (handle) tvm::ffi::Object::DecRefHeader(handle);
+  return 0;
+}
+
+void Object_dealloc(PyObject* self) {
+  PyObject_GC_UnTrack(self);
+  Object_clear(self);
   Py_TYPE(self)->tp_free(self);
+}
+
+/*!
+ * A Python callable held by a Function, or a Python object held in an Array or Map, can refer
+ * back to the wrapper: the GC must see through the handle to collect such cycles.
+ */
+int Object_traverse(PyObject* self, visitproc visit, void* arg) {
+  // Subclasses made by class statements visit their type in CPython's subtype_traverse.
+  return TraverseHandle(reinterpret_cast<PyFFIObject*>(self)->handle, visit, arg);
 }
 
 TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
@@ -175,9 +191,9 @@ PyGetSetDef object_getset[] = {
 // ---------------- reflected field descriptor ----------------
 struct PyFieldDescr {
   PyObject_HEAD
-  const TVMFFIFieldInfo* info;
+  TVMFFIFieldInfo info;  // a copy: the type table may grow (and move) its field array later
   PyObject* name;
-  int32_t owner_index;  // the type declaring the field: only its instances have it at info->offset
+  int32_t owner_index;  // the type declaring the field: only its instances have it at info.offset
 };
 
 /*! The handle of obj when it is an initialized instance of the field's type; else a TypeError. */
@@ -203,14 +219,14 @@ PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
   if (h == nullptr) return nullptr;
   TVMFFIAny value;
   tvm::ffi::details::InitNone(&value);
-  void* addr = reinterpret_cast<char*>(h) + d->info->offset;
-  if (d->info->getter(addr, &value) != 0) return RaiseFFIError();
+  void* addr = reinterpret_cast<char*>(h) + d->info.offset;
+  if (d->info.getter(addr, &value) != 0) return RaiseFFIError();
   return AnyToPyOwned(&value);
 }
 
 int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
   auto* d = reinterpret_cast<PyFieldDescr*>(self);
-  if (d->info->setter == nullptr) {
+  if (d->info.setter == nullptr) {
     PyErr_Format(PyExc_AttributeError, "field %U is read-only", d->name);
     return -1;
   }
@@ -223,8 +239,8 @@ int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
   CallTemps temps;
   TVMFFIAny arg;
   if (PyToAnyArg(value, &arg, &temps) != 0) return -1;
-  void* addr = reinterpret_cast<char*>(h) + d->info->offset;
-  if (d->info->setter(addr, &arg) != 0) {
+  void* addr = reinterpret_cast<char*>(h) + d->info.offset;
+  if (d->info.setter(addr, &arg) != 0) {
     RaiseFFIError();
     return -1;
   }
@@ -254,9 +270,12 @@ PyTypeObject ObjectType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
   t.tp_name = "tvm_ffi.core.Object";
   t.tp_basicsize = sizeof(PyFFIObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC;
   t.tp_new = Object_new;
   t.tp_dealloc = Object_dealloc;
+  t.tp_traverse = Object_traverse;
+  t.tp_clear = Object_clear;
+  t.tp_free = PyObject_GC_Del;
   t.tp_richcompare = Object_richcompare;
   t.tp_hash = Object_hash;
   t.tp_repr = Object_repr;
@@ -329,7 +348,7 @@ PyObject* DataTypeToPy(DLDataType dtype) {
 PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info, int32_t owner_index) {
   auto* d = PyObject_New(PyFieldDescr, &FieldDescrType);
   if (d == nullptr) return nullptr;
-  d->info = info;
+  d->info = *info;
   d->owner_index = owner_index;
   d->name = PyUnicode_FromStringAndSize(info->name.data, info->name.size);
   return reinterpret_cast<PyObject*>(d);

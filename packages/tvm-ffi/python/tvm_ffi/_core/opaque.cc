@@ -8,9 +8,8 @@ class OpaquePyObjectObj : public tvm::ffi::Object {
  public:
   explicit OpaquePyObjectObj(PyObject* obj) : obj_(obj) { Py_INCREF(obj); }
   ~OpaquePyObjectObj() {
-    if (!PythonAlive()) return;
     GILGuard gil;
-    Py_DECREF(obj_);
+    if (gil.can_release()) Py_DECREF(obj_);
   }
   PyObject* get() const { return obj_; }
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.OpaquePyObject", OpaquePyObjectObj, Object,
