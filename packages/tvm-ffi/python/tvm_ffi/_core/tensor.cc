@@ -163,6 +163,27 @@ PyObject* Tensor_dlpack_device(PyObject* self, PyObject*) {
   return Py_BuildValue("(ii)", static_cast<int>(DL(self)->device.device_type), DL(self)->device.device_id);
 }
 
+/*! The data stays where it is: dl_device may only name the tensor's own device. */
+bool CheckExportDevice(PyObject* self, PyObject* dl_device) {
+  int type = 0, id = 0;
+  if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &type, &id)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "Tensor.__dlpack__: argument `dl_device` must be a (device_type, device_id) tuple of ints, got %R",
+                 dl_device);
+    return false;
+  }
+  DLDevice own = DL(self)->device;
+  if (type != static_cast<int>(own.device_type) || id != own.device_id) {
+    PyErr_Format(PyExc_BufferError,
+                 "Tensor.__dlpack__: argument `dl_device` is (%d, %d) but the tensor is on (%d, %d); "
+                 "export copies no data between devices",
+                 type, id, static_cast<int>(own.device_type), own.device_id);
+    return false;
+  }
+  return true;
+}
+
 /*! __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) */
 PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
   static const char* kwlist[] = {"stream", "max_version", "dl_device", "copy", nullptr};
@@ -176,6 +197,7 @@ PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
     PyErr_SetString(PyExc_BufferError, "Tensor.__dlpack__: copy=True is not supported; tensors are shared");
     return nullptr;
   }
+  if (dl_device != Py_None && !CheckExportDevice(self, dl_device)) return nullptr;
   bool versioned = false;
   if (max_version != Py_None) {
     if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) < 1) {
