@@ -167,6 +167,28 @@ def test_from_dlpack_of_a_non_capsule_names_what_came_back():
 
 
 # ---- errors ----
+@pytest.mark.parametrize(
+    ("name", "value", "range_text"),
+    [
+        ("testing.add_one_i32", 2**40, r"an int32 in \[-2147483648, 2147483647\]"),
+        ("testing.add_one_i32", -(2**31) - 1, r"an int32 in \[-2147483648, 2147483647\]"),
+        ("testing.id_u8", 300, r"a uint8 in \[0, 255\]"),
+        ("testing.id_u8", -1, r"a uint8 in \[0, 255\]"),
+    ],
+)
+def test_narrow_int_parameter_out_of_range_raises(name, value, range_text):
+    f = tvm_ffi.get_global_func(name)
+    pattern = rf"Argument #0 out of range when calling: `{name}\(0: int\) -> int`\. Expected {range_text} but got {value}"
+    with pytest.raises(OverflowError, match=pattern):
+        f(value)
+
+
+def test_narrow_int_parameter_in_range():
+    assert tvm_ffi.get_global_func("testing.add_one_i32")(2**31 - 2) == 2**31 - 1
+    assert tvm_ffi.get_global_func("testing.id_u8")(255) == 255
+    assert tvm_ffi.get_global_func("testing.id_u8")(True) == 1
+
+
 def test_unencodable_str_argument_names_the_argument():
     with pytest.raises(UnicodeError, match="argument 0: 'utf-8' codec can't encode") as info:
         testing.echo("\ud800")
