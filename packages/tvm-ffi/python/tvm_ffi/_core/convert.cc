@@ -1,5 +1,6 @@
 // Conversions between Python values and Any: arguments (borrowed views) and owned values.
 #include <cstring>
+#include <new>
 
 #include "core.h"
 
@@ -29,32 +30,68 @@ int IntToAny(PyObject* obj, TVMFFIAny* out) {
   return 0;
 }
 
-/*! A new owned Array from a list or tuple. */
+/*!
+ * A new owned Array from a list or tuple. Converting an element runs Python code (__index__,
+ * __dlpack__, ...) that may shrink or grow the list: each element is held while it converts
+ * and a change of size is refused, as dict iteration does.
+ */
 TVMFFIObject* SequenceToArray(PyObject* seq) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  PyObject** items = PySequence_Fast_ITEMS(seq);
   std::vector<Any> values(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (PyToAnyOwned(items[i], values[i].raw_mutable()) != 0) return nullptr;
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    Py_INCREF(item);
+    int ret = PyToAnyOwned(item, values[i].raw_mutable());
+    Py_DECREF(item);
+    if (ret != 0) return nullptr;
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+      PyErr_SetString(PyExc_RuntimeError, "list changed size during conversion to an FFI Array");
+      return nullptr;
+    }
   }
   auto obj = tvm::ffi::make_object<tvm::ffi::ArrayObj>(std::move(values));
   return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
 }
 
-/*! A new owned Map from a dict, keeping its order. */
+/*! A new owned Map from a dict, keeping its order; keys and values are held as for lists. */
 TVMFFIObject* DictToMap(PyObject* dict) {
   auto obj = tvm::ffi::make_object<tvm::ffi::MapObj>();
   PyObject *key, *value;
   Py_ssize_t pos = 0;
-  obj->Reserve(PyDict_GET_SIZE(dict));
+  Py_ssize_t n = PyDict_GET_SIZE(dict);
+  obj->Reserve(n);
   while (PyDict_Next(dict, &pos, &key, &value)) {
     Any k, v;
-    if (PyToAnyOwned(key, k.raw_mutable()) != 0 || PyToAnyOwned(value, v.raw_mutable()) != 0) {
+    Py_INCREF(key);
+    Py_INCREF(value);
+    int ret = PyToAnyOwned(key, k.raw_mutable());
+    if (ret == 0) ret = PyToAnyOwned(value, v.raw_mutable());
+    Py_DECREF(key);
+    Py_DECREF(value);
+    if (ret != 0) return nullptr;
+    if (PyDict_GET_SIZE(dict) != n) {
+      PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during conversion to an FFI Map");
       return nullptr;
     }
     obj->Set(std::move(k), std::move(v));
   }
   return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
+}
+
+/*! The Array or Map of a list, tuple or dict; NULL with a Python error (MemoryError when out of memory). */
+TVMFFIObject* ContainerToObject(PyObject* obj) {
+  // Containers recurse: deep or self-referencing ones end in RecursionError, not a crash.
+  if (Py_EnterRecursiveCall(" while converting a container to an FFI value")) return nullptr;
+  TVMFFIObject* made = nullptr;
+  if (!CStackNearlyFull(" while converting a container to an FFI value")) {
+    try {
+      made = PyDict_Check(obj) ? DictToMap(obj) : SequenceToArray(obj);
+    } catch (const std::bad_alloc&) {
+      PyErr_NoMemory();
+    }
+  }
+  Py_LeaveRecursiveCall();
+  return made;
 }
 
 /*! NumPy's bool scalar has no __index__ but does have __float__: keep it a bool. */
@@ -170,14 +207,7 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
   }
   TVMFFIObject* made = nullptr;
   if (PyList_Check(obj) || PyTuple_Check(obj) || PyDict_Check(obj)) {
-    // Containers recurse: deep or self-referencing ones end in RecursionError, not a crash.
-    if (Py_EnterRecursiveCall(" while converting a container to an FFI value")) return -1;
-    if (CStackNearlyFull(" while converting a container to an FFI value")) {
-      Py_LeaveRecursiveCall();
-      return -1;
-    }
-    made = PyDict_Check(obj) ? DictToMap(obj) : SequenceToArray(obj);
-    Py_LeaveRecursiveCall();
+    made = ContainerToObject(obj);
     if (made == nullptr) return -1;
   } else if (PyUnicode_Check(obj)) {
     // str subclasses: a dtype converts to a DataType, any other str stays a str.

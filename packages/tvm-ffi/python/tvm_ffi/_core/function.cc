@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 
 #include "core.h"
 
@@ -44,7 +45,7 @@ void PrefixArgumentError(Py_ssize_t i) {
 }
 
 /*! The call path: convert straight into a stack array of Any and call the function pointer. */
-PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+PyObject* CallFunction(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFFIFunction*>(self);
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (TVM_FFI_UNLIKELY(kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
@@ -83,6 +84,15 @@ PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t narg
   if (TVM_FFI_UNLIKELY(ret != 0)) return RaiseFFIError();
   if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
   return AnyToPyOwned(&result);
+}
+
+/*! Out of memory for the argument buffers is a MemoryError: no C++ exception crosses into Python. */
+PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  try {
+    return CallFunction(self, args, nargsf, kwnames);
+  } catch (const std::bad_alloc&) {
+    return PyErr_NoMemory();
+  }
 }
 
 PyObject* Function_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
@@ -126,7 +136,21 @@ PyGetSetDef function_getset[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 // ---------------- Python callables as Functions ----------------
+int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result);
+
+/*! A safe call never throws: out of memory for the argument buffer is reported as MemoryError. */
 int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  try {
+    return CallPyCallback(self, args, num_args, result);
+  } catch (const std::bad_alloc&) {
+    GILGuard gil;
+    PyErr_NoMemory();
+    SetFFIErrorFromPython();
+    return -1;
+  }
+}
+
+int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   GILGuard gil;
   // Python -> FFI -> Python recursion uses the C stack, which Python's recursion limit does not watch.
   if (CStackNearlyFull(" in a Python callback called through the FFI")) {
