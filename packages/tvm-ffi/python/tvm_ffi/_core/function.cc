@@ -14,34 +14,30 @@ namespace {
 
 constexpr Py_ssize_t kStackArgs = 8;
 
-/*! Re-raises the pending conversion error with the argument's position in front of its message. */
-void PrefixArgumentError(Py_ssize_t i) {
+/*!
+ * Adds the argument's position to the pending conversion error as a PEP 678 note, keeping the
+ * exception object itself: its class, attributes (errno, a custom code) and SystemExit's status.
+ */
+void NoteArgumentError(Py_ssize_t i) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
-  PyObject* msg = PyUnicode_FromFormat("argument %zd: %S", i, value);
-  PyObject* renamed = nullptr;
-  // Some kinds take more than a message (UnicodeEncodeError): fall back to the nearest base that does.
-  for (PyObject* cls = type; msg && !renamed && cls && PyExceptionClass_Check(cls);
-       cls = reinterpret_cast<PyObject*>(reinterpret_cast<PyTypeObject*>(cls)->tp_base)) {
-    renamed = PyObject_CallOneArg(cls, msg);
-    if (renamed && !PyExceptionInstance_Check(renamed)) Py_CLEAR(renamed);
-    if (renamed == nullptr) PyErr_Clear();
+  if (value != nullptr && PyExceptionInstance_Check(value)) {
+    if (tb) PyException_SetTraceback(value, tb);
+    // What BaseException.add_note does (3.11+); on 3.10 the note travels unprinted.
+    PyObject* note = PyUnicode_FromFormat("while converting argument %zd of an FFI function call", i);
+    PyObject* notes = note ? PyObject_GetAttrString(value, "__notes__") : nullptr;
+    if (note && notes == nullptr && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      PyErr_Clear();
+      notes = PyList_New(0);
+      if (notes && PyObject_SetAttrString(value, "__notes__", notes) != 0) Py_CLEAR(notes);
+    }
+    if (notes && PyList_Check(notes)) PyList_Append(notes, note);
+    Py_XDECREF(notes);
+    Py_XDECREF(note);
+    PyErr_Clear();  // a note that cannot be added must not replace the error itself
   }
-  Py_XDECREF(msg);
-  if (renamed == nullptr) {
-    PyErr_Restore(type, value, tb);
-    return;
-  }
-  if (Py_TYPE(renamed) != reinterpret_cast<PyTypeObject*>(type)) {
-    PyException_SetCause(renamed, value);  // keeps the original's details; steals value
-    value = nullptr;
-  }
-  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(renamed)), renamed);
-  Py_DECREF(renamed);
-  Py_XDECREF(type);
-  Py_XDECREF(value);
-  Py_XDECREF(tb);
+  PyErr_Restore(type, value, tb);
 }
 
 /*! The call path: convert straight into a stack array of Any and call the function pointer. */
@@ -62,7 +58,7 @@ PyObject* CallFunction(PyObject* self, PyObject* const* args, size_t nargsf, PyO
   CallTemps temps;
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     if (TVM_FFI_UNLIKELY(PyToAnyArg(args[i], &values[i], &temps) != 0)) {
-      PrefixArgumentError(i);
+      NoteArgumentError(i);
       return nullptr;
     }
   }
