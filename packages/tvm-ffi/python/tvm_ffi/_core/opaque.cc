@@ -6,18 +6,18 @@ namespace {
 
 class OpaquePyObjectObj : public tvm::ffi::Object {
  public:
-  explicit OpaquePyObjectObj(PyObject* obj) : obj_(obj) { Py_INCREF(obj); }
+  explicit OpaquePyObjectObj(PyObject* obj) : cell{obj} { Py_INCREF(obj); }
   ~OpaquePyObjectObj() {
     if (!PythonAlive()) return;
     GILGuard gil;
-    Py_DECREF(obj_);
+    Py_DECREF(get());
   }
-  PyObject* get() const { return obj_; }
+  PyObject* get() const { return static_cast<PyObject*>(cell.handle); }
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.OpaquePyObject", OpaquePyObjectObj, Object,
                                      kTVMFFIOpaquePyObject);
 
- private:
-  PyObject* obj_;
+  // First member: the ABI cell right after the header, where Map keys read the identity.
+  TVMFFIOpaqueObjectCell cell;
 };
 
 }  // namespace
