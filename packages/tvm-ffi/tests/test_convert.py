@@ -3,6 +3,7 @@
 import math
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -111,6 +112,22 @@ def test_numpy_floats_become_float(value):
     out = testing.echo(value)
     assert type(out) is float
     assert out == float(value)
+
+
+@pytest.mark.parametrize("value", [np.complex64(1 + 2j), np.complex128(-1j), 3 + 4j], ids=repr)
+def test_complex_numbers_travel_whole(value):
+    # np.complex64 has a __float__ that drops the imaginary part: it silently became 1.0.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's ComplexWarning when __float__ is used
+        out = testing.echo(value)
+    assert out is value
+
+
+@pytest.mark.parametrize("value", [np.bytes_(b"ab"), np.bytes_(b"long enough to be an object")], ids=repr)
+def test_bytes_subclass_becomes_bytes(value):
+    out = testing.echo(value)
+    assert type(out) is bytes and out == value
+    assert tvm_ffi.get_global_func("testing.echo")([value])[0] == value
 
 
 def test_numpy_bool_becomes_bool():

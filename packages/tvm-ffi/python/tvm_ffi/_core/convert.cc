@@ -99,6 +99,12 @@ bool IsNumpyBool(PyTypeObject* tp) {
   return std::strcmp(tp->tp_name, "numpy.bool") == 0 || std::strcmp(tp->tp_name, "numpy.bool_") == 0;
 }
 
+/*! Complex numbers (NumPy's too) have __float__ that drops the imaginary part: keep them whole. */
+bool IsComplexLike(PyTypeObject* tp) {
+  static PyObject* str_complex = PyUnicode_InternFromString("__complex__");
+  return _PyType_Lookup(tp, str_complex) != nullptr;
+}
+
 void SetObject(TVMFFIAny* out, TVMFFIObject* handle) {
   out->type_index = handle->type_index;
   out->zero_padding = 0;
@@ -124,6 +130,17 @@ int ParseDType(PyObject* obj, TVMFFIAny* out) {
     return -1;
   }
   return 0;
+}
+
+int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps);
+
+/*! A str or bytes subclass converts as the plain value it holds: a new owned copy. */
+int ConvertPlainCopy(PyObject* plain, TVMFFIAny* out, CallTemps* temps) {
+  if (plain == nullptr) return -1;
+  int ret = Convert(plain, out, nullptr);
+  Py_DECREF(plain);
+  if (ret == 0 && temps && tvm::ffi::details::IsObjectIndex(out->type_index)) temps->Own(out->v_obj);
+  return ret;
 }
 
 /*!
@@ -213,12 +230,10 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     // str subclasses: a dtype converts to a DataType, any other str stays a str.
     PyObject* dtype_cls = ClassForTypeIndex(kTVMFFIDataType);
     if (PyObject_TypeCheck(obj, reinterpret_cast<PyTypeObject*>(dtype_cls))) return ParseDType(obj, out);
-    PyObject* plain = PyUnicode_FromObject(obj);
-    if (plain == nullptr) return -1;
-    int ret = Convert(plain, out, nullptr);
-    Py_DECREF(plain);
-    if (ret == 0 && temps && tvm::ffi::details::IsObjectIndex(out->type_index)) temps->Own(out->v_obj);
-    return ret;
+    return ConvertPlainCopy(PyUnicode_FromObject(obj), out, temps);
+  } else if (PyBytes_Check(obj)) {
+    // bytes subclasses (np.bytes_) are bytes.
+    return ConvertPlainCopy(PyBytes_FromStringAndSize(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj)), out, temps);
   } else if (PyLong_Check(obj)) {
     return IntToAny(obj, out);
   } else if (PyObject_TypeCheck(obj, &DeviceType)) {
@@ -247,7 +262,7 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     int ret = IntToAny(as_int, out);
     Py_DECREF(as_int);
     return ret;
-  } else if (tp->tp_as_number && tp->tp_as_number->nb_float) {
+  } else if (tp->tp_as_number && tp->tp_as_number->nb_float && !IsComplexLike(tp)) {
     double v = PyFloat_AsDouble(obj);
     if (v == -1.0 && PyErr_Occurred()) return -1;
     out->type_index = kTVMFFIFloat;

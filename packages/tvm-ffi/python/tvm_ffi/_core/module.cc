@@ -170,6 +170,10 @@ NB_MODULE(_core, m) {
     int is_producer = 0;
     TVMFFIObject* h = TensorFromDLPackProducer(obj.ptr(), &is_producer);
     if (h == nullptr) throw nb::python_error();
+    if (RefusesTorchExport(obj.ptr(), h)) {
+      tvm::ffi::Object::DecRefHeader(h);
+      throw nb::python_error();
+    }
     return Steal(WrapObject(h));
   }, nb::arg("tensor").none());
 
