@@ -30,6 +30,13 @@ int IntToAny(PyObject* obj, TVMFFIAny* out) {
   return 0;
 }
 
+/*! Values whose conversion calls no Python code (exact int, float, str, None, bool). */
+inline bool RunsNoPythonCode(PyObject* obj) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  return tp == &PyLong_Type || tp == &PyFloat_Type || tp == &PyUnicode_Type || obj == Py_None ||
+         tp == &PyBool_Type;
+}
+
 /*!
  * A new owned Array from a list or tuple. Converting an element runs Python code (__index__,
  * __dlpack__, ...) that may shrink or grow the list: each element is held while it converts
@@ -37,9 +44,19 @@ int IntToAny(PyObject* obj, TVMFFIAny* out) {
  */
 TVMFFIObject* SequenceToArray(PyObject* seq) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  PyObject** items = PySequence_Fast_ITEMS(seq);
   std::vector<Any> values(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    PyObject* item = items[i];
+    // The common cases: nothing can change the list meanwhile.
+    if (Py_TYPE(item) == &PyLong_Type) {
+      if (IntToAny(item, values[i].raw_mutable()) != 0) return nullptr;
+      continue;
+    }
+    if (RunsNoPythonCode(item)) {
+      if (PyToAnyOwned(item, values[i].raw_mutable()) != 0) return nullptr;
+      continue;
+    }
     Py_INCREF(item);
     int ret = PyToAnyOwned(item, values[i].raw_mutable());
     Py_DECREF(item);
@@ -48,6 +65,7 @@ TVMFFIObject* SequenceToArray(PyObject* seq) {
       PyErr_SetString(PyExc_RuntimeError, "list changed size during conversion to an FFI Array");
       return nullptr;
     }
+    items = PySequence_Fast_ITEMS(seq);  // Python code ran: the list may have moved its items
   }
   auto obj = tvm::ffi::make_object<tvm::ffi::ArrayObj>(std::move(values));
   return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
