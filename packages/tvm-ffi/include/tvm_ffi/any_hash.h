@@ -61,7 +61,11 @@ inline bool SameIdentity(const TVMFFIAny* x, const TVMFFIAny* y) {
  * elements, Functions and opaque foreign objects by what they wrap, other objects by identity.
  */
 struct AnyHash {
-  size_t operator()(const Any& key) const { return Hash(key.raw()); }
+  size_t operator()(const Any& key) const {
+    // The common key inline: Hash recurses into Arrays, so it is an out-of-line call.
+    const TVMFFIAny* v = key.raw();
+    return v->type_index == kTVMFFIInt ? details::HashInt(v->v_int64) : Hash(v);
+  }
   static size_t Hash(const TVMFFIAny* v) {
     std::string_view s;
     if (details::GetStringView(v, false, &s)) return std::hash<std::string_view>()(s);
@@ -95,7 +99,12 @@ struct AnyHash {
 
 /*! Equality of keys, consistent with AnyHash. */
 struct AnyEqual {
-  bool operator()(const Any& a, const Any& b) const { return Equal(a.raw(), b.raw()); }
+  bool operator()(const Any& a, const Any& b) const {
+    const TVMFFIAny* x = a.raw();
+    const TVMFFIAny* y = b.raw();
+    if (x->type_index == kTVMFFIInt && y->type_index == kTVMFFIInt) return x->v_int64 == y->v_int64;
+    return Equal(x, y);
+  }
   static bool Equal(const TVMFFIAny* x, const TVMFFIAny* y) {
     std::string_view sx, sy;
     for (bool bytes : {false, true}) {

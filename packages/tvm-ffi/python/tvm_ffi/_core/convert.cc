@@ -80,14 +80,19 @@ TVMFFIObject* DictToMap(PyObject* dict) {
   obj->Reserve(n);
   while (PyDict_Next(dict, &pos, &key, &value)) {
     Any k, v;
-    Py_INCREF(key);
-    Py_INCREF(value);
+    bool held = !RunsNoPythonCode(key) || !RunsNoPythonCode(value);
+    if (held) {
+      Py_INCREF(key);
+      Py_INCREF(value);
+    }
     int ret = PyToAnyOwned(key, k.raw_mutable());
     if (ret == 0) ret = PyToAnyOwned(value, v.raw_mutable());
-    Py_DECREF(key);
-    Py_DECREF(value);
+    if (held) {
+      Py_DECREF(key);
+      Py_DECREF(value);
+    }
     if (ret != 0) return nullptr;
-    if (PyDict_GET_SIZE(dict) != n) {
+    if (held && PyDict_GET_SIZE(dict) != n) {
       PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during conversion to an FFI Map");
       return nullptr;
     }
