@@ -41,7 +41,7 @@ void NoteArgumentError(Py_ssize_t i) {
 }
 
 /*! The call path: convert straight into a stack array of Any and call the function pointer. */
-PyObject* CallFunction(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+TVM_FFI_INLINE PyObject* CallFunction(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFFIFunction*>(self);
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (TVM_FFI_UNLIKELY(kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
