@@ -125,7 +125,8 @@ bool IsNumpyBool(PyTypeObject* tp) {
 /*! Complex numbers (NumPy's too) have __float__ that drops the imaginary part: keep them whole. */
 bool IsComplexLike(PyTypeObject* tp) {
   static PyObject* str_complex = PyUnicode_InternFromString("__complex__");
-  return _PyType_Lookup(tp, str_complex) != nullptr;
+  // complex itself has __complex__ only from 3.11 on; np.complex128 subclasses it.
+  return PyType_IsSubtype(tp, &PyComplex_Type) || _PyType_Lookup(tp, str_complex) != nullptr;
 }
 
 void SetObject(TVMFFIAny* out, TVMFFIObject* handle) {
