@@ -62,6 +62,13 @@ int ExportDLPack(TVMFFIObjectHandle from, Managed** out) {
     TVM_FFI_THROW(TypeError) << "TVMFFITensorToDLPack: `from` must be a Tensor";
   }
   auto* tensor = static_cast<TensorObj*>(details::ObjectUnsafe::FromHeader(header));
+  // A legacy capsule has no flags: a consumer would take a read-only tensor as writable.
+  if (!std::is_same_v<Managed, DLManagedTensorVersioned> &&
+      (tensor->dlpack_flags & DLPACK_FLAG_BITMASK_READ_ONLY)) {
+    TVM_FFI_THROW(BufferError) << "TVMFFITensorToDLPack: the tensor is read-only, which a legacy "
+                               << "(unversioned) DLPack capsule cannot signal; export it versioned "
+                               << "(__dlpack__(max_version=(1, 0)))";
+  }
   Managed* managed = new Managed();
   managed->dl_tensor = tensor->dl_tensor;
   managed->manager_ctx = header;

@@ -50,6 +50,9 @@ TVM_FFI_STATIC_INIT_BLOCK({
                     f.CallPacked(args.data() + 1, args.size() - 1, rv);
                   })
       .def("testing.add_one", [](int64_t x) { return x + 1; })
+      // Narrow parameters: an int outside their range must raise, never truncate.
+      .def("testing.add_one_i32", [](int32_t x) { return static_cast<int64_t>(x) + 1; })
+      .def("testing.id_u8", [](uint8_t x) { return x; })
       .def("testing.test_raise_error", RaiseError)
       .def("testing.object_use_count", [](ObjectRef obj) { return static_cast<int64_t>(obj.use_count()) - 1; })
       .def("testing.sleep_ms",

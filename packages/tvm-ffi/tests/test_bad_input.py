@@ -1,5 +1,6 @@
 """Bad input from Python: misused objects, descriptors and hooks raise clear errors instead of crashing."""
 
+import subprocess
 import sys
 import threading
 
@@ -167,10 +168,73 @@ def test_from_dlpack_of_a_non_capsule_names_what_came_back():
 
 
 # ---- errors ----
+@pytest.mark.parametrize(
+    ("name", "value", "range_text"),
+    [
+        ("testing.add_one_i32", 2**40, r"an int32 in \[-2147483648, 2147483647\]"),
+        ("testing.add_one_i32", -(2**31) - 1, r"an int32 in \[-2147483648, 2147483647\]"),
+        ("testing.id_u8", 300, r"a uint8 in \[0, 255\]"),
+        ("testing.id_u8", -1, r"a uint8 in \[0, 255\]"),
+    ],
+)
+def test_narrow_int_parameter_out_of_range_raises(name, value, range_text):
+    f = tvm_ffi.get_global_func(name)
+    pattern = rf"Argument #0 out of range when calling: `{name}\(0: int\) -> int`\. Expected {range_text} but got {value}"
+    with pytest.raises(OverflowError, match=pattern):
+        f(value)
+
+
+def test_narrow_int_parameter_in_range():
+    assert tvm_ffi.get_global_func("testing.add_one_i32")(2**31 - 2) == 2**31 - 1
+    assert tvm_ffi.get_global_func("testing.id_u8")(255) == 255
+    assert tvm_ffi.get_global_func("testing.id_u8")(True) == 1
+
+
 def test_unencodable_str_argument_names_the_argument():
-    with pytest.raises(UnicodeError, match="argument 0: 'utf-8' codec can't encode") as info:
-        testing.echo("\ud800")
-    assert isinstance(info.value.__cause__, UnicodeEncodeError)
+    with pytest.raises(UnicodeEncodeError, match="'utf-8' codec can't encode") as info:
+        testing.echo(1, "\ud800")
+    assert info.value.__notes__ == ["while converting argument 1 of an FFI function call"]
+    assert info.value.start == 0
+
+
+class ErrorWithCode(Exception):
+    def __init__(self, message, code=0):
+        super().__init__(message)
+        self.code = code
+
+
+class RaisingIndex:
+    def __init__(self, exc):
+        self.exc = exc
+
+    def __index__(self):
+        raise self.exc
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [ErrorWithCode("boom", code=42), FileNotFoundError(2, "No such file", "/missing"), KeyError("k")],
+    ids=repr,
+)
+def test_exception_raised_while_an_argument_converts_is_kept(exc):
+    # It used to be rebuilt from its message: code=42 became 0 and OSError lost errno/filename.
+    with pytest.raises(type(exc)) as info:
+        testing.echo(RaisingIndex(exc))
+    assert info.value is exc
+    assert info.value.__notes__ == ["while converting argument 0 of an FFI function call"]
+    assert vars(info.value) == vars(exc) and info.value.args == exc.args
+
+
+def test_system_exit_raised_while_an_argument_converts_keeps_its_status():
+    code = """
+import tvm_ffi
+class Exit:
+    def __index__(self):
+        raise SystemExit(3)
+tvm_ffi.get_global_func("testing.echo")(Exit())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 3, out.stderr
 
 
 def test_error_kind_whose_class_needs_more_than_a_message():

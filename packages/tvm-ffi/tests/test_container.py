@@ -151,3 +151,40 @@ def test_pickle_round_trip(value):
     assert out == value
     if isinstance(value, tvm_ffi.Object):
         assert not out.same_as(value)
+
+
+def test_map_lookup_follows_python_key_rules():
+    # Each of these lookups disagreed with the dict the Map came from.
+    token, func = object(), (lambda: None)
+    d = {token: "object", (1, (2, "x")): "tuple", 1: "one", 0.0: "zero", func: "callable", 2.5: "float"}
+    m = tvm_ffi.Map(d)
+    for key, value in d.items():
+        assert key in m and m[key] == value
+    assert m[1.0] == "one" and m[True] == "one"  # numbers compare as Python numbers
+    assert m[-0.0] == "zero" and m[0] == "zero" and m[False] == "zero"
+    assert (1, (2, "x")) in m and (1, (2.0, "x")) in m
+    assert 2 not in m and 1.5 not in m and (1, 2) not in m and object() not in m
+    for key in m.keys():  # the keys Python gets back find their entries
+        assert key in m
+    assert m.keys()[0] is token
+    assert m == d and d == m
+    assert m != {**d, 1: "other"} and m != {token: "object"}
+    assert tvm_ffi.Map({0: 1}) != {2**70: 1}  # a key no Map can hold is not in it
+
+
+def test_map_nan_key_is_found_by_the_same_nan():
+    nan = float("nan")
+    m = tvm_ffi.Map({nan: 1})
+    assert m[nan] == 1 and m.keys()[0] in m
+
+
+def test_equal_containers_hash_equal():
+    # __eq__ compares values, so __hash__ must too: equal Arrays and Maps were two dict keys.
+    a, b = tvm_ffi.Array([1, (2, 3), "s"]), tvm_ffi.Array([1, (2, 3), "s"])
+    assert a == b and hash(a) == hash(b) and hash(a) == hash((1, (2, 3), "s"))
+    assert len({a, b, (1, (2, 3), "s")}) == 1
+    m, n = tvm_ffi.Map({"k": 1, 2: (3,)}), tvm_ffi.Map({2: (3,), "k": 1})
+    assert m == n and hash(m) == hash(n)
+    assert len({m, n}) == 1
+    with pytest.raises(TypeError):
+        hash(tvm_ffi.Map({"k": {"a set travels as itself, unhashable"}}))

@@ -1,6 +1,9 @@
 """Python <-> Any conversion round trips through testing.echo, including a hypothesis fuzz."""
 
 import math
+import subprocess
+import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -111,6 +114,22 @@ def test_numpy_floats_become_float(value):
     assert out == float(value)
 
 
+@pytest.mark.parametrize("value", [np.complex64(1 + 2j), np.complex128(-1j), 3 + 4j], ids=repr)
+def test_complex_numbers_travel_whole(value):
+    # np.complex64 has a __float__ that drops the imaginary part: it silently became 1.0.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's ComplexWarning when __float__ is used
+        out = testing.echo(value)
+    assert out is value
+
+
+@pytest.mark.parametrize("value", [np.bytes_(b"ab"), np.bytes_(b"long enough to be an object")], ids=repr)
+def test_bytes_subclass_becomes_bytes(value):
+    out = testing.echo(value)
+    assert type(out) is bytes and out == value
+    assert tvm_ffi.get_global_func("testing.echo")([value])[0] == value
+
+
 def test_numpy_bool_becomes_bool():
     assert testing.echo(np.bool_(True)) is True
 
@@ -215,3 +234,62 @@ def test_many_long_bytes_and_str_arguments_in_one_call():
     assert list(testing.apply(lambda *a: list(a), *blobs)) == blobs
     texts = [str(i) * 12 for i in range(20)]
     assert list(testing.apply(lambda *a: list(a), *texts)) == texts
+
+
+MUTATED_WHILE_CONVERTED = {
+    "list argument": ("lst = []", "lst.clear()", "lst.extend([Evil()] + [object() for _ in range(100)])",
+                      "echo(lst)", "list changed size"),
+    "list grows": ("lst = []", "lst.append(1)", "lst.extend([Evil(), 2])", "tvm_ffi.convert(lst)",
+                   "list changed size"),
+    "dict key": ("d = {}", "d.clear()", "d.update({Evil(): 1, **{object(): i for i in range(100)}})",
+                 "echo(d)", "dictionary changed size"),
+    "dict value": ("d = {}", "d.clear()", "d.update({'a': Evil(), **{object(): i for i in range(100)}})",
+                   "tvm_ffi.Map(d)", "dictionary changed size"),
+    "shape element": ("lst = []", "lst.clear()", "lst.extend([Evil()] + [10**6 + i for i in range(100)])",
+                      "tvm_ffi.Shape(lst)", "list changed size"),
+}
+
+
+@pytest.mark.parametrize("case", MUTATED_WHILE_CONVERTED, ids=str)
+def test_container_mutated_while_converted_raises(case):
+    # An element's __index__ that empties its container used to free what conversion still
+    # read (std::bad_alloc abort, SIGSEGV); now each element is held and the change refused.
+    setup, mutate, fill, call, message = MUTATED_WHILE_CONVERTED[case]
+    code = f"""
+import tvm_ffi
+echo = tvm_ffi.get_global_func("testing.echo")
+{setup}
+class Evil:
+    def __index__(self):
+        {mutate}
+        return 1
+{fill}
+try:
+    {call}
+except RuntimeError as e:
+    print("RuntimeError:", e)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("RuntimeError:") and message in out.stdout, out.stdout + out.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm")
+@pytest.mark.parametrize("call", ["echo(big)", "tvm_ffi.convert(big)", "echo(big_dict)"])
+def test_out_of_memory_during_conversion_is_memory_error(call):
+    # Under an address-space limit the conversion buffers fail to allocate: MemoryError, not abort.
+    code = f"""
+import resource, tvm_ffi
+echo = tvm_ffi.get_global_func("testing.echo")
+big = [1] * 20_000_000
+big_dict = dict.fromkeys(range(2_000_000))
+in_use = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (in_use + 64 * 2**20, resource.RLIM_INFINITY))
+try:
+    {call}
+except MemoryError:
+    print("MemoryError")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "MemoryError"

@@ -78,6 +78,27 @@ def test_tensor_from_tensor_is_zero_copy():
     assert t2.shape == (3,)
 
 
+def test_read_only_tensor_refuses_a_legacy_export():
+    # A legacy capsule cannot carry the read-only flag, so a consumer could write through it.
+    x = np.zeros(3)
+    x.flags.writeable = False
+    t = tvm_ffi.from_dlpack(x)
+    with pytest.raises(BufferError, match="read-only.*legacy"):
+        t.__dlpack__()
+    with pytest.raises(BufferError, match="read-only.*legacy"):
+        t.__dlpack__(max_version=(0, 8))
+    assert not np.from_dlpack(t).flags.writeable  # the versioned export still works
+
+
+def test_dlpack_export_refuses_another_device():
+    t = tvm_ffi.from_dlpack(np.zeros(3))
+    with pytest.raises(BufferError, match=r"dl_device.*\(2, 0\).*\(1, 0\)"):
+        t.__dlpack__(dl_device=(2, 0))
+    with pytest.raises(TypeError, match="dl_device"):
+        t.__dlpack__(dl_device="cpu")
+    assert "dltensor_versioned" in repr(t.__dlpack__(dl_device=(1, 0), max_version=(1, 0)))
+
+
 def test_read_only_flag_respected():
     x = np.arange(3, dtype="float32")
     x.flags.writeable = False

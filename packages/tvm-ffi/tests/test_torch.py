@@ -63,3 +63,35 @@ def test_import_tvm_ffi_does_not_import_torch():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: torch.ones(3, requires_grad=True), "requires grad; pass tensor.detach()"),
+        (lambda: torch.ones(3, dtype=torch.complex64).conj(), "conjugate bit set; pass tensor.resolve_conj()"),
+        (lambda: torch.ones(3, dtype=torch.complex64).conj().imag, "negative bit set; pass tensor.resolve_neg()"),
+        (lambda: torch._neg_view(torch.ones(3, dtype=torch.int32)), "negative bit set"),
+    ],
+    ids=["requires_grad", "conj", "neg", "neg int"],
+)
+def test_from_dlpack_refuses_what_torch_would_not_export_as_is(make, message):
+    # Through the C exchange API these came back as raw values (torch's own __dlpack__ refuses
+    # the first two; the neg bit's raw values are the negation of the tensor's).
+    with pytest.raises(BufferError, match=message):
+        tvm_ffi.from_dlpack(make())
+
+
+def test_a_tensor_that_requires_grad_passes_as_an_argument():
+    # Calls are not from_dlpack: kernels take parameters that require grad, and asking torch
+    # for its state would cost more than the call.
+    assert testing.echo(torch.ones(3, requires_grad=True)).shape == (3,)
+
+
+def test_from_dlpack_accepts_resolved_tensors():
+    t = torch.ones(3, dtype=torch.complex64).conj()
+    assert torch.equal(torch.from_dlpack(tvm_ffi.from_dlpack(t.resolve_conj())), t)
+    g = torch.ones(3, requires_grad=True)
+    assert tvm_ffi.from_dlpack(g.detach()).shape == (3,)
+    n = torch.ones(3, dtype=torch.complex64).conj().imag
+    assert torch.equal(torch.from_dlpack(tvm_ffi.from_dlpack(n.resolve_neg())), n)

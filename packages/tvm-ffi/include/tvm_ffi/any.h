@@ -5,6 +5,7 @@
 #include <tvm_ffi/object.h>
 
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -122,6 +123,9 @@ inline void CopyViewToOwned(const TVMFFIAny* view, TVMFFIAny* out) {
   if (IsObjectIndex(out->type_index)) Object::IncRefHeader(out->v_obj);
 }
 [[noreturn]] inline void ThrowCastError(const TVMFFIAny* value, const std::string& target);
+/*! The cast of value to T failed: OverflowError for an int outside T's range, else TypeError. */
+template <typename T>
+[[noreturn]] void ThrowCastErrorFor(const TVMFFIAny* value);
 }  // namespace details
 
 /*! A borrowed value: valid while what it points at lives. */
@@ -155,7 +159,7 @@ class AnyView {
   template <typename T>
   T cast() const {
     std::optional<T> out = TypeTraits<T>::TryCastFromAnyView(&data_);
-    if (!out.has_value()) details::ThrowCastError(&data_, TypeTraits<T>::TypeStr());
+    if (!out.has_value()) details::ThrowCastErrorFor<T>(&data_);
     return *std::move(out);
   }
   template <typename T>
@@ -255,13 +259,45 @@ struct TypeTraits<Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same
     out->v_int64 = static_cast<int64_t>(value);
   }
   static std::optional<Int> TryCastFromAnyView(const TVMFFIAny* v) {
-    if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+    if ((v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) && InRange(v->v_int64)) {
       return static_cast<Int>(v->v_int64);
     }
     return std::nullopt;
   }
   static std::string TypeStr() { return "int"; }
+  /*! Whether an int64 fits: a narrow or unsigned Int must never truncate silently. */
+  static bool InRange(int64_t x) {
+    if constexpr (std::is_signed_v<Int>) {
+      return x >= static_cast<int64_t>(std::numeric_limits<Int>::min()) &&
+             x <= static_cast<int64_t>(std::numeric_limits<Int>::max());
+    } else {
+      return x >= 0 && static_cast<uint64_t>(x) <= std::numeric_limits<Int>::max();
+    }
+  }
+  /*! Names Int and its range in errors, e.g. "an int32 in [-2147483648, 2147483647]". */
+  static std::string RangeStr() {
+    std::string name = std::string(std::is_signed_v<Int> ? "an int" : "a uint") + std::to_string(8 * sizeof(Int));
+    return name + " in [" + std::to_string(+std::numeric_limits<Int>::min()) + ", " +
+           std::to_string(+std::numeric_limits<Int>::max()) + "]";
+  }
 };
+
+namespace details {
+/*! Whether T is an integer type whose casts check a range (every one but bool). */
+template <typename T, typename = void>
+struct HasIntRange : std::false_type {};
+template <typename T>
+struct HasIntRange<T, std::void_t<decltype(TypeTraits<T>::RangeStr())>> : std::true_type {};
+/*! Whether the cast of value to T failed only because the int is outside T's range. */
+template <typename T>
+bool IsIntOutOfRange(const TVMFFIAny* value) {
+  if constexpr (HasIntRange<T>::value) {
+    return value->type_index == kTVMFFIInt || value->type_index == kTVMFFIBool;
+  } else {
+    return false;
+  }
+}
+}  // namespace details
 
 template <>
 struct TypeTraits<bool> : PODTraitsBase<bool> {

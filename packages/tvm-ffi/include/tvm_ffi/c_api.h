@@ -124,6 +124,12 @@ typedef struct {
   int64_t size;
 } TVMFFISeqCell;
 
+/* An opaque foreign object (kTVMFFIOpaquePyObject): the language's own handle to it (a
+ * PyObject*). Two opaque objects with one handle are the same object, e.g. as Map keys. */
+typedef struct {
+  void* handle;
+} TVMFFIOpaqueObjectCell;
+
 /* ------------------------------------------------------------------ */
 /* Functions                                                            */
 /* ------------------------------------------------------------------ */
@@ -312,6 +318,9 @@ static inline TVMFFIShapeCell* TVMFFIShapeGetCell(TVMFFIObjectHandle s) {
 }
 static inline TVMFFISeqCell* TVMFFIArrayGetCell(TVMFFIObjectHandle a) {
   return (TVMFFISeqCell*)((char*)a + sizeof(TVMFFIObject));
+}
+static inline TVMFFIOpaqueObjectCell* TVMFFIOpaqueObjectGetCell(TVMFFIObjectHandle o) {
+  return (TVMFFIOpaqueObjectCell*)((char*)o + sizeof(TVMFFIObject));
 }
 static inline DLTensor* TVMFFITensorGetDLTensorPtr(TVMFFIObjectHandle t) {
   return (DLTensor*)((char*)t + sizeof(TVMFFIObject));

@@ -152,6 +152,17 @@ inline int SetRaisedFromException(std::exception_ptr ex) {
   throw;  // unreachable: the builder above throws
 }
 
+template <typename T>
+[[noreturn]] void ThrowCastErrorFor(const TVMFFIAny* value) {
+  if constexpr (HasIntRange<T>::value) {
+    if (IsIntOutOfRange<T>(value)) {
+      TVM_FFI_THROW(OverflowError) << "Cannot convert int " << value->v_int64 << " to "
+                                   << TypeTraits<T>::RangeStr();
+    }
+  }
+  ThrowCastError(value, TypeTraits<T>::TypeStr());
+}
+
 }  // namespace details
 
 

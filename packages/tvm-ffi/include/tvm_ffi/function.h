@@ -122,6 +122,13 @@ template <typename T, typename F>
 T CastArg(const AnyView& arg, int index, const std::string& name) {
   std::optional<T> out = TypeTraits<T>::TryCastFromAnyView(arg.raw());
   if (TVM_FFI_UNLIKELY(!out.has_value())) {
+    if constexpr (HasIntRange<T>::value) {
+      if (IsIntOutOfRange<T>(arg.raw())) {
+        TVM_FFI_THROW(OverflowError) << "Argument #" << index << " out of range when calling: `"
+                                     << Signature<F>(name) << "`. Expected "
+                                     << TypeTraits<T>::RangeStr() << " but got " << arg.raw()->v_int64;
+      }
+    }
     TVM_FFI_THROW(TypeError) << "Mismatched type on argument #" << index << " when calling: `"
                              << Signature<F>(name) << "`. Expected `" << TypeTraits<T>::TypeStr()
                              << "` but got `" << arg.GetTypeKey() << "`";

@@ -3,44 +3,16 @@
 #define TVM_FFI_MAP_H_
 
 #include <tvm_ffi/any.h>
+#include <tvm_ffi/any_hash.h>
 #include <tvm_ffi/error.h>
 #include <tvm_ffi/optional.h>
 
-#include <functional>
-#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace tvm {
 namespace ffi {
-
-/*! Hash and equality of keys: by value for POD kinds, str and bytes; by identity otherwise. */
-struct AnyHash {
-  size_t operator()(const Any& key) const {
-    std::string_view s;
-    if (details::GetStringView(key.raw(), false, &s)) return std::hash<std::string_view>()(s);
-    if (details::GetStringView(key.raw(), true, &s)) return std::hash<std::string_view>()(s) ^ 0x5bd1e995;
-    const TVMFFIAny* v = key.raw();
-    int32_t tindex = v->type_index == kTVMFFIBool ? kTVMFFIInt : v->type_index;
-    return std::hash<int64_t>()(v->v_int64) ^ (static_cast<size_t>(tindex) << 48);
-  }
-};
-struct AnyEqual {
-  bool operator()(const Any& a, const Any& b) const {
-    std::string_view sa, sb;
-    for (bool bytes : {false, true}) {
-      bool ha = details::GetStringView(a.raw(), bytes, &sa);
-      bool hb = details::GetStringView(b.raw(), bytes, &sb);
-      if (ha || hb) return ha && hb && sa == sb;
-    }
-    const TVMFFIAny* x = a.raw();
-    const TVMFFIAny* y = b.raw();
-    auto norm = [](int32_t t) { return t == kTVMFFIBool ? kTVMFFIInt : t; };
-    if (norm(x->type_index) != norm(y->type_index)) return false;
-    return x->v_int64 == y->v_int64;
-  }
-};
 
 /*! Entries in insertion order plus a hash index into them. */
 class MapObj : public Object {

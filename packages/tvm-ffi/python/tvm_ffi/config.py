@@ -6,7 +6,9 @@ import sys
 from . import libinfo
 
 
-def _flags(args):
+def _flags(names):
+    """The value of each asked-for flag, in the order asked: a link line must name the
+    library after the objects that need it (linkers running --as-needed drop it otherwise)."""
     inc = libinfo.find_include_path()
     lib = libinfo.find_lib_path()
     table = {
@@ -19,7 +21,7 @@ def _flags(args):
         "ldflags": f"-L{lib} -Wl,-rpath,{lib}",
         "libfiles": libinfo.find_libtvm_ffi(),
     }
-    return [table[name] for name in table if getattr(args, name)]
+    return [table[name] for name in names]
 
 
 def main(argv=None):
@@ -34,9 +36,8 @@ def main(argv=None):
         ("ldflags", "linker flags (with rpath)"),
         ("libfiles", "path of libtvm_ffi.so"),
     ]:
-        parser.add_argument(f"--{name}", action="store_true", help=help_text)
-    args = parser.parse_args(argv)
-    out = _flags(args)
+        parser.add_argument(f"--{name}", dest="asked", action="append_const", const=name, help=help_text)
+    out = _flags(parser.parse_args(argv).asked or [])
     if not out:
         parser.print_help()
         return 1

@@ -6,6 +6,8 @@ from . import _core
 from ._core import Object
 from .registry import register_object
 
+_MISSING = object()  # what Map.get returns for an absent key, told apart from any value
+
 
 @register_object("ffi.Array")
 class Array(Object):
@@ -39,7 +41,9 @@ class Array(Object):
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    __hash__ = Object.__hash__
+    def __hash__(self):
+        # By value, like the tuple it equals (apache-tvm-ffi hashes Arrays by value too).
+        return hash(tuple(self))
 
     def __add__(self, other):
         return Array(_core.array_to_list(self) + list(other))
@@ -92,15 +96,27 @@ class Map(Object):
         return [v for _, v in _core.map_items(self)]
 
     def __eq__(self, other):
-        if isinstance(other, (Map, dict)):
-            return dict(self.items()) == dict(other.items())
-        return NotImplemented
+        if not isinstance(other, (Map, dict)):
+            return NotImplemented
+        if len(self) != len(other):
+            return False
+        # Look other's keys up by this Map's key rules: a tuple key is an Array here.
+        for key, value in other.items():
+            try:
+                mine = _core.map_get(self, key, _MISSING)
+            except (TypeError, OverflowError):  # a key no Map can hold is not in this one
+                return False
+            if mine is _MISSING or not mine == value:
+                return False
+        return True
 
     def __ne__(self, other):
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    __hash__ = Object.__hash__
+    def __hash__(self):
+        # By value, consistent with __eq__; unhashable values make the Map unhashable.
+        return hash(frozenset(self.items()))
 
     def __repr__(self):
         if not self.__ffi_handle__:

@@ -22,6 +22,12 @@ int main() {
   CHECK_EQ(i.cast<double>(), -5.0);  // int widens to float
   Any big = std::numeric_limits<int64_t>::max();
   CHECK_EQ(big.cast<int64_t>(), std::numeric_limits<int64_t>::max());
+  // Narrow and unsigned targets check the range instead of truncating.
+  CHECK(!big.try_cast<int32_t>().has_value());
+  CHECK_THROWS(big.cast<int32_t>(), "OverflowError", "an int32 in [-2147483648, 2147483647]");
+  CHECK_THROWS(i.cast<uint64_t>(), "OverflowError", "Cannot convert int -5 to a uint64 in [0, ");
+  CHECK_EQ(Any(int64_t(255)).cast<uint8_t>(), 255);
+  CHECK_THROWS(Any(int64_t(256)).cast<uint8_t>(), "OverflowError", "a uint8 in [0, 255]");
 
   Any b = true;
   CHECK_EQ(b.type_index(), kTVMFFIBool);

@@ -80,5 +80,19 @@ int main() {
   Shape from_array = Any(Array<int64_t>{5, 6}).cast<Shape>();
   CHECK_EQ(from_array.ToVector(), (std::vector<int64_t>{5, 6}));
   CHECK(!Any(mixed).try_cast<Shape>().has_value());
+  // Map keys: numbers as numbers, Arrays by their elements, Functions by what they call.
+  Map<Any, Any> keys;
+  keys.Set(int64_t(1), String("one"));
+  keys.Set(0.0, String("zero"));
+  keys.Set(Array<Any>{int64_t(1), String("x")}, String("tuple"));
+  CHECK(keys.count(1.0) && keys.count(true) && keys.count(-0.0) && keys.count(int64_t(0)));
+  CHECK(!keys.count(1.5) && !keys.count(int64_t(2)));
+  CHECK(keys.count(Array<Any>{1.0, String("x")}) && !keys.count(Array<Any>{int64_t(1)}));
+  keys.Set(1.0, String("still one"));
+  CHECK_EQ(keys.size(), size_t(3));
+  Function f = Function::FromPacked([](PackedArgs, Any*) {});
+  keys.Set(f, String("f"));
+  Function same = Function::FromCSafeCall(f->cell.self, f->cell.safe_call, nullptr);  // wraps f's call
+  CHECK(keys.count(same) && !keys.count(Function::FromPacked([](PackedArgs, Any*) {})));
   return check::Report("containers");
 }

@@ -1,5 +1,6 @@
 // Conversions between Python values and Any: arguments (borrowed views) and owned values.
 #include <cstring>
+#include <new>
 
 #include "core.h"
 
@@ -29,27 +30,70 @@ int IntToAny(PyObject* obj, TVMFFIAny* out) {
   return 0;
 }
 
-/*! A new owned Array from a list or tuple. */
+/*! Values whose conversion calls no Python code (exact int, float, str, None, bool). */
+inline bool RunsNoPythonCode(PyObject* obj) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  return tp == &PyLong_Type || tp == &PyFloat_Type || tp == &PyUnicode_Type || obj == Py_None ||
+         tp == &PyBool_Type;
+}
+
+/*!
+ * A new owned Array from a list or tuple. Converting an element runs Python code (__index__,
+ * __dlpack__, ...) that may shrink or grow the list: each element is held while it converts
+ * and a change of size is refused, as dict iteration does.
+ */
 TVMFFIObject* SequenceToArray(PyObject* seq) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   PyObject** items = PySequence_Fast_ITEMS(seq);
   std::vector<Any> values(n);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (PyToAnyOwned(items[i], values[i].raw_mutable()) != 0) return nullptr;
+    PyObject* item = items[i];
+    // The common cases: nothing can change the list meanwhile.
+    if (Py_TYPE(item) == &PyLong_Type) {
+      if (IntToAny(item, values[i].raw_mutable()) != 0) return nullptr;
+      continue;
+    }
+    if (RunsNoPythonCode(item)) {
+      if (PyToAnyOwned(item, values[i].raw_mutable()) != 0) return nullptr;
+      continue;
+    }
+    Py_INCREF(item);
+    int ret = PyToAnyOwned(item, values[i].raw_mutable());
+    Py_DECREF(item);
+    if (ret != 0) return nullptr;
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+      PyErr_SetString(PyExc_RuntimeError, "list changed size during conversion to an FFI Array");
+      return nullptr;
+    }
+    items = PySequence_Fast_ITEMS(seq);  // Python code ran: the list may have moved its items
   }
   auto obj = tvm::ffi::make_object<tvm::ffi::ArrayObj>(std::move(values));
   return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
 }
 
-/*! A new owned Map from a dict, keeping its order. */
+/*! A new owned Map from a dict, keeping its order; keys and values are held as for lists. */
 TVMFFIObject* DictToMap(PyObject* dict) {
   auto obj = tvm::ffi::make_object<tvm::ffi::MapObj>();
   PyObject *key, *value;
   Py_ssize_t pos = 0;
-  obj->Reserve(PyDict_GET_SIZE(dict));
+  Py_ssize_t n = PyDict_GET_SIZE(dict);
+  obj->Reserve(n);
   while (PyDict_Next(dict, &pos, &key, &value)) {
     Any k, v;
-    if (PyToAnyOwned(key, k.raw_mutable()) != 0 || PyToAnyOwned(value, v.raw_mutable()) != 0) {
+    bool held = !RunsNoPythonCode(key) || !RunsNoPythonCode(value);
+    if (held) {
+      Py_INCREF(key);
+      Py_INCREF(value);
+    }
+    int ret = PyToAnyOwned(key, k.raw_mutable());
+    if (ret == 0) ret = PyToAnyOwned(value, v.raw_mutable());
+    if (held) {
+      Py_DECREF(key);
+      Py_DECREF(value);
+    }
+    if (ret != 0) return nullptr;
+    if (held && PyDict_GET_SIZE(dict) != n) {
+      PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during conversion to an FFI Map");
       return nullptr;
     }
     obj->Set(std::move(k), std::move(v));
@@ -57,9 +101,32 @@ TVMFFIObject* DictToMap(PyObject* dict) {
   return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
 }
 
+/*! The Array or Map of a list, tuple or dict; NULL with a Python error (MemoryError when out of memory). */
+TVMFFIObject* ContainerToObject(PyObject* obj) {
+  // Containers recurse: deep or self-referencing ones end in RecursionError, not a crash.
+  if (Py_EnterRecursiveCall(" while converting a container to an FFI value")) return nullptr;
+  TVMFFIObject* made = nullptr;
+  if (!CStackNearlyFull(" while converting a container to an FFI value")) {
+    try {
+      made = PyDict_Check(obj) ? DictToMap(obj) : SequenceToArray(obj);
+    } catch (const std::bad_alloc&) {
+      PyErr_NoMemory();
+    }
+  }
+  Py_LeaveRecursiveCall();
+  return made;
+}
+
 /*! NumPy's bool scalar has no __index__ but does have __float__: keep it a bool. */
 bool IsNumpyBool(PyTypeObject* tp) {
   return std::strcmp(tp->tp_name, "numpy.bool") == 0 || std::strcmp(tp->tp_name, "numpy.bool_") == 0;
+}
+
+/*! Complex numbers (NumPy's too) have __float__ that drops the imaginary part: keep them whole. */
+bool IsComplexLike(PyTypeObject* tp) {
+  static PyObject* str_complex = PyUnicode_InternFromString("__complex__");
+  // complex itself has __complex__ only from 3.11 on; np.complex128 subclasses it.
+  return PyType_IsSubtype(tp, &PyComplex_Type) || _PyType_Lookup(tp, str_complex) != nullptr;
 }
 
 void SetObject(TVMFFIAny* out, TVMFFIObject* handle) {
@@ -87,6 +154,17 @@ int ParseDType(PyObject* obj, TVMFFIAny* out) {
     return -1;
   }
   return 0;
+}
+
+int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps);
+
+/*! A str or bytes subclass converts as the plain value it holds: a new owned copy. */
+int ConvertPlainCopy(PyObject* plain, TVMFFIAny* out, CallTemps* temps) {
+  if (plain == nullptr) return -1;
+  int ret = Convert(plain, out, nullptr);
+  Py_DECREF(plain);
+  if (ret == 0 && temps && tvm::ffi::details::IsObjectIndex(out->type_index)) temps->Own(out->v_obj);
+  return ret;
 }
 
 /*!
@@ -170,25 +248,16 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
   }
   TVMFFIObject* made = nullptr;
   if (PyList_Check(obj) || PyTuple_Check(obj) || PyDict_Check(obj)) {
-    // Containers recurse: deep or self-referencing ones end in RecursionError, not a crash.
-    if (Py_EnterRecursiveCall(" while converting a container to an FFI value")) return -1;
-    if (CStackNearlyFull(" while converting a container to an FFI value")) {
-      Py_LeaveRecursiveCall();
-      return -1;
-    }
-    made = PyDict_Check(obj) ? DictToMap(obj) : SequenceToArray(obj);
-    Py_LeaveRecursiveCall();
+    made = ContainerToObject(obj);
     if (made == nullptr) return -1;
   } else if (PyUnicode_Check(obj)) {
     // str subclasses: a dtype converts to a DataType, any other str stays a str.
     PyObject* dtype_cls = ClassForTypeIndex(kTVMFFIDataType);
     if (PyObject_TypeCheck(obj, reinterpret_cast<PyTypeObject*>(dtype_cls))) return ParseDType(obj, out);
-    PyObject* plain = PyUnicode_FromObject(obj);
-    if (plain == nullptr) return -1;
-    int ret = Convert(plain, out, nullptr);
-    Py_DECREF(plain);
-    if (ret == 0 && temps && tvm::ffi::details::IsObjectIndex(out->type_index)) temps->Own(out->v_obj);
-    return ret;
+    return ConvertPlainCopy(PyUnicode_FromObject(obj), out, temps);
+  } else if (PyBytes_Check(obj)) {
+    // bytes subclasses (np.bytes_) are bytes.
+    return ConvertPlainCopy(PyBytes_FromStringAndSize(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj)), out, temps);
   } else if (PyLong_Check(obj)) {
     return IntToAny(obj, out);
   } else if (PyObject_TypeCheck(obj, &DeviceType)) {
@@ -217,7 +286,7 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     int ret = IntToAny(as_int, out);
     Py_DECREF(as_int);
     return ret;
-  } else if (tp->tp_as_number && tp->tp_as_number->nb_float) {
+  } else if (tp->tp_as_number && tp->tp_as_number->nb_float && !IsComplexLike(tp)) {
     double v = PyFloat_AsDouble(obj);
     if (v == -1.0 && PyErr_Occurred()) return -1;
     out->type_index = kTVMFFIFloat;

@@ -118,6 +118,13 @@ void SetErrorHooks(PyObject* make_exception, PyObject* kind_of_exception,
 /*! A Tensor handle (new reference) from any DLPack producer; NULL when obj is not one. */
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer);
 bool IsDLPackProducer(PyObject* obj);
+/*!
+ * True, with BufferError set, when obj is a torch tensor that torch.from_dlpack semantics refuse
+ * to share as raw values: it requires grad, or has its conjugate or negative bit set (torch's C
+ * exchange API checks none of these). from_dlpack asks; argument conversion does not (the
+ * queries cost more than the call, and kernels take parameters that require grad).
+ */
+bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor);
 
 // ---- the cyclic GC (gc.cc) ----
 /*! tp_traverse for a wrapper holding `handle`: visits the Python objects only it holds through it. */

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 
 #include "core.h"
 
@@ -13,38 +14,34 @@ namespace {
 
 constexpr Py_ssize_t kStackArgs = 8;
 
-/*! Re-raises the pending conversion error with the argument's position in front of its message. */
-void PrefixArgumentError(Py_ssize_t i) {
+/*!
+ * Adds the argument's position to the pending conversion error as a PEP 678 note, keeping the
+ * exception object itself: its class, attributes (errno, a custom code) and SystemExit's status.
+ */
+void NoteArgumentError(Py_ssize_t i) {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyErr_NormalizeException(&type, &value, &tb);
-  PyObject* msg = PyUnicode_FromFormat("argument %zd: %S", i, value);
-  PyObject* renamed = nullptr;
-  // Some kinds take more than a message (UnicodeEncodeError): fall back to the nearest base that does.
-  for (PyObject* cls = type; msg && !renamed && cls && PyExceptionClass_Check(cls);
-       cls = reinterpret_cast<PyObject*>(reinterpret_cast<PyTypeObject*>(cls)->tp_base)) {
-    renamed = PyObject_CallOneArg(cls, msg);
-    if (renamed && !PyExceptionInstance_Check(renamed)) Py_CLEAR(renamed);
-    if (renamed == nullptr) PyErr_Clear();
+  if (value != nullptr && PyExceptionInstance_Check(value)) {
+    if (tb) PyException_SetTraceback(value, tb);
+    // What BaseException.add_note does (3.11+); on 3.10 the note travels unprinted.
+    PyObject* note = PyUnicode_FromFormat("while converting argument %zd of an FFI function call", i);
+    PyObject* notes = note ? PyObject_GetAttrString(value, "__notes__") : nullptr;
+    if (note && notes == nullptr && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      PyErr_Clear();
+      notes = PyList_New(0);
+      if (notes && PyObject_SetAttrString(value, "__notes__", notes) != 0) Py_CLEAR(notes);
+    }
+    if (notes && PyList_Check(notes)) PyList_Append(notes, note);
+    Py_XDECREF(notes);
+    Py_XDECREF(note);
+    PyErr_Clear();  // a note that cannot be added must not replace the error itself
   }
-  Py_XDECREF(msg);
-  if (renamed == nullptr) {
-    PyErr_Restore(type, value, tb);
-    return;
-  }
-  if (Py_TYPE(renamed) != reinterpret_cast<PyTypeObject*>(type)) {
-    PyException_SetCause(renamed, value);  // keeps the original's details; steals value
-    value = nullptr;
-  }
-  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(renamed)), renamed);
-  Py_DECREF(renamed);
-  Py_XDECREF(type);
-  Py_XDECREF(value);
-  Py_XDECREF(tb);
+  PyErr_Restore(type, value, tb);
 }
 
 /*! The call path: convert straight into a stack array of Any and call the function pointer. */
-PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+TVM_FFI_INLINE PyObject* CallFunction(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFFIFunction*>(self);
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (TVM_FFI_UNLIKELY(kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
@@ -61,7 +58,7 @@ PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t narg
   CallTemps temps;
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     if (TVM_FFI_UNLIKELY(PyToAnyArg(args[i], &values[i], &temps) != 0)) {
-      PrefixArgumentError(i);
+      NoteArgumentError(i);
       return nullptr;
     }
   }
@@ -83,6 +80,15 @@ PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t narg
   if (TVM_FFI_UNLIKELY(ret != 0)) return RaiseFFIError();
   if (result.type_index == kTVMFFINone) Py_RETURN_NONE;
   return AnyToPyOwned(&result);
+}
+
+/*! Out of memory for the argument buffers is a MemoryError: no C++ exception crosses into Python. */
+PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  try {
+    return CallFunction(self, args, nargsf, kwnames);
+  } catch (const std::bad_alloc&) {
+    return PyErr_NoMemory();
+  }
 }
 
 PyObject* Function_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
@@ -126,7 +132,21 @@ PyGetSetDef function_getset[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 // ---------------- Python callables as Functions ----------------
+int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result);
+
+/*! A safe call never throws: out of memory for the argument buffer is reported as MemoryError. */
 int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  try {
+    return CallPyCallback(self, args, num_args, result);
+  } catch (const std::bad_alloc&) {
+    GILGuard gil;
+    PyErr_NoMemory();
+    SetFFIErrorFromPython();
+    return -1;
+  }
+}
+
+int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   GILGuard gil;
   if (!gil.ok()) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError",

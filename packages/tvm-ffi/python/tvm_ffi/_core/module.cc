@@ -172,6 +172,10 @@ NB_MODULE(_core, m) {
     int is_producer = 0;
     TVMFFIObject* h = TensorFromDLPackProducer(obj.ptr(), &is_producer);
     if (h == nullptr) throw nb::python_error();
+    if (RefusesTorchExport(obj.ptr(), h)) {
+      tvm::ffi::Object::DecRefHeader(h);
+      throw nb::python_error();
+    }
     return Steal(WrapObject(h));
   }, nb::arg("tensor").none());
 
@@ -299,13 +303,18 @@ NB_MODULE(_core, m) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
     std::vector<int64_t> dims(n);
     for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject* item = PySequence_Fast_GET_ITEM(fast.ptr(), i);
-      if (!PyIndex_Check(item)) {
+      // Held: an element's __index__ may clear the list it came from.
+      nb::object item = nb::borrow(PySequence_Fast_GET_ITEM(fast.ptr(), i));
+      if (!PyIndex_Check(item.ptr())) {
         throw nb::type_error(("Shape: element " + std::to_string(i) + " must be an int, got " +
-                              Py_TYPE(item)->tp_name).c_str());
+                              Py_TYPE(item.ptr())->tp_name).c_str());
       }
-      dims[i] = PyLong_AsLongLong(item);
+      dims[i] = PyLong_AsLongLong(item.ptr());
       if (dims[i] == -1 && PyErr_Occurred()) throw nb::python_error();
+      if (PySequence_Fast_GET_SIZE(fast.ptr()) != n) {
+        PyErr_SetString(PyExc_RuntimeError, "list changed size during conversion to an FFI Shape");
+        throw nb::python_error();
+      }
     }
     return ToPy(Any(tvm::ffi::Shape(dims)));
   });

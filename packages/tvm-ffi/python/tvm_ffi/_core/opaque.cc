@@ -6,17 +6,17 @@ namespace {
 
 class OpaquePyObjectObj : public tvm::ffi::Object {
  public:
-  explicit OpaquePyObjectObj(PyObject* obj) : obj_(obj) { Py_INCREF(obj); }
+  explicit OpaquePyObjectObj(PyObject* obj) : cell{obj} { Py_INCREF(obj); }
   ~OpaquePyObjectObj() {
     GILGuard gil;
-    if (gil.can_release()) Py_DECREF(obj_);
+    if (gil.can_release()) Py_DECREF(get());
   }
-  PyObject* get() const { return obj_; }
+  PyObject* get() const { return static_cast<PyObject*>(cell.handle); }
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.OpaquePyObject", OpaquePyObjectObj, Object,
                                      kTVMFFIOpaquePyObject);
 
- private:
-  PyObject* obj_;
+  // First member: the ABI cell right after the header, where Map keys read the identity.
+  TVMFFIOpaqueObjectCell cell;
 };
 
 }  // namespace

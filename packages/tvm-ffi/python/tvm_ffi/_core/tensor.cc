@@ -163,6 +163,27 @@ PyObject* Tensor_dlpack_device(PyObject* self, PyObject*) {
   return Py_BuildValue("(ii)", static_cast<int>(DL(self)->device.device_type), DL(self)->device.device_id);
 }
 
+/*! The data stays where it is: dl_device may only name the tensor's own device. */
+bool CheckExportDevice(PyObject* self, PyObject* dl_device) {
+  int type = 0, id = 0;
+  if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &type, &id)) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "Tensor.__dlpack__: argument `dl_device` must be a (device_type, device_id) tuple of ints, got %R",
+                 dl_device);
+    return false;
+  }
+  DLDevice own = DL(self)->device;
+  if (type != static_cast<int>(own.device_type) || id != own.device_id) {
+    PyErr_Format(PyExc_BufferError,
+                 "Tensor.__dlpack__: argument `dl_device` is (%d, %d) but the tensor is on (%d, %d); "
+                 "export copies no data between devices",
+                 type, id, static_cast<int>(own.device_type), own.device_id);
+    return false;
+  }
+  return true;
+}
+
 /*! __dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None) */
 PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
   static const char* kwlist[] = {"stream", "max_version", "dl_device", "copy", nullptr};
@@ -176,6 +197,7 @@ PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
     PyErr_SetString(PyExc_BufferError, "Tensor.__dlpack__: copy=True is not supported; tensors are shared");
     return nullptr;
   }
+  if (dl_device != Py_None && !CheckExportDevice(self, dl_device)) return nullptr;
   bool versioned = false;
   if (max_version != Py_None) {
     if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) < 1) {
@@ -229,30 +251,27 @@ PyTypeObject TensorType = [] {
   return t;
 }();
 
-bool IsDLPackProducer(PyObject* obj) {
-  InitNames();
-  // A type lookup through CPython's attribute cache: no exception is raised and cleared.
-  return _PyType_Lookup(Py_TYPE(obj), str_dlpack) != nullptr;
+namespace {
+PyObject* str_requires_grad = nullptr;  // interned names of the torch.Tensor state checked below
+PyObject* str_is_conj = nullptr;
+PyObject* str_is_neg = nullptr;
+
+/*! 1 when obj's `name` attribute or method (called without arguments) is true; 0 when false or absent. */
+int TruthOf(PyObject* obj, PyObject* name, bool call) {
+  PyObject* value = call ? PyObject_VectorcallMethod(name, &obj, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr)
+                         : PyObject_GetAttr(obj, name);
+  if (value == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+    PyErr_Clear();
+    return 0;
+  }
+  int truth = PyObject_IsTrue(value);
+  Py_DECREF(value);
+  return truth;
 }
 
-TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
-  if (PyObject_TypeCheck(obj, &TensorType)) {
-    *is_producer = 1;
-    TVMFFIObject* h = HandleOf(obj);
-    if (h == nullptr) {
-      PyErr_SetString(PyExc_ValueError, "Tensor is not initialized");
-      return nullptr;
-    }
-    tvm::ffi::Object::IncRefHeader(h);
-    return h;
-  }
-  if (!IsDLPackProducer(obj)) {
-    *is_producer = 0;
-    PyErr_Format(PyExc_TypeError, "from_dlpack: expected an object with __dlpack__, got %s",
-                 Py_TYPE(obj)->tp_name);
-    return nullptr;
-  }
-  *is_producer = 1;
+/*! The tensor of a producer, or NULL with an error; see TensorFromDLPackProducer. */
+TVMFFIObject* AdoptFromProducer(PyObject* obj) {
   const DLPackExchangeAPI* api = ExchangeAPIOf(Py_TYPE(obj));
   if (api != nullptr) {
     DLManagedTensorVersioned* managed = nullptr;
@@ -280,6 +299,69 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
   TVMFFIObject* out = AdoptCapsule(capsule);
   Py_DECREF(capsule);
   return out;
+}
+
+}  // namespace
+
+bool IsDLPackProducer(PyObject* obj) {
+  InitNames();
+  // A type lookup through CPython's attribute cache: no exception is raised and cleared.
+  return _PyType_Lookup(Py_TYPE(obj), str_dlpack) != nullptr;
+}
+
+TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
+  if (PyObject_TypeCheck(obj, &TensorType)) {
+    *is_producer = 1;
+    TVMFFIObject* h = HandleOf(obj);
+    if (h == nullptr) {
+      PyErr_SetString(PyExc_ValueError, "Tensor is not initialized");
+      return nullptr;
+    }
+    tvm::ffi::Object::IncRefHeader(h);
+    return h;
+  }
+  if (!IsDLPackProducer(obj)) {
+    *is_producer = 0;
+    PyErr_Format(PyExc_TypeError, "from_dlpack: expected an object with __dlpack__, got %s",
+                 Py_TYPE(obj)->tp_name);
+    return nullptr;
+  }
+  *is_producer = 1;
+  return AdoptFromProducer(obj);
+}
+
+bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor) {
+  if (str_is_neg == nullptr) {
+    str_requires_grad = PyUnicode_InternFromString("requires_grad");
+    str_is_conj = PyUnicode_InternFromString("is_conj");
+    str_is_neg = PyUnicode_InternFromString("is_neg");
+  }
+  // Only types with is_neg (torch.Tensor) are asked, each state for the dtypes it occurs with.
+  if (_PyType_Lookup(Py_TYPE(obj), str_is_neg) == nullptr) return false;
+  uint8_t code = TVMFFITensorGetDLTensorPtr(tensor)->dtype.code;
+  bool complex = code == kDLComplex;
+  bool floating = complex || code == kDLFloat || code == kDLBfloat;
+  struct Check {
+    bool applies;
+    PyObject* name;
+    bool call;
+    const char* message;
+  };
+  const Check checks[] = {
+      {floating, str_requires_grad, false, "requires grad; pass tensor.detach()"},
+      {complex, str_is_conj, true, "has its conjugate bit set; pass tensor.resolve_conj()"},
+      {true, str_is_neg, true, "has its negative bit set; pass tensor.resolve_neg()"},
+  };
+  for (const Check& check : checks) {
+    if (!check.applies) continue;
+    int truth = TruthOf(obj, check.name, check.call);
+    if (truth < 0) return true;
+    if (truth > 0) {
+      PyErr_Format(PyExc_BufferError, "from_dlpack: the %s tensor %s", Py_TYPE(obj)->tp_name, check.message);
+      return true;
+    }
+  }
+  return false;
 }
 
 int InitTensorType(PyObject* module) {
