@@ -17,7 +17,9 @@ import tvm.rpc as rpc
 import tvm.rpc.proxy as proxy_mod
 from tvm.error import RPCError
 from tvm.rpc.protocol import MAGIC as RPC_MAGIC
-from tvm.rpc.tracker import TRACKER_MAGIC
+from tracker_peer import msg as _msg
+from tracker_peer import raw as _raw
+from tracker_peer import reply as _reply
 
 from conftest import wait_for
 
@@ -27,27 +29,10 @@ def _no_env_secret(monkeypatch):
     monkeypatch.delenv("TVM_RPC_SECRET", raising=False)
 
 
-def _msg(obj):
-    data = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
-    return struct.pack("<I", len(data)) + data
 
 
-def _raw(port, rcvbuf=None):
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    if rcvbuf is not None:  # before connect, so the window stays small
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-    sock.settimeout(10)
-    sock.connect(("127.0.0.1", port))
-    sock.sendall(struct.pack("<I", TRACKER_MAGIC))
-    return sock
 
 
-def _reply(sock):
-    head = sock.recv(4, socket.MSG_WAITALL)
-    if len(head) < 4:
-        return None
-    (n,) = struct.unpack("<I", head)
-    return json.loads(sock.recv(n, socket.MSG_WAITALL))
 
 
 def _summary(port):

@@ -10,7 +10,9 @@ import pytest
 
 import tvm.rpc as rpc
 import tvm.rpc.tracker as tracker_mod
-from tvm.rpc.tracker import TRACKER_MAGIC
+from tracker_peer import msg as _msg
+from tracker_peer import raw as _raw
+from tracker_peer import reply as _reply
 from tvm.error import RPCError
 
 
@@ -24,25 +26,10 @@ def _no_env_secret(monkeypatch):
     monkeypatch.delenv("TVM_RPC_SECRET", raising=False)
 
 
-def _msg(data):
-    """A length-prefixed message from raw JSON bytes."""
-    return struct.pack("<I", len(data)) + data
 
 
-def _raw(port):
-    """A bare connection to the tracker, past its magic (no secret, no client code)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(struct.pack("<I", TRACKER_MAGIC))
-    return sock
 
 
-def _reply(sock):
-    """The next message from the tracker, parsed; None when it closed the connection."""
-    head = sock.recv(4, socket.MSG_WAITALL)
-    if len(head) < 4:
-        return None
-    (n,) = struct.unpack("<I", head)
-    return json.loads(sock.recv(n, socket.MSG_WAITALL))
 
 
 def _exchange(port, frame):
