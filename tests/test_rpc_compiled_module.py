@@ -76,3 +76,21 @@ def test_kernel_through_two_hops(library):
         hop = ["rpc.Connect", "127.0.0.1", far.port, ""]
         with rpc.connect("127.0.0.1", first.port, session_constructor_args=hop) as sess:
             _run_kernel(sess, library)
+
+
+def test_remote_module_is_callable_like_a_local_one(server, tmp_path):
+    import numpy as np
+
+    import tvm
+    from tvm import te
+
+    a = te.placeholder((8,), name="A")
+    b = te.compute((8,), lambda i: a[i] * 2.0, name="B")
+    path = tvm.compile(te.create_prim_func([a, b])).export_library(tmp_path / "double.so")
+    with rpc.connect("127.0.0.1", server.port) as sess:
+        sess.upload(path)
+        remote = sess.load_module("double.so")
+        x = tvm.runtime.tensor(np.arange(8, dtype="float32"), sess.cpu())
+        y = tvm.runtime.tensor(np.zeros(8, dtype="float32"), sess.cpu())
+        remote(x, y)
+        np.testing.assert_array_equal(y.numpy(), np.arange(8, dtype="float32") * 2)

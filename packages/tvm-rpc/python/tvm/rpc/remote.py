@@ -149,6 +149,16 @@ class RemoteModule(RemoteObject):
     def __getitem__(self, name):
         return self.get_function(name)
 
+    entry_name = "main"
+
+    def __call__(self, *args):
+        """Run the module's entry function (`main`), as a local runtime Module does."""
+        entry = self.get_function(self.entry_name, allow_missing=True)
+        if entry is None:
+            raise AttributeError(f"RemoteModule.__call__: the module has no entry function "
+                                 f"{self.entry_name!r}; call one by name, mod['name'](...)")
+        return entry(*args)
+
     def time_evaluator(self, func_name, dev, number=10, repeat=1, min_repeat_ms=0,
                        cooldown_interval_ms=0, repeats_to_cooldown=1):
         """A callable that times self[func_name] on the remote side; returns a ProfileResult."""
