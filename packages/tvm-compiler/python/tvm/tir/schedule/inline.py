@@ -6,8 +6,7 @@ from __future__ import annotations
 from .. import expr as E
 from ..analysis.access import block_access_regions
 from ..functor import StmtExprMutator, contains, post_order_visit, substitute
-from ..stmt import Block, BlockRealize, BufferStore, For, SeqStmt
-from .scope import root_block
+from ..stmt import Block, BufferStore, For, SeqStmt
 from .tree import find_all, replace_at
 
 
@@ -79,15 +78,14 @@ class _RefreshRegions(StmtExprMutator):
         return new.with_fields(reads=tuple(reads), writes=tuple(writes))
 
 
-def _without_buffer(sch, body, buffer):
-    """body (the function's) with buffer's allocation dropped from the root block."""
-    root = root_block(sch)
-    if all(b is not buffer for b in root.alloc_buffers):
+def _without_buffer(body, buffer):
+    """The function body (its root block's realize) with buffer dropped from the root's
+    allocations; a buffer a nested block allocates stays there, unused."""
+    root = body.block
+    kept = tuple(b for b in root.alloc_buffers if b is not buffer)
+    if len(kept) == len(root.alloc_buffers):
         return body
-    realize = body if isinstance(body, BlockRealize) else None
-    new_root = realize.block.with_fields(
-        alloc_buffers=tuple(b for b in realize.block.alloc_buffers if b is not buffer))
-    return realize.with_fields(block=new_root)
+    return body.with_fields(block=root.with_fields(alloc_buffers=kept))
 
 
 def _remove_block(sch, primitive, path, block):
@@ -117,9 +115,7 @@ def compute_inline(sch, block_rv) -> None:
 
     removal_root = _remove_block(sch, primitive, path, block)
     body = _RefreshRegions(mutate_load=inline).visit(removal_root)
-    if contains(body, lambda n: isinstance(n, E.BufferLoad) and n.buffer is buffer):
-        raise sch._error(primitive, f"buffer {buffer.name!r} is still read")  # pragma: no cover
-    sch._set_body(_without_buffer(sch, body, buffer))
+    sch._set_body(_without_buffer(body, buffer))
 
 
 def reverse_compute_inline(sch, block_rv) -> None:
@@ -166,7 +162,7 @@ def reverse_compute_inline(sch, block_rv) -> None:
 
     removal_root = _remove_block(sch, primitive, path, block)
     body = _RefreshRegions(mutate_store=fold).visit(removal_root)
-    sch._set_body(_without_buffer(sch, body, buffer))
+    sch._set_body(_without_buffer(body, buffer))
 
 
 class _ReplaceLoad(StmtExprMutator):
