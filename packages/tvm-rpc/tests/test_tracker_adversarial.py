@@ -105,12 +105,13 @@ def test_a_put_read_after_a_drop_is_not_handed_out():
                 sock.close()
 
 
-def _vm_hwm_kib(pid):
+def _proc_status_kib(pid, field):
+    """A memory figure of process pid from /proc/<pid>/status (VmHWM, VmRSS), in KiB."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1])
-    raise AssertionError("no VmHWM")
+    raise AssertionError(f"no {field} in /proc/{pid}/status")
 
 
 def test_one_read_cannot_grow_a_dropped_peers_output_past_the_bound():
@@ -120,10 +121,10 @@ def test_one_read_cannot_grow_a_dropped_peers_output_past_the_bound():
     with rpc.Tracker(port=0, silent=True) as tracker:
         fillers = _fill_queue(tracker.port, 300)
         try:
-            before = _vm_hwm_kib(tracker.pid)
+            before = _proc_status_kib(tracker.pid, "VmHWM")
             _flood_then(tracker.port, b"", n_summaries=3000)
             time.sleep(0.5)
-            grown = (_vm_hwm_kib(tracker.pid) - before) >> 10
+            grown = (_proc_status_kib(tracker.pid, "VmHWM") - before) >> 10
             # The bound itself costs 32 MiB (and a copy while the buffer grows): allow 100.
             assert grown < 100, f"the tracker's peak memory grew by {grown} MiB for one peer"
         finally:
@@ -299,21 +300,13 @@ def test_proxy_bounds_a_dripping_clients_handshake_in_total(monkeypatch):
             "a dripping client was still connected after 4.5 s (PAIR_TIMEOUT 1 s)")
 
 
-def _vm_rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS")
-
-
 def test_proxy_does_not_allocate_a_handshake_frame_before_it_arrives():
     """The proxy reads a client's INIT/HELLO with the session's 256 MiB frame limit, and
     Channel.recv_frame allocates the announced meta up front: each connection that sends a
     16-byte header makes the proxy commit ~250 MiB (512 of them: 128 GiB)."""
     with rpc.Proxy(port=0, silent=True) as proxy:
         time.sleep(0.3)
-        before = _vm_rss_kib(proxy.pid)
+        before = _proc_status_kib(proxy.pid, "VmRSS")
         socks = []
         try:
             for _ in range(2):
@@ -322,7 +315,7 @@ def test_proxy_does_not_allocate_a_handshake_frame_before_it_arrives():
                              + struct.pack("<QII", 250 << 20, 0, (250 << 20) - 8))
                 socks.append(sock)
             time.sleep(1.0)
-            grown = (_vm_rss_kib(proxy.pid) - before) >> 10
+            grown = (_proc_status_kib(proxy.pid, "VmRSS") - before) >> 10
         finally:
             for sock in socks:
                 sock.close()
