@@ -271,6 +271,10 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def docs(session: nox.Session) -> None:
-    """Check that every relative link in the Markdown docs points at a file and heading that exist."""
-    session.run(sys.executable, "ci/check_docs.py", *session.posargs)
+    """Check every relative link of the Markdown docs, then run every command and code block
+    of docs/*.md and the READMEs in a fresh venv built as the pages say (ci/run_docs.py).
+    Arguments name the pages to run (default: all)."""
+    session.run(sys.executable, "ci/check_docs.py")
+    build_wheels(session)  # the pages install from dist/
+    session.run(sys.executable, "ci/run_docs.py", *session.posargs)
 
