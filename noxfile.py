@@ -24,6 +24,8 @@ BUILD_RUN_ID = f"{os.getpid()}-{time.time()}"  # lets build_wheels skip a build 
 # pip too: uv's venvs have none, and tests that install a package at run time need it.
 TEST_TOOLS = ["pytest>=7", "pytest-timeout", "pip"]
 PYTEST_TIMEOUT = "--timeout=300"  # a hung test fails instead of stalling CI
+# Every pytest and ctest run writes JUnit XML here; ci/summarize_tests.py adds them up.
+TEST_RESULTS = ROOT / "build" / "test-results"
 # The supported Pythons besides the one nox runs on, which every other session uses.
 COMPAT_PYTHONS = ["3.10", "3.12", "3.13"]
 
@@ -91,7 +93,8 @@ def run_cpp_tests(session: nox.Session, name: str) -> None:
         f"-DPython_EXECUTABLE={session.virtualenv.bin}/python",
     )
     session.run("cmake", "--build", str(build), "--parallel", "2")
-    session.run("ctest", "--test-dir", str(build), "--output-on-failure", "--no-tests=error")
+    session.run("ctest", "--test-dir", str(build), "--output-on-failure", "--no-tests=error",
+                "--output-junit", junit_xml(session, "ctest"))
 
 
 @nox.session
@@ -128,10 +131,18 @@ def install_local_torch(session: nox.Session) -> None:
     session.install(str(found[-1]))
 
 
+def junit_xml(session: nox.Session, tool: str) -> str:
+    """The JUnit XML file of this session's `tool` run ("tests(tvm-ffi)" -> tests-tvm-ffi.pytest.xml)."""
+    TEST_RESULTS.mkdir(parents=True, exist_ok=True)
+    name = "".join(c if c.isalnum() or c in "._-" else "-" for c in session.name).strip("-")
+    return str(TEST_RESULTS / f"{name}.{tool}.xml")
+
+
 def run_pytest(session: nox.Session, package: str) -> None:
     tests_dir = PACKAGES[package].path / "tests"
     try:
-        session.run("pytest", str(tests_dir.relative_to(ROOT)), PYTEST_TIMEOUT, *session.posargs)
+        session.run("pytest", str(tests_dir.relative_to(ROOT)), PYTEST_TIMEOUT,
+                    f"--junitxml={junit_xml(session, 'pytest')}", *session.posargs)
     except CommandFailed as failure:
         if failure.return_code == 5:  # pytest's exit code for "no test collected"
             session.error(f"pytest collected no test in packages/{package}/tests")
@@ -179,8 +190,8 @@ def integration(session: nox.Session) -> None:
     """Cross-package tests (top-level tests/) with every package installed from its wheel."""
     install_everything(session, extras=["test"])
     session.install("-r", "tests/requirements.txt", *TEST_TOOLS)
-    session.run("pytest", "tests", PYTEST_TIMEOUT, *session.posargs,
-                env={"TVM_STACK_DIST": str(DIST_DIR)})
+    session.run("pytest", "tests", PYTEST_TIMEOUT, f"--junitxml={junit_xml(session, 'pytest')}",
+                *session.posargs, env={"TVM_STACK_DIST": str(DIST_DIR)})
 
 
 @nox.session

@@ -1,33 +1,51 @@
-# Adds up the pytest and ctest result lines of a CI log into one closing "N passed, N failed" line.
-"""Usage: python ci/summarize_tests.py LOGFILE"""
+# Adds up the JUnit XML files that pytest and ctest wrote in CI into one "N passed, N failed" line.
+"""Usage: python ci/summarize_tests.py FOLDER
+
+FOLDER holds one JUnit XML file per test run (nox writes them to build/test-results/).
+Prints the number of runs, the totals, and the failed tests by name; exits 0 (the CI
+status comes from the runs themselves), or 2 when FOLDER holds no result at all.
+"""
 
 from __future__ import annotations
 
-import re
 import sys
-
-PYTEST_SUMMARY = re.compile(r"^=+ (.*) in [\d.]+s(?: \([^)]*\))? =+$")
-PYTEST_COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
-# "100% tests passed out of 7" or "80% tests passed, 1 tests failed out of 5"
-CTEST_SUMMARY = re.compile(r"\d+% tests passed(?:, (\d+) tests? failed)? out of (\d+)")
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 
-def tally(lines) -> dict[str, int]:
+def tally_file(path: Path) -> tuple[dict[str, int], list[str]]:
+    """Totals of one JUnit XML file, and the names of its failed test cases."""
+    totals = {"passed": 0, "failed": 0, "skipped": 0}
+    failed = []
+    root = ET.parse(path).getroot()
+    for case in root.iter("testcase"):
+        outcome = {child.tag for child in case}
+        if outcome & {"failure", "error"}:
+            totals["failed"] += 1
+            failed.append(f"{path.stem}: {case.get('classname', '')}::{case.get('name', '')}")
+        elif "skipped" in outcome:
+            totals["skipped"] += 1
+        else:
+            totals["passed"] += 1
+    # An error outside any test (a collection error) is counted by its suite only.
+    for suite in root.iter("testsuite"):
+        cases = sum(1 for _ in suite.iter("testcase"))
+        if int(suite.get("errors", 0)) and not cases:
+            totals["failed"] += int(suite.get("errors", 0))
+            failed.append(f"{path.stem}: {suite.get('name', '')} (error outside the tests)")
+    return totals, failed
+
+
+def tally(folder: Path) -> tuple[dict[str, int], list[str]]:
     totals = {"passed": 0, "failed": 0, "skipped": 0, "runs": 0}
-    for line in lines:
-        line = line.strip()
-        if match := PYTEST_SUMMARY.match(line):
-            totals["runs"] += 1
-            for count, kind in PYTEST_COUNT.findall(match.group(1)):
-                key = {"error": "failed", "errors": "failed", "xpassed": "failed",
-                       "xfailed": "passed"}.get(kind, kind)
-                totals[key] += int(count)
-        elif match := CTEST_SUMMARY.search(line):
-            totals["runs"] += 1
-            failed, total = int(match.group(1) or 0), int(match.group(2))
-            totals["passed"] += total - failed
-            totals["failed"] += failed
-    return totals
+    failed = []
+    for path in sorted(folder.glob("*.xml")):
+        counts, names = tally_file(path)
+        totals["runs"] += 1
+        for key, value in counts.items():
+            totals[key] += value
+        failed += names
+    return totals, failed
 
 
 def main(argv=None) -> int:
@@ -35,12 +53,13 @@ def main(argv=None) -> int:
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    with open(argv[0], encoding="utf-8", errors="replace") as log:
-        totals = tally(log)
+    totals, failed = tally(Path(argv[0]))
     print(f"test runs: {totals['runs']}")
     print(f"total: {totals['passed']} passed, {totals['failed']} failed, "
           f"{totals['skipped']} skipped")
-    return 0
+    for name in failed:
+        print(f"failed: {name}")
+    return 0 if totals["runs"] else 2
 
 
 if __name__ == "__main__":
