@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import graphlib
+import re
 import sys
 from pathlib import Path
 
@@ -49,19 +50,41 @@ def _requirements(strings) -> tuple[Requirement, ...]:
     return tuple(r for r in reqs if r.marker is None or r.marker.evaluate({**env, "extra": ""}))
 
 
+VERSION_LINE = re.compile(r'^__version__ = "([^"]+)"$', re.M)
+
+
+def _version(path: Path, data: dict) -> str:
+    """The version a build of the package gets: [project] version, or, when it is dynamic,
+    the `__version__ = "..."` line of the file the build backend reads it from."""
+    project = data["project"]
+    if "version" in project:
+        return project["version"]
+    tool = data.get("tool", {})
+    source = (tool.get("hatch", {}).get("version", {}).get("path")
+              or tool.get("scikit-build", {}).get("metadata", {}).get("version", {}).get("input"))
+    if "version" not in project.get("dynamic", []) or not source:
+        raise ValueError(f"load_package: {path}/pyproject.toml needs [project] version, or a "
+                         "dynamic version read from a file ([tool.hatch.version] path or "
+                         "[tool.scikit-build.metadata.version] input)")
+    match = VERSION_LINE.search((path / source).read_text(encoding="utf-8"))
+    if not match:
+        raise ValueError(f"load_package: {path / source} has no line __version__ = \"X.Y.Z\"")
+    return match.group(1)
+
+
 def load_package(path: Path) -> Package:
     """Read one package's pyproject.toml."""
     with open(path / "pyproject.toml", "rb") as f:
         data = tomllib.load(f)
     project = data.get("project")
-    if not project or "name" not in project or "version" not in project:
-        raise ValueError(f"load_package: {path}/pyproject.toml needs [project] name and version")
+    if not project or "name" not in project:
+        raise ValueError(f"load_package: {path}/pyproject.toml needs [project] name")
     build = data.get("build-system", {})
     extras = project.get("optional-dependencies", {})
     return Package(
         name=canonicalize_name(project["name"]),
         path=path,
-        version=project["version"],
+        version=_version(path, data),
         requires=_requirements(project.get("dependencies", [])),
         build_requires=_requirements(build.get("requires", [])),
         extras={k: _requirements(v) for k, v in extras.items()},

@@ -82,3 +82,36 @@ def test_import_fails_when_the_lower_layer_is_out_of_range(tmp_path, statement, 
     assert f"needs {lower}" in result.stderr
     assert f"{lower} 0.0.1 is installed" in result.stderr
     assert "pip install" in result.stderr
+
+
+def test_without_a_range_the_one_the_upper_metadata_declares_is_checked(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(fake_distribution(tmp_path / "lo", "guard-lower", "0.4.0")))
+    upper = fake_distribution(tmp_path / "up", "guard-upper", "1.2.0")
+    metadata = upper / "guard_upper-1.2.0.dist-info" / "METADATA"
+    metadata.write_text(metadata.read_text() + "Requires-Dist: other>=1\n"
+                        "Requires-Dist: guard-lower<0.4,>=0.3\n"
+                        "Requires-Dist: guard-lower>=9; extra == 'test'\n\nLong description\n"
+                        "Requires-Dist: guard-lower>=5 (in the description, not a header)\n")
+    monkeypatch.syspath_prepend(str(upper))
+    with pytest.raises(ImportError, match="guard-upper 1.2.0 needs guard-lower<0.4,>=0.3, but "
+                                          "guard-lower 0.4.0 is installed"):
+        require("guard-lower", needed_by="guard-upper")
+
+
+def test_without_a_range_and_an_upper_package_that_declares_none_nothing_is_checked(
+        tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(fake_distribution(tmp_path / "lo", "guard-lower", "0.4.0")))
+    assert require("guard-lower", needed_by="guard-not-installed") == "0.4.0"
+    monkeypatch.syspath_prepend(str(fake_distribution(tmp_path / "up", "guard-upper", "1.0")))
+    assert require("guard-lower", needed_by="guard-upper") == "0.4.0"
+
+
+def test_each_range_of_the_wired_guards_is_the_installed_metadata_one():
+    from monorepo import discover
+    from tvm._version_guard import declared_range
+
+    packages = discover()
+    for upper, lower in (("tvm-runtime", "tvm-ffi"), ("tvm-compiler", "tvm-runtime"),
+                         ("tvm-rpc", "tvm-runtime")):
+        (declared,) = [str(r.specifier) for r in packages[upper].requires if r.name == lower]
+        assert declared_range(lower, upper) == declared

@@ -6,7 +6,7 @@ __version__ = "0.2.0"
 # Check the installed tvm-ffi against our range before touching it.
 from ._version_guard import require as _require  # noqa: E402
 
-_require("tvm-ffi", ">=0.3,<0.4", needed_by="tvm-runtime")
+_require("tvm-ffi", needed_by="tvm-runtime")  # the range in pyproject.toml
 
 from . import base, error  # noqa: E402  (error kinds registered before any FFI call)
 

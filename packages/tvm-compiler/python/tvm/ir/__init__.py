@@ -3,7 +3,7 @@
 from tvm._version_guard import require as _require
 
 # The compiler is built against one minor series of the runtime; say so before anything else.
-_require("tvm-runtime", ">=0.2,<0.3", needed_by="tvm-compiler")
+_require("tvm-runtime", needed_by="tvm-compiler")  # the range in pyproject.toml
 
 from .dtype import DataType  # noqa: E402
 from .expr import BaseExpr, PrimExpr, Range, RelaxExpr  # noqa: E402
