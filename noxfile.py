@@ -38,8 +38,11 @@ def add_inactive_pyenv_pythons(versions) -> None:
         return
     found = []
     for wanted in versions:
-        installs = [p for p in Path(root, "versions").glob(f"{wanted}.*")
-                    if p.name.removeprefix(f"{wanted}.").isdigit()]
+        installs = [
+            p
+            for p in Path(root, "versions").glob(f"{wanted}.*")
+            if p.name.removeprefix(f"{wanted}.").isdigit()
+        ]
         newest = max(installs, key=lambda p: int(p.name.rsplit(".", 1)[1]), default=None)
         if newest and (newest / "bin" / f"python{wanted}").exists():
             found.append(str(newest / "bin"))
@@ -53,8 +56,14 @@ def build_wheels(session: nox.Session, *names: str, python: str | None = None) -
     """Build (or reuse, per source hash) our wheels into dist/; runs outside the session venv.
     With `python`, builds for that interpreter into dist/pyX.Y/ instead."""
     target = ["--python", python] if python else []
-    session.run(sys.executable, str(ROOT / "ci" / "build_wheels.py"), *target, *names,
-                external=True, env={RUN_ID_VAR: BUILD_RUN_ID})
+    session.run(
+        sys.executable,
+        str(ROOT / "ci" / "build_wheels.py"),
+        *target,
+        *names,
+        external=True,
+        env={RUN_ID_VAR: BUILD_RUN_ID},
+    )
 
 
 def install_ours(session: nox.Session, names, extras=(), dist: Path = DIST_DIR) -> None:
@@ -87,14 +96,27 @@ def run_cpp_tests(session: nox.Session, name: str) -> None:
     build = ROOT / "build" / "cpp-tests" / name  # kept between runs: rebuilds are incremental
     session.install("cmake>=3.18", "ninja")
     session.run(
-        "cmake", "-S", str(source), "-B", str(build), "-G", "Ninja",
+        "cmake",
+        "-S",
+        str(source),
+        "-B",
+        str(build),
+        "-G",
+        "Ninja",
         "-DCMAKE_BUILD_TYPE=Release",
         f"-DCMAKE_PREFIX_PATH={installed_cmake_prefixes(session)}",
         f"-DPython_EXECUTABLE={session.virtualenv.bin}/python",
     )
     session.run("cmake", "--build", str(build), "--parallel", "2")
-    session.run("ctest", "--test-dir", str(build), "--output-on-failure", "--no-tests=error",
-                "--output-junit", junit_xml(session, "ctest"))
+    session.run(
+        "ctest",
+        "--test-dir",
+        str(build),
+        "--output-on-failure",
+        "--no-tests=error",
+        "--output-junit",
+        junit_xml(session, "ctest"),
+    )
 
 
 @nox.session
@@ -141,8 +163,13 @@ def junit_xml(session: nox.Session, tool: str) -> str:
 def run_pytest(session: nox.Session, package: str) -> None:
     tests_dir = PACKAGES[package].path / "tests"
     try:
-        session.run("pytest", str(tests_dir.relative_to(ROOT)), PYTEST_TIMEOUT,
-                    f"--junitxml={junit_xml(session, 'pytest')}", *session.posargs)
+        session.run(
+            "pytest",
+            str(tests_dir.relative_to(ROOT)),
+            PYTEST_TIMEOUT,
+            f"--junitxml={junit_xml(session, 'pytest')}",
+            *session.posargs,
+        )
     except CommandFailed as failure:
         if failure.return_code == 5:  # pytest's exit code for "no test collected"
             session.error(f"pytest collected no test in packages/{package}/tests")
@@ -190,8 +217,14 @@ def integration(session: nox.Session) -> None:
     """Cross-package tests (top-level tests/) with every package installed from its wheel."""
     install_everything(session, extras=["test"])
     session.install("-r", "tests/requirements.txt", *TEST_TOOLS)
-    session.run("pytest", "tests", PYTEST_TIMEOUT, f"--junitxml={junit_xml(session, 'pytest')}",
-                *session.posargs, env={"TVM_STACK_DIST": str(DIST_DIR)})
+    session.run(
+        "pytest",
+        "tests",
+        PYTEST_TIMEOUT,
+        f"--junitxml={junit_xml(session, 'pytest')}",
+        *session.posargs,
+        env={"TVM_STACK_DIST": str(DIST_DIR)},
+    )
 
 
 @nox.session
@@ -251,13 +284,23 @@ def reference_python(session: nox.Session, requirements: Path) -> str:
     if uv:
         if not python.exists():
             session.run(uv, "venv", "--quiet", "--python", sys.executable, str(venv), external=True)
-        session.run(uv, "pip", "install", "--quiet", "--python", str(python), "-r",
-                    str(requirements), external=True)
+        session.run(
+            uv,
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(python),
+            "-r",
+            str(requirements),
+            external=True,
+        )
     else:
         if not python.exists():
             session.run(sys.executable, "-m", "venv", str(venv), external=True)
-        session.run(str(python), "-m", "pip", "install", "-q", "-r", str(requirements),
-                    external=True)
+        session.run(
+            str(python), "-m", "pip", "install", "-q", "-r", str(requirements), external=True
+        )
     return str(python)
 
 
@@ -266,8 +309,11 @@ def bench(session: nox.Session) -> None:
     """Every packages/*/benchmarks/bench_*.py, printing its figures (never asserted)."""
     install_everything(session, extras=["bench"])
     # A bench_*_reference.py is a helper the benchmark runs in its reference venv.
-    scripts = [s for s in scripts_in_dag_order("benchmarks/bench_*.py")
-               if not s.stem.endswith("_reference")]
+    scripts = [
+        s
+        for s in scripts_in_dag_order("benchmarks/bench_*.py")
+        if not s.stem.endswith("_reference")
+    ]
     if not scripts:
         session.error("no packages/*/benchmarks/bench_*.py found")
 
@@ -288,4 +334,3 @@ def docs(session: nox.Session) -> None:
     session.run(sys.executable, "ci/check_docs.py")
     build_wheels(session)  # the pages install from dist/
     session.run(sys.executable, "ci/run_docs.py", *session.posargs)
-

@@ -94,7 +94,9 @@ def source_files(pkg: Package) -> list[Path]:
     try:
         out = subprocess.run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "."],
-            cwd=pkg.path, capture_output=True, check=True,
+            cwd=pkg.path,
+            capture_output=True,
+            check=True,
         ).stdout.decode()
         rel = [Path(p) for p in out.split("\0") if p]
     except (OSError, subprocess.CalledProcessError):
@@ -143,12 +145,27 @@ def install_build_dependency(python: Path, pkg: Package, target: Target, uv: str
     """Put our own wheel of pkg into the build env (e.g. tvm-ffi for a plugin build)."""
     stamp = target.env / f"installed-{pkg.name}.json"
     wheel = wheels_of(pkg, target)[-1]
-    current = {"wheel": wheel.name, "hash": read_json(target.stamps / f"{pkg.name}.json").get("hash")}
+    current = {
+        "wheel": wheel.name,
+        "hash": read_json(target.stamps / f"{pkg.name}.json").get("hash"),
+    }
     if read_json(stamp) == current:
         return
     if uv:
-        run([uv, "pip", "install", "--python", python, "--no-deps", "--reinstall",
-             "--refresh-package", pkg.name, wheel])
+        run(
+            [
+                uv,
+                "pip",
+                "install",
+                "--python",
+                python,
+                "--no-deps",
+                "--reinstall",
+                "--refresh-package",
+                pkg.name,
+                wheel,
+            ]
+        )
     else:
         run([python, "-m", "pip", "install", "--no-deps", "--force-reinstall", wheel])
     stamp.write_text(json.dumps(current))
@@ -159,22 +176,50 @@ def build_one(pkg: Package, python: Path, target: Target, digest: str, uv: str |
         old.unlink()
     start = time.monotonic()
     if uv:
-        run([uv, "build", "--wheel", "--no-build-isolation", "--python", python,
-             "--out-dir", target.dist, pkg.path])
+        run(
+            [
+                uv,
+                "build",
+                "--wheel",
+                "--no-build-isolation",
+                "--python",
+                python,
+                "--out-dir",
+                target.dist,
+                pkg.path,
+            ]
+        )
     else:
-        run([python, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps",
-             "--wheel-dir", target.dist, pkg.path])
+        run(
+            [
+                python,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-build-isolation",
+                "--no-deps",
+                "--wheel-dir",
+                target.dist,
+                pkg.path,
+            ]
+        )
     built = wheels_of(pkg, target)
     if len(built) != 1:
-        raise RuntimeError(f"build_one: expected one {pkg.name} wheel in {target.dist}, got {built}")
-    (target.stamps / f"{pkg.name}.json").write_text(json.dumps({"hash": digest, "wheel": built[0].name}))
+        raise RuntimeError(
+            f"build_one: expected one {pkg.name} wheel in {target.dist}, got {built}"
+        )
+    (target.stamps / f"{pkg.name}.json").write_text(
+        json.dumps({"hash": digest, "wheel": built[0].name})
+    )
     print(f"built {built[0].name} in {time.monotonic() - start:.1f}s", flush=True)
     return built[0]
 
 
 def record_failure(pkg: Package, target: Target, digest: str) -> None:
     run_id = os.environ.get(RUN_ID_VAR, "")
-    (target.stamps / f"{pkg.name}.failed.json").write_text(json.dumps({"hash": digest, "run": run_id}))
+    (target.stamps / f"{pkg.name}.failed.json").write_text(
+        json.dumps({"hash": digest, "run": run_id})
+    )
 
 
 def check_not_failed_before(pkg: Package, target: Target, digest: str) -> None:
@@ -183,8 +228,10 @@ def check_not_failed_before(pkg: Package, target: Target, digest: str) -> None:
     run_id = os.environ.get(RUN_ID_VAR, "")
     failed = read_json(target.stamps / f"{pkg.name}.failed.json")
     if run_id and failed == {"hash": digest, "run": run_id}:
-        raise SystemExit(f"build_wheels: {pkg.name} failed to build earlier in this run "
-                         "(see that session's log); not trying the same sources again")
+        raise SystemExit(
+            f"build_wheels: {pkg.name} failed to build earlier in this run "
+            "(see that session's log); not trying the same sources again"
+        )
 
 
 def build_wheels(names: list[str] | None = None, target: Target = DEFAULT_TARGET) -> list[Path]:
@@ -237,8 +284,11 @@ def build_wheels(names: list[str] | None = None, target: Target = DEFAULT_TARGET
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("packages", nargs="*", help="package names (default: all)")
-    parser.add_argument("--python", help="build for this interpreter into dist/pyX.Y/ "
-                        "(default: the one running this script, into dist/)")
+    parser.add_argument(
+        "--python",
+        help="build for this interpreter into dist/pyX.Y/ "
+        "(default: the one running this script, into dist/)",
+    )
     args = parser.parse_args(argv)
     target = target_for(args.python) if args.python else DEFAULT_TARGET
     for wheel in build_wheels(args.packages or None, target):

@@ -73,8 +73,11 @@ def check(root: Path) -> list[str]:
     if not index.exists():
         return problems + [f"{index}: missing (docs/ needs an index page)"]
     listed = linked_files(index)
-    problems += [f"{doc}: not linked from docs/index.md" for doc in docs
-                 if doc != index and doc.resolve() not in listed]
+    problems += [
+        f"{doc}: not linked from docs/index.md"
+        for doc in docs
+        if doc != index and doc.resolve() not in listed
+    ]
     return problems
 
 

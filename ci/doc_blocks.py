@@ -50,8 +50,11 @@ class Block:
 
 def doc_pages(root: Path) -> list[Path]:
     """The pages whose blocks CI runs: the root README, docs/*.md, each package's README."""
-    pages = [root / "README.md", *sorted((root / "docs").glob("**/*.md")),
-             *sorted((root / "packages").glob("*/README.md"))]
+    pages = [
+        root / "README.md",
+        *sorted((root / "docs").glob("**/*.md")),
+        *sorted((root / "packages").glob("*/README.md")),
+    ]
     return [p for p in pages if p.exists()]
 
 
@@ -68,8 +71,10 @@ def blocks_of(page: Path) -> list[Block]:
         end = i + 1
         while end < len(lines) and not lines[end].strip().startswith(fence):
             end += 1
-        body = [line[len(indent):] if line.startswith(indent) else line.lstrip()
-                for line in lines[i + 1:end]]
+        body = [
+            line[len(indent) :] if line.startswith(indent) else line.lstrip()
+            for line in lines[i + 1 : end]
+        ]
         marker = ""
         before = i - 1
         while before >= 0 and not lines[before].strip():
@@ -113,12 +118,14 @@ def classify(block: Block, page_test: str | None) -> str:
     if block.lang in NOT_CODE:
         return "text"
     if block.marker.startswith("fragment:"):
-        if not block.marker[len("fragment:"):].strip():
+        if not block.marker[len("fragment:") :].strip():
             raise ValueError(f"{block.where}: a fragment marker must say why the block is one")
         return "fragment"
     if not block.lang:
-        raise ValueError(f"{block.where}: the block names no language: name it (`text` for "
-                         "output, diagrams and layouts)")
+        raise ValueError(
+            f"{block.where}: the block names no language: name it (`text` for "
+            "output, diagrams and layouts)"
+        )
     if page_test:
         return "tested-by"
     if block.marker in ("ci", "install"):
@@ -133,9 +140,11 @@ def classify(block: Block, page_test: str | None) -> str:
         return "python"
     if block.lang in SHELLS:
         return "shell"
-    raise ValueError(f"{block.where}: a {block.lang} block that nothing runs: mark it "
-                     "`<!-- docs-run: file NAME -->` for a later block to build, or "
-                     "`<!-- fragment: why -->`")
+    raise ValueError(
+        f"{block.where}: a {block.lang} block that nothing runs: mark it "
+        "`<!-- docs-run: file NAME -->` for a later block to build, or "
+        "`<!-- fragment: why -->`"
+    )
 
 
 def check_claims(root: Path) -> list[str]:
@@ -162,6 +171,7 @@ def check_claims(root: Path) -> list[str]:
                 if not nox_sessions(block.code):
                     problems.append(f"{block.where}: a `docs-run: ci` block with no nox -s command")
                 if missing:
-                    problems.append(f"{block.where}: .ci/run does not run nox session(s) "
-                                    f"{', '.join(missing)}")
+                    problems.append(
+                        f"{block.where}: .ci/run does not run nox session(s) {', '.join(missing)}"
+                    )
     return problems

@@ -54,7 +54,9 @@ def keep_existing(config: dict, modules: set[str]) -> tuple[dict, list[str]]:
             problems.append(f"[{contract['id']}] none of its source modules is installed")
             continue
         if "forbidden_modules" in contract and not contract["forbidden_modules"]:
-            print(f"[{contract['id']}] none of its forbidden modules is installed; nothing to check")
+            print(
+                f"[{contract['id']}] none of its forbidden modules is installed; nothing to check"
+            )
             continue
         contracts.append(contract)
     return {**config, "contracts": contracts}, problems
@@ -84,7 +86,9 @@ def main(argv=None) -> int:
     roots = config["root_packages"]
     missing_roots = [r for r in roots if importlib.util.find_spec(r) is None]
     if missing_roots:
-        print(f"lint_imports: root packages {missing_roots} are not importable from {sys.executable}")
+        print(
+            f"lint_imports: root packages {missing_roots} are not importable from {sys.executable}"
+        )
         return 1
     graph = grimp.build_graph(*roots, cache_dir=None)
     config, problems = keep_existing(config, graph.modules)

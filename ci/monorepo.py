@@ -60,15 +60,18 @@ def _version(path: Path, data: dict) -> str:
     if "version" in project:
         return project["version"]
     tool = data.get("tool", {})
-    source = (tool.get("hatch", {}).get("version", {}).get("path")
-              or tool.get("scikit-build", {}).get("metadata", {}).get("version", {}).get("input"))
+    source = tool.get("hatch", {}).get("version", {}).get("path") or tool.get(
+        "scikit-build", {}
+    ).get("metadata", {}).get("version", {}).get("input")
     if "version" not in project.get("dynamic", []) or not source:
-        raise ValueError(f"load_package: {path}/pyproject.toml needs [project] version, or a "
-                         "dynamic version read from a file ([tool.hatch.version] path or "
-                         "[tool.scikit-build.metadata.version] input)")
+        raise ValueError(
+            f"load_package: {path}/pyproject.toml needs [project] version, or a "
+            "dynamic version read from a file ([tool.hatch.version] path or "
+            "[tool.scikit-build.metadata.version] input)"
+        )
     match = VERSION_LINE.search((path / source).read_text(encoding="utf-8"))
     if not match:
-        raise ValueError(f"load_package: {path / source} has no line __version__ = \"X.Y.Z\"")
+        raise ValueError(f'load_package: {path / source} has no line __version__ = "X.Y.Z"')
     return match.group(1)
 
 
@@ -98,8 +101,10 @@ def discover(packages_dir: Path = PACKAGES_DIR) -> dict[str, Package]:
     for pyproject in sorted(packages_dir.glob("*/pyproject.toml")):
         pkg = load_package(pyproject.parent)
         found[pkg.name] = pkg
-    graph = {name: internal_names(pkg.requires + pkg.build_requires, found)
-             for name, pkg in found.items()}
+    graph = {
+        name: internal_names(pkg.requires + pkg.build_requires, found)
+        for name, pkg in found.items()
+    }
     try:
         order = list(graphlib.TopologicalSorter(graph).static_order())
     except graphlib.CycleError as err:

@@ -49,8 +49,9 @@ def run_block(block, kind: str, folder: Path, env: dict[str, str]) -> str | None
     else:
         command = ["bash", "-euo", "pipefail", "-c", block.code]
     try:
-        done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True,
-                              timeout=BLOCK_TIMEOUT)
+        done = subprocess.run(
+            command, cwd=folder, env=env, capture_output=True, text=True, timeout=BLOCK_TIMEOUT
+        )
     except subprocess.TimeoutExpired:
         return f"still running after {BLOCK_TIMEOUT} s"
     if done.returncode == 0:
@@ -104,9 +105,11 @@ def main(argv=None) -> int:
                     continue
                 started = time.monotonic()
                 error = run_block(block, kind, folder, env)
-                print(f"run_docs: {block.where.replace(str(ROOT) + '/', '')} [{block.lang}] "
-                      f"{'FAILED' if error else 'ok'} ({time.monotonic() - started:.1f} s)",
-                      flush=True)
+                print(
+                    f"run_docs: {block.where.replace(str(ROOT) + '/', '')} [{block.lang}] "
+                    f"{'FAILED' if error else 'ok'} ({time.monotonic() - started:.1f} s)",
+                    flush=True,
+                )
                 if error:
                     failures.append(f"{block.where}: {error}")
                     break  # later blocks of the page may depend on this one

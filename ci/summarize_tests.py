@@ -55,8 +55,9 @@ def main(argv=None) -> int:
         return 2
     totals, failed = tally(Path(argv[0]))
     print(f"test runs: {totals['runs']}")
-    print(f"total: {totals['passed']} passed, {totals['failed']} failed, "
-          f"{totals['skipped']} skipped")
+    print(
+        f"total: {totals['passed']} passed, {totals['failed']} failed, {totals['skipped']} skipped"
+    )
     for name in failed:
         print(f"failed: {name}")
     return 0 if totals["runs"] else 2

@@ -43,7 +43,9 @@ def test_builds_every_wheel_then_reuses_them(monorepo):
     first = build(monorepo)
     assert "built demo_lower-0.1.0" in first and "built demo_upper-0.1.0" in first
     assert sorted(p.name for p in (monorepo / "dist").glob("*.whl")) == [
-        "demo_lower-0.1.0-py2.py3-none-any.whl", "demo_upper-0.1.0-py2.py3-none-any.whl"]
+        "demo_lower-0.1.0-py2.py3-none-any.whl",
+        "demo_upper-0.1.0-py2.py3-none-any.whl",
+    ]
     second = build(monorepo)
     assert "built" not in second
     assert second.count("is up to date") == 2
@@ -72,7 +74,9 @@ def test_unknown_package_is_an_error(monorepo):
 
 def test_failed_build_is_not_retried_in_the_same_run(monorepo):
     pyproject = monorepo / "packages/demo-lower/pyproject.toml"
-    pyproject.write_text(pyproject.read_text().replace("hatchling.build", "hatchling.no_such_backend"))
+    pyproject.write_text(
+        pyproject.read_text().replace("hatchling.build", "hatchling.no_such_backend")
+    )
     script = monorepo / "ci" / "build_wheels.py"
     env = {**os.environ, "TVM_STACK_BUILD_RUN": "run-1"}
     first = run([sys.executable, script, "demo-lower"], env=env)
@@ -89,7 +93,8 @@ def test_python_option_builds_into_a_folder_of_that_version(monorepo):
     out = build(monorepo, "--python", sys.executable, "demo-lower")
     assert "built demo_lower-0.1.0" in out
     assert [p.name for p in (monorepo / "dist" / f"py{version}").glob("*.whl")] == [
-        "demo_lower-0.1.0-py2.py3-none-any.whl"]
+        "demo_lower-0.1.0-py2.py3-none-any.whl"
+    ]
     assert (monorepo / "build" / f"wheel-env-py{version}").is_dir()
     assert not list((monorepo / "dist").glob("*.whl"))  # the default folder stays untouched
     assert "is up to date" in build(monorepo, "--python", sys.executable, "demo-lower")

@@ -28,23 +28,33 @@ def test_every_block_of_the_repository_is_run_claimed_or_marked():
 
 
 def test_blocks_keep_language_marker_line_and_indented_code(tmp_path):
-    path = page(tmp_path, "# P\n\n1. step:\n   <!-- docs-run: file a/b.cc -->\n   ```cpp\n"
-                          "   int x;\n     int y;\n   ```\n\n<!-- fragment: a piece -->\n```python\n"
-                          "x = 1\n```\n")
+    path = page(
+        tmp_path,
+        "# P\n\n1. step:\n   <!-- docs-run: file a/b.cc -->\n   ```cpp\n"
+        "   int x;\n     int y;\n   ```\n\n<!-- fragment: a piece -->\n```python\n"
+        "x = 1\n```\n",
+    )
     first, second = blocks_of(path)
-    assert (first.line, first.lang, first.file_name, first.code) == (5, "cpp", "a/b.cc",
-                                                                     "int x;\n  int y;\n")
+    assert (first.line, first.lang, first.file_name, first.code) == (
+        5,
+        "cpp",
+        "a/b.cc",
+        "int x;\n  int y;\n",
+    )
     assert second.marker == "fragment: a piece"
     assert classify(first, None) == "file" and classify(second, None) == "fragment"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("```\nls\n```\n", "names no language"),
-    ("<!-- fragment: -->\n```python\nx\n```\n", "must say why"),
-    ("```cmake\nproject(x)\n```\n", "a cmake block that nothing runs"),
-    ("<!-- docs-run: ci -->\n```python\nx\n```\n", "marks shell blocks only"),
-    ("<!-- docs-run: sometimes -->\n```bash\nls\n```\n", "unknown marker"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("```\nls\n```\n", "names no language"),
+        ("<!-- fragment: -->\n```python\nx\n```\n", "must say why"),
+        ("```cmake\nproject(x)\n```\n", "a cmake block that nothing runs"),
+        ("<!-- docs-run: ci -->\n```python\nx\n```\n", "marks shell blocks only"),
+        ("<!-- docs-run: sometimes -->\n```bash\nls\n```\n", "unknown marker"),
+    ],
+)
 def test_blocks_that_say_nothing_true_are_refused(tmp_path, text, message):
     (block,) = blocks_of(page(tmp_path, text))
     with pytest.raises(ValueError, match=message):
@@ -52,16 +62,22 @@ def test_blocks_that_say_nothing_true_are_refused(tmp_path, text, message):
 
 
 def test_text_python_and_shell_blocks(tmp_path):
-    blocks = blocks_of(page(tmp_path, "```text\nout\n```\n```python\nx\n```\n```console\nls\n```\n"))
+    blocks = blocks_of(
+        page(tmp_path, "```text\nout\n```\n```python\nx\n```\n```console\nls\n```\n")
+    )
     assert [classify(b, None) for b in blocks] == ["text", "python", "shell"]
 
 
 def test_ci_blocks_must_name_sessions_ci_runs(tmp_path):
     root = repo(tmp_path)
-    page(root, '<!-- docs-run: ci -->\n```bash\npip install nox && nox -s tests "docs(x)" -- -k y\n'
-               "```\n")
+    page(
+        root,
+        '<!-- docs-run: ci -->\n```bash\npip install nox && nox -s tests "docs(x)" -- -k y\n```\n',
+    )
     assert nox_sessions('nox -s tests "docs(x)" -- -k y') == ["tests", "docs"]
-    assert check_claims(root) == [f"{root}/docs/page.md:2: .ci/run does not run nox session(s) docs"]
+    assert check_claims(root) == [
+        f"{root}/docs/page.md:2: .ci/run does not run nox session(s) docs"
+    ]
     (root / ".ci" / "run").write_text("nox -s tests docs lint\n")
     assert check_claims(root) == []
 
@@ -69,7 +85,9 @@ def test_ci_blocks_must_name_sessions_ci_runs(tmp_path):
 def test_tested_by_must_exist_and_name_the_page(tmp_path):
     root = repo(tmp_path)
     page(root, "<!-- docs-run: tested-by tests/test_page.py -->\n```cmake\nproject(x)\n```\n")
-    assert check_claims(root) == [f"{root}/docs/page.md: tested-by tests/test_page.py: no such file"]
+    assert check_claims(root) == [
+        f"{root}/docs/page.md: tested-by tests/test_page.py: no such file"
+    ]
     page(root, "def test(): pass\n", "tests/test_page.py")
     assert "never names page.md" in check_claims(root)[0]
     page(root, "DOC = 'docs/page.md'\n", "tests/test_page.py")
@@ -79,9 +97,12 @@ def test_tested_by_must_exist_and_name_the_page(tmp_path):
 def test_run_block_reports_failures_with_the_page_line_numbers(tmp_path):
     venv = venv_env(ROOT / "no-such-venv")  # PATH falls through to the interpreter running this
     venv["PATH"] = f"{sys.executable.rsplit('/', 1)[0]}:{venv['PATH']}"
-    path = page(tmp_path, "text\n\n```python\nx = 1\nassert x == 2\n```\n"
-                          "<!-- docs-run: file out/f.txt -->\n```text-file\nhello\n```\n"
-                          "```bash\ncat out/f.txt\nfalse\n```\n")
+    path = page(
+        tmp_path,
+        "text\n\n```python\nx = 1\nassert x == 2\n```\n"
+        "<!-- docs-run: file out/f.txt -->\n```text-file\nhello\n```\n"
+        "```bash\ncat out/f.txt\nfalse\n```\n",
+    )
     python, file_block, shell = blocks_of(path)
     error = run_block(python, "python", tmp_path, venv)
     assert error.startswith("exit status 1") and "line 5" in error and "AssertionError" in error

@@ -21,8 +21,11 @@ def installed_copy(tmp_path) -> Path:
         spec = find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             pytest.skip(f"package {name} is not installed in this environment")
-        shutil.copytree(spec.submodule_search_locations[0], tmp_path / name,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            spec.submodule_search_locations[0],
+            tmp_path / name,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     return tmp_path
 
 

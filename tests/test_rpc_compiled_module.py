@@ -23,9 +23,26 @@ def library(tmp_path_factory) -> Path:
         pytest.skip("no C compiler (cc/gcc) on this machine to build the kernel library")
     lib_dir = Path(libinfo.find_libtvm_ffi()).parent
     out = tmp_path_factory.mktemp("rpc-kernel") / "axpy.so"
-    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-std=c99", "-I", libinfo.find_include_path(),
-                    str(KERNEL), "-o", str(out), "-L", str(lib_dir), "-ltvm_ffi",
-                    f"-Wl,-rpath,{lib_dir}"], check=True, timeout=120)
+    subprocess.run(
+        [
+            compiler,
+            "-shared",
+            "-fPIC",
+            "-O2",
+            "-std=c99",
+            "-I",
+            libinfo.find_include_path(),
+            str(KERNEL),
+            "-o",
+            str(out),
+            "-L",
+            str(lib_dir),
+            "-ltvm_ffi",
+            f"-Wl,-rpath,{lib_dir}",
+        ],
+        check=True,
+        timeout=120,
+    )
     return out
 
 
@@ -71,8 +88,10 @@ def test_kernel_in_popen_session(library):
 
 
 def test_kernel_through_two_hops(library):
-    with rpc.Server(port=0, silent=True) as far, rpc.Server(
-            port=0, silent=True, allow_connect=[("127.0.0.1", far.port)]) as first:
+    with (
+        rpc.Server(port=0, silent=True) as far,
+        rpc.Server(port=0, silent=True, allow_connect=[("127.0.0.1", far.port)]) as first,
+    ):
         hop = ["rpc.Connect", "127.0.0.1", far.port, ""]
         with rpc.connect("127.0.0.1", first.port, session_constructor_args=hop) as sess:
             _run_kernel(sess, library)
@@ -80,7 +99,6 @@ def test_kernel_through_two_hops(library):
 
 def test_remote_module_is_callable_like_a_local_one(server, tmp_path):
     import numpy as np
-
     import tvm
     from tvm import te
 

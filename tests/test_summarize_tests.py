@@ -23,9 +23,11 @@ def test_sums_pytest_and_ctest_files_and_names_the_failures(tmp_path):
     (tmp_path / "integration.pytest.xml").write_text(COLLECTION_ERROR_XML)
     totals, failed = tally(tmp_path)
     assert totals == {"passed": 4, "failed": 3, "skipped": 1, "runs": 3}
-    assert failed == ["integration.pytest: pytest (error outside the tests)",
-                      "tests-tvm-ffi.ctest: map_test::map_test",
-                      "tests-tvm-ffi.pytest: tests.test_a::test_bad"]
+    assert failed == [
+        "integration.pytest: pytest (error outside the tests)",
+        "tests-tvm-ffi.ctest: map_test::map_test",
+        "tests-tvm-ffi.pytest: tests.test_a::test_bad",
+    ]
 
 
 def test_a_folder_without_results_is_an_error(tmp_path, capsys):

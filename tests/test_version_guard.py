@@ -7,7 +7,6 @@ from importlib.metadata import PackageNotFoundError, version
 
 import pytest
 from conftest import run
-
 from tvm._version_guard import require
 
 
@@ -88,18 +87,23 @@ def test_without_a_range_the_one_the_upper_metadata_declares_is_checked(tmp_path
     monkeypatch.syspath_prepend(str(fake_distribution(tmp_path / "lo", "guard-lower", "0.4.0")))
     upper = fake_distribution(tmp_path / "up", "guard-upper", "1.2.0")
     metadata = upper / "guard_upper-1.2.0.dist-info" / "METADATA"
-    metadata.write_text(metadata.read_text() + "Requires-Dist: other>=1\n"
-                        "Requires-Dist: guard-lower<0.4,>=0.3\n"
-                        "Requires-Dist: guard-lower>=9; extra == 'test'\n\nLong description\n"
-                        "Requires-Dist: guard-lower>=5 (in the description, not a header)\n")
+    metadata.write_text(
+        metadata.read_text() + "Requires-Dist: other>=1\n"
+        "Requires-Dist: guard-lower<0.4,>=0.3\n"
+        "Requires-Dist: guard-lower>=9; extra == 'test'\n\nLong description\n"
+        "Requires-Dist: guard-lower>=5 (in the description, not a header)\n"
+    )
     monkeypatch.syspath_prepend(str(upper))
-    with pytest.raises(ImportError, match="guard-upper 1.2.0 needs guard-lower<0.4,>=0.3, but "
-                                          "guard-lower 0.4.0 is installed"):
+    with pytest.raises(
+        ImportError,
+        match="guard-upper 1.2.0 needs guard-lower<0.4,>=0.3, but guard-lower 0.4.0 is installed",
+    ):
         require("guard-lower", needed_by="guard-upper")
 
 
 def test_without_a_range_and_an_upper_package_that_declares_none_nothing_is_checked(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     monkeypatch.syspath_prepend(str(fake_distribution(tmp_path / "lo", "guard-lower", "0.4.0")))
     assert require("guard-lower", needed_by="guard-not-installed") == "0.4.0"
     monkeypatch.syspath_prepend(str(fake_distribution(tmp_path / "up", "guard-upper", "1.0")))
@@ -111,7 +115,10 @@ def test_each_range_of_the_wired_guards_is_the_installed_metadata_one():
     from tvm._version_guard import declared_range
 
     packages = discover()
-    for upper, lower in (("tvm-runtime", "tvm-ffi"), ("tvm-compiler", "tvm-runtime"),
-                         ("tvm-rpc", "tvm-runtime")):
+    for upper, lower in (
+        ("tvm-runtime", "tvm-ffi"),
+        ("tvm-compiler", "tvm-runtime"),
+        ("tvm-rpc", "tvm-runtime"),
+    ):
         (declared,) = [str(r.specifier) for r in packages[upper].requires if r.name == lower]
         assert declared_range(lower, upper) == declared

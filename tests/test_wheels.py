@@ -65,8 +65,9 @@ def test_rpc_metadata_closure_leaves_out_the_compiler(dist_dir):
 def test_installing_rpc_does_not_install_the_compiler(dist_dir, make_venv):
     metadata = wheel_metadata(dist_dir)
     ours = internal_closure("tvm-rpc", metadata)
-    third_party = {str(r) for n in ours for r in metadata[n][1]
-                   if canonicalize_name(r.name) not in metadata}
+    third_party = {
+        str(r) for n in ours for r in metadata[n][1] if canonicalize_name(r.name) not in metadata
+    }
     venv = make_venv()
     if third_party:  # from the package index, as a user's pip would
         assert venv.install(*sorted(third_party)).returncode == 0

@@ -1,8 +1,8 @@
 """Demo: `import tvm` autoloads the example backend; call its kernels with NumPy arrays."""
-import numpy as np
-import tvm_ffi
 
+import numpy as np
 import tvm
+import tvm_ffi
 from tvm import runtime
 
 for backend in tvm.backend.list_backends():

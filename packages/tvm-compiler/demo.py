@@ -3,7 +3,6 @@
 import time
 
 import numpy as np
-
 import tvm
 from tvm import te, tir
 

@@ -1,4 +1,5 @@
 """Demo: import tvm, list devices and backends, make tensors and copy them around."""
+
 import time
 
 import numpy as np
@@ -8,7 +9,13 @@ import tvm  # noqa: E402
 from tvm import runtime  # noqa: E402
 
 print(f"import tvm took {(time.perf_counter() - t0) * 1e3:.1f} ms (numpy was imported first here)")
-print("devices:", tvm.cpu(0), tvm.device("cuda:1"), "| cuda present:", runtime.device_exists(tvm.cuda(0)))
+print(
+    "devices:",
+    tvm.cpu(0),
+    tvm.device("cuda:1"),
+    "| cuda present:",
+    runtime.device_exists(tvm.cuda(0)),
+)
 print("backends:", [(b.name, b.state) for b in tvm.backend.list_backends()] or "none installed")
 
 data = np.arange(12, dtype="float32").reshape(3, 4)

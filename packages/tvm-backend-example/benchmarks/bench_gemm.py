@@ -1,12 +1,12 @@
 """example.gemm throughput (GFLOP/s) beside NumPy's matmul on the same float32 matrices."""
+
 from __future__ import annotations
 
 import time
 
 import numpy as np
-import tvm_ffi
-
 import tvm  # noqa: F401  (autoloads the example backend)
+import tvm_ffi
 
 
 def best_seconds(fn, repeat=5):

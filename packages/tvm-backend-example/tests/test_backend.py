@@ -1,4 +1,5 @@
 """The example backend as `import tvm` sees it: autoloaded once, its device registered, failures warned."""
+
 from __future__ import annotations
 
 import os
@@ -8,7 +9,6 @@ import sys
 import textwrap
 
 import numpy as np
-
 import tvm
 import tvm_backend_example
 from tvm import base, runtime
@@ -17,9 +17,16 @@ from tvm import base, runtime
 def run_python(code, *paths, env=None):
     full_env = {k: v for k, v in os.environ.items() if k != "TVM_DEVICE_BACKEND_AUTOLOAD"}
     full_env.update(env or {})
-    full_env["PYTHONPATH"] = os.pathsep.join([str(p) for p in paths] + [full_env.get("PYTHONPATH", "")])
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full_env,
-                          capture_output=True, text=True, timeout=60)
+    full_env["PYTHONPATH"] = os.pathsep.join(
+        [str(p) for p in paths] + [full_env.get("PYTHONPATH", "")]
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -32,7 +39,9 @@ def test_autoloaded_by_import_tvm():
 
 
 def test_library_links_only_tvm_ffi():
-    needed = subprocess.run(["ldd", tvm_backend_example.library_path()], capture_output=True, text=True).stdout
+    needed = subprocess.run(
+        ["ldd", tvm_backend_example.library_path()], capture_output=True, text=True
+    ).stdout
     assert "libtvm_ffi.so" in needed and "not found" not in needed
 
 
@@ -54,33 +63,44 @@ def test_load_again_changes_nothing():
 
 
 def test_disabled_autoload_then_on_demand():
-    out = run_python("""
+    out = run_python(
+        """
         import tvm_ffi, tvm
         print(tvm_ffi.get_global_func("example.gemm", allow_missing=True) is None)
         tvm.backend.load("example")
         print(tvm_ffi.get_global_func("example.gemm", allow_missing=True) is None)
-    """, env={"TVM_DEVICE_BACKEND_AUTOLOAD": "0"})
+    """,
+        env={"TVM_DEVICE_BACKEND_AUTOLOAD": "0"},
+    )
     assert out.split() == ["True", "False"]
 
 
 def test_corrupt_native_library_warns_and_import_works(tmp_path):
     # A copy of the package whose native library is garbage shadows the installed one.
     package = tmp_path / "tvm_backend_example"
-    shutil.copytree(os.path.dirname(tvm_backend_example.__file__), package,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        os.path.dirname(tvm_backend_example.__file__),
+        package,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     (package / "lib" / tvm_backend_example.LIBRARY_NAME).write_bytes(b"\x7fELF\x02\x01\x01 broken")
     info = tmp_path / "tvm_backend_example-0.1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tvm-backend-example\nVersion: 0.1.0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: tvm-backend-example\nVersion: 0.1.0\n"
+    )
     (info / "entry_points.txt").write_text("[tvm.backends]\nexample = tvm_backend_example:load\n")
-    out = run_python("""
+    out = run_python(
+        """
         import warnings
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             import tvm
         print([str(w.message) for w in caught])
         print([b.state for b in tvm.backend.list_backends()], tvm.cpu(0).device_id)
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     warnings_line, states_line = out.strip().splitlines()
     assert "backend 'example'" in warnings_line and "libtvm_backend_example.so" in warnings_line
     assert "OSError" in warnings_line

@@ -22,8 +22,7 @@ def main():
     kernel(a, b, c)
     np.testing.assert_array_equal(c, a + b)
     out = np.empty_like(a)
-    ours, ref = side_by_side(lambda: kernel(a, b, c), lambda: np.add(a, b, out=out),
-                             repeat=10)
+    ours, ref = side_by_side(lambda: kernel(a, b, c), lambda: np.add(a, b, out=out), repeat=10)
     gbytes = 3 * 4 * n / 1e9
     print(f"elementwise add, {n} float32")
     print(f"  tvm-compiler: {ours * 1e3:7.2f} ms  ({gbytes / ours:6.1f} GB/s)")

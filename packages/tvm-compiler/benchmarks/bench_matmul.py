@@ -44,8 +44,10 @@ def single_thread(n: int):
     ours = _cpu_seconds(lambda: kernel(a, b, c))
     ref = _cpu_seconds(lambda: np.matmul(a, b, out=out))
     flops = 2.0 * n**3
-    print(f"  one thread, CPU time    : tvm {flops / ours / 1e9:.1f} GFLOP/s, numpy "
-          f"{flops / ref / 1e9:.1f} GFLOP/s, ratio {ref / ours:.2f}")
+    print(
+        f"  one thread, CPU time    : tvm {flops / ours / 1e9:.1f} GFLOP/s, numpy "
+        f"{flops / ref / 1e9:.1f} GFLOP/s, ratio {ref / ours:.2f}"
+    )
 
 
 def alone(n: int, library: str):
@@ -66,14 +68,29 @@ def thread_scaling():
     counts = sorted({*(1 << p for p in range(cores.bit_length()) if 1 << p <= cores), cores})
     print("  each alone in its own process (threads: tvm / numpy GFLOP/s):")
     for threads in counts:
-        env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
-                   MKL_NUM_THREADS=str(threads))
-        figures = [float(subprocess.run([sys.executable, __file__, "--alone", library], env=env,
-                                        check=True, timeout=600, capture_output=True,
-                                        text=True).stdout.split()[-1])
-                   for library in ("tvm", "numpy")]
-        print(f"    {threads:3d}: {figures[0]:8.1f} / {figures[1]:8.1f}  ratio "
-              f"{figures[0] / figures[1]:.2f}")
+        env = dict(
+            os.environ,
+            OMP_NUM_THREADS=str(threads),
+            OPENBLAS_NUM_THREADS=str(threads),
+            MKL_NUM_THREADS=str(threads),
+        )
+        figures = [
+            float(
+                subprocess.run(
+                    [sys.executable, __file__, "--alone", library],
+                    env=env,
+                    check=True,
+                    timeout=600,
+                    capture_output=True,
+                    text=True,
+                ).stdout.split()[-1]
+            )
+            for library in ("tvm", "numpy")
+        ]
+        print(
+            f"    {threads:3d}: {figures[0]:8.1f} / {figures[1]:8.1f}  ratio "
+            f"{figures[0] / figures[1]:.2f}"
+        )
 
 
 def reference_gflops() -> str:
@@ -105,8 +122,10 @@ def main():
     np.testing.assert_allclose(c, a @ b, rtol=1e-3)
     out = np.empty_like(c)
     ours, ref = side_by_side(lambda: kernel(a, b, c), lambda: np.matmul(a, b, out=out))
-    print(f"matmul {n}x{n}x{n} float32 (split 32x32x4, reorder, vectorize, parallel, "
-          "cache_write, decompose_reduction)")
+    print(
+        f"matmul {n}x{n}x{n} float32 (split 32x32x4, reorder, vectorize, parallel, "
+        "cache_write, decompose_reduction)"
+    )
     print(f"  tvm-compiler (C backend): {flops / ours / 1e9:8.1f} GFLOP/s  ({ours * 1e3:.1f} ms)")
     print(f"  numpy                   : {flops / ref / 1e9:8.1f} GFLOP/s  ({ref * 1e3:.1f} ms)")
     print(f"  ratio tvm/numpy         : {ref / ours:8.2f}  (goal >= 0.60)")
@@ -117,10 +136,12 @@ def main():
     sc = np.zeros((small, small), dtype="float32")
     naive_t, _ = side_by_side(lambda: naive(sa, sb, sc), lambda: None, rounds=1, repeat=3)
     print(f"  naive loops ({small}^3, no schedule): {2.0 * small**3 / naive_t / 1e9:8.1f} GFLOP/s")
-    one_thread = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-                      MKL_NUM_THREADS="1")
-    subprocess.run([sys.executable, __file__, "--single-thread"], env=one_thread, check=True,
-                   timeout=600)
+    one_thread = dict(
+        os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1"
+    )
+    subprocess.run(
+        [sys.executable, __file__, "--single-thread"], env=one_thread, check=True, timeout=600
+    )
     thread_scaling()
 
 

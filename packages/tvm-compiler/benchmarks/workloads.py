@@ -7,8 +7,9 @@ import time
 from tvm import te, tir
 
 
-def matmul_schedule(n: int = 1024, tile: int = 32, k_tile: int = 4, m: int | None = None,
-                    k: int | None = None) -> tir.Schedule:
+def matmul_schedule(
+    n: int = 1024, tile: int = 32, k_tile: int = 4, m: int | None = None, k: int | None = None
+) -> tir.Schedule:
     """float32 C = A @ B (m x k times k x n, square by default) with split tile x tile x k_tile,
     reorder, vectorize, parallel, cache_write and decompose_reduction."""
     m, k_extent = m or n, k or n

@@ -1,6 +1,5 @@
 # Pinned CPU targets for tests that check generated code, and marks that skip a run the host cannot do.
 import pytest
-
 from tvm.target.simd import _cpu_flags
 
 # A test that asserts on vector widths or tiling lowers under one of these, never under the
@@ -19,7 +18,9 @@ def _lacking(flags):
 # Running code built for a pinned target needs that ISA on the real CPU.
 requires_avx512 = pytest.mark.skipif(
     bool(_lacking(_AVX512_FLAGS)),
-    reason=f"this host's CPU lacks {', '.join(_lacking(_AVX512_FLAGS))} (x86-64-v4, AVX-512)")
+    reason=f"this host's CPU lacks {', '.join(_lacking(_AVX512_FLAGS))} (x86-64-v4, AVX-512)",
+)
 requires_avx2 = pytest.mark.skipif(
     bool(_lacking(_AVX2_FLAGS)),
-    reason=f"this host's CPU lacks {', '.join(_lacking(_AVX2_FLAGS))} (x86-64-v3, AVX2)")
+    reason=f"this host's CPU lacks {', '.join(_lacking(_AVX2_FLAGS))} (x86-64-v3, AVX2)",
+)

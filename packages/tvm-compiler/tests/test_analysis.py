@@ -1,10 +1,13 @@
 # Tests of tvm.tir.analysis: the purity cases, undefined variables and well-formedness.
 import pytest
-
 import tvm.error
 from tvm import tir
-from tvm.tir.analysis import (assert_pure_function, is_pure_function, undefined_vars,
-                              verify_well_formed)
+from tvm.tir.analysis import (
+    assert_pure_function,
+    is_pure_function,
+    undefined_vars,
+    verify_well_formed,
+)
 
 
 def _func(body_fn, ret_type=None):
@@ -22,21 +25,27 @@ PURE_CASES = {
     "write an internal allocation": lambda a, x: _internal_write(),
     "call a pure builtin": lambda a, x: tir.Evaluate(tir.ret(tir.cos(a[1]))),
     "call a pure extern": lambda a, x: tir.Evaluate(
-        tir.ret(tir.call_pure_extern("float32", "my_pure", a[0]))),
+        tir.ret(tir.call_pure_extern("float32", "my_pure", a[0]))
+    ),
 }
 IMPURE_CASES = {
-    "write a buffer argument": (lambda a, x: tir.BufferStore(a, tir.const(1.0), [0]),
-                                "writes buffer 'A'"),
-    "call an impure extern": (lambda a, x: tir.Evaluate(tir.call_extern("int32", "printf", x)),
-                              "tir.call_extern('printf')"),
+    "write a buffer argument": (
+        lambda a, x: tir.BufferStore(a, tir.const(1.0), [0]),
+        "writes buffer 'A'",
+    ),
+    "call an impure extern": (
+        lambda a, x: tir.Evaluate(tir.call_extern("int32", "printf", x)),
+        "tir.call_extern('printf')",
+    ),
 }
 
 
 def _internal_write():
     data = tir.Var("tmp", "handle")
     buf = tir.decl_buffer((4,), "float32", name="tmp", data=data)
-    return tir.Allocate(data, "float32", [4], tir.DeclBuffer(
-        buf, tir.BufferStore(buf, tir.const(2.0), [1])))
+    return tir.Allocate(
+        data, "float32", [4], tir.DeclBuffer(buf, tir.BufferStore(buf, tir.const(2.0), [1]))
+    )
 
 
 @pytest.mark.parametrize("case", sorted(PURE_CASES))
@@ -78,13 +87,16 @@ def test_undefined_vars_in_order():
 def test_verify_well_formed():
     a = tir.decl_buffer((4,), "float32", name="A")
     pa, i = tir.Var("a", "handle"), tir.Var("i")
-    good = tir.PrimFunc([pa], tir.For(i, 0, 4, body=tir.BufferStore(a, tir.const(1.0), [i])),
-                        buffer_map={pa: a})
+    good = tir.PrimFunc(
+        [pa], tir.For(i, 0, 4, body=tir.BufferStore(a, tir.const(1.0), [i])), buffer_map={pa: a}
+    )
     assert verify_well_formed(good)
     stray = tir.Var("stray")
     bad = good.with_body(tir.For(i, 0, 4, body=tir.BufferStore(a, tir.const(1.0), [stray])))
     assert not verify_well_formed(bad, assert_mode=False)
-    with pytest.raises(tvm.error.DiagnosticError, match="variable 'stray' is used but never defined"):
+    with pytest.raises(
+        tvm.error.DiagnosticError, match="variable 'stray' is used but never defined"
+    ):
         verify_well_formed(bad)
     twice = good.with_body(tir.For(i, 0, 4, body=tir.For(i, 0, 4, body=tir.Evaluate(0))))
     with pytest.raises(tvm.error.DiagnosticError, match="'i' is defined more than once"):

@@ -5,16 +5,14 @@ import sys
 
 import numpy as np
 import pytest
-
 import tvm
-import tvm.runtime
 import tvm.ir
+import tvm.runtime
+from host_isa import AVX2_TARGET, AVX512_TARGET
 from tvm import te, tir
 from tvm.codegen.c import generate_c_source
 from tvm.driver import lower
 from tvm.target import Target
-
-from host_isa import AVX2_TARGET, AVX512_TARGET
 
 
 def _vector_add(n=37, dtype="float32"):
@@ -117,8 +115,9 @@ def test_empty_tensors_pass_the_layout_check():
 
 def test_scalar_arguments_and_return_value():
     x, y = tir.Var("x", "int64"), tir.Var("y", "float64")
-    func = tir.PrimFunc([x, y], tir.Evaluate(tir.ret(tir.Cast("float64", x) * y + 1.0)),
-                        ret_type="float64")
+    func = tir.PrimFunc(
+        [x, y], tir.Evaluate(tir.ret(tir.Cast("float64", x) * y + 1.0)), ret_type="float64"
+    )
     f = tvm.compile(func)["main"]
     assert f(3, 2.5) == 8.5
     assert f(3, 2) == 7.0
@@ -128,8 +127,9 @@ def test_scalar_arguments_and_return_value():
         f(1, "2.0")
 
 
-@pytest.mark.parametrize(("dtype", "bad", "good"), [("int32", 2**40, -(2**31)), ("uint8", -1, 255),
-                                                     ("int8", 128, -128)])
+@pytest.mark.parametrize(
+    ("dtype", "bad", "good"), [("int32", 2**40, -(2**31)), ("uint8", -1, 255), ("int8", 128, -128)]
+)
 def test_narrow_integer_scalars_are_range_checked(dtype, bad, good):
     x = tir.Var("x", dtype)
     func = tir.PrimFunc([x], tir.Evaluate(tir.ret(tir.Cast("int64", x))), ret_type="int64")
@@ -144,9 +144,13 @@ def test_parallel_vectorized_unrolled_loops_run():
     pa = tir.Var("a", "handle")
     i, j, k = tir.Var("i"), tir.Var("j"), tir.Var("k")
     store = tir.BufferStore(a, tir.Cast("float32", i * 16 + j) + tir.Cast("float32", k), [i, j])
-    body = tir.For(i, 0, 64, tir.ForKind.PARALLEL,
-                   tir.For(k, 0, 1, tir.ForKind.UNROLLED,
-                           tir.For(j, 0, 16, tir.ForKind.VECTORIZED, store)))
+    body = tir.For(
+        i,
+        0,
+        64,
+        tir.ForKind.PARALLEL,
+        tir.For(k, 0, 1, tir.ForKind.UNROLLED, tir.For(j, 0, 16, tir.ForKind.VECTORIZED, store)),
+    )
     func = tir.PrimFunc([pa], body, buffer_map={pa: a})
     with Target(AVX512_TARGET):  # 16 float32 lanes are one AVX-512 register
         source = generate_c_source(lower(func)).text
@@ -187,8 +191,9 @@ def test_export_library_round_trips_in_a_fresh_process(tmp_path):
         "assert (c == 2 * a).all(), c\n"
         "print('ok')\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
 

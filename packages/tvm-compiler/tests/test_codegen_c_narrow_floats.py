@@ -2,7 +2,6 @@
 # (and PyTorch for bfloat16) do, casts, math functions, scalar parameters.
 import numpy as np
 import pytest
-
 import tvm
 from tvm import te, tir
 

@@ -1,7 +1,6 @@
 # Upstream conventions user code relies on: callable modules, tvm.tir.build, with_attr dicts, show().
 import numpy as np
 import pytest
-
 import tvm
 import tvm.runtime
 from tvm import te, tir
@@ -80,4 +79,3 @@ def test_show_prints_the_script(capsys):
     sch = tir.Schedule(func)
     sch.show()
     assert "T.prim_func" in capsys.readouterr().out
-

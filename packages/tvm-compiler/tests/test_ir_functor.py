@@ -1,6 +1,5 @@
 # Tests of the traversal layer (tvm.ir.functor): namespaced dispatch, declared children, rebuilds.
 import pytest
-
 from tvm import tir
 from tvm.ir.functor import NodeMutator, NodeVisitor
 from tvm.ir.naming import NameTable

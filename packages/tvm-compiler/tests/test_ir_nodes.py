@@ -1,10 +1,18 @@
 # Tests of tvm.ir: immutability, structural equality/hash, spans, dtypes, the op registry, IRModule.
 import pytest
-
 import tvm.ir
 from tvm import tir
-from tvm.ir import (DataType, GlobalVar, IRModule, Op, SourceName, Span,
-                    assert_structural_equal, structural_equal, structural_hash)
+from tvm.ir import (
+    DataType,
+    GlobalVar,
+    IRModule,
+    Op,
+    SourceName,
+    Span,
+    assert_structural_equal,
+    structural_equal,
+    structural_hash,
+)
 
 
 def test_nodes_are_immutable():
@@ -182,5 +190,6 @@ def test_variables_compare_by_their_declared_fields():
     assert not structural_equal(a, b, map_free_vars=True)
     assert structural_equal(a, tir.Var("c", "int32"), map_free_vars=True)
     assert structural_hash(a, map_free_vars=True) != structural_hash(b, map_free_vars=True)
-    assert (structural_hash(a, map_free_vars=True)
-            == structural_hash(tir.Var("c", "int32"), map_free_vars=True))
+    assert structural_hash(a, map_free_vars=True) == structural_hash(
+        tir.Var("c", "int32"), map_free_vars=True
+    )

@@ -18,8 +18,10 @@ def test_tirx_is_tir_module_for_module():
 
 
 def test_tirx_imported_first_in_a_fresh_process():
-    code = ("import tvm.tirx.analysis as a, tvm.tir.analysis as b, tvm; "
-            "assert a is b and tvm.tirx is tvm.tir; print('ok')")
+    code = (
+        "import tvm.tirx.analysis as a, tvm.tir.analysis as b, tvm; "
+        "assert a is b and tvm.tirx is tvm.tir; print('ok')"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"

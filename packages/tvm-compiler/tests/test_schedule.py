@@ -3,16 +3,14 @@ import re
 
 import numpy as np
 import pytest
-
 import tvm
 import tvm.driver
 import tvm.transform
+from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx2, requires_avx512
 from tvm import te, tir
 from tvm.error import ScheduleError
 from tvm.ir import structural_equal
 from tvm.target import Target
-
-from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx2, requires_avx512
 
 
 def _matmul(n=64, m=None):
@@ -61,7 +59,9 @@ def test_split_perfect_and_imperfect():
 def test_split_errors_name_the_loop():
     sch = tir.Schedule(_matmul())
     i, _, _ = sch.get_loops(sch.get_block("C"))
-    with pytest.raises(ScheduleError, match="factors .8, 4. multiply to 32, less than the extent 64 of loop 'i'"):
+    with pytest.raises(
+        ScheduleError, match="factors .8, 4. multiply to 32, less than the extent 64 of loop 'i'"
+    ):
         sch.split(i, [8, 4])
     with pytest.raises(ScheduleError, match="at most one factor of loop 'i' may be None"):
         sch.split(i, [None, None])
@@ -113,7 +113,9 @@ def test_loop_kinds_and_reduction_check():
     kinds = [sch.get(lp).kind for lp in (i, j, k)]
     assert kinds == [tir.ForKind.PARALLEL, tir.ForKind.VECTORIZED, tir.ForKind.UNROLLED]
     _run_matmul(sch.mod, 32)
-    with pytest.raises(ScheduleError, match="parallel: loop 'k' is bound to reduction iterator 'v_k' of block 'C'"):
+    with pytest.raises(
+        ScheduleError, match="parallel: loop 'k' is bound to reduction iterator 'v_k' of block 'C'"
+    ):
         sch.parallel(k)
 
 
@@ -187,8 +189,13 @@ def test_schedule_leaves_input_module_unchanged():
     assert not structural_equal(sch.mod["main"], func)
 
 
-@pytest.mark.parametrize("target", [pytest.param(AVX512_TARGET, marks=requires_avx512),
-                                    pytest.param(AVX2_TARGET, marks=requires_avx2)])
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param(AVX512_TARGET, marks=requires_avx512),
+        pytest.param(AVX2_TARGET, marks=requires_avx2),
+    ],
+)
 def test_register_tiling_keeps_results_bit_identical(target):
     sch = tir.Schedule(_matmul(n=64))
     block = sch.get_block("C")

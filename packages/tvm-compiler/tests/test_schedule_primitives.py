@@ -2,7 +2,6 @@
 # annotations, producer/consumer queries, unit loops, copy and the trace.
 import numpy as np
 import pytest
-
 import tvm
 from tvm import te, tir
 from tvm.error import ScheduleError
@@ -188,7 +187,9 @@ def test_fuse_symbolic_loops():
 def test_split_of_a_symbolic_loop_with_every_factor_given_is_guarded():
     sch = tir.Schedule(_symbolic_add())
     (i,) = sch.get_loops(sch.get_block("B"))
-    sch.split(i, [4, 4])  # covers 16: the predicate guards an m below that (above is the caller's error, as upstream)
+    sch.split(
+        i, [4, 4]
+    )  # covers 16: the predicate guards an m below that (above is the caller's error, as upstream)
     a = np.arange(10, dtype="float32")
     b = np.zeros(10, "float32")
     tvm.compile(sch.mod)(a, b)

@@ -1,9 +1,7 @@
 # Tests of tvm.target: parsing strings and dicts, options, the kind registry.
 import pytest
-
-from tvm.target import Target, list_target_kinds, register_target_kind
-
 from host_isa import requires_avx2
+from tvm.target import Target, list_target_kinds, register_target_kind
 
 
 def test_string_and_dict_forms():
@@ -64,7 +62,6 @@ def test_avx2_host_stand_in(monkeypatch):
 
 def test_host_stand_in_kernels_run(monkeypatch, add_one_func):
     import numpy as np
-
     import tvm
 
     monkeypatch.setenv("TVM_STACK_HOST_TARGET", "x86-64")
@@ -78,8 +75,11 @@ def test_host_stand_in_the_cpu_cannot_run_is_refused(monkeypatch):
 
     monkeypatch.setattr(simd, "_cpu_flags", lambda: frozenset({"sse2"}))
     monkeypatch.setenv("TVM_STACK_HOST_TARGET", "x86-64-v4")
-    with pytest.raises(ValueError, match=r"TVM_STACK_HOST_TARGET='x86-64-v4': this machine's "
-                                         r"CPU lacks avx512f, .*cannot run here"):
+    with pytest.raises(
+        ValueError,
+        match=r"TVM_STACK_HOST_TARGET='x86-64-v4': this machine's "
+        r"CPU lacks avx512f, .*cannot run here",
+    ):
         simd.host_vector_bytes()
 
 

@@ -1,7 +1,6 @@
 # Tests of tvm.te: placeholder, compute, reductions and create_prim_func, with their errors.
 import numpy as np
 import pytest
-
 import tvm
 from tvm import te, tir
 
@@ -13,13 +12,21 @@ def test_matmul_prim_func_structure():
     k = te.reduce_axis((0, n), name="k")
     c = te.compute((n, n), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
     func = te.create_prim_func([a, b, c])
-    assert len(func.params) == 3 and [buf.name for buf in func.buffer_map.values()] == ["A", "B", "C"]
+    assert len(func.params) == 3 and [buf.name for buf in func.buffer_map.values()] == [
+        "A",
+        "B",
+        "C",
+    ]
     text = func.script()
     assert "with T.block('C'):" in text and "v_k = T.axis.reduce(8, k)" in text
     assert "with T.init():" in text and "C[v_i, v_j] = 0.0" in text
     root = func.body.block
     loop = root.body
-    assert [loop.loop_var.name, loop.body.loop_var.name, loop.body.body.loop_var.name] == ["i", "j", "k"]
+    assert [loop.loop_var.name, loop.body.loop_var.name, loop.body.body.loop_var.name] == [
+        "i",
+        "j",
+        "k",
+    ]
     block = loop.body.body.body.block
     assert [r.buffer.name for r in block.reads] == ["A", "B"]
     assert [w.buffer.name for w in block.writes] == ["C"]
@@ -41,7 +48,9 @@ def test_elementwise_max_min_and_math_helpers_run():
     a = te.placeholder((8,), name="A")
     relu = te.compute((8,), lambda i: te.max(a[i], te.const(0.0, "float32")), name="relu")
     clip = te.compute((8,), lambda i: te.min(a[i], 1), name="clip")
-    ex = te.compute((8,), lambda i: te.if_then_else(a[i] > 0, te.exp(a[i]), te.sqrt(-a[i])), name="ex")
+    ex = te.compute(
+        (8,), lambda i: te.if_then_else(a[i] > 0, te.exp(a[i]), te.sqrt(-a[i])), name="ex"
+    )
     f = tvm.compile(te.create_prim_func([a, relu, clip, ex]))["main"]
     x = np.linspace(-2, 2, 8, dtype="float32")
     outs = [np.zeros(8, "float32") for _ in range(3)]

@@ -1,6 +1,5 @@
 # Tests of TIR expressions and statements: construction, dtype rules, operator overloads, errors.
 import pytest
-
 from tvm import tir
 
 

@@ -1,6 +1,5 @@
 # The TIR printer: operator precedence, literals, names made unique, statements and blocks.
 import pytest
-
 from tvm import te, tir
 from tvm.ir.naming import NameTable
 from tvm.tir import stmt as S
@@ -8,28 +7,38 @@ from tvm.tir import stmt as S
 x, y = tir.Var("x", "int32"), tir.Var("y", "int32")
 
 
-@pytest.mark.parametrize("expr, text", [
-    ((x + y) * (x - (y - 1)), "(x + y) * (x - (y - 1))"),
-    (x - y - 1, "x - y - 1"),
-    (x - (y - 1), "x - (y - 1)"),
-    (x * (y + 2) // 3, "x * (y + 2) // 3"),
-    (tir.And(x < y, tir.Or(x == 1, tir.Not(y > 2))), "x < y and (x == 1 or not y > 2)"),
-    (tir.Min(x, y) + tir.Max(x, 2), "T.min(x, y) + T.max(x, 2)"),
-    (tir.truncmod(x, y), "T.truncmod(x, y)"),
-    (tir.Select(x < 1, x, y), "T.Select(x < 1, x, y)"),
-    (tir.Let(x, 3, x + 1), "T.Let(x + 1, where={x: 3})"),
-    (tir.Ramp(x, 1, 4), "T.Ramp(x, 1, 4)"),
-    (tir.Broadcast(tir.const(1.0, "float32"), 8), "T.Broadcast(1.0, 8)"),
-])
+@pytest.mark.parametrize(
+    "expr, text",
+    [
+        ((x + y) * (x - (y - 1)), "(x + y) * (x - (y - 1))"),
+        (x - y - 1, "x - y - 1"),
+        (x - (y - 1), "x - (y - 1)"),
+        (x * (y + 2) // 3, "x * (y + 2) // 3"),
+        (tir.And(x < y, tir.Or(x == 1, tir.Not(y > 2))), "x < y and (x == 1 or not y > 2)"),
+        (tir.Min(x, y) + tir.Max(x, 2), "T.min(x, y) + T.max(x, 2)"),
+        (tir.truncmod(x, y), "T.truncmod(x, y)"),
+        (tir.Select(x < 1, x, y), "T.Select(x < 1, x, y)"),
+        (tir.Let(x, 3, x + 1), "T.Let(x + 1, where={x: 3})"),
+        (tir.Ramp(x, 1, 4), "T.Ramp(x, 1, 4)"),
+        (tir.Broadcast(tir.const(1.0, "float32"), 8), "T.Broadcast(1.0, 8)"),
+    ],
+)
 def test_expressions_print_with_the_fewest_parentheses_that_keep_their_meaning(expr, text):
     assert str(expr) == text
 
 
-@pytest.mark.parametrize("value, text", [
-    (tir.const(3, "int32"), "3"), (tir.const(3, "int64"), "3"), (tir.const(3, "int8"), "T.int8(3)"),
-    (tir.const(2.5, "float32"), "2.5"), (tir.const(2.5, "float64"), "T.float64(2.5)"),
-    (tir.const(True, "bool"), "True"), (tir.Cast("float16", x), "T.Cast('float16', x)"),
-])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (tir.const(3, "int32"), "3"),
+        (tir.const(3, "int64"), "3"),
+        (tir.const(3, "int8"), "T.int8(3)"),
+        (tir.const(2.5, "float32"), "2.5"),
+        (tir.const(2.5, "float64"), "T.float64(2.5)"),
+        (tir.const(True, "bool"), "True"),
+        (tir.Cast("float16", x), "T.Cast('float16', x)"),
+    ],
+)
 def test_literals_name_their_dtype_unless_it_is_the_default(value, text):
     assert str(value) == text
 
@@ -46,8 +55,9 @@ def test_two_variables_with_one_name_print_apart_and_a_shared_table_keeps_names(
 def test_statements():
     i = tir.Var("i", "int32")
     buf = tir.decl_buffer((16,), "float32", name="buf")
-    loop = S.For(i, 0, 16, S.ForKind.PARALLEL,
-                 tir.BufferStore(buf, tir.BufferLoad(buf, [i]) + 1.0, [i]))
+    loop = S.For(
+        i, 0, 16, S.ForKind.PARALLEL, tir.BufferStore(buf, tir.BufferLoad(buf, [i]) + 1.0, [i])
+    )
     assert str(loop) == "for i in T.parallel(16):\n    buf[i] = buf[i] + 1.0"
     branch = S.IfThenElse(x > 0, S.Evaluate(x), S.Evaluate(y))
     assert str(branch) == "if x > 0:\n    T.evaluate(x)\nelse:\n    T.evaluate(y)"
@@ -58,18 +68,24 @@ def test_statements():
 
 def test_loop_kinds_and_ranges_that_do_not_start_at_zero():
     i = tir.Var("i", "int32")
-    texts = [str(S.For(i, lo, 4, kind, S.Evaluate(i))).splitlines()[0]
-             for lo, kind in ((0, S.ForKind.SERIAL), (2, S.ForKind.VECTORIZED),
-                              (0, S.ForKind.UNROLLED))]
-    assert texts == ["for i in T.serial(4):", "for i in T.vectorized(2, 6):",
-                     "for i in T.unroll(4):"]
+    texts = [
+        str(S.For(i, lo, 4, kind, S.Evaluate(i))).splitlines()[0]
+        for lo, kind in ((0, S.ForKind.SERIAL), (2, S.ForKind.VECTORIZED), (0, S.ForKind.UNROLLED))
+    ]
+    assert texts == [
+        "for i in T.serial(4):",
+        "for i in T.vectorized(2, 6):",
+        "for i in T.unroll(4):",
+    ]
 
 
 def test_reduction_block_with_init_and_axis_kinds():
     A = te.placeholder((8, 8), name="A")
     k = te.reduce_axis((0, 8), name="k")
     B = te.compute((8,), lambda i: te.sum(A[i, k], axis=k), name="B")
-    assert te.create_prim_func([A, B]).script() == """\
+    assert (
+        te.create_prim_func([A, B]).script()
+        == """\
 @T.prim_func
 def main(A: T.Buffer((8, 8), 'float32'), B: T.Buffer((8,), 'float32')):
     for i in T.serial(8):
@@ -80,6 +96,7 @@ def main(A: T.Buffer((8, 8), 'float32'), B: T.Buffer((8,), 'float32')):
                 with T.init():
                     B[v_i] = 0.0
                 B[v_i] = B[v_i] + A[v_i, v_k]"""
+    )
 
 
 def test_symbolic_shapes_and_a_split_loop_print_their_predicate():

@@ -1,6 +1,5 @@
 # Tests of tir.CompactBufferAllocation: a buffer is allocated where it is used, shrunk to one iteration.
 import numpy as np
-
 import tvm
 from tvm import te, tir
 from tvm.tir import transform as T

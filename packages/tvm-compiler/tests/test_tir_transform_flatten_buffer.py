@@ -29,6 +29,7 @@ def test_accesses_are_flat_and_row_major():
     outer, inner = outer_loop.loop_var, inner_loop.loop_var
     assert tvm.ir.structural_equal(first.indices[0], outer * 8 + inner)
 
+
 def test_flat_function_is_returned_as_is():
     flat = T.FlattenBuffer()(_lowered())
     assert T.FlattenBuffer()(flat) is flat

@@ -4,15 +4,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import tvm
 from tvm import tir
 from tvm.driver import lower
 from tvm.target import Target
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from workloads import matmul_schedule, vector_add_schedule  # noqa: E402
 from host_isa import AVX2_TARGET  # noqa: E402
+from workloads import matmul_schedule, vector_add_schedule  # noqa: E402
 
 
 def _checks(script: str) -> int:
@@ -56,9 +55,11 @@ def _loop_func(body_of, n=10):
 
 
 def test_unguarded_work_keeps_the_rest_of_the_loop():
-    func = _loop_func(lambda i, a, b: tir.SeqStmt([
-        tir.BufferStore(a, 1.0, [i]),
-        tir.IfThenElse(i < 7, tir.BufferStore(b, 2.0, [i]))]))
+    func = _loop_func(
+        lambda i, a, b: tir.SeqStmt(
+            [tir.BufferStore(a, 1.0, [i]), tir.IfThenElse(i < 7, tir.BufferStore(b, 2.0, [i]))]
+        )
+    )
     a, b = np.zeros(10, "float32"), np.full(10, 5, "float32")
     tvm.compile(func)["main"](a, b)
     np.testing.assert_array_equal(a, np.ones(10))
@@ -105,11 +106,24 @@ def test_dropped_iterations_keep_their_calls():
     # Iterations 7..9 store nothing, but their memset (B[0] = 0x01010101 in iteration 9) runs.
     a = tir.decl_buffer((10,), "int32", name="A")
     b = tir.decl_buffer((1,), "int32", name="B")
-    pa, pb, i, x = tir.Var("a", "handle"), tir.Var("b", "handle"), tir.Var("i"), tir.Var("x", "handle")
+    pa, pb, i, x = (
+        tir.Var("a", "handle"),
+        tir.Var("b", "handle"),
+        tir.Var("i"),
+        tir.Var("x", "handle"),
+    )
     size = tir.Cast("int64", tir.max(i - 8, 0) * 4)
-    body = tir.For(i, 0, 10, tir.ForKind.SERIAL, tir.LetStmt(
-        x, tir.call_extern("handle", "memset", b.data, 1, size),
-        tir.IfThenElse(i < 7, tir.BufferStore(a, i, [i]))))
+    body = tir.For(
+        i,
+        0,
+        10,
+        tir.ForKind.SERIAL,
+        tir.LetStmt(
+            x,
+            tir.call_extern("handle", "memset", b.data, 1, size),
+            tir.IfThenElse(i < 7, tir.BufferStore(a, i, [i])),
+        ),
+    )
     func = tir.PrimFunc([pa, pb], body, buffer_map={pa: a, pb: b})
     out, flag = np.zeros(10, "int32"), np.zeros(1, "int32")
     tvm.compile(func)["main"](out, flag)

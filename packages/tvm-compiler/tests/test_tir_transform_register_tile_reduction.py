@@ -4,14 +4,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import tvm
+from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx2, requires_avx512
 from tvm import te, tir
 from tvm.driver import lower
 from tvm.target import Target
 from tvm.tir.analysis import is_pure_function
-
-from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx2, requires_avx512
 
 # The benchmark's own schedule, so these tests check exactly what it measures.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -33,9 +31,15 @@ def _with_and_without_tiling(mod, shape_a, shape_b, target="llvm -mcpu=native"):
     return a, b, tiled, plain
 
 
-@pytest.mark.parametrize("m, n, k, tile, k_tile", [
-    (128, 128, 128, 32, 4), (64, 96, 200, 32, 4), (96, 64, 64, 16, 2), (64, 64, 1024, 32, 8),
-])
+@pytest.mark.parametrize(
+    "m, n, k, tile, k_tile",
+    [
+        (128, 128, 128, 32, 4),
+        (64, 96, 200, 32, 4),
+        (96, 64, 64, 16, 2),
+        (64, 64, 1024, 32, 8),
+    ],
+)
 def test_chunked_tiles_pack_and_match_untiled_bits(m, n, k, tile, k_tile):
     mod = _tiled_matmul(m, n, k, tile, k_tile)
     with Target(AVX2_TARGET):  # pinned: whether a tile fits depends on the vector width
@@ -54,8 +58,13 @@ def test_narrower_vectors_for_an_avx2_target():
     np.testing.assert_allclose(tiled, a @ b, rtol=1e-4)
 
 
-@pytest.mark.parametrize("target", [pytest.param(AVX512_TARGET, marks=requires_avx512),
-                                    pytest.param(AVX2_TARGET, marks=requires_avx2)])
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param(AVX512_TARGET, marks=requires_avx512),
+        pytest.param(AVX2_TARGET, marks=requires_avx2),
+    ],
+)
 def test_no_row_invariant_operand_means_no_packing(target):
     # B is read as B[i mod k, j]: every load depends on the row, so nothing is packed.
     m = n = k = 64

@@ -3,7 +3,6 @@ import io
 import weakref
 
 import pytest
-
 import tvm.instrument
 import tvm.transform
 from tvm.ir import IRModule

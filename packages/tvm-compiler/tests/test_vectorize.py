@@ -1,14 +1,12 @@
 # Tests of VectorizeLoop and the C vector types: which loops become vector code, results, widths.
 import numpy as np
 import pytest
-
 import tvm
+from host_isa import AVX2_TARGET
 from tvm import te, tir
 from tvm.driver import lower
 from tvm.target import Target
 from tvm.target.simd import mattr_compiler_flags, target_vector_bytes
-
-from host_isa import AVX2_TARGET
 
 
 def _elementwise(n, fn, dtype="float32", inner=16, names=("A", "B")):
@@ -86,12 +84,15 @@ def test_vector_width_follows_the_target():
     np.testing.assert_array_equal(c, a + 1)
 
 
-@pytest.mark.parametrize("target, width, flags", [
-    ("llvm -mcpu=native -mattr=+avx2,-avx512f", 32, ["-mavx2", "-mno-avx512f"]),
-    ("llvm -mcpu=x86-64", 16, []),
-    ("llvm -mcpu=x86-64-v4", 64, []),
-    ("llvm -mcpu=skylake-avx512 -mattr=-avx", 16, ["-mno-avx"]),
-])
+@pytest.mark.parametrize(
+    "target, width, flags",
+    [
+        ("llvm -mcpu=native -mattr=+avx2,-avx512f", 32, ["-mavx2", "-mno-avx512f"]),
+        ("llvm -mcpu=x86-64", 16, []),
+        ("llvm -mcpu=x86-64-v4", 64, []),
+        ("llvm -mcpu=skylake-avx512 -mattr=-avx", 16, ["-mno-avx"]),
+    ],
+)
 def test_mattr_features_narrow_or_widen_the_vectors(target, width, flags):
     target = Target(target)
     assert target_vector_bytes(target) == width
@@ -157,8 +158,11 @@ def test_vector_store_needs_matching_lanes():
     value = tir.Broadcast(tir.const(0.0, "float32"), 8)
     store = tir.BufferStore(buf, value, [tir.Ramp(0, 1, 8)])
     assert store.value.dtype == "float32x8"
-    with pytest.raises(TypeError, match=r"BufferStore: storing a value of dtype float32 into 'X' "
-                                        r"needs 8 lanes"):
+    with pytest.raises(
+        TypeError,
+        match=r"BufferStore: storing a value of dtype float32 into 'X' "
+        r"needs 8 lanes",
+    ):
         tir.BufferStore(buf, tir.const(0.0, "float32"), [tir.Ramp(0, 1, 8)])
     assert tir.BufferLoad(buf, [tir.Ramp(8, 1, 16)]).dtype == "float32x16"
 

@@ -1,4 +1,5 @@
 """Test helpers: throwaway distributions with entry points, and Python subprocesses that use them."""
+
 from __future__ import annotations
 
 import os
@@ -12,8 +13,14 @@ import pytest
 SUBPROCESS_TIMEOUT_S = 60
 
 
-def make_dist(root: Path, name: str, entry_points: dict[str, str], modules: dict[str, str] | None = None,
-              group: str = "tvm.backends", version: str = "1.0") -> Path:
+def make_dist(
+    root: Path,
+    name: str,
+    entry_points: dict[str, str],
+    modules: dict[str, str] | None = None,
+    group: str = "tvm.backends",
+    version: str = "1.0",
+) -> Path:
     """Write `name-version.dist-info` (METADATA + entry_points.txt) and module files under root."""
     root.mkdir(parents=True, exist_ok=True)
     info = root / f"{name.replace('-', '_')}-{version}.dist-info"
@@ -26,7 +33,9 @@ def make_dist(root: Path, name: str, entry_points: dict[str, str], modules: dict
     return info
 
 
-def run_python(code: str, *paths: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run_python(
+    code: str, *paths: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """Run `code` in a fresh interpreter with `paths` in front of PYTHONPATH."""
     full_env = dict(os.environ)
     full_env.pop("TVM_DEVICE_BACKEND_AUTOLOAD", None)
@@ -38,12 +47,17 @@ def run_python(code: str, *paths: Path, env: dict[str, str] | None = None) -> su
     full_env["PYTHONPATH"] = os.pathsep.join(extra)
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
-        env=full_env, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT_S,
     )
 
 
 def check_ok(proc: subprocess.CompletedProcess) -> str:
-    assert proc.returncode == 0, f"subprocess failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    assert proc.returncode == 0, (
+        f"subprocess failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    )
     return proc.stdout
 
 
@@ -72,8 +86,20 @@ def build_ffi_library(tmp_path: Path, source: str, name: str = "libtestmod.so") 
     src.write_text(textwrap.dedent(source))
     out = tmp_path / name
     proc = subprocess.run(
-        [compiler, "-shared", "-fPIC", "-O2", "-I", libinfo.find_include_path(), str(src), "-o", str(out)],
-        capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S,
+        [
+            compiler,
+            "-shared",
+            "-fPIC",
+            "-O2",
+            "-I",
+            libinfo.find_include_path(),
+            str(src),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT_S,
     )
     assert proc.returncode == 0, proc.stderr
     return out

@@ -1,4 +1,5 @@
 """Backend autoload: throwaway distributions with `tvm.backends` entry points, each in a fresh interpreter."""
+
 from __future__ import annotations
 
 import json
@@ -38,14 +39,17 @@ def report(site, modules=(), extra="", env=None):
     ours = {
         line.split("=")[0].strip()
         for f in site.glob("*.dist-info/entry_points.txt")
-        for line in f.read_text().splitlines() if "=" in line
+        for line in f.read_text().splitlines()
+        if "=" in line
     }
     out["states"] = {name: state for name, state in out["states"].items() if name in ours}
     return out
 
 
 def test_good_backend_is_called_exactly_once(site):
-    make_dist(site, "good-backend", {"good": "good_backend:load"}, {"good_backend": COUNTING_BACKEND})
+    make_dist(
+        site, "good-backend", {"good": "good_backend:load"}, {"good_backend": COUNTING_BACKEND}
+    )
     out = report(site, ["good_backend"])
     assert out["calls"] == {"good_backend": 1}
     assert out["states"]["good"] == "loaded"
@@ -53,11 +57,17 @@ def test_good_backend_is_called_exactly_once(site):
 
 
 def test_raising_backend_warns_with_name_entry_point_error_and_location(site):
-    make_dist(site, "raising-backend", {"raiser": "raising_backend:load"}, {
-        "raising_backend": """
+    make_dist(
+        site,
+        "raising-backend",
+        {"raiser": "raising_backend:load"},
+        {
+            "raising_backend": """
             def load():
                 raise ValueError("no such accelerator")
-        """})
+        """
+        },
+    )
     out = report(site)
     assert out["states"]["raiser"] == "failed"
     [text] = out["warnings"]
@@ -77,8 +87,14 @@ def test_missing_module_warns_and_import_still_works(site):
 
 
 def test_backend_module_with_missing_dependency_points_at_its_import_line(site):
-    make_dist(site, "needsdep", {"needsdep": "needsdep_backend:load"}, {
-        "needsdep_backend": "import os\nimport vendor_sdk_that_is_absent\n\ndef load():\n    pass\n"})
+    make_dist(
+        site,
+        "needsdep",
+        {"needsdep": "needsdep_backend:load"},
+        {
+            "needsdep_backend": "import os\nimport vendor_sdk_that_is_absent\n\ndef load():\n    pass\n"
+        },
+    )
     [text] = report(site)["warnings"]
     assert "No module named 'vendor_sdk_that_is_absent'" in text
     assert "needsdep_backend.py:2 in <module>" in text
@@ -91,15 +107,21 @@ def test_backend_module_with_syntax_error(site):
 
 
 def test_not_callable_entry_point_warns(site):
-    make_dist(site, "notcall", {"notcall": "notcall_backend:VALUE"}, {"notcall_backend": "VALUE = 42\n"})
+    make_dist(
+        site, "notcall", {"notcall": "notcall_backend:VALUE"}, {"notcall_backend": "VALUE = 42\n"}
+    )
     [text] = report(site)["warnings"]
     assert "'notcall'" in text and "notcall_backend:VALUE" in text
     assert "TypeError" in text and "names a int, not a callable" in text
 
 
 def test_backend_calling_sys_exit_does_not_end_import(site):
-    make_dist(site, "exiter", {"exiter": "exiter_backend:load"},
-              {"exiter_backend": "import sys\n\ndef load():\n    sys.exit(3)\n"})
+    make_dist(
+        site,
+        "exiter",
+        {"exiter": "exiter_backend:load"},
+        {"exiter_backend": "import sys\n\ndef load():\n    sys.exit(3)\n"},
+    )
     out = report(site, extra="    assert tvm.cpu(0).device_id == 0")
     [text] = out["warnings"]
     assert "'exiter'" in text and "SystemExit: 3" in text
@@ -107,14 +129,20 @@ def test_backend_calling_sys_exit_does_not_end_import(site):
 
 
 def test_missing_attribute_warns(site):
-    make_dist(site, "noattr", {"noattr": "noattr_backend:nothing.here"}, {"noattr_backend": "x = 1\n"})
+    make_dist(
+        site, "noattr", {"noattr": "noattr_backend:nothing.here"}, {"noattr_backend": "x = 1\n"}
+    )
     [text] = report(site)["warnings"]
     assert "AttributeError" in text and "noattr_backend:nothing.here" in text
 
 
 def test_backend_importing_tvm_again_is_called_once(site):
-    make_dist(site, "reentrant", {"reentrant": "reentrant_backend:load"}, {
-        "reentrant_backend": """
+    make_dist(
+        site,
+        "reentrant",
+        {"reentrant": "reentrant_backend:load"},
+        {
+            "reentrant_backend": """
             CALLS = []
 
             def load():
@@ -124,7 +152,9 @@ def test_backend_importing_tvm_again_is_called_once(site):
                 assert runtime.cpu(0).device_id == 0
                 tvm.backend.autoload()
                 tvm.backend.load("reentrant")
-        """})
+        """
+        },
+    )
     out = report(site, ["reentrant_backend"])
     assert out["calls"] == {"reentrant_backend": 1}
     assert out["states"]["reentrant"] == "loaded"
@@ -133,7 +163,9 @@ def test_backend_importing_tvm_again_is_called_once(site):
 
 def test_one_failure_does_not_stop_the_others(site):
     make_dist(site, "a-good", {"agood": "a_good:load"}, {"a_good": COUNTING_BACKEND})
-    make_dist(site, "b-bad", {"bbad": "b_bad:load"}, {"b_bad": "def load():\n    raise KeyError('x')\n"})
+    make_dist(
+        site, "b-bad", {"bbad": "b_bad:load"}, {"b_bad": "def load():\n    raise KeyError('x')\n"}
+    )
     make_dist(site, "c-good", {"cgood": "c_good:load"}, {"c_good": COUNTING_BACKEND})
     out = report(site, ["a_good", "c_good"])
     assert out["calls"] == {"a_good": 1, "c_good": 1}
@@ -143,7 +175,9 @@ def test_one_failure_does_not_stop_the_others(site):
 
 @pytest.mark.parametrize("value", ["0", "false", "OFF"])
 def test_env_var_disables_autoload_and_load_works_on_demand(site, value):
-    make_dist(site, "good-backend", {"good": "good_backend:load"}, {"good_backend": COUNTING_BACKEND})
+    make_dist(
+        site, "good-backend", {"good": "good_backend:load"}, {"good_backend": COUNTING_BACKEND}
+    )
     extra = """
     import sys
     assert "good_backend" not in sys.modules
@@ -158,8 +192,12 @@ def test_env_var_disables_autoload_and_load_works_on_demand(site, value):
 
 
 def test_load_reports_unknown_name_and_failure(site):
-    make_dist(site, "raising-backend", {"raiser": "raising_backend:load"},
-              {"raising_backend": "def load():\n    raise OSError('driver missing')\n"})
+    make_dist(
+        site,
+        "raising-backend",
+        {"raiser": "raising_backend:load"},
+        {"raising_backend": "def load():\n    raise OSError('driver missing')\n"},
+    )
     code = """
     import tvm
     try:
@@ -177,7 +215,10 @@ def test_load_reports_unknown_name_and_failure(site):
     """
     out = check_ok(run_python(code, site, env={"TVM_DEVICE_BACKEND_AUTOLOAD": "0"}))
     lookup = next(line for line in out.splitlines() if line.startswith("lookup:"))
-    assert "tvm.backend.load: no backend named 'nope'" in lookup and "raiser" in lookup.split("found:")[1]
+    assert (
+        "tvm.backend.load: no backend named 'nope'" in lookup
+        and "raiser" in lookup.split("found:")[1]
+    )
     assert "failed: tvm.backend.load: backend 'raiser'" in out and "OSError: driver missing" in out
     assert "cause: OSError" in out
     assert "type: tvm.backend.load: argument 'name' must be a str" in out
@@ -185,15 +226,21 @@ def test_load_reports_unknown_name_and_failure(site):
 
 def test_corrupt_native_library_warns_with_its_name(site):
     (site / "libcorrupt_backend.so").write_bytes(b"\x7fELF this is not a real shared library")
-    make_dist(site, "corrupt", {"corrupt": "corrupt_backend:load"}, {
-        "corrupt_backend": """
+    make_dist(
+        site,
+        "corrupt",
+        {"corrupt": "corrupt_backend:load"},
+        {
+            "corrupt_backend": """
             import os
             import tvm.base
 
             def load():
                 here = os.path.dirname(os.path.abspath(__file__))
                 tvm.base.load_backend_libs([os.path.join(here, "libcorrupt_backend.so")])
-        """})
+        """
+        },
+    )
     out = report(site, extra="    assert tvm.runtime.empty((2,), 'float32').shape == (2,)")
     [text] = out["warnings"]
     assert "'corrupt'" in text and "libcorrupt_backend.so" in text and "OSError" in text

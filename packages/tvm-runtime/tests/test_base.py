@@ -1,11 +1,11 @@
 """tvm.base: the loaded-library registry and load_backend_libs."""
+
 from __future__ import annotations
 
 import os
 
 import pytest
 from conftest import build_ffi_library
-
 from tvm import base
 
 SOURCE = """
@@ -36,7 +36,9 @@ def test_load_and_skip_already_loaded(tmp_path):
 
 
 def test_missing_library(tmp_path):
-    with pytest.raises(FileNotFoundError, match="load_backend_libs: no shared library at .*libnothere.so"):
+    with pytest.raises(
+        FileNotFoundError, match="load_backend_libs: no shared library at .*libnothere.so"
+    ):
         base.load_backend_libs([tmp_path / "libnothere.so"])
 
 

@@ -17,7 +17,9 @@ def test_compile_without_compiler_names_the_package():
         "    except AttributeError as err:\n"
         "        print(err)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     if "COMPILER-INSTALLED" in out:
         pytest.skip("tvm-compiler is installed in this venv; the missing-package path cannot run")
     assert "tvm-compiler" in out

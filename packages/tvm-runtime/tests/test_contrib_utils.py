@@ -1,8 +1,8 @@
 """tvm.runtime.convert and tvm.contrib.utils.tempdir, as upstream code uses them."""
+
 import os
 
 import pytest
-
 import tvm.runtime
 from tvm.contrib import utils
 

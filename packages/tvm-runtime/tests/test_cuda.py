@@ -1,4 +1,5 @@
 """CUDA device memory through the driver API; runs only where a CUDA driver and GPU exist."""
+
 from __future__ import annotations
 
 import ctypes
@@ -6,7 +7,6 @@ import threading
 
 import numpy as np
 import pytest
-
 import tvm
 from tvm import runtime
 
@@ -108,5 +108,8 @@ def test_torch_gpu_tensor_crosses_an_ffi_call_without_a_copy():
     torch = _torch_with_gpu()
     t = torch.zeros(4, device="cuda:0")
     back = tvm_ffi.get_global_func("testing.echo")(t)
-    assert isinstance(back, runtime.Tensor) and (back.device.device_type, back.device.device_id) == (2, 0)
+    assert isinstance(back, runtime.Tensor) and (
+        back.device.device_type,
+        back.device.device_id,
+    ) == (2, 0)
     assert runtime.data_pointer(back) == t.data_ptr()

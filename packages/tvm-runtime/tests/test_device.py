@@ -1,8 +1,8 @@
 """Devices and the device-API registry."""
+
 from __future__ import annotations
 
 import pytest
-
 import tvm
 from tvm import runtime
 
@@ -18,12 +18,15 @@ def test_device_constructors():
     assert isinstance(dev, runtime.Device)
 
 
-@pytest.mark.parametrize("args, exc, text", [
-    (("not_a_device",), ValueError, "unknown device name 'not_a_device'"),
-    (("cpu", -1), ValueError, "'dev_id' must be an int >= 0"),
-    (("cuda:x",), ValueError, "cannot read a device id from 'cuda:x'"),
-    ((1.5,), TypeError, "'dev_type' must be a str, int or Device"),
-])
+@pytest.mark.parametrize(
+    "args, exc, text",
+    [
+        (("not_a_device",), ValueError, "unknown device name 'not_a_device'"),
+        (("cpu", -1), ValueError, "'dev_id' must be an int >= 0"),
+        (("cuda:x",), ValueError, "cannot read a device id from 'cuda:x'"),
+        ((1.5,), TypeError, "'dev_type' must be a str, int or Device"),
+    ],
+)
 def test_bad_devices(args, exc, text):
     with pytest.raises(exc, match=text):
         tvm.device(*args)

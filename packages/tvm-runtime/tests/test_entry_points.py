@@ -1,4 +1,5 @@
 """Entry-point discovery agrees with importlib.metadata, and works after a real pip install."""
+
 from __future__ import annotations
 
 import base64
@@ -14,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from conftest import SUBPROCESS_TIMEOUT_S, make_dist
-
 from tvm import _entry_points
 
 
@@ -39,15 +39,26 @@ def test_matches_importlib_metadata(tmp_path):
         if key in seen:
             continue
         seen.add(key)
-        expected.extend((ep.name, ep.value) for ep in dist.entry_points if ep.group == "tvm.backends")
+        expected.extend(
+            (ep.name, ep.value) for ep in dist.entry_points if ep.group == "tvm.backends"
+        )
     assert as_tuples(ours) == sorted(expected)
-    assert as_tuples(ours) == [("a", "alpha_mod:load"), ("b", "alpha_mod:obj.method [extra]"), ("beta", "beta_mod")]
+    assert as_tuples(ours) == [
+        ("a", "alpha_mod:load"),
+        ("b", "alpha_mod:obj.method [extra]"),
+        ("beta", "beta_mod"),
+    ]
 
 
 def test_entry_point_parts(tmp_path):
     make_dist(tmp_path, "parts", {"p": "pkg.sub:obj.attr [x,y]"})
     [ep] = _entry_points.entry_points("tvm.backends", path=[str(tmp_path)])
-    assert (ep.module, ep.attr, ep.dist, ep.group) == ("pkg.sub", "obj.attr", "parts", "tvm.backends")
+    assert (ep.module, ep.attr, ep.dist, ep.group) == (
+        "pkg.sub",
+        "obj.attr",
+        "parts",
+        "tvm.backends",
+    )
 
 
 def test_comments_blank_lines_and_other_sections_are_ignored(tmp_path):
@@ -70,7 +81,9 @@ def _write_wheel(folder, name, version, module_source):
     }
     record = []
     for path, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+        digest = (
+            base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+        )
         record.append(f"{path},sha256={digest},{len(text.encode())}")
     record.append(f"{dist_info}/RECORD,,")
     files[f"{dist_info}/RECORD"] = "\n".join(record) + "\n"
@@ -83,8 +96,19 @@ def _write_wheel(folder, name, version, module_source):
 
 def _installer(python: str) -> list[str]:
     """An installer targeting the venv of `python`: this interpreter's pip, else uv; skip without."""
-    if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode == 0:
-        return [sys.executable, "-m", "pip", "--python", python, "install", "--disable-pip-version-check"]
+    if (
+        subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode
+        == 0
+    ):
+        return [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "--disable-pip-version-check",
+        ]
     uv = shutil.which("uv")
     if uv is None:
         pytest.skip("neither pip nor uv is available to install a test wheel")
@@ -96,18 +120,36 @@ def test_wheel_installed_into_a_venv_is_autoloaded(tmp_path):
     venv_dir = tmp_path / "venv"
     venv.create(venv_dir, with_pip=False)
     python = str(venv_dir / "bin" / "python")
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    outer = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")} | {p for p in sys.path if p.endswith("-packages")}
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    outer = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")} | {
+        p for p in sys.path if p.endswith("-packages")
+    }
     # addsitedir (not a bare path) so the outer env's own .pth files, e.g. editable installs, apply.
-    (Path(purelib) / "outer_env.pth").write_text(f"import site; list(map(site.addsitedir, {sorted(outer)!r}))\n")
-    wheel = _write_wheel(tmp_path, "pipbackend", "0.1", "CALLS = []\n\ndef load():\n    CALLS.append(1)\n")
-    proc = subprocess.run([*_installer(python), "--no-index", "--no-deps", "--quiet", str(wheel)],
-                          capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S)
+    (Path(purelib) / "outer_env.pth").write_text(
+        f"import site; list(map(site.addsitedir, {sorted(outer)!r}))\n"
+    )
+    wheel = _write_wheel(
+        tmp_path, "pipbackend", "0.1", "CALLS = []\n\ndef load():\n    CALLS.append(1)\n"
+    )
+    proc = subprocess.run(
+        [*_installer(python), "--no-index", "--no-deps", "--quiet", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT_S,
+    )
     assert proc.returncode == 0, proc.stderr
-    code = ("import tvm, pipbackend_backend\n"
-            "print(len(pipbackend_backend.CALLS), [b.state for b in tvm.backend.list_backends() if b.name == 'pipbackend'])\n")
-    proc = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S)
+    code = (
+        "import tvm, pipbackend_backend\n"
+        "print(len(pipbackend_backend.CALLS), [b.state for b in tvm.backend.list_backends() if b.name == 'pipbackend'])\n"
+    )
+    proc = subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["1", "['loaded']"]
     assert (Path(purelib) / "pipbackend_backend.py").is_file()  # really installed into the venv

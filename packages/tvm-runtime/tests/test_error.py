@@ -1,11 +1,11 @@
 """Error kinds: class hierarchy, FFI round trips, no TVMError, and the short DiagnosticError report."""
+
 from __future__ import annotations
 
 import pytest
+import tvm
 import tvm_ffi
 from conftest import run_python
-
-import tvm
 from tvm import error
 
 HIERARCHY = {

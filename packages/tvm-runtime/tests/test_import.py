@@ -1,24 +1,29 @@
 """`import tvm`: lean (no numpy/torch), namespace extension, no TVMError."""
+
 from __future__ import annotations
 
 from conftest import check_ok, run_python
 
 
 def test_import_loads_neither_numpy_nor_torch():
-    out = check_ok(run_python(
-        "import sys, tvm\n"
-        "tvm.cpu(0)\n"
-        "print(sorted(m for m in ('numpy', 'torch') if m in sys.modules))\n"
-    ))
+    out = check_ok(
+        run_python(
+            "import sys, tvm\n"
+            "tvm.cpu(0)\n"
+            "print(sorted(m for m in ('numpy', 'torch') if m in sys.modules))\n"
+        )
+    )
     assert out.strip() == "[]"
 
 
 def test_empty_tensor_needs_no_numpy():
-    out = check_ok(run_python(
-        "import sys, tvm\n"
-        "t = tvm.runtime.empty((2, 3), 'float32')\n"
-        "print(t.shape, 'numpy' in sys.modules)\n"
-    ))
+    out = check_ok(
+        run_python(
+            "import sys, tvm\n"
+            "t = tvm.runtime.empty((2, 3), 'float32')\n"
+            "print(t.shape, 'numpy' in sys.modules)\n"
+        )
+    )
     assert out.split() == ["(2,", "3)", "False"]
 
 
@@ -26,7 +31,12 @@ def test_namespace_is_extensible(tmp_path):
     extra = tmp_path / "tvm" / "extra_subpackage"
     extra.mkdir(parents=True)
     (extra / "__init__.py").write_text("VALUE = 7\n")
-    out = check_ok(run_python("import tvm.extra_subpackage as m, tvm\nprint(m.VALUE, tvm.cpu(0).device_id)\n", tmp_path))
+    out = check_ok(
+        run_python(
+            "import tvm.extra_subpackage as m, tvm\nprint(m.VALUE, tvm.cpu(0).device_id)\n",
+            tmp_path,
+        )
+    )
     assert out.split() == ["7", "0"]
 
 

@@ -1,10 +1,10 @@
 """Library modules: load_module, export_library, time_evaluator."""
+
 from __future__ import annotations
 
 import pytest
-from conftest import build_ffi_library
-
 import tvm
+from conftest import build_ffi_library
 from tvm import runtime
 
 ADD_ONE = """
@@ -91,8 +91,9 @@ def test_time_evaluator(lib_path):
 
 def test_time_evaluator_min_repeat_ms_grows_number():
     calls = []
-    evaluator = runtime.time_evaluator.make_time_evaluator(lambda: calls.append(1), tvm.cpu(0),
-                                                            number=1, repeat=2, min_repeat_ms=5)
+    evaluator = runtime.time_evaluator.make_time_evaluator(
+        lambda: calls.append(1), tvm.cpu(0), number=1, repeat=2, min_repeat_ms=5
+    )
     result = evaluator()
     assert len(result.results) == 2
     assert len(calls) > 3  # one warm-up plus at least two repeats, grown to fill 5 ms
@@ -104,11 +105,14 @@ def test_profile_result_statistics():
     assert result.std == pytest.approx((((1 - 3) ** 2 + 0 + 1 + 9) / 4) ** 0.5)
 
 
-@pytest.mark.parametrize("kwargs, text", [
-    ({"number": 0}, "'number' must be an int >= 1"),
-    ({"repeat": 1.5}, "'repeat' must be an int >= 1"),
-    ({"min_repeat_ms": -1}, "'min_repeat_ms' must be an int >= 0"),
-])
+@pytest.mark.parametrize(
+    "kwargs, text",
+    [
+        ({"number": 0}, "'number' must be an int >= 1"),
+        ({"repeat": 1.5}, "'repeat' must be an int >= 1"),
+        ({"min_repeat_ms": -1}, "'min_repeat_ms' must be an int >= 0"),
+    ],
+)
 def test_time_evaluator_bad_arguments(lib_path, kwargs, text):
     mod = runtime.load_module(lib_path)
     with pytest.raises(ValueError, match=text):

@@ -1,19 +1,28 @@
 """`tvm.<subpackage>` of a wheel that is not installed is an AttributeError naming the wheel."""
 
 import pytest
-
 import tvm
 
 
-@pytest.mark.parametrize("name, wheel", [("rpc", "tvm-rpc"), ("tir", "tvm-compiler"),
-                                         ("te", "tvm-compiler"), ("relax", "tvm-compiler")])
+@pytest.mark.parametrize(
+    "name, wheel",
+    [
+        ("rpc", "tvm-rpc"),
+        ("tir", "tvm-compiler"),
+        ("te", "tvm-compiler"),
+        ("relax", "tvm-compiler"),
+    ],
+)
 def test_missing_subpackage_names_its_wheel(name, wheel):
     import importlib.util
 
     if importlib.util.find_spec(f"tvm.{name}") is not None:
         pytest.skip(f"{wheel} is installed in this venv; the missing-wheel path cannot run")
-    with pytest.raises(AttributeError, match=rf"tvm\.{name} is provided by the {wheel} wheel, "
-                                             "which is not installed"):
+    with pytest.raises(
+        AttributeError,
+        match=rf"tvm\.{name} is provided by the {wheel} wheel, "
+        "which is not installed",
+    ):
         getattr(tvm, name)
     assert not hasattr(tvm, name)
 
@@ -24,4 +33,3 @@ def test_runtime_subpackages_resolve_and_private_names_do_not_search():
         tvm._not_a_module  # noqa: B018
     with pytest.raises(AttributeError, match="no attribute 'a.b'"):
         getattr(tvm, "a.b")
-

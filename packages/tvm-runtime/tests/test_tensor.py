@@ -1,11 +1,11 @@
 """tvm.runtime tensors: creation, NumPy round trips, copies and bad input."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-import tvm_ffi
-
 import tvm
+import tvm_ffi
 from tvm import runtime
 
 
@@ -41,7 +41,9 @@ def test_tensor_from_dlpack_producer_and_tensor():
 
 
 def test_ffi_results_come_back_as_runtime_tensor():
-    t = tvm_ffi.get_global_func("ffi.TensorEmpty")(tvm_ffi.Shape((2,)), tvm_ffi.dtype("float32"), tvm.cpu(0))
+    t = tvm_ffi.get_global_func("ffi.TensorEmpty")(
+        tvm_ffi.Shape((2,)), tvm_ffi.dtype("float32"), tvm.cpu(0)
+    )
     assert isinstance(t, runtime.Tensor)
     echoed = tvm_ffi.get_global_func("testing.echo")(runtime.empty((3,), "int8"))
     assert isinstance(echoed, runtime.Tensor)
@@ -74,10 +76,19 @@ def test_zero_sized_tensor():
     assert t.shape == (0, 4) and t.numpy().shape == (0, 4)
 
 
-@pytest.mark.parametrize("source, text", [
-    (np.zeros((3, 2), dtype="float32"), r"copyfrom: shape mismatch, destination \(2, 3\) vs source \(3, 2\)"),
-    (np.zeros((2, 3), dtype="float64"), "copyfrom: dtype mismatch, destination float32 vs source float64"),
-])
+@pytest.mark.parametrize(
+    "source, text",
+    [
+        (
+            np.zeros((3, 2), dtype="float32"),
+            r"copyfrom: shape mismatch, destination \(2, 3\) vs source \(3, 2\)",
+        ),
+        (
+            np.zeros((2, 3), dtype="float64"),
+            "copyfrom: dtype mismatch, destination float32 vs source float64",
+        ),
+    ],
+)
 def test_copyfrom_mismatch(source, text):
     t = runtime.empty((2, 3), "float32")
     with pytest.raises(ValueError, match=text):

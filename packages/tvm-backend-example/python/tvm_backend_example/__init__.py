@@ -1,4 +1,5 @@
 """tvm-backend-example: native float32 kernels and an `example` device, loaded by `import tvm`."""
+
 from __future__ import annotations
 
 import os
@@ -20,13 +21,14 @@ def load() -> None:
     """The `tvm.backends` entry point: load the library (its globals register themselves) and
     register the `example` device. Safe to call again."""
     import tvm_ffi
-
     from tvm import base, runtime
 
     from .device_api import ExampleDeviceAPI
 
     base.load_backend_libs([library_path()])
-    missing = [name for name in KERNELS if tvm_ffi.get_global_func(name, allow_missing=True) is None]
+    missing = [
+        name for name in KERNELS if tvm_ffi.get_global_func(name, allow_missing=True) is None
+    ]
     if missing:
         raise RuntimeError(f"tvm_backend_example.load: {LIBRARY_NAME} did not register {missing}")
     try:

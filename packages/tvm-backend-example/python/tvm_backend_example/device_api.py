@@ -1,8 +1,8 @@
 """The `example` device's memory API for tvm.runtime, backed by the library's globals."""
+
 from __future__ import annotations
 
 import tvm_ffi
-
 from tvm import runtime
 
 

@@ -31,7 +31,7 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         for alias, real in self.aliases.items():
             if fullname == alias or fullname.startswith(alias + "."):
-                real_name = real + fullname[len(alias):]
+                real_name = real + fullname[len(alias) :]
                 if importlib.util.find_spec(real_name) is None:
                     return None
                 return importlib.util.spec_from_loader(fullname, _AliasLoader(real_name))

@@ -55,9 +55,15 @@ def _build_key(mod, target):
     ctx = PassContext.current()
     if ctx.instruments:
         return None  # instruments expect to see the passes run
-    settings = (str(target), ctx.opt_level, tuple(ctx.disabled_pass), tuple(ctx.required_pass),
-                repr(sorted(ctx.config.items())), os.environ.get("TVM_STACK_CFLAGS", ""),
-                os.environ.get("TVM_STACK_KERNEL_CACHE", ""))
+    settings = (
+        str(target),
+        ctx.opt_level,
+        tuple(ctx.disabled_pass),
+        tuple(ctx.required_pass),
+        repr(sorted(ctx.config.items())),
+        os.environ.get("TVM_STACK_CFLAGS", ""),
+        os.environ.get("TVM_STACK_KERNEL_CACHE", ""),
+    )
     return structural_hash(mod), settings
 
 

@@ -51,8 +51,14 @@ _CONTEXTS = _ContextStack()
 class PassContext:
     """The settings passes run under: opt_level, config, instruments, required/disabled passes."""
 
-    def __init__(self, opt_level: int = 2, required_pass=None, disabled_pass=None,
-                 instruments=None, config=None):
+    def __init__(
+        self,
+        opt_level: int = 2,
+        required_pass=None,
+        disabled_pass=None,
+        instruments=None,
+        config=None,
+    ):
         if not isinstance(opt_level, int) or not 0 <= opt_level <= 4:
             raise ValueError(f"PassContext: opt_level must be an int in 0..4, got {opt_level!r}")
         self.opt_level = opt_level
@@ -103,7 +109,7 @@ class PassContext:
         return False
 
     @staticmethod
-    def current() -> "PassContext":
+    def current() -> PassContext:
         if _CONTEXTS.stack:
             return _CONTEXTS.stack[-1]
         return _DEFAULT_CONTEXT
@@ -115,7 +121,7 @@ class PassContext:
             return True
         return info.opt_level <= self.opt_level
 
-    def _run_instrumented(self, pass_obj: "Pass", mod: IRModule, owned: bool) -> IRModule:
+    def _run_instrumented(self, pass_obj: Pass, mod: IRModule, owned: bool) -> IRModule:
         info = pass_obj.info
         for inst in self.instruments:
             if not inst.should_run(mod, info):
@@ -261,8 +267,13 @@ class Sequential(Pass):
 
 
 def _make_decorator(kind: str, build):
-    def decorator(pass_func=None, opt_level: int | None = None, name: str | None = None,
-                  required=None, traceable: bool = False):
+    def decorator(
+        pass_func=None,
+        opt_level: int | None = None,
+        name: str | None = None,
+        required=None,
+        traceable: bool = False,
+    ):
         if opt_level is None:
             raise TypeError(f"{kind}: opt_level is required, e.g. @{kind}(opt_level=1)")
 

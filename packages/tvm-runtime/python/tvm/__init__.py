@@ -1,4 +1,5 @@
 """tvm: the runtime namespace; the compiler and rpc wheels add subpackages to it."""
+
 __path__ = __import__("pkgutil").extend_path(__path__, __name__)
 
 __version__ = "0.2.0"
@@ -31,8 +32,26 @@ _COMPILER_NAMES = {"compile": "tvm.driver", "build": "tvm.driver", "IRModule": "
 # Subpackages the other wheels add to the namespace, for the error that names what to install
 # when one is missing. Any installed subpackage resolves, listed here or not.
 _WHEEL_OF_SUBPACKAGE = {
-    **dict.fromkeys(["arith", "codegen", "driver", "instrument", "ir", "relax", "s_tir", "script",
-                     "target", "te", "testing", "tir", "tirx", "topi", "transform"], "tvm-compiler"),
+    **dict.fromkeys(
+        [
+            "arith",
+            "codegen",
+            "driver",
+            "instrument",
+            "ir",
+            "relax",
+            "s_tir",
+            "script",
+            "target",
+            "te",
+            "testing",
+            "tir",
+            "tirx",
+            "topi",
+            "transform",
+        ],
+        "tvm-compiler",
+    ),
     "rpc": "tvm-rpc",
 }
 
@@ -50,8 +69,10 @@ def __getattr__(name):
             return importlib.import_module(f"{__name__}.{name}")
         wheel = _WHEEL_OF_SUBPACKAGE.get(name)
         if wheel is not None:
-            raise AttributeError(f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
-                                 f"provided by the {wheel} wheel, which is not installed")
+            raise AttributeError(
+                f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
+                f"provided by the {wheel} wheel, which is not installed"
+            )
     if module_name is None:
         raise AttributeError(f"module 'tvm' has no attribute {name!r}")
     try:
@@ -59,6 +80,8 @@ def __getattr__(name):
     except ModuleNotFoundError as err:
         if err.name != module_name:
             raise
-        raise AttributeError(f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
-                             "provided by the tvm-compiler wheel, which is not installed") from None
+        raise AttributeError(
+            f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
+            "provided by the tvm-compiler wheel, which is not installed"
+        ) from None
     return getattr(module, name)

@@ -5,6 +5,7 @@ importlib.metadata costs ~40 ms to import on CPython 3.11, most of the import bu
 The result matches importlib.metadata.entry_points(group=...): one distribution per
 normalised name, the first found on sys.path winning (checked in the tests).
 """
+
 from __future__ import annotations
 
 import os
@@ -111,7 +112,9 @@ def entry_points(group: str, path: list[str] | None = None) -> list[EntryPoint]:
                 continue
             seen.add(key)
             try:
-                with open(os.path.join(entry or ".", folder, "entry_points.txt"), encoding="utf-8") as f:
+                with open(
+                    os.path.join(entry or ".", folder, "entry_points.txt"), encoding="utf-8"
+                ) as f:
                     text = f.read()
             except OSError:
                 continue

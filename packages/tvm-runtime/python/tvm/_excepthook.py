@@ -1,4 +1,5 @@
 """sys.excepthook wrapper: an uncaught DiagnosticError prints the diagnostic, not internal frames."""
+
 from __future__ import annotations
 
 import os
@@ -28,7 +29,9 @@ def format_diagnostic(exc: BaseException) -> str:
     import traceback
 
     internal = _internal_dirs()
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not _is_internal(f.filename, internal)]
+    frames = [
+        f for f in traceback.extract_tb(exc.__traceback__) if not _is_internal(f.filename, internal)
+    ]
     lines = []
     if frames:
         lines.append("Traceback (most recent call last):\n")

@@ -13,8 +13,10 @@ from packaging.version import InvalidVersion, Version
 _WHEEL_HINT = "(tvm-stack wheels are on no index: `nox -s wheels` builds them into dist/)"
 
 
-_REQUIREMENT = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*"
-                          r"\(?(?P<spec>[^;()]*)\)?\s*$")
+_REQUIREMENT = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*"
+    r"\(?(?P<spec>[^;()]*)\)?\s*$"
+)
 
 
 def _normalize(name: str) -> str:
@@ -69,8 +71,11 @@ def declared_range(dist_name: str, needed_by: str) -> str | None:
                 header = f.read().split("\n\n", 1)[0]
         except OSError:
             return None
-        lines = [line[len("Requires-Dist:"):].strip() for line in header.splitlines()
-                 if line.startswith("Requires-Dist:")]
+        lines = [
+            line[len("Requires-Dist:") :].strip()
+            for line in header.splitlines()
+            if line.startswith("Requires-Dist:")
+        ]
     for line in lines:
         # "name[extras] (spec)" or "name[extras]spec"; a line with a marker (an extra, a
         # platform) is not an unconditional requirement. A hand-written parse: importing
@@ -88,8 +93,9 @@ def require(dist_name: str, spec: str | None = None, needed_by: str | None = Non
     when it declares none (running from a source tree). Returns the installed version;
     raises ImportError naming both versions and the pip command that fixes it."""
     for arg, value in (("dist_name", dist_name), ("spec", spec), ("needed_by", needed_by)):
-        if (value is not None or arg != "spec") and (not isinstance(value, str)
-                                                     or not value.strip()):
+        if (value is not None or arg != "spec") and (
+            not isinstance(value, str) or not value.strip()
+        ):
             raise TypeError(f"require: argument {arg!r} must be a non-empty str, got {value!r}")
     if spec is None:
         spec = declared_range(dist_name, needed_by)

@@ -4,6 +4,7 @@
 `import tvm` and use it. A failing backend is a BackendLoadWarning, never a failed import.
 TVM_DEVICE_BACKEND_AUTOLOAD=0 turns autoload off; tvm.backend.load(name) then loads on demand.
 """
+
 from __future__ import annotations
 
 import os
@@ -102,7 +103,8 @@ def _where(err: BaseException, backend: Backend) -> str:
     importlib_dir = os.path.dirname(importlib.__file__)
     loader_files = {os.path.abspath(__file__), os.path.abspath(_entry_points.__file__)}
     frames = [
-        f for f in traceback.extract_tb(err.__traceback__)
+        f
+        for f in traceback.extract_tb(err.__traceback__)
         if not f.filename.startswith("<frozen")
         and os.path.dirname(os.path.abspath(f.filename)) != importlib_dir
         and os.path.abspath(f.filename) not in loader_files
@@ -132,7 +134,9 @@ def _call(backend: Backend) -> None:
                 f"entry point {backend.value!r} names a {type(target).__name__}, not a callable"
             )
         backend.result = target()
-    except BaseException as err:  # a broken backend, even one calling sys.exit, must not break `import tvm`
+    except (
+        BaseException
+    ) as err:  # a broken backend, even one calling sys.exit, must not break `import tvm`
         backend.state = FAILED
         backend.error = err
         backend.where = _where(err, backend)
@@ -162,7 +166,9 @@ def autoload() -> None:
 def load(name: str) -> Backend:
     """Load one backend by entry-point name (works with autoload off); raise its error on failure."""
     if not isinstance(name, str):
-        raise TypeError(f"tvm.backend.load: argument 'name' must be a str, got {type(name).__name__}")
+        raise TypeError(
+            f"tvm.backend.load: argument 'name' must be a str, got {type(name).__name__}"
+        )
     with _lock:
         backends = _discover()
         backend = backends.get(name)

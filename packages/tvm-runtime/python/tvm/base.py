@@ -1,4 +1,5 @@
 """Shared libraries of the stack: one registry (basename -> handle) so none is loaded twice."""
+
 from __future__ import annotations
 
 import ctypes

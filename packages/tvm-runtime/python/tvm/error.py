@@ -1,4 +1,5 @@
 """Error kinds of the stack, registered with the FFI so C++ raising a kind surfaces as its class."""
+
 from __future__ import annotations
 
 import tvm_ffi

@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from tvm.ir.functor import find_method
 
-
 INF = math.inf
 
 
@@ -58,8 +57,9 @@ class BoundAnalyzer:
             result = _dtype_bound(e.dtype)
         # Never wider than the dtype allows.
         limit = _dtype_bound(e.dtype)
-        return ConstIntBound(max(result.min_value, limit.min_value),
-                             min(result.max_value, limit.max_value))
+        return ConstIntBound(
+            max(result.min_value, limit.min_value), min(result.max_value, limit.max_value)
+        )
 
     def _IntImm(self, e):
         return ConstIntBound(e.value, e.value)

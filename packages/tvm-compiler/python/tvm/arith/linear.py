@@ -16,10 +16,10 @@ class LinearForm:
         self.terms: dict = terms if terms is not None else {}
         self.const = const
 
-    def copy(self) -> "LinearForm":
+    def copy(self) -> LinearForm:
         return LinearForm(self.dtype, {k: [a, c] for k, (a, c) in self.terms.items()}, self.const)
 
-    def add(self, other: "LinearForm", scale: int = 1) -> "LinearForm":
+    def add(self, other: LinearForm, scale: int = 1) -> LinearForm:
         out = self.copy()
         for key, (atom, coeff) in other.terms.items():
             if key in out.terms:
@@ -31,11 +31,14 @@ class LinearForm:
         out.const += other.const * scale
         return out
 
-    def scale(self, factor: int) -> "LinearForm":
+    def scale(self, factor: int) -> LinearForm:
         if factor == 0:
             return LinearForm(self.dtype)
-        return LinearForm(self.dtype, {k: [a, c * factor] for k, (a, c) in self.terms.items()},
-                          self.const * factor)
+        return LinearForm(
+            self.dtype,
+            {k: [a, c * factor] for k, (a, c) in self.terms.items()},
+            self.const * factor,
+        )
 
     @property
     def is_const(self) -> bool:

@@ -191,8 +191,11 @@ class ExprSimplifier(StmtExprMutator):
     def _compare(self, e):
         a, b = e.a, e.b
         if _is_const(a) and _is_const(b):
-            return E._fold(type(e), a, b) if a.dtype.is_integer else E.IntImm(
-                "bool", int(_FLOAT_CMP[type(e)](a.value, b.value)))
+            return (
+                E._fold(type(e), a, b)
+                if a.dtype.is_integer
+                else E.IntImm("bool", int(_FLOAT_CMP[type(e)](a.value, b.value)))
+            )
         if a.dtype.is_integer and a.dtype.lanes == 1:
             diff = from_linear(to_linear(E.Sub(a, b)))
             bound = self.bounds.bound(diff)
@@ -215,8 +218,12 @@ class ExprSimplifier(StmtExprMutator):
 
 
 _FLOAT_CMP = {
-    E.LT: lambda x, y: x < y, E.LE: lambda x, y: x <= y, E.GT: lambda x, y: x > y,
-    E.GE: lambda x, y: x >= y, E.EQ: lambda x, y: x == y, E.NE: lambda x, y: x != y,
+    E.LT: lambda x, y: x < y,
+    E.LE: lambda x, y: x <= y,
+    E.GT: lambda x, y: x > y,
+    E.GE: lambda x, y: x >= y,
+    E.EQ: lambda x, y: x == y,
+    E.NE: lambda x, y: x != y,
 }
 _NEGATED = {E.LT: E.GE, E.LE: E.GT, E.GT: E.LE, E.GE: E.LT, E.EQ: E.NE, E.NE: E.EQ}
 
@@ -243,9 +250,17 @@ class StmtSimplifier(ExprSimplifier):
         new_extent = self.visit(loop.extent)
         lo = self.bounds.bound(new_min)
         ext = self.bounds.bound(new_extent)
-        body = self._with_bound(loop.loop_var, lo.min_value,
-                                lo.max_value + ext.max_value - 1, lambda: self.visit(loop.body))
-        if isinstance(new_extent, E.IntImm) and new_extent.value == 1 and loop.kind.value != "parallel":
+        body = self._with_bound(
+            loop.loop_var,
+            lo.min_value,
+            lo.max_value + ext.max_value - 1,
+            lambda: self.visit(loop.body),
+        )
+        if (
+            isinstance(new_extent, E.IntImm)
+            and new_extent.value == 1
+            and loop.kind.value != "parallel"
+        ):
             from tvm.tir.functor import substitute
 
             return self.visit(substitute(body, {loop.loop_var: new_min}))
@@ -280,9 +295,13 @@ class StmtSimplifier(ExprSimplifier):
                     table.pop(var, None)
                 else:
                     table[var] = old
-        return realize.with_fields(iter_values=values if any(
-            a is not b for a, b in zip(values, realize.iter_values)) else realize.iter_values,
-            predicate=predicate, block=new_block)
+        return realize.with_fields(
+            iter_values=values
+            if any(a is not b for a, b in zip(values, realize.iter_values))
+            else realize.iter_values,
+            predicate=predicate,
+            block=new_block,
+        )
 
 
 def _no_op():

@@ -72,11 +72,11 @@ class DataType(str):
     def bytes(self) -> int:
         return max(1, (self.bits + 7) // 8) * self.lanes
 
-    def with_lanes(self, lanes: int) -> "DataType":
+    def with_lanes(self, lanes: int) -> DataType:
         base = self.type_code if self.type_code in _DEFAULT_BITS else f"{self.type_code}{self.bits}"
         return DataType(base if lanes == 1 else f"{base}x{lanes}")
 
-    def element_of(self) -> "DataType":
+    def element_of(self) -> DataType:
         return self.with_lanes(1)
 
 
@@ -88,4 +88,6 @@ def dtype_of_python_value(value) -> DataType:
         return DataType("int32" if -(2**31) <= value < 2**31 else "int64")
     if isinstance(value, float):
         return DataType("float32")
-    raise TypeError(f"dtype_of_python_value: expected bool, int or float, got {type(value).__name__}")
+    raise TypeError(
+        f"dtype_of_python_value: expected bool, int or float, got {type(value).__name__}"
+    )

@@ -29,8 +29,9 @@ class RelaxExpr(BaseExpr):
     def struct_info(self):
         info = self.__dict__.get("struct_info_")
         if info is None:
-            raise ValueError(f"{type(self).__name__}.struct_info: not known yet "
-                             "(normalise the expression first)")
+            raise ValueError(
+                f"{type(self).__name__}.struct_info: not known yet (normalise the expression first)"
+            )
         return info
 
 
@@ -45,12 +46,15 @@ class Range(Node):
         if end is None:
             begin, end = 0, begin
         begin_expr = convert(begin)
-        extent = (_binary(Sub, end, begin_expr) if not isinstance(begin, int) or begin != 0
-                  else convert(end))
+        extent = (
+            _binary(Sub, end, begin_expr)
+            if not isinstance(begin, int) or begin != 0
+            else convert(end)
+        )
         self._set(min=begin_expr, extent=extent, span=span)
 
     @staticmethod
-    def from_min_extent(min_value, extent) -> "Range":
+    def from_min_extent(min_value, extent) -> Range:
         from tvm.tir.expr import _operand, convert
 
         node = object.__new__(Range)

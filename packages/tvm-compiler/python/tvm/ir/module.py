@@ -26,7 +26,7 @@ class GlobalVar(RelaxExpr):
 class BaseFunc(Node):
     """Base of every function kind an IRModule holds; carries a dict of attributes."""
 
-    def with_attr(self, attr_key_or_dict, attr_value=None) -> "BaseFunc":
+    def with_attr(self, attr_key_or_dict, attr_value=None) -> BaseFunc:
         """A copy with one attribute set (`with_attr("k", v)`) or several (`with_attr({...})`);
         self when nothing changes."""
         updates = _attr_updates(f"{type(self).__name__}.with_attr", attr_key_or_dict, attr_value)
@@ -40,7 +40,7 @@ class BaseFunc(Node):
 
         show_text(self.script(), black_format)
 
-    def without_attr(self, key: str) -> "BaseFunc":
+    def without_attr(self, key: str) -> BaseFunc:
         if key not in self.attrs:
             return self
         return self.with_fields(attrs={k: v for k, v in self.attrs.items() if k != key})
@@ -77,7 +77,7 @@ class IRModule(Node):
         self._set(functions=table, attrs=attrs, _names=names)
 
     @staticmethod
-    def from_expr(func: BaseFunc, name: str = "main") -> "IRModule":
+    def from_expr(func: BaseFunc, name: str = "main") -> IRModule:
         return IRModule({name: func})
 
     # -- lookup ----------------------------------------------------------------------------
@@ -117,21 +117,23 @@ class IRModule(Node):
         return types.MappingProxyType(self.functions).items()
 
     # -- derived modules -------------------------------------------------------------------
-    def with_function(self, key, func: BaseFunc) -> "IRModule":
+    def with_function(self, key, func: BaseFunc) -> IRModule:
         """A module with key (str or GlobalVar) bound to func; self when it is already bound."""
         name = key.name_hint if isinstance(key, GlobalVar) else key
         gv = self._names.get(name)
         if gv is not None and self.functions[gv] is func:
             return self
         funcs = dict(self.functions)
-        funcs[gv if gv is not None else (key if isinstance(key, GlobalVar) else GlobalVar(key))] = func
+        funcs[gv if gv is not None else (key if isinstance(key, GlobalVar) else GlobalVar(key))] = (
+            func
+        )
         return IRModule(funcs, self.attrs)
 
-    def without_function(self, key) -> "IRModule":
+    def without_function(self, key) -> IRModule:
         gv = self._resolve(key)
         return IRModule({k: v for k, v in self.functions.items() if k is not gv}, self.attrs)
 
-    def with_attr(self, attr_key_or_dict, attr_value=None) -> "IRModule":
+    def with_attr(self, attr_key_or_dict, attr_value=None) -> IRModule:
         """A module with one attribute set (`with_attr("k", v)`) or several (`with_attr({...})`)."""
         updates = _attr_updates("IRModule.with_attr", attr_key_or_dict, attr_value)
         if all(key in self.attrs and self.attrs[key] is value for key, value in updates.items()):
@@ -144,7 +146,7 @@ class IRModule(Node):
 
         show_text(self.script(), black_format)
 
-    def _with_replaced_functions(self, changed: dict) -> "IRModule":
+    def _with_replaced_functions(self, changed: dict) -> IRModule:
         funcs = {gv: changed.get(gv, func) for gv, func in self.functions.items()}
         return IRModule(funcs, self.attrs)
 

@@ -68,12 +68,16 @@ class Node:
     def _fill_late_field(self, name: str, value) -> None:
         """Set a late field that is still unset; setting it to another value is an error."""
         if name not in self._late_fields:
-            raise AttributeError(f"{type(self).__name__}: {name!r} is not a late field "
-                                 f"(late fields: {list(self._late_fields)})")
+            raise AttributeError(
+                f"{type(self).__name__}: {name!r} is not a late field "
+                f"(late fields: {list(self._late_fields)})"
+            )
         current = self.__dict__.get(name)
         if current is not None and current is not value:
-            raise ValueError(f"{type(self).__name__}.{name} is already set; derive a new node "
-                             "with with_fields(...) to change it")
+            raise ValueError(
+                f"{type(self).__name__}.{name} is already set; derive a new node "
+                "with with_fields(...) to change it"
+            )
         object.__setattr__(self, name, value)
 
     def with_fields(self, **changes):

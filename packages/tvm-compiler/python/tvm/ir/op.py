@@ -7,7 +7,7 @@ import threading
 from .node import Node
 
 _LOCK = threading.Lock()
-_OPS: dict[str, "Op"] = {}
+_OPS: dict[str, Op] = {}
 # attr_name -> {op_name: (level, value)}
 _ATTRS: dict[str, dict[str, tuple[int, object]]] = {}
 
@@ -22,7 +22,7 @@ class Op(Node):
         raise TypeError("Op: use tvm.ir.register_op(name) to create and Op.get(name) to look up")
 
     @staticmethod
-    def get(name: str) -> "Op":
+    def get(name: str) -> Op:
         if not isinstance(name, str):
             raise TypeError(f"Op.get: name must be a str, got {type(name).__name__}")
         op = _OPS.get(name)
@@ -72,6 +72,7 @@ def register_op(name: str, description: str = "", num_inputs: int = -1) -> Op:
 
 def register_op_attr(op_name: str, attr_key: str, value=None, level: int = 10):
     """Set an op attribute; without value, a decorator that sets the decorated function."""
+
     def _register(v):
         Op.get(op_name).set_attr(attr_key, v, level)
         return v

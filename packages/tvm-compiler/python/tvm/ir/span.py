@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .node import Node
 
-_SOURCE_NAMES: dict[str, "SourceName"] = {}
+_SOURCE_NAMES: dict[str, SourceName] = {}
 
 
 class SourceName(Node):
@@ -36,8 +36,14 @@ class Span(Node):
 
     _fields = ("source_name", "line", "column", "end_line", "end_column")
 
-    def __init__(self, source_name, line: int, column: int, end_line: int | None = None,
-                 end_column: int | None = None):
+    def __init__(
+        self,
+        source_name,
+        line: int,
+        column: int,
+        end_line: int | None = None,
+        end_column: int | None = None,
+    ):
         if isinstance(source_name, str):
             source_name = SourceName(source_name)
         if not isinstance(source_name, SourceName):
@@ -53,8 +59,13 @@ class Span(Node):
             raise ValueError(
                 f"Span: end ({end_line}:{end_column}) is before start ({line}:{column})"
             )
-        self._set(source_name=source_name, line=line, column=column, end_line=end_line,
-                  end_column=end_column)
+        self._set(
+            source_name=source_name,
+            line=line,
+            column=column,
+            end_line=end_line,
+            end_column=end_column,
+        )
 
     def __repr__(self):
         return f"{self.source_name.name}:{self.line}:{self.column}"

@@ -146,8 +146,11 @@ class _Hasher:
                 index = len(self.var_index)
                 self.var_index[id(value)] = index
                 self.keep_alive.append(value)
-            out.append(f"var:{index}:{value._type_key}" if index is not None
-                       else f"free:{id(value)}:{value._type_key}")
+            out.append(
+                f"var:{index}:{value._type_key}"
+                if index is not None
+                else f"free:{id(value)}:{value._type_key}"
+            )
             for name in type(value)._var_compare_fields:
                 self.feed(getattr(value, name), out, False)
             return

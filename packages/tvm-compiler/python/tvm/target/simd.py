@@ -33,8 +33,9 @@ def _cpu_flags() -> frozenset:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:
         return frozenset()
-    return frozenset(next((line.split() for line in text.splitlines()
-                           if line.startswith("flags")), []))
+    return frozenset(
+        next((line.split() for line in text.splitlines() if line.startswith("flags")), [])
+    )
 
 
 def host_target_override() -> str | None:
@@ -46,8 +47,10 @@ def host_target_override() -> str | None:
         raise ValueError(f"{HOST_TARGET_ENV}={name!r}: expected a CPU name such as x86-64-v3")
     missing = [flag for flag in _LEVEL_FLAGS.get(name.lower(), ()) if flag not in _cpu_flags()]
     if missing:
-        raise ValueError(f"{HOST_TARGET_ENV}={name!r}: this machine's CPU lacks "
-                         f"{', '.join(missing)}, so code built for {name} cannot run here")
+        raise ValueError(
+            f"{HOST_TARGET_ENV}={name!r}: this machine's CPU lacks "
+            f"{', '.join(missing)}, so code built for {name} cannot run here"
+        )
     return name
 
 

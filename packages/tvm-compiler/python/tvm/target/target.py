@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 import threading
 
-_KINDS: dict[str, "TargetKind"] = {}
+_KINDS: dict[str, TargetKind] = {}
 
 
 class TargetKind:
@@ -21,8 +21,13 @@ class TargetKind:
         return f"TargetKind({self.name!r}, codegen={self.codegen!r})"
 
 
-def register_target_kind(name: str, options: dict | None = None, keys=("cpu",),
-                         codegen: str | None = None, override: bool = False) -> TargetKind:
+def register_target_kind(
+    name: str,
+    options: dict | None = None,
+    keys=("cpu",),
+    codegen: str | None = None,
+    override: bool = False,
+) -> TargetKind:
     """Register a target kind; codegen names the backend that builds it (default: the kind itself)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"register_target_kind: name must be an identifier, got {name!r}")

@@ -2,18 +2,46 @@
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 
+# The TIR expression helpers te users write inside fcompute (te.exp, te.if_then_else, ...).
+from tvm.tir.expr import const  # noqa: E402
+from tvm.tir.op import (  # noqa: E402
+    abs,
+    all,
+    any,
+    atan,
+    ceil,
+    ceildiv,
+    cos,
+    erf,
+    exp,
+    exp2,
+    floor,
+    floordiv,
+    floormod,
+    if_then_else,
+    indexdiv,
+    indexmod,
+    log,
+    log2,
+    log10,
+    max_value,
+    min_value,
+    power,
+    round,
+    sigmoid,
+    sin,
+    sqrt,
+    tan,
+    tanh,
+    trunc,
+    truncdiv,
+    truncmod,
+)
+
 from . import tensor as _tensor
 from .create_prim_func import _track, create_prim_func
 from .reduction import CommReducer, Reduce, comm_reducer, max, min, sum
 from .tensor import ComputeOp, PlaceholderOp, Tensor, reduce_axis, size_var, var
-
-# The TIR expression helpers te users write inside fcompute (te.exp, te.if_then_else, ...).
-from tvm.tir.expr import const  # noqa: E402
-from tvm.tir.op import (  # noqa: E402
-    abs, all, any, atan, ceil, ceildiv, cos, erf, exp, exp2, floor, floordiv, floormod,
-    if_then_else, indexdiv, indexmod, log, log2, log10, max_value, min_value, power, round,
-    sigmoid, sin, sqrt, tan, tanh, trunc, truncdiv, truncmod,
-)
 
 
 def placeholder(shape, dtype="float32", name: str = "placeholder") -> Tensor:
@@ -27,10 +55,51 @@ def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None) -
 
 
 __all__ = [
-    "CommReducer", "ComputeOp", "PlaceholderOp", "Reduce", "Tensor", "comm_reducer", "compute",
-    "create_prim_func", "max", "min", "placeholder", "reduce_axis", "size_var", "sum", "var",
-    "abs", "all", "any", "atan", "ceil", "ceildiv", "const", "cos", "erf", "exp", "exp2", "floor",
-    "floordiv", "floormod", "if_then_else", "indexdiv", "indexmod", "log", "log2", "log10",
-    "max_value", "min_value", "power", "round", "sigmoid", "sin", "sqrt", "tan", "tanh", "trunc",
-    "truncdiv", "truncmod",
+    "CommReducer",
+    "ComputeOp",
+    "PlaceholderOp",
+    "Reduce",
+    "Tensor",
+    "comm_reducer",
+    "compute",
+    "create_prim_func",
+    "max",
+    "min",
+    "placeholder",
+    "reduce_axis",
+    "size_var",
+    "sum",
+    "var",
+    "abs",
+    "all",
+    "any",
+    "atan",
+    "ceil",
+    "ceildiv",
+    "const",
+    "cos",
+    "erf",
+    "exp",
+    "exp2",
+    "floor",
+    "floordiv",
+    "floormod",
+    "if_then_else",
+    "indexdiv",
+    "indexmod",
+    "log",
+    "log2",
+    "log10",
+    "max_value",
+    "min_value",
+    "power",
+    "round",
+    "sigmoid",
+    "sin",
+    "sqrt",
+    "tan",
+    "tanh",
+    "trunc",
+    "truncdiv",
+    "truncmod",
 ]

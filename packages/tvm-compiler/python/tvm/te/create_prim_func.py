@@ -58,11 +58,13 @@ def _register_buffers(tensors, by_buffer):
             continue
         by_buffer[id(t.buffer)] = t
         if isinstance(t.op, ComputeOp):
+
             def record(node):
                 if isinstance(node, E.BufferLoad) and id(node.buffer) not in by_buffer:
                     owner = _TENSOR_OF_BUFFER.get(id(node.buffer))
                     if owner is not None:
                         frontier.append(owner)
+
             post_order_visit(t.op.body, record)
 
 
@@ -90,8 +92,9 @@ def _block_for(tensor: Tensor, used_names: set) -> BlockRealize | For:
     reduce_axes = body_expr.axis if isinstance(body_expr, Reduce) else ()
     all_axes = list(op.axis) + list(reduce_axes)
     loop_vars = [E.Var(iv.var.name, iv.var.dtype) for iv in all_axes]
-    block_vars = [IterVar(iv.dom, E.Var(f"v_{iv.var.name}", iv.var.dtype), iv.iter_type)
-                  for iv in all_axes]
+    block_vars = [
+        IterVar(iv.dom, E.Var(f"v_{iv.var.name}", iv.var.dtype), iv.iter_type) for iv in all_axes
+    ]
     vmap = {iv.var: bv.var for iv, bv in zip(all_axes, block_vars)}
     out_index = [bv.var for bv in block_vars[: len(op.axis)]]
     buffer = tensor.buffer
@@ -145,11 +148,16 @@ def create_prim_func(args, name: str = "main") -> PrimFunc:
     nests = [_block_for(t, used_names) for t in order if isinstance(t.op, ComputeOp)]
     if not nests:
         raise ValueError("create_prim_func: no te.compute tensor among the arguments")
-    intermediates = [t.buffer for t in order
-                     if isinstance(t.op, ComputeOp) and id(t) not in arg_ids]
+    intermediates = [
+        t.buffer for t in order if isinstance(t.op, ComputeOp) and id(t) not in arg_ids
+    ]
     root = Block([], [], [], "root", seq(*nests), alloc_buffers=intermediates)
-    func = PrimFunc(params, BlockRealize([], E.IntImm("bool", 1), root), buffer_map=buffer_map,
-                    attrs={"global_symbol": name, "tir.noalias": True})
+    func = PrimFunc(
+        params,
+        BlockRealize([], E.IntImm("bool", 1), root),
+        buffer_map=buffer_map,
+        attrs={"global_symbol": name, "tir.noalias": True},
+    )
     free = undefined_vars(func)
     if free:
         raise ValueError(

@@ -38,10 +38,18 @@ class Reduce(E.PrimExprWithOp):
         if not axis:
             raise ValueError(f"{combiner.name}: axis must list at least one reduce axis")
         source = E.convert(source)
-        condition = E.IntImm("bool", 1) if condition is None else E._as_bool(condition, combiner.name)
-        self._set(combiner=combiner, source=source, axis=axis, condition=condition,
-                  init=None if init is None else E.convert(init).astype(source.dtype),
-                  dtype=source.dtype, span=None)
+        condition = (
+            E.IntImm("bool", 1) if condition is None else E._as_bool(condition, combiner.name)
+        )
+        self._set(
+            combiner=combiner,
+            source=source,
+            axis=axis,
+            condition=condition,
+            init=None if init is None else E.convert(init).astype(source.dtype),
+            dtype=source.dtype,
+            span=None,
+        )
 
 
 def comm_reducer(fcombine, fidentity, name: str = "reduce"):
@@ -55,8 +63,9 @@ def comm_reducer(fcombine, fidentity, name: str = "reduce"):
             return E.convert(fcombine(E.convert(expr), E.convert(axis)))
         expr = E.convert(expr)
         lhs, rhs = E.Var("x", expr.dtype), E.Var("y", expr.dtype)
-        combiner = CommReducer(lhs, rhs, E.convert(fcombine(lhs, rhs)),
-                               E.convert(fidentity(expr.dtype)), name)
+        combiner = CommReducer(
+            lhs, rhs, E.convert(fcombine(lhs, rhs)), E.convert(fidentity(expr.dtype)), name
+        )
         return Reduce(combiner, expr, axis, where, init)
 
     reducer.__name__ = name

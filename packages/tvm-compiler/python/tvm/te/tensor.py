@@ -75,7 +75,9 @@ def _shape(shape, who):
         try:
             s = E.convert(s)
         except TypeError:
-            raise TypeError(f"{who}: shape entries must be ints or integer expressions, got {s!r}") from None
+            raise TypeError(
+                f"{who}: shape entries must be ints or integer expressions, got {s!r}"
+            ) from None
         if not s.dtype.is_integer:
             raise TypeError(f"{who}: shape entries must be integers, got {s!r}")
         if isinstance(s, E.IntImm) and s.value < 0:
@@ -132,10 +134,14 @@ def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None) -
     """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...)."""
     shape = _shape(shape, f"compute {name!r}")
     if not callable(fcompute):
-        raise TypeError(f"compute {name!r}: fcompute must be callable, got {type(fcompute).__name__}")
+        raise TypeError(
+            f"compute {name!r}: fcompute must be callable, got {type(fcompute).__name__}"
+        )
     arg_names = _index_names(name, fcompute, len(shape))
-    axis = [IterVar(E.Range(0, extent), E.Var(arg, extent.dtype), IterVar.DataPar)
-            for arg, extent in zip(arg_names, shape)]
+    axis = [
+        IterVar(E.Range(0, extent), E.Var(arg, extent.dtype), IterVar.DataPar)
+        for arg, extent in zip(arg_names, shape)
+    ]
     body = fcompute(*[iv.var for iv in axis])
     if isinstance(body, (list, tuple)):
         raise NotImplementedError(f"compute {name!r}: multiple outputs are not supported")

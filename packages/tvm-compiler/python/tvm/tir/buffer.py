@@ -19,31 +19,51 @@ class Buffer(Node):
     _ignored_fields = ("span", "name")
     __hash__ = object.__hash__
 
-    def __init__(self, data, dtype, shape, strides=(), elem_offset=0, name="buffer",
-                 scope="global", data_alignment=-1, span=None):
+    def __init__(
+        self,
+        data,
+        dtype,
+        shape,
+        strides=(),
+        elem_offset=0,
+        name="buffer",
+        scope="global",
+        data_alignment=-1,
+        span=None,
+    ):
         if not isinstance(data, Var) or not data.dtype.is_handle:
             raise TypeError(f"Buffer {name!r}: data must be a handle Var, got {data!r}")
         dtype = DataType(dtype)
         shape = tuple(_index(s, name, "shape") for s in shape)
         strides = tuple(_index(s, name, "strides") for s in (strides or ()))
         if strides and len(strides) != len(shape):
-            raise ValueError(
-                f"Buffer {name!r}: {len(strides)} strides for {len(shape)} dimensions"
-            )
+            raise ValueError(f"Buffer {name!r}: {len(strides)} strides for {len(shape)} dimensions")
         for s in shape:
             if isinstance(s, IntImm) and s.value < 0:
                 raise ValueError(f"Buffer {name!r}: negative dimension {s.value} in shape")
         if data_alignment == -1:
             data_alignment = dtype.bytes
-        if not isinstance(data_alignment, int) or data_alignment <= 0 or data_alignment & (data_alignment - 1):
+        if (
+            not isinstance(data_alignment, int)
+            or data_alignment <= 0
+            or data_alignment & (data_alignment - 1)
+        ):
             raise ValueError(
                 f"Buffer {name!r}: data_alignment must be a power of two, got {data_alignment!r}"
             )
         if not isinstance(scope, str):
             raise TypeError(f"Buffer {name!r}: scope must be a str, got {scope!r}")
-        self._set(data=data, dtype=dtype, shape=shape, strides=strides,
-                  elem_offset=_index(elem_offset, name, "elem_offset"), name=name, scope=scope,
-                  data_alignment=data_alignment, span=span)
+        self._set(
+            data=data,
+            dtype=dtype,
+            shape=shape,
+            strides=strides,
+            elem_offset=_index(elem_offset, name, "elem_offset"),
+            name=name,
+            scope=scope,
+            data_alignment=data_alignment,
+            span=span,
+        )
 
     def __getitem__(self, indices) -> BufferLoad:
         if not isinstance(indices, tuple):
@@ -91,8 +111,16 @@ def _index(value, name, what) -> PrimExpr:
     return expr
 
 
-def decl_buffer(shape, dtype="float32", name="buffer", data=None, strides=None, elem_offset=0,
-                scope="global", data_alignment=-1) -> Buffer:
+def decl_buffer(
+    shape,
+    dtype="float32",
+    name="buffer",
+    data=None,
+    strides=None,
+    elem_offset=0,
+    scope="global",
+    data_alignment=-1,
+) -> Buffer:
     """A new Buffer with its own data variable (unless data is given)."""
     if not isinstance(shape, (list, tuple)):
         shape = (shape,)

@@ -124,7 +124,7 @@ class PrimExprWithOp(PrimExpr):
             "use tvm.tir.Select, tvm.tir.all or tvm.tir.any"
         )
 
-    def astype(self, dtype) -> "PrimExpr":
+    def astype(self, dtype) -> PrimExpr:
         dtype = DataType(dtype)
         if dtype == self.dtype:
             return self
@@ -189,7 +189,11 @@ def _operand(value, other) -> PrimExpr:
         return value.var
     if _is_iter_var(other):
         other = other.var
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(other, PrimExpr):
+    if (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and isinstance(other, PrimExpr)
+    ):
         if isinstance(value, float) and not other.dtype.is_float:
             return const(value)
         return const(value, other.dtype if not other.dtype.is_bool else None)
@@ -450,8 +454,13 @@ class Select(PrimExprWithOp):
         true_value = _operand(true_value, false_value)
         false_value = _operand(false_value, true_value)
         true_value, false_value = _unify(true_value, false_value)
-        self._set(condition=condition, true_value=true_value, false_value=false_value,
-                  dtype=true_value.dtype, span=span)
+        self._set(
+            condition=condition,
+            true_value=true_value,
+            false_value=false_value,
+            dtype=true_value.dtype,
+            span=span,
+        )
 
 
 class Let(PrimExprWithOp):
@@ -463,7 +472,9 @@ class Let(PrimExprWithOp):
             raise TypeError(f"Let: var must be a Var, got {type(var).__name__}")
         value, body = convert(value), convert(body)
         if value.dtype != var.dtype:
-            raise TypeError(f"Let: value dtype {value.dtype} does not match var {var.name}: {var.dtype}")
+            raise TypeError(
+                f"Let: value dtype {value.dtype} does not match var {var.name}: {var.dtype}"
+            )
         self._set(var=var, value=value, body=body, dtype=body.dtype, span=span)
 
 
@@ -534,8 +545,9 @@ class Ramp(PrimExprWithOp):
             if not value.dtype.is_integer or value.dtype.lanes != 1:
                 raise TypeError(f"Ramp: {name} must be a scalar integer, got dtype {value.dtype}")
         base, stride = _unify(base, stride)
-        self._set(base=base, stride=stride, lanes=lanes, dtype=base.dtype.with_lanes(lanes),
-                  span=span)
+        self._set(
+            base=base, stride=stride, lanes=lanes, dtype=base.dtype.with_lanes(lanes), span=span
+        )
 
 
 class Broadcast(PrimExprWithOp):
@@ -552,20 +564,22 @@ class Broadcast(PrimExprWithOp):
         self._set(value=value, lanes=lanes, dtype=value.dtype.with_lanes(lanes), span=span)
 
 
-_INT_FOLDERS.update({
-    Add: lambda x, y: x + y,
-    Sub: lambda x, y: x - y,
-    Mul: lambda x, y: x * y,
-    FloorDiv: lambda x, y: x // y,
-    FloorMod: lambda x, y: x % y,
-    Div: _trunc_div,
-    Mod: lambda x, y: x - _trunc_div(x, y) * y,
-    Min: min,
-    Max: max,
-    LT: lambda x, y: x < y,
-    LE: lambda x, y: x <= y,
-    GT: lambda x, y: x > y,
-    GE: lambda x, y: x >= y,
-    EQ: lambda x, y: x == y,
-    NE: lambda x, y: x != y,
-})
+_INT_FOLDERS.update(
+    {
+        Add: lambda x, y: x + y,
+        Sub: lambda x, y: x - y,
+        Mul: lambda x, y: x * y,
+        FloorDiv: lambda x, y: x // y,
+        FloorMod: lambda x, y: x % y,
+        Div: _trunc_div,
+        Mod: lambda x, y: x - _trunc_div(x, y) * y,
+        Min: min,
+        Max: max,
+        LT: lambda x, y: x < y,
+        LE: lambda x, y: x <= y,
+        GT: lambda x, y: x > y,
+        GE: lambda x, y: x >= y,
+        EQ: lambda x, y: x == y,
+        NE: lambda x, y: x != y,
+    }
+)

@@ -33,11 +33,16 @@ class PrimFunc(BaseFunc):
                 raise TypeError(f"PrimFunc: buffer_map values must be Buffers, got {buf!r}")
         if not isinstance(body, Stmt):
             raise TypeError(f"PrimFunc: body must be a Stmt, got {type(body).__name__}")
-        self._set(params=params, body=body,
-                  ret_type=None if ret_type is None else DataType(ret_type),
-                  buffer_map=buffer_map, attrs=dict(attrs or {}), span=span)
+        self._set(
+            params=params,
+            body=body,
+            ret_type=None if ret_type is None else DataType(ret_type),
+            buffer_map=buffer_map,
+            attrs=dict(attrs or {}),
+            span=span,
+        )
 
-    def with_body(self, body: Stmt) -> "PrimFunc":
+    def with_body(self, body: Stmt) -> PrimFunc:
         return self.with_fields(body=body)
 
     def script(self, name: str | None = None) -> str:

@@ -30,14 +30,34 @@ EFFECT_ATTR = "TCallEffectKind"
 C_NAME_ATTR = "TCFunctionName"
 
 # Integer bitwise builtins and their C operators (bitwise_not is unary).
-BITWISE_C = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^", "shift_left": "<<",
-             "shift_right": ">>", "bitwise_not": "~"}
+BITWISE_C = {
+    "bitwise_and": "&",
+    "bitwise_or": "|",
+    "bitwise_xor": "^",
+    "shift_left": "<<",
+    "shift_right": ">>",
+    "bitwise_not": "~",
+}
 
 _MATH_OPS = {
-    "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log10": "log10",
-    "sqrt": "sqrt", "cos": "cos", "sin": "sin", "tan": "tan", "tanh": "tanh",
-    "fabs": "fabs", "floor": "floor", "ceil": "ceil", "round": "nearbyint",
-    "trunc": "trunc", "pow": "pow", "erf": "erf", "atan": "atan",
+    "exp": "exp",
+    "exp2": "exp2",
+    "log": "log",
+    "log2": "log2",
+    "log10": "log10",
+    "sqrt": "sqrt",
+    "cos": "cos",
+    "sin": "sin",
+    "tan": "tan",
+    "tanh": "tanh",
+    "fabs": "fabs",
+    "floor": "floor",
+    "ceil": "ceil",
+    "round": "nearbyint",
+    "trunc": "trunc",
+    "pow": "pow",
+    "erf": "erf",
+    "atan": "atan",
 }
 
 

@@ -12,10 +12,22 @@ from .buffer import Buffer
 from .function import PrimFunc
 
 _PRECEDENCE = {
-    E.Or: 1, E.And: 2, E.Not: 3,
-    E.EQ: 4, E.NE: 4, E.LT: 4, E.LE: 4, E.GT: 4, E.GE: 4,
-    E.Add: 5, E.Sub: 5,
-    E.Mul: 6, E.Div: 6, E.FloorDiv: 6, E.FloorMod: 6, E.Mod: 6,
+    E.Or: 1,
+    E.And: 2,
+    E.Not: 3,
+    E.EQ: 4,
+    E.NE: 4,
+    E.LT: 4,
+    E.LE: 4,
+    E.GT: 4,
+    E.GE: 4,
+    E.Add: 5,
+    E.Sub: 5,
+    E.Mul: 6,
+    E.Div: 6,
+    E.FloorDiv: 6,
+    E.FloorMod: 6,
+    E.Mod: 6,
 }
 _CALL_FORMS = {E.Min: "T.min", E.Max: "T.max", E.Mod: "T.truncmod"}
 
@@ -61,8 +73,10 @@ class _Printer:
         return f"not {self.expr(e.a, 3)}"
 
     def _e_Select(self, e, _prec):
-        return (f"T.Select({self.expr(e.condition)}, {self.expr(e.true_value)}, "
-                f"{self.expr(e.false_value)})")
+        return (
+            f"T.Select({self.expr(e.condition)}, {self.expr(e.true_value)}, "
+            f"{self.expr(e.false_value)})"
+        )
 
     def _e_Let(self, e, _prec):
         return f"T.Let({self.expr(e.body)}, where={{{self.name(e.var)}: {self.expr(e.value)}}})"
@@ -103,10 +117,17 @@ class _Printer:
         out.append(f"{pad}{self.name(s.buffer)}[{idx}] = {self.expr(s.value)}")
 
     def _s_For(self, s, pad, indent, out):
-        kind = {S.ForKind.SERIAL: "T.serial", S.ForKind.PARALLEL: "T.parallel",
-                S.ForKind.VECTORIZED: "T.vectorized", S.ForKind.UNROLLED: "T.unroll"}[s.kind]
-        rng = (self.expr(s.extent) if isinstance(s.min, E.IntImm) and s.min.value == 0
-               else f"{self.expr(s.min)}, {self.expr(s.min + s.extent)}")
+        kind = {
+            S.ForKind.SERIAL: "T.serial",
+            S.ForKind.PARALLEL: "T.parallel",
+            S.ForKind.VECTORIZED: "T.vectorized",
+            S.ForKind.UNROLLED: "T.unroll",
+        }[s.kind]
+        rng = (
+            self.expr(s.extent)
+            if isinstance(s.min, E.IntImm) and s.min.value == 0
+            else f"{self.expr(s.min)}, {self.expr(s.min + s.extent)}"
+        )
         out.append(f"{pad}for {self.name(s.loop_var)} in {kind}({rng}):")
         self.stmt(s.body, indent + 1, out)
 
@@ -127,8 +148,10 @@ class _Printer:
         self.stmt(s.body, indent, out)
 
     def _s_DeclBuffer(self, s, pad, indent, out):
-        out.append(f"{pad}{self.name(s.buffer)} = T.decl_buffer({self.buffer_decl(s.buffer)},"
-                   f" data={self.name(s.buffer.data)})")
+        out.append(
+            f"{pad}{self.name(s.buffer)} = T.decl_buffer({self.buffer_decl(s.buffer)},"
+            f" data={self.name(s.buffer.data)})"
+        )
         self.stmt(s.body, indent, out)
 
     def _s_AssertStmt(self, s, pad, indent, out):
@@ -148,8 +171,10 @@ class _Printer:
         inner = pad + "    "
         for iv, value in zip(block.iter_vars, realize.iter_values):
             kind = "T.axis.reduce" if iv.is_reduce else "T.axis.spatial"
-            out.append(f"{inner}{self.name(iv.var)} = {kind}({self.expr(iv.dom.extent)}, "
-                       f"{self.expr(value)})")
+            out.append(
+                f"{inner}{self.name(iv.var)} = {kind}({self.expr(iv.dom.extent)}, "
+                f"{self.expr(value)})"
+            )
         if not (isinstance(realize.predicate, E.IntImm) and realize.predicate.value):
             out.append(f"{inner}T.where({self.expr(realize.predicate)})")
         for buf in block.alloc_buffers:
@@ -170,8 +195,11 @@ class _Printer:
         ret = f" -> T.{f.ret_type}" if f.ret_type is not None else ""
         out = ["@T.prim_func", f"def {name}({', '.join(params)}){ret}:"]
         body = f.body
-        if (isinstance(body, S.BlockRealize) and body.block.name_hint == "root"
-                and not body.block.iter_vars):
+        if (
+            isinstance(body, S.BlockRealize)
+            and body.block.name_hint == "root"
+            and not body.block.iter_vars
+        ):
             for buf in body.block.alloc_buffers:
                 out.append(f"    {self.name(buf)} = T.alloc_buffer({self.buffer_decl(buf)})")
             body = body.block.body

@@ -38,8 +38,10 @@ class BufferStore(Stmt):
             )
         expected = access_dtype(buffer, indices)
         if value.dtype.lanes != expected.lanes:
-            raise TypeError(f"BufferStore: storing a value of dtype {value.dtype} into "
-                            f"{buffer.name!r} needs {expected.lanes} lanes ({expected})")
+            raise TypeError(
+                f"BufferStore: storing a value of dtype {value.dtype} into "
+                f"{buffer.name!r} needs {expected.lanes} lanes ({expected})"
+            )
         if value.dtype != expected:
             value = value.astype(expected)
         self._set(buffer=buffer, value=value, indices=indices, span=span)
@@ -58,16 +60,31 @@ class For(Stmt):
     _fields = ("loop_var", "min", "extent", "kind", "body", "annotations")
     _def_fields = ("loop_var",)
 
-    def __init__(self, loop_var, min, extent, kind=ForKind.SERIAL, body=None,  # noqa: A002
-                 annotations=None, span=None):
+    def __init__(
+        self,
+        loop_var,
+        min,
+        extent,
+        kind=ForKind.SERIAL,
+        body=None,  # noqa: A002
+        annotations=None,
+        span=None,
+    ):
         if not isinstance(loop_var, Var):
             raise TypeError(f"For: loop_var must be a Var, got {type(loop_var).__name__}")
         if not isinstance(kind, ForKind):
             kind = ForKind(kind)
         min_expr = convert(min).astype(loop_var.dtype)
         extent_expr = convert(extent).astype(loop_var.dtype)
-        self._set(loop_var=loop_var, min=min_expr, extent=extent_expr, kind=kind,
-                  body=_stmt(body, "For"), annotations=dict(annotations or {}), span=span)
+        self._set(
+            loop_var=loop_var,
+            min=min_expr,
+            extent=extent_expr,
+            kind=kind,
+            body=_stmt(body, "For"),
+            annotations=dict(annotations or {}),
+            span=span,
+        )
 
 
 class SeqStmt(Stmt):
@@ -99,10 +116,12 @@ class IfThenElse(Stmt):
     _fields = ("condition", "then_case", "else_case")
 
     def __init__(self, condition, then_case, else_case=None, span=None):
-        self._set(condition=_as_bool(condition, "IfThenElse"),
-                  then_case=_stmt(then_case, "IfThenElse"),
-                  else_case=None if else_case is None else _stmt(else_case, "IfThenElse"),
-                  span=span)
+        self._set(
+            condition=_as_bool(condition, "IfThenElse"),
+            then_case=_stmt(then_case, "IfThenElse"),
+            else_case=None if else_case is None else _stmt(else_case, "IfThenElse"),
+            span=span,
+        )
 
 
 class LetStmt(Stmt):
@@ -131,9 +150,13 @@ class Allocate(Stmt):
 
         if not isinstance(buffer_var, Var) or not buffer_var.dtype.is_handle:
             raise TypeError(f"Allocate: buffer_var must be a handle Var, got {buffer_var!r}")
-        self._set(buffer_var=buffer_var, dtype=DataType(dtype),
-                  extents=tuple(convert(e) for e in extents), body=_stmt(body, "Allocate"),
-                  span=span)
+        self._set(
+            buffer_var=buffer_var,
+            dtype=DataType(dtype),
+            extents=tuple(convert(e) for e in extents),
+            body=_stmt(body, "Allocate"),
+            span=span,
+        )
 
 
 class DeclBuffer(Stmt):
@@ -155,8 +178,12 @@ class AssertStmt(Stmt):
     def __init__(self, condition, message, body, span=None):
         if not isinstance(message, str):
             raise TypeError(f"AssertStmt: message must be a str, got {type(message).__name__}")
-        self._set(condition=_as_bool(condition, "AssertStmt"), message=message,
-                  body=_stmt(body, "AssertStmt"), span=span)
+        self._set(
+            condition=_as_bool(condition, "AssertStmt"),
+            message=message,
+            body=_stmt(body, "AssertStmt"),
+            span=span,
+        )
 
 
 class Evaluate(Stmt):
@@ -202,9 +229,23 @@ def _delegate_to_var(method_name):
 
 
 # An IterVar stands for its variable in arithmetic, as in `A[i, k + 1]`.
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__neg__",
-              "__lt__", "__le__", "__gt__", "__ge__"):
+for _name in (
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__neg__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+):
     setattr(IterVar, _name, _delegate_to_var(_name))
 
 
@@ -225,8 +266,18 @@ class Block(Stmt):
     _def_fields = ("iter_vars", "alloc_buffers")
     _ignored_fields = ("span", "name_hint")
 
-    def __init__(self, iter_vars, reads, writes, name_hint, body, init=None, alloc_buffers=(),
-                 annotations=None, span=None):
+    def __init__(
+        self,
+        iter_vars,
+        reads,
+        writes,
+        name_hint,
+        body,
+        init=None,
+        alloc_buffers=(),
+        annotations=None,
+        span=None,
+    ):
         if not isinstance(name_hint, str) or not name_hint:
             raise ValueError(f"Block: name_hint must be a non-empty str, got {name_hint!r}")
         for iv in iter_vars:
@@ -235,11 +286,17 @@ class Block(Stmt):
         for buf in alloc_buffers:
             if not isinstance(buf, Buffer):
                 raise TypeError(f"Block {name_hint!r}: alloc_buffers must be Buffers, got {buf!r}")
-        self._set(iter_vars=tuple(iter_vars), reads=tuple(reads), writes=tuple(writes),
-                  name_hint=name_hint, body=_stmt(body, "Block"),
-                  init=None if init is None else _stmt(init, "Block"),
-                  alloc_buffers=tuple(alloc_buffers), annotations=dict(annotations or {}),
-                  span=span)
+        self._set(
+            iter_vars=tuple(iter_vars),
+            reads=tuple(reads),
+            writes=tuple(writes),
+            name_hint=name_hint,
+            body=_stmt(body, "Block"),
+            init=None if init is None else _stmt(init, "Block"),
+            alloc_buffers=tuple(alloc_buffers),
+            annotations=dict(annotations or {}),
+            span=span,
+        )
 
 
 class BlockRealize(Stmt):
@@ -256,12 +313,30 @@ class BlockRealize(Stmt):
                 f"BlockRealize: block {block.name_hint!r} has {len(block.iter_vars)} iterators, "
                 f"got {len(iter_values)} values"
             )
-        self._set(iter_values=iter_values, predicate=_as_bool(predicate, "BlockRealize"),
-                  block=block, span=span)
+        self._set(
+            iter_values=iter_values,
+            predicate=_as_bool(predicate, "BlockRealize"),
+            block=block,
+            span=span,
+        )
 
 
 __all__ = [
-    "Allocate", "AssertStmt", "Block", "BlockRealize", "BufferRegion", "BufferStore",
-    "DeclBuffer", "Evaluate", "For", "ForKind", "IfThenElse", "IterVar", "LetStmt", "PrimExpr",
-    "SeqStmt", "Stmt", "seq",
+    "Allocate",
+    "AssertStmt",
+    "Block",
+    "BlockRealize",
+    "BufferRegion",
+    "BufferStore",
+    "DeclBuffer",
+    "Evaluate",
+    "For",
+    "ForKind",
+    "IfThenElse",
+    "IterVar",
+    "LetStmt",
+    "PrimExpr",
+    "SeqStmt",
+    "Stmt",
+    "seq",
 ]

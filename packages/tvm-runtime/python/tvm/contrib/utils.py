@@ -15,8 +15,10 @@ class TempDirectory:
 
     def __init__(self, custom_path=None, keep_for_debug=None):
         if custom_path is not None and not isinstance(custom_path, (str, os.PathLike)):
-            raise TypeError("tvm.contrib.utils.tempdir: argument 'custom_path' must be a path, "
-                            f"got {type(custom_path).__name__}")
+            raise TypeError(
+                "tvm.contrib.utils.tempdir: argument 'custom_path' must be a path, "
+                f"got {type(custom_path).__name__}"
+            )
         if keep_for_debug is None:
             keep_for_debug = bool(os.environ.get("TVM_TEMPDIR_KEEP"))
         self._keep = bool(keep_for_debug)
@@ -35,8 +37,9 @@ class TempDirectory:
     def relpath(self, name) -> str:
         """The path of `name` inside this folder."""
         if not isinstance(name, (str, os.PathLike)):
-            raise TypeError("TempDirectory.relpath: argument 'name' must be a str, "
-                            f"got {type(name).__name__}")
+            raise TypeError(
+                f"TempDirectory.relpath: argument 'name' must be a str, got {type(name).__name__}"
+            )
         return os.path.join(self.temp_dir, os.fspath(name))
 
     def listdir(self) -> list[str]:

@@ -1,4 +1,5 @@
 """CUDA device memory through the driver library (libcuda via ctypes), registered only where it exists."""
+
 from __future__ import annotations
 
 import ctypes
@@ -28,7 +29,9 @@ class CUDADriverAPI(DeviceAPI):
         if code != 0:
             name = ctypes.c_char_p()
             self._lib.cuGetErrorName(code, ctypes.byref(name))
-            raise CUDADriverError(f"CUDA driver: {what} failed with {(name.value or b'?').decode()} ({code})")
+            raise CUDADriverError(
+                f"CUDA driver: {what} failed with {(name.value or b'?').decode()} ({code})"
+            )
 
     def exists(self, device_id: int) -> bool:
         count = ctypes.c_int()
@@ -44,7 +47,10 @@ class CUDADriverAPI(DeviceAPI):
             dev = ctypes.c_int()
             self._check(self._lib.cuDeviceGet(ctypes.byref(dev), device_id), "cuDeviceGet")
             ctx = ctypes.c_void_p()
-            self._check(self._lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
+            self._check(
+                self._lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev),
+                "cuDevicePrimaryCtxRetain",
+            )
             self._contexts[device_id] = ctx
         self._check(self._lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
 
@@ -53,9 +59,18 @@ class CUDADriverAPI(DeviceAPI):
         dt = tvm_ffi.dtype(dtype)
         nbytes = math.prod(shape) * ((dt.bits * dt.lanes + 7) // 8)
         ptr = ctypes.c_uint64()
-        self._check(self._lib.cuMemAlloc_v2(ctypes.byref(ptr), ctypes.c_size_t(max(nbytes, 1))), "cuMemAlloc")
+        self._check(
+            self._lib.cuMemAlloc_v2(ctypes.byref(ptr), ctypes.c_size_t(max(nbytes, 1))),
+            "cuMemAlloc",
+        )
         address = ptr.value
-        return tensor_from_pointer(address, shape, dtype, device, on_free=lambda: self._lib.cuMemFree_v2(ctypes.c_uint64(address)))
+        return tensor_from_pointer(
+            address,
+            shape,
+            dtype,
+            device,
+            on_free=lambda: self._lib.cuMemFree_v2(ctypes.c_uint64(address)),
+        )
 
     def copy(self, dst, src) -> None:
         for arg, t in (("dst", dst), ("src", src)):
@@ -68,11 +83,23 @@ class CUDADriverAPI(DeviceAPI):
         gpu = dst if int(dst.device.device_type) == CUDA else src
         self._activate(int(gpu.device.device_id))
         if int(src.device.device_type) == CPU:
-            code = self._lib.cuMemcpyHtoD_v2(ctypes.c_uint64(data_pointer(dst)), ctypes.c_void_p(data_pointer(src)), ctypes.c_size_t(nbytes))
+            code = self._lib.cuMemcpyHtoD_v2(
+                ctypes.c_uint64(data_pointer(dst)),
+                ctypes.c_void_p(data_pointer(src)),
+                ctypes.c_size_t(nbytes),
+            )
         elif int(dst.device.device_type) == CPU:
-            code = self._lib.cuMemcpyDtoH_v2(ctypes.c_void_p(data_pointer(dst)), ctypes.c_uint64(data_pointer(src)), ctypes.c_size_t(nbytes))
+            code = self._lib.cuMemcpyDtoH_v2(
+                ctypes.c_void_p(data_pointer(dst)),
+                ctypes.c_uint64(data_pointer(src)),
+                ctypes.c_size_t(nbytes),
+            )
         else:
-            code = self._lib.cuMemcpyDtoD_v2(ctypes.c_uint64(data_pointer(dst)), ctypes.c_uint64(data_pointer(src)), ctypes.c_size_t(nbytes))
+            code = self._lib.cuMemcpyDtoD_v2(
+                ctypes.c_uint64(data_pointer(dst)),
+                ctypes.c_uint64(data_pointer(src)),
+                ctypes.c_size_t(nbytes),
+            )
         self._check(code, "cuMemcpy")
 
     def sync(self, device) -> None:

@@ -1,4 +1,5 @@
 """Devices: tvm.device("cuda:1"), tvm.cpu(i), tvm.cuda(i), and device names added by backends."""
+
 from __future__ import annotations
 
 import tvm_ffi
@@ -12,9 +13,13 @@ _EXTRA_DEVICE_TYPES: dict[str, int] = {}
 def register_device_name(name: str, device_type: int, *, override: bool = False) -> None:
     """Make `tvm.device(name, i)` build Device(device_type, i)."""
     if not isinstance(name, str) or not name or ":" in name:
-        raise ValueError(f"register_device_name: argument 'name' must be a non-empty str without ':', got {name!r}")
+        raise ValueError(
+            f"register_device_name: argument 'name' must be a non-empty str without ':', got {name!r}"
+        )
     if not isinstance(device_type, int) or isinstance(device_type, bool) or device_type < 0:
-        raise ValueError(f"register_device_name: argument 'device_type' must be an int >= 0, got {device_type!r}")
+        raise ValueError(
+            f"register_device_name: argument 'device_type' must be an int >= 0, got {device_type!r}"
+        )
     key = name.lower()
     if not override and _EXTRA_DEVICE_TYPES.get(key, device_type) != device_type:
         raise ValueError(

@@ -1,4 +1,5 @@
 """Device-API registry: how each device type allocates, copies and synchronises tensor memory."""
+
 from __future__ import annotations
 
 import tvm_ffi
@@ -36,7 +37,9 @@ class CPUDeviceAPI(DeviceAPI):
         return device_id == 0
 
     def empty(self, shape, dtype, device):
-        return tvm_ffi.get_global_func("ffi.TensorEmpty")(tvm_ffi.Shape(shape), tvm_ffi.dtype(dtype), device)
+        return tvm_ffi.get_global_func("ffi.TensorEmpty")(
+            tvm_ffi.Shape(shape), tvm_ffi.dtype(dtype), device
+        )
 
     def copy(self, dst, src) -> None:
         import numpy as np
@@ -63,12 +66,18 @@ _LAZY = {CUDA: "tvm.runtime.cuda_driver"}
 _LAZY_MISSING = {CUDA: "no CUDA driver library (libcuda.so.1) could be loaded and initialised"}
 
 
-def register_device_api(device_type: int, api: DeviceAPI, *, name: str | None = None, override: bool = False) -> None:
+def register_device_api(
+    device_type: int, api: DeviceAPI, *, name: str | None = None, override: bool = False
+) -> None:
     """Register the memory API of `device_type`; `name` also makes tvm.device(name) work."""
     if not isinstance(device_type, int) or isinstance(device_type, bool) or device_type < 0:
-        raise ValueError(f"register_device_api: argument 'device_type' must be an int >= 0, got {device_type!r}")
+        raise ValueError(
+            f"register_device_api: argument 'device_type' must be an int >= 0, got {device_type!r}"
+        )
     if not isinstance(api, DeviceAPI):
-        raise TypeError(f"register_device_api: argument 'api' must be a DeviceAPI, got {type(api).__name__}")
+        raise TypeError(
+            f"register_device_api: argument 'api' must be a DeviceAPI, got {type(api).__name__}"
+        )
     if device_type in _APIS and not override:
         raise ValueError(
             f"register_device_api: device type {device_type} already has {type(_APIS[device_type]).__name__}; "
@@ -90,7 +99,9 @@ def get_device_api(dev: Device) -> DeviceAPI:
         api = _APIS.get(code)
     if api is None:
         why = _LAZY_MISSING.get(code, "no backend registered one")
-        raise RuntimeError(f"get_device_api: no device API registered for {dev} (device type {code}): {why}")
+        raise RuntimeError(
+            f"get_device_api: no device API registered for {dev} (device type {code}): {why}"
+        )
     return api
 
 

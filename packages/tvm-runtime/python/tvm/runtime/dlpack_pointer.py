@@ -1,4 +1,5 @@
 """Raw memory <-> Tensor through DLPack capsules made with ctypes (for device APIs without a C++ side)."""
+
 from __future__ import annotations
 
 import ctypes
@@ -99,7 +100,9 @@ def tensor_from_pointer(address: int, shape, dtype: str, device, *, keepalive=No
     keepalive is held until then (e.g. the host buffer the address points into).
     """
     if not isinstance(address, int) or address < 0:
-        raise ValueError(f"tensor_from_pointer: argument 'address' must be an int >= 0, got {address!r}")
+        raise ValueError(
+            f"tensor_from_pointer: argument 'address' must be an int >= 0, got {address!r}"
+        )
     dims = tuple(int(d) for d in shape)
     dt = tvm_ffi.dtype(str(dtype))
     managed = DLManagedTensorVersioned()
@@ -125,8 +128,12 @@ def data_pointer(tensor) -> int:
     capsule = tensor.__dlpack__(max_version=(1, 0))
     name = _pythonapi.PyCapsule_GetName(capsule)
     if name != _CAPSULE_NAME:
-        raise BufferError(f"data_pointer: expected a {_CAPSULE_NAME.decode()} capsule, got {name!r}")
+        raise BufferError(
+            f"data_pointer: expected a {_CAPSULE_NAME.decode()} capsule, got {name!r}"
+        )
     # id() is the object's address in CPython, which is what the capsule C API takes.
-    managed = DLManagedTensorVersioned.from_address(_pythonapi.PyCapsule_GetPointer(id(capsule), _CAPSULE_NAME))
+    managed = DLManagedTensorVersioned.from_address(
+        _pythonapi.PyCapsule_GetPointer(id(capsule), _CAPSULE_NAME)
+    )
     address = (managed.dl_tensor.data or 0) + managed.dl_tensor.byte_offset
     return address  # the capsule's destructor returns the export when it goes

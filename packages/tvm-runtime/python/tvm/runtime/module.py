@@ -1,4 +1,5 @@
 """tvm.runtime.Module: FFI modules with export_library and time_evaluator."""
+
 from __future__ import annotations
 
 import os
@@ -16,9 +17,13 @@ _EXPORTERS: dict = {}
 def register_exporter(kind: str, exporter, *, override: bool = False) -> None:
     """Teach export_library to write modules of `kind`."""
     if not callable(exporter):
-        raise TypeError(f"register_exporter: argument 'exporter' must be callable, got {type(exporter).__name__}")
+        raise TypeError(
+            f"register_exporter: argument 'exporter' must be callable, got {type(exporter).__name__}"
+        )
     if kind in _EXPORTERS and not override:
-        raise ValueError(f"register_exporter: kind {kind!r} already has an exporter; pass override=True")
+        raise ValueError(
+            f"register_exporter: kind {kind!r} already has an exporter; pass override=True"
+        )
     _EXPORTERS[kind] = exporter
 
 
@@ -32,9 +37,11 @@ class Module(tvm_ffi.Module):
     def __call__(self, *args):
         entry = self.get_function(self.entry_name, allow_missing=True)
         if entry is None:
-            raise AttributeError(f"Module.__call__: module {self.path or self.kind!r} has no "
-                                 f"entry function {self.entry_name!r}; call one by name, "
-                                 "mod['name'](...)")
+            raise AttributeError(
+                f"Module.__call__: module {self.path or self.kind!r} has no "
+                f"entry function {self.entry_name!r}; call one by name, "
+                "mod['name'](...)"
+            )
         return entry(*args)
 
     def inspect_source(self, fmt: str = "") -> str:
@@ -42,13 +49,17 @@ class Module(tvm_ffi.Module):
 
         fmt: "" or the source's own format ("c"); anything else is a ValueError."""
         if fmt not in ("", "c"):
-            raise ValueError(f"Module.inspect_source: argument 'fmt' must be '' or 'c', got {fmt!r}")
+            raise ValueError(
+                f"Module.inspect_source: argument 'fmt' must be '' or 'c', got {fmt!r}"
+            )
         path = self.path
         source = os.path.splitext(path)[0] + ".c" if path else None
         if source is None or not os.path.isfile(source):
-            raise ValueError(f"Module.inspect_source: the source of {path or self.kind!r} is not "
-                             "known here (only machine code was loaded); compile the module in "
-                             "this process, or keep the source beside the library as NAME.c")
+            raise ValueError(
+                f"Module.inspect_source: the source of {path or self.kind!r} is not "
+                "known here (only machine code was loaded); compile the module in "
+                "this process, or keep the source beside the library as NAME.c"
+            )
         with open(source, encoding="utf-8") as file:
             return file.read()
 
@@ -57,7 +68,9 @@ class Module(tvm_ffi.Module):
     def export_library(self, file_name, **kwargs) -> str:
         """Write this module as a shared library at file_name; returns the path written."""
         if not isinstance(file_name, (str, os.PathLike)):
-            raise TypeError(f"Module.export_library: argument 'file_name' must be a path, got {type(file_name).__name__}")
+            raise TypeError(
+                f"Module.export_library: argument 'file_name' must be a path, got {type(file_name).__name__}"
+            )
         target = os.fspath(file_name)
         exporter = _EXPORTERS.get(self.kind)
         if exporter is not None:
@@ -65,7 +78,9 @@ class Module(tvm_ffi.Module):
             return target
         source = self.path
         if kwargs:
-            raise TypeError(f"Module.export_library: unexpected arguments {sorted(kwargs)} for a {self.kind!r} module")
+            raise TypeError(
+                f"Module.export_library: unexpected arguments {sorted(kwargs)} for a {self.kind!r} module"
+            )
         if not source or not os.path.isfile(source):
             raise ValueError(
                 f"Module.export_library: a {self.kind!r} module without a library file cannot be exported "
@@ -89,17 +104,29 @@ class Module(tvm_ffi.Module):
                 raise
         return target
 
-    def time_evaluator(self, func_name: str, dev: Device, number: int = 10, repeat: int = 1,
-                       min_repeat_ms: int = 0, cooldown_interval_ms: int = 0, repeats_to_cooldown: int = 1):
+    def time_evaluator(
+        self,
+        func_name: str,
+        dev: Device,
+        number: int = 10,
+        repeat: int = 1,
+        min_repeat_ms: int = 0,
+        cooldown_interval_ms: int = 0,
+        repeats_to_cooldown: int = 1,
+    ):
         """A callable timing self[func_name]; calling it returns a ProfileResult (seconds per run)."""
         func = self.get_function(func_name)
-        return make_time_evaluator(func, dev, number, repeat, min_repeat_ms, cooldown_interval_ms, repeats_to_cooldown)
+        return make_time_evaluator(
+            func, dev, number, repeat, min_repeat_ms, cooldown_interval_ms, repeats_to_cooldown
+        )
 
 
 def load_module(path) -> Module:
     """Open any FFI library (a shared library exporting __tvm_ffi_<name> functions)."""
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"tvm.runtime.load_module: argument 'path' must be a path, got {type(path).__name__}")
+        raise TypeError(
+            f"tvm.runtime.load_module: argument 'path' must be a path, got {type(path).__name__}"
+        )
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"tvm.runtime.load_module: no file at {path!r}")

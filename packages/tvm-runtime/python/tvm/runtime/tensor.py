@@ -1,4 +1,5 @@
 """tvm.runtime.Tensor: the FFI tensor with NumPy conversion and copies between devices."""
+
 from __future__ import annotations
 
 import math
@@ -6,7 +7,8 @@ import operator
 
 import tvm_ffi
 
-from .device import Device, cpu, device as make_device
+from .device import Device, cpu
+from .device import device as make_device
 from .device_api import CPU, get_device_api
 
 
@@ -30,7 +32,9 @@ class Tensor(tvm_ffi.Tensor):
                 # Arrays keep their dtype (a mismatch is an error, never a silent cast);
                 # lists and scalars are read as this tensor's dtype.
                 keep = _is_numpy(source) and hasattr(source, "dtype")
-                source = _from_array_like(source, None if keep else str(self.dtype), "Tensor.copyfrom")
+                source = _from_array_like(
+                    source, None if keep else str(self.dtype), "Tensor.copyfrom"
+                )
         copy_tensor(self, source, "Tensor.copyfrom")
         return self
 
@@ -43,7 +47,9 @@ class Tensor(tvm_ffi.Tensor):
         if isinstance(target, tvm_ffi.Tensor):
             copy_tensor(target, self, "Tensor.copyto")
             return target
-        raise TypeError(f"Tensor.copyto: argument 'target' must be a Device or Tensor, got {type(target).__name__}")
+        raise TypeError(
+            f"Tensor.copyto: argument 'target' must be a Device or Tensor, got {type(target).__name__}"
+        )
 
     def __repr__(self) -> str:
         return f"tvm.runtime.Tensor(shape={tuple(self.shape)}, dtype={str(self.dtype)}, device={self.device})"
@@ -60,18 +66,24 @@ def _from_array_like(value, dtype: str | None, func: str):
         # asarray keeps 0-d data 0-d (ascontiguousarray would make it shape (1,)).
         array = np.asarray(value, dtype=dtype, order="C")
     except (TypeError, ValueError) as err:
-        raise TypeError(f"{func}: cannot read an array of dtype {dtype} from {type(value).__name__}: {err}") from None
+        raise TypeError(
+            f"{func}: cannot read an array of dtype {dtype} from {type(value).__name__}: {err}"
+        ) from None
     try:
         return tvm_ffi.from_dlpack(array)
     except BufferError:
-        raise TypeError(f"{func}: {type(value).__name__} data reads as NumPy dtype {array.dtype}, "
-                        "which has no tensor dtype (expected numbers or bools)") from None
+        raise TypeError(
+            f"{func}: {type(value).__name__} data reads as NumPy dtype {array.dtype}, "
+            "which has no tensor dtype (expected numbers or bools)"
+        ) from None
 
 
 def copy_tensor(dst, src, func: str = "copy_tensor") -> None:
     """Copy src into dst (same shape and dtype), routing through the host between device types."""
     if tuple(dst.shape) != tuple(src.shape):
-        raise ValueError(f"{func}: shape mismatch, destination {tuple(dst.shape)} vs source {tuple(src.shape)}")
+        raise ValueError(
+            f"{func}: shape mismatch, destination {tuple(dst.shape)} vs source {tuple(src.shape)}"
+        )
     if str(dst.dtype) != str(src.dtype):
         raise ValueError(f"{func}: dtype mismatch, destination {dst.dtype} vs source {src.dtype}")
     dst_type, src_type = int(dst.device.device_type), int(src.device.device_type)
@@ -90,14 +102,18 @@ def empty(shape, dtype="float32", device=None) -> Tensor:
     try:
         dims = tuple(operator.index(d) for d in shape)  # index(): 2.5 is refused, not truncated
     except TypeError:
-        raise TypeError(f"tvm.runtime.empty: argument 'shape' must be a sequence of ints, got {shape!r}") from None
+        raise TypeError(
+            f"tvm.runtime.empty: argument 'shape' must be a sequence of ints, got {shape!r}"
+        ) from None
     if any(d < 0 for d in dims):
         raise ValueError(f"tvm.runtime.empty: argument 'shape' must hold sizes >= 0, got {dims}")
     ffi_dtype = tvm_ffi.dtype(str(dtype))
     nbytes = math.prod(dims) * ((ffi_dtype.bits * ffi_dtype.lanes + 7) // 8)
     if nbytes > _MAX_BYTES:  # a byte count that overflows 64 bits would allocate a tiny buffer
-        raise ValueError(f"tvm.runtime.empty: shape {dims} of {ffi_dtype} needs {nbytes} bytes, "
-                         f"more than the {_MAX_BYTES} one tensor can address")
+        raise ValueError(
+            f"tvm.runtime.empty: shape {dims} of {ffi_dtype} needs {nbytes} bytes, "
+            f"more than the {_MAX_BYTES} one tensor can address"
+        )
     return get_device_api(dev).empty(dims, str(ffi_dtype), dev)
 
 
@@ -112,7 +128,9 @@ def tensor(data, device=None, dtype=None) -> Tensor:
     if isinstance(data, tvm_ffi.Tensor) or (hasattr(data, "__dlpack__") and not _is_numpy(data)):
         source = data if isinstance(data, tvm_ffi.Tensor) else tvm_ffi.from_dlpack(data)
         if dtype is not None and str(tvm_ffi.dtype(str(dtype))) != str(source.dtype):
-            raise ValueError(f"tvm.runtime.tensor: argument 'dtype' {dtype} differs from the data's {source.dtype}")
+            raise ValueError(
+                f"tvm.runtime.tensor: argument 'dtype' {dtype} differs from the data's {source.dtype}"
+            )
     else:
         source = _from_array_like(data, dtype, "tvm.runtime.tensor")
     out = empty(tuple(source.shape), str(source.dtype), device)

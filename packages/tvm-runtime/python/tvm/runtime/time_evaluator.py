@@ -1,4 +1,5 @@
 """Module.time_evaluator: run a function repeatedly and report seconds per run."""
+
 from __future__ import annotations
 
 import math
@@ -48,19 +49,30 @@ class ProfileResult:
 
 def _check_count(name: str, value, minimum: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"time_evaluator: argument {name!r} must be an int >= {minimum}, got {value!r}")
+        raise ValueError(
+            f"time_evaluator: argument {name!r} must be an int >= {minimum}, got {value!r}"
+        )
     return value
 
 
-def make_time_evaluator(func, dev: Device, number=10, repeat=1, min_repeat_ms=0,
-                        cooldown_interval_ms=0, repeats_to_cooldown=1):
+def make_time_evaluator(
+    func,
+    dev: Device,
+    number=10,
+    repeat=1,
+    min_repeat_ms=0,
+    cooldown_interval_ms=0,
+    repeats_to_cooldown=1,
+):
     """A callable that runs func(*args) `number` times per repeat and returns a ProfileResult.
 
     One untimed warm-up call runs first. When a repeat takes under min_repeat_ms, `number`
     grows for the following repeats, as the measured rate suggests.
     """
     if not isinstance(dev, Device):
-        raise TypeError(f"time_evaluator: argument 'dev' must be a Device, got {type(dev).__name__}")
+        raise TypeError(
+            f"time_evaluator: argument 'dev' must be a Device, got {type(dev).__name__}"
+        )
     number = _check_count("number", number, 1)
     repeat = _check_count("repeat", repeat, 1)
     min_repeat_ms = _check_count("min_repeat_ms", min_repeat_ms, 0)

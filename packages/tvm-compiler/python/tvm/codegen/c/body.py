@@ -12,19 +12,74 @@ from tvm.tir import stmt as S
 from tvm.tir.op import BITWISE_C, C_NAME_ATTR
 
 from .c_types import (
-    c_float_literal, c_int_literal, c_scalar_type, c_string_literal, c_type, c_vector_type,
-    narrow_float, round_to,
+    c_float_literal,
+    c_int_literal,
+    c_scalar_type,
+    c_string_literal,
+    c_type,
+    c_vector_type,
+    narrow_float,
+    round_to,
 )
 
 _C_RESERVED = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "self", "args", "num_args", "result",
-    "main", "NAN", "INFINITY",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "self",
+    "args",
+    "num_args",
+    "result",
+    "main",
+    "NAN",
+    "INFINITY",
 }
-_BINARY_C = {E.Add: "+", E.Sub: "-", E.Mul: "*", E.Div: "/", E.Mod: "%", E.EQ: "==",
-             E.NE: "!=", E.LT: "<", E.LE: "<=", E.GT: ">", E.GE: ">=", E.And: "&&", E.Or: "||"}
+_BINARY_C = {
+    E.Add: "+",
+    E.Sub: "-",
+    E.Mul: "*",
+    E.Div: "/",
+    E.Mod: "%",
+    E.EQ: "==",
+    E.NE: "!=",
+    E.LT: "<",
+    E.LE: "<=",
+    E.GT: ">",
+    E.GE: ">=",
+    E.And: "&&",
+    E.Or: "||",
+}
 
 
 class CodegenError(RuntimeError):
@@ -95,7 +150,6 @@ class BodyWriter:
     def _e_Var(self, e):
         return self.names.get(e)
 
-
     def _e_IntImm(self, e):
         return c_int_literal(e.value)
 
@@ -130,15 +184,19 @@ class BodyWriter:
         vtype, element = self.ctype(e.dtype), c_type(e.dtype.element_of())
         # Scalars mix with a vector only when their C type is no wider than its elements (index
         # variables are int64_t in C), so base and stride are cast like a Broadcast's value.
-        return (f"(({vtype}){{{steps}}} * ({element})({self.expr(e.stride)}) + "
-                f"({element})({self.expr(e.base)}))")
+        return (
+            f"(({vtype}){{{steps}}} * ({element})({self.expr(e.stride)}) + "
+            f"({element})({self.expr(e.base)}))"
+        )
 
     def _vector_access(self, buffer, index, dtype) -> str | None:
         """The C lvalue of a contiguous vector access (index a Ramp) to buffer, else None."""
         if not isinstance(index, E.Ramp):
             if index.dtype.lanes != 1:
-                raise CodegenError(f"codegen c: vector index into {buffer.name!r} must be a "
-                                   f"Ramp, got {type(index).__name__}")
+                raise CodegenError(
+                    f"codegen c: vector index into {buffer.name!r} must be a "
+                    f"Ramp, got {type(index).__name__}"
+                )
             return None
         if not (isinstance(index.stride, E.IntImm) and index.stride.value == 1):
             raise CodegenError(f"codegen c: strided vector access to {buffer.name!r}")
@@ -175,12 +233,16 @@ class BodyWriter:
         return f"(!{self.expr(e.a)})"
 
     def _e_Select(self, e):
-        return f"({self.expr(e.condition)} ? {self.expr(e.true_value)} : {self.expr(e.false_value)})"
+        return (
+            f"({self.expr(e.condition)} ? {self.expr(e.true_value)} : {self.expr(e.false_value)})"
+        )
 
     def _e_Let(self, e):
         name = self.names.get(e.var)
-        return (f"({{ {c_scalar_type(e.var.dtype)} {name} = {self.expr(e.value)}; "
-                f"{self.expr(e.body)}; }})")
+        return (
+            f"({{ {c_scalar_type(e.var.dtype)} {name} = {self.expr(e.value)}; "
+            f"{self.expr(e.body)}; }})"
+        )
 
     def _e_BufferLoad(self, e):
         if len(e.indices) != 1:
@@ -208,7 +270,7 @@ class BodyWriter:
             return f"{callee}({', '.join(args[1:])})"
         if name == "tir.if_then_else":
             return f"({args[0]} ? {args[1]} : {args[2]})"
-        c_op = BITWISE_C.get(name[len("tir."):]) if name.startswith("tir.") else None
+        c_op = BITWISE_C.get(name[len("tir.") :]) if name.startswith("tir.") else None
         if c_op is not None:
             return f"({c_op}{args[0]})" if len(args) == 1 else f"({args[0]} {c_op} {args[1]})"
         if name == "tir.prefetch":
@@ -264,7 +326,8 @@ class BodyWriter:
         self.emit(f"for (int64_t {var} = {lo}; {var} < {end}; ++{var}) {{", depth)
         lo_b, ext_b = self.bounds.bound(s.min), self.bounds.bound(s.extent)
         self.bounds.var_bounds[s.loop_var] = ConstIntBound(
-            lo_b.min_value, lo_b.max_value + ext_b.max_value - 1)
+            lo_b.min_value, lo_b.max_value + ext_b.max_value - 1
+        )
         self.in_parallel += kind == S.ForKind.PARALLEL
         self.stmt(s.body, depth + 1)
         self.in_parallel -= kind == S.ForKind.PARALLEL
@@ -281,8 +344,10 @@ class BodyWriter:
 
     def _s_LetStmt(self, s, depth):
         self.emit("{", depth)
-        self.emit(f"{c_scalar_type(s.var.dtype)} {self.names.get(s.var)} = {self.expr(s.value)};",
-                  depth + 1)
+        self.emit(
+            f"{c_scalar_type(s.var.dtype)} {self.names.get(s.var)} = {self.expr(s.value)};",
+            depth + 1,
+        )
         self.bounds.var_bounds[s.var] = self.bounds.bound(s.value)
         self.stmt(s.body, depth + 1)
         self.emit("}", depth)
@@ -304,10 +369,13 @@ class BodyWriter:
             self.emit(f"{elem}* {name} = ({elem}*)tvm_alloc({size} * sizeof({elem}));", depth + 1)
             if self.in_parallel:
                 # No error can travel out of a parallel region: stop with a message instead.
-                self.emit(f"if ({name} == NULL) tvm_abort_oom(\"{self.func_name}\");", depth + 1)
+                self.emit(f'if ({name} == NULL) tvm_abort_oom("{self.func_name}");', depth + 1)
             else:
-                self.emit(f"if ({name} == NULL) return tvm_raise(\"MemoryError\", "
-                          f"\"{self.func_name}: out of memory allocating {name}\");", depth + 1)
+                self.emit(
+                    f'if ({name} == NULL) return tvm_raise("MemoryError", '
+                    f'"{self.func_name}: out of memory allocating {name}");',
+                    depth + 1,
+                )
             self.stmt(s.body, depth + 1)
             self.emit(f"free({name});", depth + 1)
         self.emit("}", depth)
@@ -319,8 +387,9 @@ class BodyWriter:
         if self.in_parallel:
             raise CodegenError("codegen c: an assertion inside a parallel loop is not supported")
         self.emit(f"if (!({self.expr(s.condition)})) {{", depth)
-        self.emit(f"return tvm_raise(\"ValueError\", \"%s\", {c_string_literal(s.message)});",
-                  depth + 1)
+        self.emit(
+            f'return tvm_raise("ValueError", "%s", {c_string_literal(s.message)});', depth + 1
+        )
         self.emit("}", depth)
         self.stmt(s.body, depth)
 

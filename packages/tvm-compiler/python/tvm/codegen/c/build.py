@@ -14,9 +14,12 @@ def build_c(mod, target):
 
     source = generate_c_source(mod)
     march = target.attrs.get("mcpu")
-    path = compile_shared_library(source.text, source.uses_openmp,
-                                  march=None if march in (None, "native") else march,
-                                  extra_flags=mattr_compiler_flags(target))
+    path = compile_shared_library(
+        source.text,
+        source.uses_openmp,
+        march=None if march in (None, "native") else march,
+        extra_flags=mattr_compiler_flags(target),
+    )
     return tvm.runtime.load_module(path)
 
 

@@ -59,9 +59,11 @@ def c_vector_type(dtype) -> tuple[str, str]:
     name = f"tvm_{dtype.type_code}{dtype.bits}x{dtype.lanes}"
     # The _mem twin reads and writes buffer memory of any alignment without breaking aliasing
     # rules (the way SIMD intrinsics headers declare their unaligned types).
-    return name, (f"typedef {element} {name} __attribute__((vector_size({size})));\n"
-                  f"typedef {element} {name}_mem __attribute__((vector_size({size}), aligned("
-                  f"{max(1, dtype.bits // 8)}), may_alias));")
+    return name, (
+        f"typedef {element} {name} __attribute__((vector_size({size})));\n"
+        f"typedef {element} {name}_mem __attribute__((vector_size({size}), aligned("
+        f"{max(1, dtype.bits // 8)}), may_alias));"
+    )
 
 
 def c_scalar_type(dtype) -> str:

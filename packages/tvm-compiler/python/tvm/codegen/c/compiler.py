@@ -41,8 +41,11 @@ def _try_flags(cc: str, flags: list[str]) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp, "probe.c")
         src.write_text("int probe(int x) { return x + 1; }\n")
-        result = subprocess.run([cc, *flags, "-c", str(src), "-o", str(Path(tmp, "probe.o"))],
-                                capture_output=True, timeout=60)
+        result = subprocess.run(
+            [cc, *flags, "-c", str(src), "-o", str(Path(tmp, "probe.o"))],
+            capture_output=True,
+            timeout=60,
+        )
         return result.returncode == 0
 
 
@@ -57,8 +60,10 @@ def _host_flags(cc: str, stand_in: str | None) -> tuple[str, ...]:
     flags = ["-O3", "-std=gnu11", "-fPIC"]
     if stand_in is not None:
         if not _try_flags(cc, [f"-march={stand_in}"]):
-            raise CompilerError(f"host_flags: {os.path.basename(cc)} rejects -march={stand_in} "
-                                f"(from ${HOST_TARGET_ENV})")
+            raise CompilerError(
+                f"host_flags: {os.path.basename(cc)} rejects -march={stand_in} "
+                f"(from ${HOST_TARGET_ENV})"
+            )
         flags.append(f"-march={stand_in}")
     for isa in (["-march=native"], ["-mcpu=native"]) if stand_in is None else ():
         if _try_flags(cc, isa):
@@ -106,8 +111,12 @@ def _ffi_paths() -> tuple[str, str]:
     return tvm_ffi.libinfo.find_include_path(), tvm_ffi.libinfo.find_libtvm_ffi()
 
 
-def compile_shared_library(source: str, use_openmp: bool, march: str | None = None,
-                           extra_flags: list[str] | tuple[str, ...] = ()) -> str:
+def compile_shared_library(
+    source: str,
+    use_openmp: bool,
+    march: str | None = None,
+    extra_flags: list[str] | tuple[str, ...] = (),
+) -> str:
     """Compile C source into a shared library; reuse the cached one with the same content hash.
 
     march names a CPU to compile for instead of this host's (-march=native); extra_flags

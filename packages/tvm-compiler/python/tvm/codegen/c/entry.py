@@ -129,8 +129,12 @@ class EntryWriter:
         params = func.params
         arg_names = ", ".join(self._param_label(p) for p in params)
         b.emit(f"if (num_args != {len(params)}) {{", 1)
-        self._fail("TypeError", f"expected {len(params)} arguments ({arg_names}), got %d",
-                   "(int)num_args", depth=2)
+        self._fail(
+            "TypeError",
+            f"expected {len(params)} arguments ({arg_names}), got %d",
+            "(int)num_args",
+            depth=2,
+        )
         b.emit("}", 1)
         checks = []
         for index, param in enumerate(params):
@@ -143,8 +147,10 @@ class EntryWriter:
             deferred()
         b.stmt(func.body, 1)
         b.emit("return 0;", 1)
-        header = (f"TVM_FFI_DLL_EXPORT int __tvm_ffi_{self.name}(void* self, const TVMFFIAny* args, "
-                  "int32_t num_args, TVMFFIAny* result) {")
+        header = (
+            f"TVM_FFI_DLL_EXPORT int __tvm_ffi_{self.name}(void* self, const TVMFFIAny* args, "
+            "int32_t num_args, TVMFFIAny* result) {"
+        )
         return "\n".join([header, *b.lines, "}"])
 
     def _param_label(self, param) -> str:
@@ -158,8 +164,11 @@ class EntryWriter:
             b.emit(f"if ({arg}.type_index != kTVMFFIFloat && {arg}.type_index != kTVMFFIInt) {{", 1)
             self._fail_type(f"argument {index} ({var.name}) must be a float", arg)
             b.emit("}", 1)
-            b.emit(f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)})({arg}.type_index "
-                   f"== kTVMFFIFloat ? {arg}.v_float64 : (double){arg}.v_int64);", 1)
+            b.emit(
+                f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)})({arg}.type_index "
+                f"== kTVMFFIFloat ? {arg}.v_float64 : (double){arg}.v_int64);",
+                1,
+            )
         elif var.dtype.is_integer or var.dtype.is_bool:
             b.emit(f"if ({arg}.type_index != kTVMFFIInt && {arg}.type_index != kTVMFFIBool) {{", 1)
             self._fail_type(f"argument {index} ({var.name}) must be an int", arg)
@@ -167,10 +176,16 @@ class EntryWriter:
             low, high = _int_range(var.dtype)
             if low is not None:
                 b.emit(f"if ({arg}.v_int64 < {low}LL || {arg}.v_int64 > {high}LL) {{", 1)
-                self._fail("ValueError", f"argument {index} ({var.name}) = %lld does not fit in {var.dtype}",
-                           f"(long long){arg}.v_int64", depth=2)
+                self._fail(
+                    "ValueError",
+                    f"argument {index} ({var.name}) = %lld does not fit in {var.dtype}",
+                    f"(long long){arg}.v_int64",
+                    depth=2,
+                )
                 b.emit("}", 1)
-            b.emit(f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)}){arg}.v_int64;", 1)
+            b.emit(
+                f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)}){arg}.v_int64;", 1
+            )
         else:
             raise CodegenError(f"codegen c: parameter {var.name} has unsupported dtype {var.dtype}")
 
@@ -184,26 +199,44 @@ class EntryWriter:
         b.emit("}", 1)
         ndim = len(buf.shape)
         b.emit(f"if ({dl}->ndim != {ndim}) {{", 1)
-        self._fail("ValueError", f"{label} must have {ndim} dimensions, got %d", f"(int){dl}->ndim",
-                   depth=2)
+        self._fail(
+            "ValueError",
+            f"{label} must have {ndim} dimensions, got %d",
+            f"(int){dl}->ndim",
+            depth=2,
+        )
         b.emit("}", 1)
         code, bits, lanes = dl_dtype_check(buf.dtype)
-        b.emit(f"if ({dl}->dtype.code != {code} || {dl}->dtype.bits != {bits} || "
-               f"{dl}->dtype.lanes != {lanes}) {{", 1)
+        b.emit(
+            f"if ({dl}->dtype.code != {code} || {dl}->dtype.bits != {bits} || "
+            f"{dl}->dtype.lanes != {lanes}) {{",
+            1,
+        )
         b.emit("char dtype_text[32];", 2)
-        self._fail("ValueError", f"{label} must have dtype {buf.dtype}, got %s",
-                   f"tvm_dtype_name({dl}->dtype, dtype_text, sizeof(dtype_text))", depth=2)
+        self._fail(
+            "ValueError",
+            f"{label} must have dtype {buf.dtype}, got %s",
+            f"tvm_dtype_name({dl}->dtype, dtype_text, sizeof(dtype_text))",
+            depth=2,
+        )
         b.emit("}", 1)
         b.emit(f"if ({dl}->device.device_type != kDLCPU) {{", 1)
-        self._fail("ValueError", f"{label} must be on the CPU, got device type %d",
-                   f"(int){dl}->device.device_type", depth=2)
+        self._fail(
+            "ValueError",
+            f"{label} must be on the CPU, got device type %d",
+            f"(int){dl}->device.device_type",
+            depth=2,
+        )
         b.emit("}", 1)
         data = self.names.get(buf.data)
         elem = c_type(buf.dtype)
-        b.emit(f"{elem}* __restrict__ {data} = ({elem}*)((char*){dl}->data + {dl}->byte_offset);", 1)
+        b.emit(
+            f"{elem}* __restrict__ {data} = ({elem}*)((char*){dl}->data + {dl}->byte_offset);", 1
+        )
         b.emit(f"if (((uintptr_t){data}) % {buf.data_alignment} != 0) {{", 1)
-        self._fail("ValueError", f"{label} data must be aligned to {buf.data_alignment} bytes",
-                   depth=2)
+        self._fail(
+            "ValueError", f"{label} data must be aligned to {buf.data_alignment} bytes", depth=2
+        )
         b.emit("}", 1)
         # Bind symbolic dimensions on first sight; the checks that use them run after all binds.
         for axis, extent in enumerate(buf.shape):
@@ -219,16 +252,25 @@ class EntryWriter:
                 got = f"{dl}->shape[{axis}]"
                 b.emit(f"if ({got} != {b.expr(extent)}) {{", 1)
                 if isinstance(extent, E.IntImm):
-                    self._fail("ValueError", f"{label} has shape[{axis}] == %lld, expected {extent.value}",
-                               f"(long long){got}", depth=2)
+                    self._fail(
+                        "ValueError",
+                        f"{label} has shape[{axis}] == %lld, expected {extent.value}",
+                        f"(long long){got}",
+                        depth=2,
+                    )
                 else:
-                    self._fail("ValueError",
-                               f"{label} has shape[{axis}] == %lld, expected {_describe(extent)} == %lld",
-                               f"(long long){got}", f"(long long)({b.expr(extent)})", depth=2)
+                    self._fail(
+                        "ValueError",
+                        f"{label} has shape[{axis}] == %lld, expected {_describe(extent)} == %lld",
+                        f"(long long){got}",
+                        f"(long long)({b.expr(extent)})",
+                        depth=2,
+                    )
                 b.emit("}", 1)
             stride_checks = " || ".join(
                 f"({dl}->shape[{axis}] != 1 && {dl}->strides[{axis}] != {b.expr(stride)})"
-                for axis, stride in enumerate(strides))
+                for axis, stride in enumerate(strides)
+            )
             if stride_checks:
                 # An empty tensor has nothing to lay out (NumPy gives it strides of 0).
                 empty = " || ".join(f"{dl}->shape[{axis}] == 0" for axis in range(len(strides)))

@@ -40,14 +40,44 @@ def generate_c_source(mod: IRModule) -> CSource:
         typedefs.update(body.vector_typedefs)
         names.append(symbol)
         uses_openmp = uses_openmp or body.uses_openmp
-    declarations = [f"extern {ret} {name}();" for name, ret in sorted(externs.items())
-                    if name not in _LIBC_DECLARED]
-    text = "\n".join([PRELUDE.strip(), "", *sorted(typedefs.values()), *declarations, "",
-                      *entries, ""])
+    declarations = [
+        f"extern {ret} {name}();"
+        for name, ret in sorted(externs.items())
+        if name not in _LIBC_DECLARED
+    ]
+    text = "\n".join(
+        [PRELUDE.strip(), "", *sorted(typedefs.values()), *declarations, "", *entries, ""]
+    )
     return CSource(text, uses_openmp, names)
 
 
 # Functions the prelude's headers already declare (declaring them again would conflict).
-_LIBC_DECLARED = {"printf", "puts", "abort", "malloc", "free", "exp", "expf", "sqrt", "sqrtf",
-                  "fabs", "fabsf", "log", "logf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf",
-                  "pow", "powf", "floor", "floorf", "ceil", "ceilf", "fmaxf", "fminf"}
+_LIBC_DECLARED = {
+    "printf",
+    "puts",
+    "abort",
+    "malloc",
+    "free",
+    "exp",
+    "expf",
+    "sqrt",
+    "sqrtf",
+    "fabs",
+    "fabsf",
+    "log",
+    "logf",
+    "sin",
+    "sinf",
+    "cos",
+    "cosf",
+    "tanh",
+    "tanhf",
+    "pow",
+    "powf",
+    "floor",
+    "floorf",
+    "ceil",
+    "ceilf",
+    "fmaxf",
+    "fminf",
+}

@@ -16,13 +16,15 @@ class _AccessCollector(StmtExprVisitor):
     def visit_BufferLoad(self, load):
         if id(load.buffer) not in self.reads and id(load.buffer.data) not in self.local:
             self.reads[id(load.buffer)] = BufferRegion(
-                load.buffer, [Range.from_min_extent(i, 1) for i in load.indices])
+                load.buffer, [Range.from_min_extent(i, 1) for i in load.indices]
+            )
         self.generic_visit(load)
 
     def visit_BufferStore(self, store):
         if id(store.buffer) not in self.writes and id(store.buffer.data) not in self.local:
             self.writes[id(store.buffer)] = BufferRegion(
-                store.buffer, [Range.from_min_extent(i, 1) for i in store.indices])
+                store.buffer, [Range.from_min_extent(i, 1) for i in store.indices]
+            )
         self.generic_visit(store)
 
     def visit_Block(self, block):

@@ -29,8 +29,9 @@ class _ImpurityFinder(StmtExprVisitor):
 
     def visit_BufferStore(self, store):
         if self.reason is None and id(store.buffer.data) not in self.allocated:
-            self.reason = (f"it writes buffer {store.buffer.name!r}, which it did not allocate "
-                           "itself")
+            self.reason = (
+                f"it writes buffer {store.buffer.name!r}, which it did not allocate itself"
+            )
         self.generic_visit(store)
 
     def visit_Call(self, call):

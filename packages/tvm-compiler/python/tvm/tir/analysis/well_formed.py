@@ -149,8 +149,9 @@ def verify_well_formed(func, assert_mode: bool = True) -> bool:
         checker.visit(f.body)
         name = f.attrs.get("global_symbol", "main")
         problems += [f"{name}: {p}" for p in dict.fromkeys(checker.problems)]
-        problems += [f"{name}: variable {v.name!r} is used but never defined"
-                     for v in checker.undefined]
+        problems += [
+            f"{name}: variable {v.name!r} is used but never defined" for v in checker.undefined
+        ]
     if problems and assert_mode:
         from tvm.error import DiagnosticError
 

@@ -15,8 +15,10 @@ def _target(sch, rv, primitive):
     if isinstance(rv, LoopRV):
         path = sch._loop_path(rv, primitive)
         return path, path[-1]
-    raise TypeError(f"{primitive}: argument 'block_or_loop' must be a BlockRV or LoopRV, got "
-                    f"{type(rv).__name__}")
+    raise TypeError(
+        f"{primitive}: argument 'block_or_loop' must be a BlockRV or LoopRV, got "
+        f"{type(rv).__name__}"
+    )
 
 
 def _check_value(primitive, value):
@@ -29,8 +31,10 @@ def _check_value(primitive, value):
             return dict(value)
     elif isinstance(value, ok):
         return value
-    raise TypeError(f"{primitive}: argument 'ann_val' must be a str, int, float, bool, PrimExpr, "
-                    f"or a list/dict of them, got {type(value).__name__}")
+    raise TypeError(
+        f"{primitive}: argument 'ann_val' must be a str, int, float, bool, PrimExpr, "
+        f"or a list/dict of them, got {type(value).__name__}"
+    )
 
 
 def _set_annotations(sch, rv, primitive, update):
@@ -53,8 +57,9 @@ def annotate(sch, rv, ann_key, ann_val) -> None:
 def unannotate(sch, rv, ann_key) -> None:
     def drop(anns):
         if ann_key not in anns:
-            raise sch._error("unannotate", f"there is no annotation {ann_key!r}; annotations: "
-                                           f"{sorted(anns)}")
+            raise sch._error(
+                "unannotate", f"there is no annotation {ann_key!r}; annotations: {sorted(anns)}"
+            )
         return {k: v for k, v in anns.items() if k != ann_key}
 
     _set_annotations(sch, rv, "unannotate", drop)

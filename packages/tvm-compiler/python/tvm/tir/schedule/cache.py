@@ -36,7 +36,9 @@ def _unique_block_name(sch, base):
 
 def _check_scope(sch, primitive, scope):
     if not isinstance(scope, str) or scope not in ("global", "local", "shared"):
-        raise sch._error(primitive, f"storage_scope must be 'global', 'local' or 'shared', got {scope!r}")
+        raise sch._error(
+            primitive, f"storage_scope must be 'global', 'local' or 'shared', got {scope!r}"
+        )
 
 
 def _stage(sch, primitive, block_rv, index, scope, regions, kind):
@@ -47,8 +49,11 @@ def _stage(sch, primitive, block_rv, index, scope, regions, kind):
     block = path[-1].block
     regions = getattr(block, regions)
     if not isinstance(index, int) or not 0 <= index < len(regions):
-        raise sch._error(primitive, f"block {block.name_hint!r} {kind} {len(regions)} buffers; "
-                                    f"index {index!r} is out of range")
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} {kind} {len(regions)} buffers; "
+            f"index {index!r} is out of range",
+        )
     buffer = regions[index].buffer
     cached = decl_buffer(buffer.shape, buffer.dtype, name=f"{buffer.name}_{scope}", scope=scope)
     new_block = ReplaceBuffer(buffer, cached).visit(block)
@@ -56,7 +61,7 @@ def _stage(sch, primitive, block_rv, index, scope, regions, kind):
     from .tree import replace_at
 
     items = top_level(sch)
-    sub_path = path[path.index(items[position]):]
+    sub_path = path[path.index(items[position]) :]
     items[position] = replace_at(sub_path, path[-1].with_fields(block=new_block))
     name = _unique_block_name(sch, f"{buffer.name}_{scope}")
     if primitive == "cache_read":
@@ -72,5 +77,6 @@ def cache_read(sch, block_rv, read_buffer_index, storage_scope):
 
 
 def cache_write(sch, block_rv, write_buffer_index, storage_scope):
-    return _stage(sch, "cache_write", block_rv, write_buffer_index, storage_scope, "writes",
-                  "writes")
+    return _stage(
+        sch, "cache_write", block_rv, write_buffer_index, storage_scope, "writes", "writes"
+    )

@@ -54,13 +54,17 @@ def _region_under(sch, primitive, loop, buffer, want_stores):
         index_lists += [[substitute(i, vmap) for i in indices] for indices in collector.found]
     if not index_lists:
         verb = "writes" if want_stores else "reads"
-        raise sch._error(primitive, f"no block under loop {loop.loop_var.name!r} {verb} buffer "
-                                    f"{buffer.name!r}")
+        raise sch._error(
+            primitive, f"no block under loop {loop.loop_var.name!r} {verb} buffer {buffer.name!r}"
+        )
     try:
         return access_region(index_lists, varying, analyzer)
     except RegionError as err:
-        raise sch._error(primitive, f"cannot determine the region of {buffer.name!r} under loop "
-                                    f"{loop.loop_var.name!r}: {err}") from None
+        raise sch._error(
+            primitive,
+            f"cannot determine the region of {buffer.name!r} under loop "
+            f"{loop.loop_var.name!r}: {err}",
+        ) from None
 
 
 def _moved_nest(sch, primitive, realize, buffer, region, want_store_index, outer_loops):
@@ -72,10 +76,14 @@ def _moved_nest(sch, primitive, realize, buffer, region, want_store_index, outer
     spatial = [iv for iv in block.iter_vars if not iv.is_reduce]
     ok = collector.found and all(
         len(indices) == len(spatial) and all(i is iv.var for i, iv in zip(indices, spatial))
-        for indices in collector.found)
+        for indices in collector.found
+    )
     if not ok:
-        raise sch._error(primitive, f"block {block.name_hint!r} must access {buffer.name!r} at "
-                                    "exactly its spatial iterators to be moved")
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} must access {buffer.name!r} at "
+            "exactly its spatial iterators to be moved",
+        )
     analyzer = Analyzer()
     for outer in outer_loops:
         analyzer.bind(outer.loop_var, E.Range.from_min_extent(outer.min, outer.extent))
@@ -109,8 +117,9 @@ def _move(sch, primitive, block_rv, loop_rv, reverse):
     realize, loop = block_path[-1], loop_path[-1]
     block = realize.block
     if any(node is realize for node in find_all(loop, lambda n: isinstance(n, BlockRealize))):
-        raise sch._error(primitive, f"block {block.name_hint!r} is already under loop "
-                                    f"{loop.loop_var.name!r}")
+        raise sch._error(
+            primitive, f"block {block.name_hint!r} is already under loop {loop.loop_var.name!r}"
+        )
     block_pos = top_index(sch, block_path, primitive)
     loop_pos = top_index(sch, loop_path, primitive)
     items = top_level(sch)
@@ -118,18 +127,26 @@ def _move(sch, primitive, block_rv, loop_rv, reverse):
     if len(find_all(nest, lambda n: isinstance(n, BlockRealize))) != 1:
         raise sch._error(primitive, f"the loops around block {block.name_hint!r} hold other blocks")
     if reverse and block_pos < loop_pos:
-        raise sch._error(primitive, f"block {block.name_hint!r} runs before loop "
-                                    f"{loop.loop_var.name!r}; use compute_at")
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} runs before loop {loop.loop_var.name!r}; use compute_at",
+        )
     if not reverse and block_pos > loop_pos:
-        raise sch._error(primitive, f"block {block.name_hint!r} runs after loop "
-                                    f"{loop.loop_var.name!r}; use reverse_compute_at")
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} runs after loop "
+            f"{loop.loop_var.name!r}; use reverse_compute_at",
+        )
     outer_loops = [n for n in loop_path if isinstance(n, For)]
     if reverse:
         reads = [r.buffer for r in block.reads]
         produced = [b for b in reads if _writes_under(loop, b)]
         if not produced:
-            raise sch._error(primitive, f"block {block.name_hint!r} reads nothing written under "
-                                        f"loop {loop.loop_var.name!r}")
+            raise sch._error(
+                primitive,
+                f"block {block.name_hint!r} reads nothing written under "
+                f"loop {loop.loop_var.name!r}",
+            )
         buffer = produced[0]
         region = _region_under(sch, primitive, loop, buffer, want_stores=True)
         moved = _moved_nest(sch, primitive, realize, buffer, region, False, outer_loops)
@@ -141,7 +158,7 @@ def _move(sch, primitive, block_rv, loop_rv, reverse):
         region = _region_under(sch, primitive, loop, buffer, want_stores=False)
         moved = _moved_nest(sch, primitive, realize, buffer, region, True, outer_loops)
         new_loop = loop.with_fields(body=seq(moved, loop.body))
-    sub_path = loop_path[loop_path.index(items[loop_pos]):]
+    sub_path = loop_path[loop_path.index(items[loop_pos]) :]
     items[loop_pos] = replace_at(sub_path, new_loop)
     del items[block_pos]
     set_top_level(sch, items)
@@ -159,4 +176,3 @@ def compute_at(sch, block_rv, loop_rv):
 
 def reverse_compute_at(sch, block_rv, loop_rv):
     _move(sch, "reverse_compute_at", block_rv, loop_rv, reverse=True)
-

@@ -14,35 +14,53 @@ def _spatial_store(sch, primitive, block) -> BufferStore:
     """The block's one store, when the block is elementwise: every iterator spatial, no init,
     and the store indexed by the iterators themselves, each once."""
     if any(iv.is_reduce for iv in block.iter_vars) or block.init is not None:
-        raise sch._error(primitive, f"block {block.name_hint!r} is a reduction; only a block "
-                                    "whose iterators are all spatial can be inlined")
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} is a reduction; only a block "
+            "whose iterators are all spatial can be inlined",
+        )
     store = block.body
     if not isinstance(store, BufferStore):
-        raise sch._error(primitive, f"block {block.name_hint!r} must have one BufferStore as its "
-                                    f"body, got {type(store).__name__}")
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} must have one BufferStore as its "
+            f"body, got {type(store).__name__}",
+        )
     return store
 
 
 def _index_vars(sch, primitive, block, indices, what) -> list:
     """indices as the block's iterators, each once and all of them, or a ScheduleError."""
     iter_vars = [iv.var for iv in block.iter_vars]
-    if (len(indices) != len(iter_vars) or any(not isinstance(i, E.Var) for i in indices)
-            or len({id(i) for i in indices}) != len(indices)
-            or {id(i) for i in indices} != {id(v) for v in iter_vars}):
-        raise sch._error(primitive, f"block {block.name_hint!r}: {what} must be indexed by the "
-                                    "block's iterators, each once (a transpose is fine, an "
-                                    "expression is not)")
+    if (
+        len(indices) != len(iter_vars)
+        or any(not isinstance(i, E.Var) for i in indices)
+        or len({id(i) for i in indices}) != len(indices)
+        or {id(i) for i in indices} != {id(v) for v in iter_vars}
+    ):
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r}: {what} must be indexed by the "
+            "block's iterators, each once (a transpose is fine, an "
+            "expression is not)",
+        )
     return list(indices)
 
 
 def _intermediate(sch, primitive, buffer):
     if any(buf is buffer for buf in sch.func.buffer_map.values()):
-        raise sch._error(primitive, f"buffer {buffer.name!r} is an argument of the function; "
-                                    "only an intermediate buffer can be inlined away")
+        raise sch._error(
+            primitive,
+            f"buffer {buffer.name!r} is an argument of the function; "
+            "only an intermediate buffer can be inlined away",
+        )
     writers = find_all(sch.func.body, lambda n: isinstance(n, BufferStore) and n.buffer is buffer)
     if len(writers) != 1:
-        raise sch._error(primitive, f"buffer {buffer.name!r} is written by {len(writers)} "
-                                    "stores; inlining needs exactly one")
+        raise sch._error(
+            primitive,
+            f"buffer {buffer.name!r} is written by {len(writers)} "
+            "stores; inlining needs exactly one",
+        )
 
 
 def _removal_path(path):
@@ -52,7 +70,7 @@ def _removal_path(path):
         start -= 1
     if start == 0 or not isinstance(path[start - 1], SeqStmt):
         raise ValueError("nothing else in its scope")
-    return path[:start + 1]
+    return path[: start + 1]
 
 
 class _RefreshRegions(StmtExprMutator):
@@ -92,8 +110,11 @@ def _remove_block(sch, primitive, path, block):
     try:
         removal = _removal_path(path)
     except ValueError:
-        raise sch._error(primitive, f"block {block.name_hint!r} is the only statement of its "
-                                    "scope; there is nothing to inline it into") from None
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} is the only statement of its "
+            "scope; there is nothing to inline it into",
+        ) from None
     return replace_at(removal, None)
 
 
@@ -125,32 +146,62 @@ def reverse_compute_inline(sch, block_rv) -> None:
     store = _spatial_store(sch, primitive, block)
     intermediates = {id(b) for b in _intermediates(sch)}
     loads = []
-    post_order_visit(store.value, lambda n: loads.append(n) if isinstance(n, E.BufferLoad)
-                     and id(n.buffer) in intermediates else None)
+    post_order_visit(
+        store.value,
+        lambda n: (
+            loads.append(n)
+            if isinstance(n, E.BufferLoad) and id(n.buffer) in intermediates
+            else None
+        ),
+    )
     buffers = {id(load.buffer): load.buffer for load in loads}
     if len(buffers) != 1:
-        raise sch._error(primitive, f"block {block.name_hint!r} must read exactly one "
-                                    f"intermediate buffer, reads {len(buffers)}")
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} must read exactly one "
+            f"intermediate buffer, reads {len(buffers)}",
+        )
     (buffer,) = buffers.values()
     if len({tuple(id(i) for i in load.indices) for load in loads}) != 1:
-        raise sch._error(primitive, f"block {block.name_hint!r} reads {buffer.name!r} at more "
-                                    "than one point")
-    consumer_vars = _index_vars(sch, primitive, block, loads[0].indices,
-                                f"its read of {buffer.name!r}")
-    writers = find_all(sch.func.body, lambda n: isinstance(n, Block) and n.name_hint != "root"
-                       and any(w.buffer is buffer for w in n.writes))
+        raise sch._error(
+            primitive, f"block {block.name_hint!r} reads {buffer.name!r} at more than one point"
+        )
+    consumer_vars = _index_vars(
+        sch, primitive, block, loads[0].indices, f"its read of {buffer.name!r}"
+    )
+    writers = find_all(
+        sch.func.body,
+        lambda n: (
+            isinstance(n, Block)
+            and n.name_hint != "root"
+            and any(w.buffer is buffer for w in n.writes)
+        ),
+    )
     if len(writers) != 1:
-        raise sch._error(primitive, f"buffer {buffer.name!r} is written by {len(writers)} "
-                                    "blocks; inlining needs exactly one")
+        raise sch._error(
+            primitive,
+            f"buffer {buffer.name!r} is written by {len(writers)} "
+            "blocks; inlining needs exactly one",
+        )
     (producer,) = writers
     producer_store = _spatial_store(sch, primitive, producer)  # refuses a reduction
     _index_vars(sch, primitive, producer, producer_store.indices, f"its store to {buffer.name!r}")
     _intermediate(sch, primitive, buffer)
-    readers = find_all(sch.func.body, lambda n: isinstance(n, Block) and n is not block
-                       and n.name_hint != "root" and any(r.buffer is buffer for r in n.reads))
+    readers = find_all(
+        sch.func.body,
+        lambda n: (
+            isinstance(n, Block)
+            and n is not block
+            and n.name_hint != "root"
+            and any(r.buffer is buffer for r in n.reads)
+        ),
+    )
     if readers:
-        raise sch._error(primitive, f"buffer {buffer.name!r} is also read by block "
-                                    f"{readers[0].name_hint!r}; only its one consumer may be folded in")
+        raise sch._error(
+            primitive,
+            f"buffer {buffer.name!r} is also read by block "
+            f"{readers[0].name_hint!r}; only its one consumer may be folded in",
+        )
 
     def fold(producer):
         if producer.buffer is not buffer:

@@ -14,7 +14,9 @@ def _extent(sch, primitive, loop: For):
     """The loop's extent: an int when constant, else the symbolic PrimExpr (the loop must
     start at 0 either way)."""
     if not isinstance(loop.min, E.IntImm) or loop.min.value != 0:
-        raise sch._error(primitive, f"loop {loop.loop_var.name!r} must start at 0, starts at {loop.min}")
+        raise sch._error(
+            primitive, f"loop {loop.loop_var.name!r} must start at 0, starts at {loop.min}"
+        )
     if isinstance(loop.extent, E.IntImm):
         return loop.extent.value
     return loop.extent
@@ -36,15 +38,19 @@ class _RebindRealizes(StmtExprMutator):
         self.predicate = predicate
 
     def visit_BlockRealize(self, realize):
-        values = tuple(self.analyzer.simplify(substitute(v, self.vmap)) for v in realize.iter_values)
+        values = tuple(
+            self.analyzer.simplify(substitute(v, self.vmap)) for v in realize.iter_values
+        )
         pred = substitute(realize.predicate, self.vmap)
         if self.predicate is not None:
             pred = E.And(self.predicate, pred) if not _is_true(pred) else self.predicate
         return realize.with_fields(iter_values=values, predicate=self.analyzer.simplify(pred))
 
     def visit_For(self, loop):
-        with_bounds = loop.with_fields(min=self.analyzer.simplify(substitute(loop.min, self.vmap)),
-                                       extent=self.analyzer.simplify(substitute(loop.extent, self.vmap)))
+        with_bounds = loop.with_fields(
+            min=self.analyzer.simplify(substitute(loop.min, self.vmap)),
+            extent=self.analyzer.simplify(substitute(loop.extent, self.vmap)),
+        )
         lo, ext = with_bounds.min, with_bounds.extent
         with self.analyzer.constraint_scope(loop.loop_var, E.Range.from_min_extent(lo, ext)):
             return with_bounds.with_fields(body=self.visit(loop.body))
@@ -66,7 +72,9 @@ def split(sch, loop_rv, factors):
     loop = path[-1]
     name = loop.loop_var.name
     if not isinstance(factors, (list, tuple)) or len(factors) < 2:
-        raise sch._error("split", f"factors for loop {name!r} must be a list of at least two entries")
+        raise sch._error(
+            "split", f"factors for loop {name!r} must be a list of at least two entries"
+        )
     extent = _extent(sch, "split", loop)
     symbolic = not isinstance(extent, int)
     values = []
@@ -78,19 +86,26 @@ def split(sch, loop_rv, factors):
         elif isinstance(f, E.IntImm) and f.value > 0:
             values.append(f.value)
         else:
-            raise sch._error("split", f"factors of loop {name!r} must be positive ints or None, "
-                                      f"got {f!r}")
+            raise sch._error(
+                "split", f"factors of loop {name!r} must be positive ints or None, got {f!r}"
+            )
     if values.count(None) > 1:
         raise sch._error("split", f"at most one factor of loop {name!r} may be None")
     known = _product(f for f in values if f is not None)
     if None in values:
         # The open factor covers the extent; a symbolic one is ceildiv(extent, known).
-        values[values.index(None)] = (-(-extent // known) if not symbolic
-                                      else E.FloorDiv(extent + (known - 1), known) if known > 1
-                                      else extent)
+        values[values.index(None)] = (
+            -(-extent // known)
+            if not symbolic
+            else E.FloorDiv(extent + (known - 1), known)
+            if known > 1
+            else extent
+        )
     elif not symbolic and known < extent:
-        raise sch._error("split", f"factors {values} multiply to {known}, less than the extent "
-                                  f"{extent} of loop {name!r}")
+        raise sch._error(
+            "split",
+            f"factors {values} multiply to {known}, less than the extent {extent} of loop {name!r}",
+        )
     dtype = loop.loop_var.dtype
     new_vars = [E.Var(f"{name}_{k}", dtype) for k in range(len(values))]
     fused = None
@@ -119,17 +134,24 @@ def fuse(sch, loop_rvs):
     chain = [p[-1] for p in paths]
     for outer, inner in zip(chain, chain[1:]):
         if outer.body is not inner:
-            raise sch._error("fuse", f"loops {outer.loop_var.name!r} and {inner.loop_var.name!r} "
-                                     "are not directly nested (something sits between them)")
+            raise sch._error(
+                "fuse",
+                f"loops {outer.loop_var.name!r} and {inner.loop_var.name!r} "
+                "are not directly nested (something sits between them)",
+            )
     extents = [_extent(sch, "fuse", loop) for loop in chain]
-    fused_var = E.Var("_".join(loop.loop_var.name for loop in chain) + "_fused",
-                      chain[0].loop_var.dtype)
+    fused_var = E.Var(
+        "_".join(loop.loop_var.name for loop in chain) + "_fused", chain[0].loop_var.dtype
+    )
     total = _product(extents)
     vmap = {}
     for k, (loop, extent) in enumerate(zip(chain, extents)):
-        inner_size = _product(extents[k + 1:])
-        value = fused_var // inner_size if not (isinstance(inner_size, int) and inner_size == 1) \
+        inner_size = _product(extents[k + 1 :])
+        value = (
+            fused_var // inner_size
+            if not (isinstance(inner_size, int) and inner_size == 1)
             else fused_var
+        )
         if loop is not chain[0]:
             value = value % extent
         vmap[loop.loop_var] = value
@@ -148,26 +170,35 @@ def reorder(sch, ordered):
     outer_path = min(paths, key=len)
     inner_path = max(paths, key=len)
     chain = []
-    for node in inner_path[len(outer_path) - 1:]:
+    for node in inner_path[len(outer_path) - 1 :]:
         if isinstance(node, For):
             chain.append(node)
     chosen = {id(p[-1]) for p in paths}
     if not all(any(p[-1] is c for c in chain) for p in paths):
-        raise sch._error("reorder", "the loops are not nested in one another: "
-                         + ", ".join(repr(rv.var.name) for rv in ordered))
+        raise sch._error(
+            "reorder",
+            "the loops are not nested in one another: "
+            + ", ".join(repr(rv.var.name) for rv in ordered),
+        )
     chain = chain[: max(i for i, c in enumerate(chain) if id(c) in chosen) + 1]
     for outer, inner in zip(chain, chain[1:]):
         if outer.body is not inner:
-            raise sch._error("reorder", f"loop {outer.loop_var.name!r} has other statements "
-                                        f"besides loop {inner.loop_var.name!r}")
+            raise sch._error(
+                "reorder",
+                f"loop {outer.loop_var.name!r} has other statements "
+                f"besides loop {inner.loop_var.name!r}",
+            )
     chain_vars = {id(c.loop_var) for c in chain}
     for loop in chain:
         for bound in (loop.min, loop.extent):
             used = []
             post_order_visit(bound, lambda n: used.append(n) if isinstance(n, E.Var) else None)
             if any(id(v) in chain_vars for v in used):
-                raise sch._error("reorder", f"the bounds of loop {loop.loop_var.name!r} depend on "
-                                            "another loop being reordered")
+                raise sch._error(
+                    "reorder",
+                    f"the bounds of loop {loop.loop_var.name!r} depend on "
+                    "another loop being reordered",
+                )
     replacements = iter([p[-1] for p in paths])
     new_order = [next(replacements) if id(c) in chosen else c for c in chain]
     body = chain[-1].body
@@ -188,9 +219,12 @@ def set_kind(sch, loop_rv, primitive):
                 used = []
                 post_order_visit(value, lambda n: used.append(n) if n is loop.loop_var else None)
                 if iv.is_reduce and used:
-                    raise sch._error(primitive, f"loop {loop.loop_var.name!r} is bound to reduction "
-                                                f"iterator {iv.var.name!r} of block "
-                                                f"{realize.block.name_hint!r}")
+                    raise sch._error(
+                        primitive,
+                        f"loop {loop.loop_var.name!r} is bound to reduction "
+                        f"iterator {iv.var.name!r} of block "
+                        f"{realize.block.name_hint!r}",
+                    )
     sch._set_body(replace_at(path, loop.with_fields(kind=_KINDS[primitive])))
 
 
@@ -203,8 +237,10 @@ def add_unit_loop(sch, rv):
     elif isinstance(rv, LoopRV):
         path = sch._loop_path(rv, "add_unit_loop")
     else:
-        raise TypeError("add_unit_loop: argument 'block_or_loop' must be a BlockRV or LoopRV, "
-                        f"got {type(rv).__name__}")
+        raise TypeError(
+            "add_unit_loop: argument 'block_or_loop' must be a BlockRV or LoopRV, "
+            f"got {type(rv).__name__}"
+        )
     if len(path) == 1:
         raise sch._error("add_unit_loop", "cannot wrap the function's root block")
     var = E.Var("u", "int32")

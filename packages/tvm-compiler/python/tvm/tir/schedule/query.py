@@ -36,7 +36,7 @@ def producers(sch, block_rv) -> list[str]:
     path = sch._block_path(block_rv, "get_producers")
     block = path[-1].block
     siblings = _scope_blocks(sch, path)
-    earlier = siblings[:next(i for i, b in enumerate(siblings) if b is block)]
+    earlier = siblings[: next(i for i, b in enumerate(siblings) if b is block)]
     reads = _buffers(block.reads)
     return [b.name_hint for b in earlier if _buffers(b.writes) & reads]
 
@@ -46,7 +46,7 @@ def consumers(sch, block_rv) -> list[str]:
     path = sch._block_path(block_rv, "get_consumers")
     block = path[-1].block
     siblings = _scope_blocks(sch, path)
-    later = siblings[next(i for i, b in enumerate(siblings) if b is block) + 1:]
+    later = siblings[next(i for i, b in enumerate(siblings) if b is block) + 1 :]
     writes = _buffers(block.writes)
     return [b.name_hint for b in later if _buffers(b.reads) & writes]
 

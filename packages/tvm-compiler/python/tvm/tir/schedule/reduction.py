@@ -33,12 +33,16 @@ def decompose_reduction(sch, block_rv, loop_rv):
     realize, loop = block_path[-1], loop_path[-1]
     block = realize.block
     if block.init is None:
-        raise sch._error("decompose_reduction", f"block {block.name_hint!r} is not a reduction "
-                                                "block (it has no init)")
+        raise sch._error(
+            "decompose_reduction",
+            f"block {block.name_hint!r} is not a reduction block (it has no init)",
+        )
     if not any(node is loop for node in block_path):
-        raise sch._error("decompose_reduction", f"loop {loop.loop_var.name!r} does not enclose "
-                                                f"block {block.name_hint!r}")
-    inner_loops = [n for n in block_path[block_path.index(loop):] if isinstance(n, For)]
+        raise sch._error(
+            "decompose_reduction",
+            f"loop {loop.loop_var.name!r} does not enclose block {block.name_hint!r}",
+        )
+    inner_loops = [n for n in block_path[block_path.index(loop) :] if isinstance(n, For)]
     reduce_vars: set[int] = set()
     for iv, value in zip(block.iter_vars, realize.iter_values):
         if iv.is_reduce:
@@ -54,8 +58,11 @@ def decompose_reduction(sch, block_rv, loop_rv):
             continue
         used = _vars_in(value)
         if used & inner_ids - copied_ids:
-            raise sch._error("decompose_reduction", f"spatial iterator {iv.var.name!r} of block "
-                             f"{block.name_hint!r} depends on a reduction loop")
+            raise sch._error(
+                "decompose_reduction",
+                f"spatial iterator {iv.var.name!r} of block "
+                f"{block.name_hint!r} depends on a reduction loop",
+            )
         new_var = E.Var(iv.var.name + "_init", iv.var.dtype)
         init_iters.append(IterVar(iv.dom, new_var, IterVar.DataPar))
         init_values.append(substitute(value, vmap))
@@ -72,8 +79,10 @@ def decompose_reduction(sch, block_rv, loop_rv):
     stmt = BlockRealize(init_values, init_pred, init_block)
     for lp in reversed(copied):
         stmt = For(vmap[lp.loop_var], lp.min, lp.extent, lp.kind, stmt, lp.annotations)
-    body = replace_at(block_path[block_path.index(loop):],
-                      realize.with_fields(block=block.with_fields(init=None)))
+    body = replace_at(
+        block_path[block_path.index(loop) :],
+        realize.with_fields(block=block.with_fields(init=None)),
+    )
     new_loop_stmt = seq(stmt, body)
     sch._set_body(replace_at(loop_path, new_loop_stmt))
     return BlockRV(init_block.name_hint)

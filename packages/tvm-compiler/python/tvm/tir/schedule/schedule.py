@@ -46,8 +46,16 @@ def _schedule_error(message: str):
 class Schedule:
     """Schedule(mod_or_func): transformations on one PrimFunc (mod["main"] or the only one)."""
 
-    def __init__(self, mod, func_name: str | None = None, *, seed: int | None = None,
-                 debug_mask="none", error_render_level="detail", enable_check=True):
+    def __init__(
+        self,
+        mod,
+        func_name: str | None = None,
+        *,
+        seed: int | None = None,
+        debug_mask="none",
+        error_render_level="detail",
+        enable_check=True,
+    ):
         if isinstance(mod, PrimFunc):
             mod = IRModule({"main": mod})
         if not isinstance(mod, IRModule):
@@ -84,8 +92,10 @@ class Schedule:
     def _block_path(self, block_rv, primitive: str) -> list:
         if not isinstance(block_rv, BlockRV):
             raise TypeError(f"{primitive}: expected a BlockRV, got {type(block_rv).__name__}")
-        path = find_path(self._func.body, lambda n: isinstance(n, BlockRealize)
-                         and n.block.name_hint == block_rv.name)
+        path = find_path(
+            self._func.body,
+            lambda n: isinstance(n, BlockRealize) and n.block.name_hint == block_rv.name,
+        )
         if path is None:
             raise self._error(primitive, f"block {block_rv.name!r} is not in the function")
         return path
@@ -93,10 +103,14 @@ class Schedule:
     def _loop_path(self, loop_rv, primitive: str) -> list:
         if not isinstance(loop_rv, LoopRV):
             raise TypeError(f"{primitive}: expected a LoopRV, got {type(loop_rv).__name__}")
-        path = find_path(self._func.body, lambda n: isinstance(n, For) and n.loop_var is loop_rv.var)
+        path = find_path(
+            self._func.body, lambda n: isinstance(n, For) and n.loop_var is loop_rv.var
+        )
         if path is None:
-            raise self._error(primitive, f"loop {loop_rv.var.name!r} no longer exists (an earlier "
-                                         "step replaced it)")
+            raise self._error(
+                primitive,
+                f"loop {loop_rv.var.name!r} no longer exists (an earlier step replaced it)",
+            )
         return path
 
     def block_names(self) -> list[str]:
@@ -154,26 +168,55 @@ class Schedule:
         self._apply("unroll", {"loop": loop}, loops.set_kind, loop, "unroll")
 
     def cache_read(self, block: BlockRV, read_buffer_index: int, storage_scope: str) -> BlockRV:
-        return self._apply("cache_read", {"block": block, "read_buffer_index": read_buffer_index,
-                                          "storage_scope": storage_scope},
-                           cache.cache_read, block, read_buffer_index, storage_scope)
+        return self._apply(
+            "cache_read",
+            {
+                "block": block,
+                "read_buffer_index": read_buffer_index,
+                "storage_scope": storage_scope,
+            },
+            cache.cache_read,
+            block,
+            read_buffer_index,
+            storage_scope,
+        )
 
     def cache_write(self, block: BlockRV, write_buffer_index: int, storage_scope: str) -> BlockRV:
-        return self._apply("cache_write", {"block": block, "write_buffer_index": write_buffer_index,
-                                           "storage_scope": storage_scope},
-                           cache.cache_write, block, write_buffer_index, storage_scope)
+        return self._apply(
+            "cache_write",
+            {
+                "block": block,
+                "write_buffer_index": write_buffer_index,
+                "storage_scope": storage_scope,
+            },
+            cache.cache_write,
+            block,
+            write_buffer_index,
+            storage_scope,
+        )
 
     def compute_at(self, block: BlockRV, loop: LoopRV) -> None:
-        self._apply("compute_at", {"block": block, "loop": loop}, compute_at.compute_at, block,
-                    loop)
+        self._apply(
+            "compute_at", {"block": block, "loop": loop}, compute_at.compute_at, block, loop
+        )
 
     def reverse_compute_at(self, block: BlockRV, loop: LoopRV) -> None:
-        self._apply("reverse_compute_at", {"block": block, "loop": loop},
-                    compute_at.reverse_compute_at, block, loop)
+        self._apply(
+            "reverse_compute_at",
+            {"block": block, "loop": loop},
+            compute_at.reverse_compute_at,
+            block,
+            loop,
+        )
 
     def decompose_reduction(self, block: BlockRV, loop: LoopRV) -> BlockRV:
-        return self._apply("decompose_reduction", {"block": block, "loop": loop},
-                           reduction.decompose_reduction, block, loop)
+        return self._apply(
+            "decompose_reduction",
+            {"block": block, "loop": loop},
+            reduction.decompose_reduction,
+            block,
+            loop,
+        )
 
     def compute_inline(self, block: BlockRV) -> None:
         """Inline an elementwise block into its consumers; its buffer goes away."""
@@ -181,21 +224,33 @@ class Schedule:
 
     def reverse_compute_inline(self, block: BlockRV) -> None:
         """Inline an elementwise block into the block producing what it reads."""
-        self._apply("reverse_compute_inline", {"block": block}, inline.reverse_compute_inline,
-                    block)
+        self._apply(
+            "reverse_compute_inline", {"block": block}, inline.reverse_compute_inline, block
+        )
 
     def annotate(self, block_or_loop, ann_key: str, ann_val) -> None:
-        self._apply("annotate", {"block_or_loop": block_or_loop, "ann_key": ann_key,
-                                 "ann_val": ann_val},
-                    annotation.annotate, block_or_loop, ann_key, ann_val)
+        self._apply(
+            "annotate",
+            {"block_or_loop": block_or_loop, "ann_key": ann_key, "ann_val": ann_val},
+            annotation.annotate,
+            block_or_loop,
+            ann_key,
+            ann_val,
+        )
 
     def unannotate(self, block_or_loop, ann_key: str) -> None:
-        self._apply("unannotate", {"block_or_loop": block_or_loop, "ann_key": ann_key},
-                    annotation.unannotate, block_or_loop, ann_key)
+        self._apply(
+            "unannotate",
+            {"block_or_loop": block_or_loop, "ann_key": ann_key},
+            annotation.unannotate,
+            block_or_loop,
+            ann_key,
+        )
 
     def add_unit_loop(self, block_or_loop) -> LoopRV:
-        return self._apply("add_unit_loop", {"block_or_loop": block_or_loop},
-                           loops.add_unit_loop, block_or_loop)
+        return self._apply(
+            "add_unit_loop", {"block_or_loop": block_or_loop}, loops.add_unit_loop, block_or_loop
+        )
 
     def get_producers(self, block: BlockRV) -> list[BlockRV]:
         return self._query("get_producers", {"block": block}, query.producers(self, block))
@@ -204,15 +259,18 @@ class Schedule:
         return self._query("get_consumers", {"block": block}, query.consumers(self, block))
 
     def get_child_blocks(self, block_or_loop) -> list[BlockRV]:
-        return self._query("get_child_blocks", {"block_or_loop": block_or_loop},
-                           query.child_blocks(self, block_or_loop))
+        return self._query(
+            "get_child_blocks",
+            {"block_or_loop": block_or_loop},
+            query.child_blocks(self, block_or_loop),
+        )
 
     def _query(self, kind, inputs, names) -> list[BlockRV]:
         rvs = [BlockRV(name) for name in names]
         self.trace.append(kind, inputs, rvs)
         return rvs
 
-    def copy(self) -> "Schedule":
+    def copy(self) -> Schedule:
         """An independent schedule in the same state (the IR is immutable, so it is shared)."""
         other = Schedule.__new__(Schedule)
         other.__dict__.update(self.__dict__)

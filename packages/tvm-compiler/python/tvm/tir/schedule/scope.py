@@ -11,8 +11,9 @@ from ..stmt import Block, BlockRealize, BufferRegion, BufferStore, SeqStmt, seq
 def root_block(sch) -> Block:
     body = sch.func.body
     if not (isinstance(body, BlockRealize) and body.block.name_hint == "root"):
-        raise sch._error("schedule", "the function has no root block (make it with "
-                                     "te.create_prim_func)")
+        raise sch._error(
+            "schedule", "the function has no root block (make it with te.create_prim_func)"
+        )
     return body.block
 
 
@@ -33,8 +34,9 @@ def top_index(sch, path: list, primitive: str) -> int:
 
 def set_top_level(sch, items, extra_allocs=()) -> None:
     root = root_block(sch)
-    new_root = root.with_fields(body=seq(*items),
-                                alloc_buffers=root.alloc_buffers + tuple(extra_allocs))
+    new_root = root.with_fields(
+        body=seq(*items), alloc_buffers=root.alloc_buffers + tuple(extra_allocs)
+    )
     sch._set_body(sch.func.body.with_fields(block=new_root))
 
 

@@ -12,9 +12,11 @@ class Instruction:
     def as_python(self, name_of) -> str:
         # The key "*" holds positional arguments (as for fuse and reorder).
         args = ", ".join(
-            ", ".join(_render(v, name_of) for v in value) if key == "*"
+            ", ".join(_render(v, name_of) for v in value)
+            if key == "*"
             else f"{key}={_render(value, name_of)}"
-            for key, value in self.inputs.items())
+            for key, value in self.inputs.items()
+        )
         call = f"sch.{self.kind}({args})"
         if not self.outputs:
             return call
@@ -38,8 +40,11 @@ class Trace:
         self._keep: list = []
 
     def append(self, kind: str, inputs: dict, outputs) -> None:
-        outputs = list(outputs) if isinstance(outputs, (list, tuple)) else (
-            [] if outputs is None else [outputs])
+        outputs = (
+            list(outputs)
+            if isinstance(outputs, (list, tuple))
+            else ([] if outputs is None else [outputs])
+        )
         self.insts.append(Instruction(kind, inputs, outputs))
 
     def name_of(self, rv) -> str:
@@ -49,7 +54,7 @@ class Trace:
             self._keep.append(rv)
         return self._names[key]
 
-    def copy(self) -> "Trace":
+    def copy(self) -> Trace:
         other = Trace()
         other.insts = list(self.insts)
         other._names = dict(self._names)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from ..stmt import Block, BlockRealize, For, SeqStmt, Stmt
 
+
 def _statement_fields(stmt):
     """The fields of stmt that hold statements (a body, a sequence, a block), as its class
     declares them to the traversal layer."""
     for name in stmt._visit_fields():
         value = getattr(stmt, name)
-        if isinstance(value, Stmt) or (isinstance(value, tuple) and value
-                                       and all(isinstance(v, Stmt) for v in value)):
+        if isinstance(value, Stmt) or (
+            isinstance(value, tuple) and value and all(isinstance(v, Stmt) for v in value)
+        ):
             yield name
 
 

@@ -5,8 +5,8 @@ from tvm.transform import Sequential, prim_func_pass
 
 from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
-from .partition_full_tiles import partition_full_tiles
 from .lower_blocks import lower_blocks
+from .partition_full_tiles import partition_full_tiles
 from .register_tile_reduction import register_tile_reduction
 from .vectorize_loop import vectorize_loop
 
@@ -18,8 +18,9 @@ def LowerBlocks():  # noqa: N802  (pass constructors are capitalised)
 
 def Simplify():  # noqa: N802
     """Simplify every expression, with loop variables bound to their ranges."""
-    return prim_func_pass(lambda f, m, c: f.with_body(Analyzer().rewrite(f.body)), opt_level=0,
-                          name="tir.Simplify")
+    return prim_func_pass(
+        lambda f, m, c: f.with_body(Analyzer().rewrite(f.body)), opt_level=0, name="tir.Simplify"
+    )
 
 
 def FlattenBuffer():  # noqa: N802
@@ -30,21 +31,26 @@ def FlattenBuffer():  # noqa: N802
 def CompactBufferAllocation():  # noqa: N802
     """Allocate each buffer inside the innermost loop holding all its uses, shrunk to what one
     iteration touches (private to each thread of a parallel loop, small enough for the stack)."""
-    return prim_func_pass(lambda f, m, c: compact_buffer_allocation(f), opt_level=0,
-                          name="tir.CompactBufferAllocation")
+    return prim_func_pass(
+        lambda f, m, c: compact_buffer_allocation(f),
+        opt_level=0,
+        name="tir.CompactBufferAllocation",
+    )
 
 
 def PartitionFullTiles():  # noqa: N802
     """Give tiles wholly inside the bounds a copy of the loop body without bound checks
     (see partition_full_tiles.py)."""
-    return prim_func_pass(lambda f, m, c: partition_full_tiles(f), opt_level=2,
-                          name="tir.PartitionFullTiles")
+    return prim_func_pass(
+        lambda f, m, c: partition_full_tiles(f), opt_level=2, name="tir.PartitionFullTiles"
+    )
 
 
 def RegisterTileReduction():  # noqa: N802
     """Keep a few rows of a vectorized reduction's accumulator in registers (see register_tile_reduction.py)."""
-    return prim_func_pass(lambda f, m, c: register_tile_reduction(f), opt_level=2,
-                          name="tir.RegisterTileReduction")
+    return prim_func_pass(
+        lambda f, m, c: register_tile_reduction(f), opt_level=2, name="tir.RegisterTileReduction"
+    )
 
 
 def VectorizeLoop():  # noqa: N802
@@ -55,11 +61,28 @@ def VectorizeLoop():  # noqa: N802
 def default_lowering() -> Sequential:
     """The passes tvm.compile runs before code generation."""
     return Sequential(
-        [LowerBlocks(), CompactBufferAllocation(), Simplify(), PartitionFullTiles(), Simplify(),
-         RegisterTileReduction(), FlattenBuffer(), Simplify(), VectorizeLoop()],
+        [
+            LowerBlocks(),
+            CompactBufferAllocation(),
+            Simplify(),
+            PartitionFullTiles(),
+            Simplify(),
+            RegisterTileReduction(),
+            FlattenBuffer(),
+            Simplify(),
+            VectorizeLoop(),
+        ],
         name="tir.DefaultLowering",
     )
 
 
-__all__ = ["CompactBufferAllocation", "FlattenBuffer", "LowerBlocks", "PartitionFullTiles",
-           "RegisterTileReduction", "Simplify", "VectorizeLoop", "default_lowering"]
+__all__ = [
+    "CompactBufferAllocation",
+    "FlattenBuffer",
+    "LowerBlocks",
+    "PartitionFullTiles",
+    "RegisterTileReduction",
+    "Simplify",
+    "VectorizeLoop",
+    "default_lowering",
+]

@@ -8,8 +8,8 @@ from tvm.arith import Analyzer
 from .. import expr as E
 from ..buffer import decl_buffer
 from ..functor import StmtExprMutator, StmtExprVisitor
-from ..stmt import Allocate, BufferStore, DeclBuffer, For
 from ..schedule.region import RegionError, access_region
+from ..stmt import Allocate, BufferStore, DeclBuffer, For
 
 
 class _AccessSites(StmtExprVisitor):
@@ -86,7 +86,7 @@ class _Compactor(StmtExprMutator):
         prefix = _common_prefix([chain for chain, _ in sites.sites])
         varying = {}
         for chain, _ in sites.sites:
-            for loop in chain[len(prefix):]:
+            for loop in chain[len(prefix) :]:
                 varying[loop.loop_var] = (loop.min, loop.extent)
         try:
             region = access_region([idx for _, idx in sites.sites], varying, Analyzer())
@@ -94,8 +94,10 @@ class _Compactor(StmtExprMutator):
             return alloc.with_fields(body=body)
         if region is None or len(region) != len(buf.shape):
             return alloc.with_fields(body=body)
-        same_shape = all(isinstance(dim, E.IntImm) and dim.value == extent
-                         for dim, (_, extent) in zip(buf.shape, region))
+        same_shape = all(
+            isinstance(dim, E.IntImm) and dim.value == extent
+            for dim, (_, extent) in zip(buf.shape, region)
+        )
         if same_shape and not prefix:
             return alloc.with_fields(body=body)
         shape = [E.const(extent, "int32") for _, extent in region]
@@ -104,8 +106,9 @@ class _Compactor(StmtExprMutator):
         site = prefix[-1] if prefix else None
         relocated = _Relocate(buf, new_buf, starts, site).visit(body.body)
         if site is None:
-            return Allocate(new_buf.data, buf.dtype, [new_buf.num_elements()],
-                            DeclBuffer(new_buf, relocated))
+            return Allocate(
+                new_buf.data, buf.dtype, [new_buf.num_elements()], DeclBuffer(new_buf, relocated)
+            )
         return relocated
 
 

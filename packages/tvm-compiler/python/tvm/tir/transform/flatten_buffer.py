@@ -17,8 +17,9 @@ def flat_buffer(buf: Buffer) -> Buffer:
         extent = E.const(1, extent.dtype)
         for dim, stride in zip(buf.shape, buf.strides):
             extent = extent + (dim - 1) * stride
-    return Buffer(buf.data, buf.dtype, (extent,), (), buf.elem_offset, buf.name, buf.scope,
-                  buf.data_alignment)
+    return Buffer(
+        buf.data, buf.dtype, (extent,), (), buf.elem_offset, buf.name, buf.scope, buf.data_alignment
+    )
 
 
 def flat_index(buf: Buffer, indices):
@@ -43,7 +44,11 @@ class _Flattener(StmtExprMutator):
         indices = tuple(self.visit(i) for i in load.indices)
         flat = self._flat(load.buffer)
         if flat is load.buffer:
-            return load if all(a is b for a, b in zip(indices, load.indices)) else E.BufferLoad(flat, indices)
+            return (
+                load
+                if all(a is b for a, b in zip(indices, load.indices))
+                else E.BufferLoad(flat, indices)
+            )
         return E.BufferLoad(flat, [flat_index(load.buffer, indices)])
 
     def visit_BufferStore(self, store):

@@ -22,8 +22,11 @@ class _BlockLowerer(StmtExprMutator):
         body = self.visit(substitute(block.body, vmap))
         if block.init is not None:
             init = self.visit(substitute(block.init, vmap))
-            first = [E.EQ(value, iv.dom.min) for iv, value in zip(block.iter_vars, realize.iter_values)
-                     if iv.is_reduce]
+            first = [
+                E.EQ(value, iv.dom.min)
+                for iv, value in zip(block.iter_vars, realize.iter_values)
+                if iv.is_reduce
+            ]
             if first:
                 cond = first[0]
                 for c in first[1:]:

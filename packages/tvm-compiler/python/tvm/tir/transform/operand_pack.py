@@ -23,9 +23,12 @@ def packable_loads(rhs, row_var, tile_vars) -> list:
     loads = []
 
     def visit(node):
-        if (isinstance(node, E.BufferLoad) and not _uses_any(node, [row_var])
-                and all(_uses_any(node, [v]) for v in tile_vars)
-                and not any(node is seen for seen in loads)):
+        if (
+            isinstance(node, E.BufferLoad)
+            and not _uses_any(node, [row_var])
+            and all(_uses_any(node, [v]) for v in tile_vars)
+            and not any(node is seen for seen in loads)
+        ):
             loads.append(node)
 
     post_order_visit(rhs, visit)
@@ -57,8 +60,10 @@ class PackedOperand:
         for r in range(per_tile):
             k_row = E.FloorMod(tile_var * per_tile + r, k_extent) if k_extent > 1 else 0
             for offset in offsets:
-                address = substitute(self.load, {chunk_var: E.FloorMod(chunk_var + 1, chunks),
-                                                 k_var: k_row, j_var: offset})
+                address = substitute(
+                    self.load,
+                    {chunk_var: E.FloorMod(chunk_var + 1, chunks), k_var: k_row, j_var: offset},
+                )
                 hints.append(Evaluate(E.Call("int32", "tir.prefetch", [address])))
         return hints
 

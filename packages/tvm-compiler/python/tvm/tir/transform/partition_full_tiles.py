@@ -30,7 +30,14 @@ from .. import expr as E
 from ..functor import StmtExprMutator, contains, post_order_visit, substitute
 from ..op import call_effect
 from ..stmt import (
-    Allocate, AssertStmt, BufferStore, Evaluate, For, IfThenElse, LetStmt, SeqStmt,
+    Allocate,
+    AssertStmt,
+    BufferStore,
+    Evaluate,
+    For,
+    IfThenElse,
+    LetStmt,
+    SeqStmt,
 )
 
 _COMPARISONS = (E.LT, E.LE, E.GT, E.GE)
@@ -142,8 +149,13 @@ class _Scope:
         return found
 
 
-_OWN_EXPRS = {LetStmt: ("value",), IfThenElse: ("condition",), For: ("min", "extent"),
-              AssertStmt: ("condition",), Allocate: ("extents",)}
+_OWN_EXPRS = {
+    LetStmt: ("value",),
+    IfThenElse: ("condition",),
+    For: ("min", "extent"),
+    AssertStmt: ("condition",),
+    Allocate: ("extents",),
+}
 
 
 def _own_exprs(node):
@@ -166,7 +178,8 @@ def _all_effects_guarded(body, terms) -> bool:
         if isinstance(node, IfThenElse):
             inside = guarded or any(any(t is g for g in terms) for t in _conjuncts(node.condition))
             return walk(node.then_case, inside) and (
-                node.else_case is None or walk(node.else_case, guarded))
+                node.else_case is None or walk(node.else_case, guarded)
+            )
         if isinstance(node, SeqStmt):
             return all(walk(s, guarded) for s in node.seq)
         body = getattr(node, "body", None)
@@ -193,8 +206,12 @@ class _DropTerms(StmtExprMutator):
 
 def _statement_count(stmt) -> int:
     count = [0]
-    post_order_visit(stmt, lambda n: count.__setitem__(0, count[0] + 1)
-                     if not isinstance(n, (E.PrimExpr, E.Range)) else None)
+    post_order_visit(
+        stmt,
+        lambda n: (
+            count.__setitem__(0, count[0] + 1) if not isinstance(n, (E.PrimExpr, E.Range)) else None
+        ),
+    )
     return count[0]
 
 
@@ -213,14 +230,18 @@ class _FullTilePartitioner(StmtExprMutator):
         return True
 
     def visit_For(self, loop):
-        with self.analyzer.constraint_scope(loop.loop_var,
-                                            E.Range.from_min_extent(loop.min, loop.extent)):
+        with self.analyzer.constraint_scope(
+            loop.loop_var, E.Range.from_min_extent(loop.min, loop.extent)
+        ):
             return self._partition(loop)
 
     def _partition(self, loop):
         scope = _Scope(loop.body)
-        if (not scope.guards or not isinstance(loop.min, E.IntImm)
-                or not isinstance(loop.extent, E.IntImm)):
+        if (
+            not scope.guards
+            or not isinstance(loop.min, E.IntImm)
+            or not isinstance(loop.extent, E.IntImm)
+        ):
             return self.generic_visit(loop)
         start, end = loop.min.value, loop.min.value + loop.extent.value
         always, own, outer = self._classify(loop.loop_var, scope)
@@ -230,13 +251,17 @@ class _FullTilePartitioner(StmtExprMutator):
             split_at = min(ends)
             # Past split_at a check on var alone (no inner loops) is false: what it guards is
             # gone, and only a rest that still does something costs a copy of the body.
-            dead = [c.term for c in own if not c.has_inner and c.prefix_end(loop.loop_var) == split_at]
+            dead = [
+                c.term for c in own if not c.has_inner and c.prefix_end(loop.loop_var) == split_at
+            ]
             keep_rest = not _all_effects_guarded(body, dead)
             if not keep_rest or self._afford(body):
                 return self._split(loop, body, own, split_at, start, end, keep_rest)
         if outer and self._afford(body):
             return self._unswitch(loop, body, outer)
-        return self.generic_visit(loop.with_fields(body=body)) if always else self.generic_visit(loop)
+        return (
+            self.generic_visit(loop.with_fields(body=body)) if always else self.generic_visit(loop)
+        )
 
     def _classify(self, var, scope):
         """The checks in scope that always hold, that hold for a prefix of var's values (a
@@ -268,16 +293,30 @@ class _FullTilePartitioner(StmtExprMutator):
         held = [c.term for c in own if c.prefix_end(var) >= split_at]
         with self.analyzer.constraint_scope(var, E.Range.from_min_extent(start, split_at - start)):
             head = self.visit(_DropTerms(held).visit(body))
-        parts = [loop.with_fields(min=E.const(start, var.dtype), extent=E.const(split_at - start, var.dtype), body=head)]
+        parts = [
+            loop.with_fields(
+                min=E.const(start, var.dtype),
+                extent=E.const(split_at - start, var.dtype),
+                body=head,
+            )
+        ]
         if keep_rest:
             if end - split_at == 1:
                 rest = self.analyzer.rewrite(substitute(body, {var: E.const(split_at, var.dtype)}))
                 parts.append(self.visit(rest))
             else:
-                with self.analyzer.constraint_scope(var, E.Range.from_min_extent(split_at, end - split_at)):
-                    parts.append(self.visit(loop.with_fields(
-                        min=E.const(split_at, var.dtype), extent=E.const(end - split_at, var.dtype),
-                        body=body)))
+                with self.analyzer.constraint_scope(
+                    var, E.Range.from_min_extent(split_at, end - split_at)
+                ):
+                    parts.append(
+                        self.visit(
+                            loop.with_fields(
+                                min=E.const(split_at, var.dtype),
+                                extent=E.const(end - split_at, var.dtype),
+                                body=body,
+                            )
+                        )
+                    )
         return parts[0] if len(parts) == 1 else SeqStmt(parts)
 
     def _unswitch(self, loop, body, outer):

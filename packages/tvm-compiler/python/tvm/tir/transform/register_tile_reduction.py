@@ -19,7 +19,6 @@ bit-identical to the untransformed loops.
 from __future__ import annotations
 
 from tvm.arith.linear import to_linear
-
 from tvm.ir.structural import structural_equal
 from tvm.target.simd import target_vector_bytes
 
@@ -52,8 +51,11 @@ def _accumulation(store):
     if not isinstance(value, E.Add):
         return None
     for load, rhs in ((value.a, value.b), (value.b, value.a)):
-        if (isinstance(load, E.BufferLoad) and load.buffer.data is store.buffer.data
-                and structural_equal(tuple(load.indices), tuple(store.indices))):
+        if (
+            isinstance(load, E.BufferLoad)
+            and load.buffer.data is store.buffer.data
+            and structural_equal(tuple(load.indices), tuple(store.indices))
+        ):
             return rhs
     return None
 
@@ -119,17 +121,26 @@ class _RegisterTiler(StmtExprMutator):
         if k_extent is None or k_extent > _MAX_REDUCE_EXTENT or not isinstance(i_loop, For):
             return None
         j_loop = i_loop.body
-        if (i_loop.kind != ForKind.SERIAL or not isinstance(j_loop, For)
-                or j_loop.kind != ForKind.VECTORIZED or _const(i_loop.min) != 0
-                or _const(j_loop.min) != 0 or _const(j_loop.extent) is None):
+        if (
+            i_loop.kind != ForKind.SERIAL
+            or not isinstance(j_loop, For)
+            or j_loop.kind != ForKind.VECTORIZED
+            or _const(i_loop.min) != 0
+            or _const(j_loop.min) != 0
+            or _const(j_loop.extent) is None
+        ):
             return None
         store = j_loop.body
         i_extent = _const(i_loop.extent)
         if not isinstance(store, BufferStore) or i_extent is None:
             return None
         rhs = _accumulation(store)
-        if (rhs is None or any(_uses(i, k_loop.loop_var) for i in store.indices)
-                or _reads_buffer(rhs, store.buffer.data) or not _one_to_one(store, i_loop, j_loop)):
+        if (
+            rhs is None
+            or any(_uses(i, k_loop.loop_var) for i in store.indices)
+            or _reads_buffer(rhs, store.buffer.data)
+            or not _one_to_one(store, i_loop, j_loop)
+        ):
             return None
         row_bytes = _const(j_loop.extent) * store.buffer.dtype.bytes
         row_vectors = -(-row_bytes // self.vector_bytes)
@@ -138,8 +149,12 @@ class _RegisterTiler(StmtExprMutator):
 
     def _tile_chunked(self, outer):
         """The chunked form (see the module doc) when outer is a reduction loop around a nest."""
-        if (not isinstance(outer, For) or outer.kind != ForKind.SERIAL or _const(outer.min) != 0
-                or _const(outer.extent) is None):
+        if (
+            not isinstance(outer, For)
+            or outer.kind != ForKind.SERIAL
+            or _const(outer.min) != 0
+            or _const(outer.extent) is None
+        ):
             return None
         nest = self._match(outer.body)
         if nest is None or any(_uses(i, outer.loop_var) for i in nest.store.indices):
@@ -147,15 +162,27 @@ class _RegisterTiler(StmtExprMutator):
         k_extent, j_extent = _const(nest.k_loop.extent), _const(nest.j_loop.extent)
         step_bytes = k_extent * j_extent * nest.store.buffer.dtype.bytes
         outer_extent = _const(outer.extent)
-        chunk = max((c for c in range(1, outer_extent + 1)
-                     if outer_extent % c == 0 and c * step_bytes <= _PACK_BYTES), default=0)
+        chunk = max(
+            (
+                c
+                for c in range(1, outer_extent + 1)
+                if outer_extent % c == 0 and c * step_bytes <= _PACK_BYTES
+            ),
+            default=0,
+        )
         if not chunk:
             return None
         ko = outer.loop_var
-        ko_outer, ko_inner = E.Var(f"{ko.name}_outer", ko.dtype), E.Var(f"{ko.name}_inner", ko.dtype)
+        ko_outer, ko_inner = (
+            E.Var(f"{ko.name}_outer", ko.dtype),
+            E.Var(f"{ko.name}_inner", ko.dtype),
+        )
         rhs = substitute(nest.rhs, {ko: ko_outer * chunk + ko_inner})
-        tile_loops = [(ko_inner, chunk), (nest.k_loop.loop_var, k_extent),
-                      (nest.j_loop.loop_var, j_extent)]
+        tile_loops = [
+            (ko_inner, chunk),
+            (nest.k_loop.loop_var, k_extent),
+            (nest.j_loop.loop_var, j_extent),
+        ]
         loads = packable_loads(rhs, nest.i_loop.loop_var, [v for v, _ in tile_loops])
         if not loads:
             return None
@@ -167,8 +194,14 @@ class _RegisterTiler(StmtExprMutator):
             return For(ko_inner, 0, chunk, ForKind.SERIAL, SeqStmt([*hints, k_loop]))
 
         tile = self._rewrite(nest, read_packed(rhs, packed), around_k)
-        return For(ko_outer, 0, outer_extent // chunk, ForKind.SERIAL, with_packing(packed, tile),
-                   outer.annotations)
+        return For(
+            ko_outer,
+            0,
+            outer_extent // chunk,
+            ForKind.SERIAL,
+            with_packing(packed, tile),
+            outer.annotations,
+        )
 
     def _rewrite(self, nest, rhs, around_k):
         """The register tile of nest accumulating rhs; around_k(k_loop, row_tile_var) wraps the
@@ -179,17 +212,31 @@ class _RegisterTiler(StmtExprMutator):
         acc = decl_buffer((factor,), store.buffer.dtype, name=f"{store.buffer.name}_acc")
         rows = [{i_var: outer * factor + u} for u in range(factor)]
         slots = [E.const(u, "int32") for u in range(factor)]
-        load_rows = [BufferStore(acc, E.BufferLoad(store.buffer, substitute(store.indices, row)),
-                                 [u]) for u, row in zip(slots, rows)]
-        update = SeqStmt([BufferStore(acc, E.BufferLoad(acc, [u]) + substitute(rhs, row), [u])
-                          for u, row in zip(slots, rows)])
-        store_rows = [BufferStore(store.buffer, E.BufferLoad(acc, [u]),
-                                  substitute(store.indices, row)) for u, row in zip(slots, rows)]
+        load_rows = [
+            BufferStore(acc, E.BufferLoad(store.buffer, substitute(store.indices, row)), [u])
+            for u, row in zip(slots, rows)
+        ]
+        update = SeqStmt(
+            [
+                BufferStore(acc, E.BufferLoad(acc, [u]) + substitute(rhs, row), [u])
+                for u, row in zip(slots, rows)
+            ]
+        )
+        store_rows = [
+            BufferStore(store.buffer, E.BufferLoad(acc, [u]), substitute(store.indices, row))
+            for u, row in zip(slots, rows)
+        ]
         k_unrolled = around_k(nest.k_loop.with_fields(kind=ForKind.UNROLLED, body=update), outer)
         body = SeqStmt([*load_rows, k_unrolled, *store_rows])
         body = Allocate(acc.data, acc.dtype, [E.const(factor, "int32")], DeclBuffer(acc, body))
-        return For(outer, 0, _const(i_loop.extent) // factor, ForKind.SERIAL,
-                   nest.j_loop.with_fields(body=body), i_loop.annotations)
+        return For(
+            outer,
+            0,
+            _const(i_loop.extent) // factor,
+            ForKind.SERIAL,
+            nest.j_loop.with_fields(body=body),
+            i_loop.annotations,
+        )
 
 
 def register_tile_reduction(func):

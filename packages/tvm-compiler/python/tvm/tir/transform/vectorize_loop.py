@@ -22,7 +22,11 @@ from .. import expr as E
 from ..buffer import decl_buffer
 from ..functor import StmtExprMutator, contains, post_order_visit, substitute
 from ..stmt import (
-    Allocate, BufferStore, DeclBuffer, ForKind, SeqStmt,
+    Allocate,
+    BufferStore,
+    DeclBuffer,
+    ForKind,
+    SeqStmt,
 )
 
 # Arithmetic a vector value may go through; integer vectors only take the ring operations.
@@ -56,8 +60,12 @@ class _Widen:
 
     # -- expressions: each result has 1 lane (the same for every lane) or self.lanes lanes ---
     def _invariant(self, e) -> bool:
-        return not contains(e, lambda n: n is self.var or (
-            isinstance(n, E.BufferLoad) and n.buffer.data in self.widened))
+        return not contains(
+            e,
+            lambda n: (
+                n is self.var or (isinstance(n, E.BufferLoad) and n.buffer.data in self.widened)
+            ),
+        )
 
     def _broadcast(self, e):
         return e if e.dtype.lanes == self.lanes else E.Broadcast(e, self.lanes)
@@ -138,16 +146,21 @@ class _Widen:
         return s.with_fields(body=self.stmt(s.body))
 
     def _s_Evaluate(self, s):
-        if (isinstance(s.value, E.Call) and s.value.op.name == "tir.prefetch"
-                and self._invariant(s.value)):
+        if (
+            isinstance(s.value, E.Call)
+            and s.value.op.name == "tir.prefetch"
+            and self._invariant(s.value)
+        ):
             return s  # a cache hint that is the same for every lane is given once
         raise _NotVectorizable("Evaluate")
 
     def _s_IfThenElse(self, s):
         if not self._invariant(s.condition):
             raise _NotVectorizable("IfThenElse")
-        return s.with_fields(then_case=self.stmt(s.then_case), else_case=None
-                             if s.else_case is None else self.stmt(s.else_case))
+        return s.with_fields(
+            then_case=self.stmt(s.then_case),
+            else_case=None if s.else_case is None else self.stmt(s.else_case),
+        )
 
     def _s_Allocate(self, s):
         return self._allocate(s)
@@ -161,15 +174,24 @@ class _Widen:
         value = self._broadcast(self.expr(store.value, chunk))
         wide = self.widened.get(store.buffer.data)
         if wide is not None:
-            return BufferStore(wide, value, [self._widened_index(store.buffer, store.indices, chunk)])
-        return BufferStore(store.buffer, value,
-                           [self._vector_index(store.buffer, store.indices, chunk)])
+            return BufferStore(
+                wide, value, [self._widened_index(store.buffer, store.indices, chunk)]
+            )
+        return BufferStore(
+            store.buffer, value, [self._vector_index(store.buffer, store.indices, chunk)]
+        )
 
     def _allocate(self, alloc):
         body = alloc.body
-        if (alloc.dtype.lanes != 1 or not _has_c_vectors(alloc.dtype) or len(alloc.extents) != 1
-                or not isinstance(alloc.extents[0], E.IntImm) or not isinstance(body, DeclBuffer)
-                or body.buffer.data is not alloc.buffer_var or len(body.buffer.shape) != 1):
+        if (
+            alloc.dtype.lanes != 1
+            or not _has_c_vectors(alloc.dtype)
+            or len(alloc.extents) != 1
+            or not isinstance(alloc.extents[0], E.IntImm)
+            or not isinstance(body, DeclBuffer)
+            or body.buffer.data is not alloc.buffer_var
+            or len(body.buffer.shape) != 1
+        ):
             raise _NotVectorizable("allocation")
         count = alloc.extents[0].value * self.chunks
         wide = decl_buffer((count,), alloc.dtype.with_lanes(self.lanes), name=body.buffer.name)
