@@ -1,4 +1,4 @@
-# The one entry point for every task of the tvm-stack monorepo (tests, lint, wheels, demo, bench, docs).
+# The one entry point for every task of the tvm-stack monorepo (tests, lint, wheels, demo, docs).
 from __future__ import annotations
 
 import os
@@ -154,7 +154,7 @@ def install_local_torch(session: nox.Session) -> None:
 
 
 def junit_xml(session: nox.Session, tool: str) -> str:
-    """The JUnit XML file of this session's `tool` run ("tests(tvm-ffi)" -> tests-tvm-ffi.pytest.xml)."""
+    """This session's JUnit XML file for `tool`: "tests(tvm-ffi)" -> tests-tvm-ffi.pytest.xml."""
     TEST_RESULTS.mkdir(parents=True, exist_ok=True)
     name = "".join(c if c.isalnum() or c in "._-" else "-" for c in session.name).strip("-")
     return str(TEST_RESULTS / f"{name}.{tool}.xml")
@@ -229,10 +229,15 @@ def integration(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff over the whole tree, then the import contracts on a regular install of every wheel."""
+    """ruff's checks and `ruff format --check` over the whole tree, then the import contracts
+    on a regular install of every wheel."""
     session.install("ruff", "import-linter", "tomli; python_version < '3.11'")
     install_everything(session)
-    checks = {"ruff": ["ruff", "check", "."], "import contracts": ["python", "ci/lint_imports.py"]}
+    checks = {
+        "ruff": ["ruff", "check", "."],
+        "ruff format": ["ruff", "format", "--check", "."],
+        "import contracts": ["python", "ci/lint_imports.py"],
+    }
     failed = [name for name, command in checks.items() if not passes(session, command)]
     if failed:  # both checks ran, so one report shows every problem
         session.error(f"lint failed: {', '.join(failed)}")

@@ -1,4 +1,4 @@
-# Builds each package's wheel into dist/ once per source state, reusing one build venv and build dirs.
+# Builds each package's wheel into dist/ once per source state, reusing one build venv and dirs.
 """Usage: python ci/build_wheels.py [--python PYTHON] [PACKAGE ...]   (default: every package)
 
 Every package builds with --no-build-isolation inside one persistent venv (build/wheel-env)
@@ -57,7 +57,9 @@ def target_for(python: str) -> Target:
     try:
         out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
     except (OSError, subprocess.CalledProcessError) as error:
-        raise SystemExit(f"build_wheels: --python {python} is not a runnable Python ({error})")
+        raise SystemExit(
+            f"build_wheels: --python {python} is not a runnable Python ({error})"
+        ) from error
     version, interpreter = out.stdout.strip().split(" ", 1)
     return Target(interpreter, ROOT / "build" / f"wheel-env-py{version}", DIST_DIR / f"py{version}")
 

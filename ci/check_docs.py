@@ -1,4 +1,4 @@
-# Checks the Markdown docs: every relative link and #anchor resolves, every docs page is in the index.
+# Checks the Markdown docs: every relative link and #anchor resolves, every page is in the index.
 """Usage: python ci/check_docs.py [ROOT]
 
 Looks at README.md, docs/**/*.md and packages/*/README.md under ROOT (default: this

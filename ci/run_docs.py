@@ -92,10 +92,10 @@ def main(argv=None) -> int:
         for page in doc_pages(ROOT):
             page_test = tested_by(page)
             plan += [(page, b, classify(b, page_test)) for b in blocks_of(page)]
-        for page, block, kind in plan:
+        for _page, _block, kind in plan:
             counts[kind] = counts.get(kind, 0) + 1
         # Every install line of every page first: later blocks run where all of them hold.
-        for page, block, kind in plan:
+        for _page, block, kind in plan:
             if kind == "install" and (error := run_block(block, "shell", setup, env)):
                 failures.append(f"{block.where}: {error}")
         for page in pages:

@@ -89,7 +89,7 @@ def test_failed_build_is_not_retried_in_the_same_run(monorepo):
 
 
 def test_python_option_builds_into_a_folder_of_that_version(monorepo):
-    version = "%d.%d" % sys.version_info[:2]
+    version = "{}.{}".format(*sys.version_info[:2])
     out = build(monorepo, "--python", sys.executable, "demo-lower")
     assert "built demo_lower-0.1.0" in out
     assert [p.name for p in (monorepo / "dist" / f"py{version}").glob("*.whl")] == [

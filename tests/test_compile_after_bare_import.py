@@ -1,4 +1,4 @@
-"""With every package installed, `import tvm; tvm.compile(...)` works without importing the compiler first."""
+"""With every package installed, `import tvm; tvm.compile(...)` works with no compiler import."""
 
 import subprocess
 import sys

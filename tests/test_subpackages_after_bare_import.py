@@ -1,4 +1,4 @@
-"""With every wheel installed, `import tvm` then `tvm.tir`, `tvm.rpc`, ... work, loaded on first use."""
+"""With every wheel installed, `import tvm` then `tvm.tir`, `tvm.rpc`, ... work, loaded on use."""
 
 import subprocess
 import sys

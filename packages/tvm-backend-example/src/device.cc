@@ -5,7 +5,7 @@
 #include <new>
 #include <vector>
 
-#include "check.h"
+#include "argument_checks.h"
 
 namespace tvm_backend_example {
 namespace {

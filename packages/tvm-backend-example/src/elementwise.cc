@@ -1,7 +1,7 @@
 // Elementwise float32 kernels: example.add (c = a + b) and example.relu (y = max(x, 0)).
 #include <algorithm>
 
-#include "check.h"
+#include "argument_checks.h"
 
 namespace tvm_backend_example {
 namespace {

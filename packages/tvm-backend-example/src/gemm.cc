@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "check.h"
+#include "argument_checks.h"
 
 namespace tvm_backend_example {
 namespace {

@@ -1,4 +1,4 @@
-"""The example backend as `import tvm` sees it: autoloaded once, its device registered, failures warned."""
+"""The example backend as `import tvm` sees it: loaded once, device registered, errors warned."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The example kernels against NumPy, on CPU and example-device tensors, and their argument errors."""
+"""The example kernels against NumPy, on CPU and example-device tensors, and their bad arguments."""
 
 from __future__ import annotations
 
@@ -63,7 +63,8 @@ def test_kernels_on_example_device_tensors(kernels):
         ),
         (
             (rand(2, 3), rand(4, 4), np.empty((2, 4), "float32")),
-            r"example.gemm: argument 'b' must have 3 rows to match 'a' \(2, 3\), got shape \(4, 4\)",
+            r"example.gemm: argument 'b' must have 3 rows to match 'a' \(2, 3\), got shape "
+            r"\(4, 4\)",
         ),
         (
             (rand(2, 3), rand(3, 4), np.empty((4, 2), "float32")),

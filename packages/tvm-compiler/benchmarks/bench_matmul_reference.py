@@ -1,4 +1,4 @@
-"""bench_matmul.py's scheduled matmul built by apache-tvm (LLVM); run in its own venv, prints JSON."""
+"""bench_matmul.py's matmul built by apache-tvm (LLVM); runs in its own venv, prints JSON."""
 
 import json
 import os

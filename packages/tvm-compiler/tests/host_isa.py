@@ -1,4 +1,4 @@
-# Pinned CPU targets for tests that check generated code, and marks that skip a run the host cannot do.
+# Pinned CPU targets for tests that check generated code; marks that skip what the host lacks.
 import pytest
 from tvm.target.simd import _cpu_flags
 

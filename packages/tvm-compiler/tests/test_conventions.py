@@ -1,4 +1,4 @@
-# Upstream conventions user code relies on: callable modules, tvm.tir.build, with_attr dicts, show().
+# Upstream conventions user code relies on: callable modules, tvm.tir.build, with_attr dicts, show.
 import numpy as np
 import pytest
 import tvm

@@ -1,4 +1,4 @@
-# Upstream 0.27's spellings: tvm.tirx is tvm.tir (module for module), tvm.s_tir.Schedule with get_sblock.
+# Upstream 0.27's spellings: tvm.tirx is tvm.tir, module for module; tvm.s_tir.Schedule.get_sblock.
 import subprocess
 import sys
 

@@ -1,4 +1,4 @@
-# Tests of tir.CompactBufferAllocation: a buffer is allocated where it is used, shrunk to one iteration.
+# tir.CompactBufferAllocation: a buffer is allocated where it is used, shrunk to one iteration.
 import numpy as np
 import tvm
 from tvm import te, tir

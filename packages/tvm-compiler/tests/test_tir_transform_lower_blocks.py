@@ -1,4 +1,4 @@
-# Tests of tir.LowerBlocks: blocks become their bodies, iterators inlined, inits guarded, buffers allocated.
+# tir.LowerBlocks: blocks become their bodies, iterators inlined, inits guarded, buffers allocated.
 import tvm
 from tvm import te, tir
 from tvm.tir import transform as T

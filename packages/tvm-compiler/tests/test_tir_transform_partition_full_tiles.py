@@ -1,4 +1,4 @@
-# Tests of PartitionFullTiles: interior tiles lose their bound checks, edge tiles shrink, results hold.
+# PartitionFullTiles: interior tiles lose their bound checks, edge tiles shrink, results hold.
 import sys
 from pathlib import Path
 

@@ -101,7 +101,7 @@ def site_with_backends(root: Path, count: int) -> Path:
 
 
 def importtime_us(statement_module: str, module: str | None = None) -> int:
-    """Cumulative microseconds -X importtime reports for `module` while importing statement_module."""
+    """Cumulative us that -X importtime reports for `module` while importing statement_module."""
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", f"import {statement_module}"],
         capture_output=True,

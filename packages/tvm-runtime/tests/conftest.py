@@ -1,4 +1,4 @@
-"""Test helpers: throwaway distributions with entry points, and Python subprocesses that use them."""
+"""Test helpers: throwaway distributions with entry points, and Python subprocesses using them."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def c_compiler() -> str | None:
 
 
 def build_ffi_library(tmp_path: Path, source: str, name: str = "libtestmod.so") -> Path:
-    """Compile C source against the tvm-ffi headers into a shared library (skips without a compiler)."""
+    """Compile C source against the tvm-ffi headers into a shared library (skips without cc)."""
     compiler = c_compiler()
     if compiler is None:
         pytest.skip("no C compiler (cc/gcc) on this machine to build a test FFI library")

@@ -1,4 +1,4 @@
-"""Backend autoload: throwaway distributions with `tvm.backends` entry points, each in a fresh interpreter."""
+"""Backend autoload: throwaway distributions with `tvm.backends` entry points, fresh processes."""
 
 from __future__ import annotations
 
@@ -92,7 +92,9 @@ def test_backend_module_with_missing_dependency_points_at_its_import_line(site):
         "needsdep",
         {"needsdep": "needsdep_backend:load"},
         {
-            "needsdep_backend": "import os\nimport vendor_sdk_that_is_absent\n\ndef load():\n    pass\n"
+            "needsdep_backend": (
+                "import os\nimport vendor_sdk_that_is_absent\n\ndef load():\n    pass\n"
+            )
         },
     )
     [text] = report(site)["warnings"]

@@ -64,7 +64,8 @@ def test_entry_point_parts(tmp_path):
 def test_comments_blank_lines_and_other_sections_are_ignored(tmp_path):
     info = make_dist(tmp_path, "commented", {})
     (info / "entry_points.txt").write_text(
-        "# comment\n[console_scripts]\ntool = t:main\n\n[tvm.backends]\n; note\nkept = k:load\n[later]\nz = z:z\n"
+        "# comment\n[console_scripts]\ntool = t:main\n\n[tvm.backends]\n; note\nkept = "
+        "k:load\n[later]\nz = z:z\n"
     )
     eps = _entry_points.entry_points("tvm.backends", path=[str(tmp_path)])
     assert as_tuples(eps) == [("kept", "k:load")]
@@ -76,7 +77,9 @@ def _write_wheel(folder, name, version, module_source):
     files = {
         f"{name}_backend.py": module_source,
         f"{dist_info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
-        f"{dist_info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"{dist_info}/WHEEL": (
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        ),
         f"{dist_info}/entry_points.txt": f"[tvm.backends]\n{name} = {name}_backend:load\n",
     }
     record = []
@@ -95,7 +98,7 @@ def _write_wheel(folder, name, version, module_source):
 
 
 def _installer(python: str) -> list[str]:
-    """An installer targeting the venv of `python`: this interpreter's pip, else uv; skip without."""
+    """An installer for the venv of `python`: this interpreter's pip, else uv; skip without."""
     if (
         subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode
         == 0
@@ -145,7 +148,8 @@ def test_wheel_installed_into_a_venv_is_autoloaded(tmp_path):
     assert proc.returncode == 0, proc.stderr
     code = (
         "import tvm, pipbackend_backend\n"
-        "print(len(pipbackend_backend.CALLS), [b.state for b in tvm.backend.list_backends() if b.name == 'pipbackend'])\n"
+        "print(len(pipbackend_backend.CALLS), [b.state for b in tvm.backend.list_backends() if "
+        "b.name == 'pipbackend'])\n"
     )
     proc = subprocess.run(
         [python, "-c", code], capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT_S

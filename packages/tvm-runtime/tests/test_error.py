@@ -1,4 +1,4 @@
-"""Error kinds: class hierarchy, FFI round trips, no TVMError, and the short DiagnosticError report."""
+"""Error kinds: class hierarchy, FFI round trips, no TVMError, the short DiagnosticError report."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ import tvm_ffi
 import tvm
 
 def compile_user_program():
-    tvm_ffi.get_global_func("testing.test_raise_error")("DiagnosticError", "error: x is undefined\\n --> prog.py:3:5")
+    raise_error = tvm_ffi.get_global_func("testing.test_raise_error")
+    raise_error("DiagnosticError", "error: x is undefined\\n --> prog.py:3:5")
 
 compile_user_program()
 """

@@ -11,7 +11,8 @@ ADD_ONE = """
 #include <tvm_ffi/c_api.h>
 TVM_FFI_LIBRARY_ABI_TAG();
 
-TVM_FFI_DLL_EXPORT int __tvm_ffi_add_one(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+TVM_FFI_DLL_EXPORT int __tvm_ffi_add_one(void* self, const TVMFFIAny* args, int32_t n,
+                                         TVMFFIAny* out) {
   if (n != 1 || args[0].type_index != kTVMFFIInt) {
     TVMFFIErrorSetRaisedFromCStr("TypeError", "add_one: expected one int");
     return -1;

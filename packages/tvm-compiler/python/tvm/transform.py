@@ -1,4 +1,4 @@
-"""Pass infrastructure: Pass, PassContext, Sequential and the pass decorators, with copy-on-write."""
+"""Pass infrastructure: Pass, PassContext, Sequential, the pass decorators, with copy-on-write."""
 
 from __future__ import annotations
 
@@ -68,14 +68,16 @@ class PassContext:
         for inst in self.instruments:
             if not hasattr(inst, "run_before_pass"):
                 raise TypeError(
-                    f"PassContext: instruments must be PassInstrument objects, got {type(inst).__name__}"
+                    "PassContext: instruments must be PassInstrument objects, got "
+                    f"{type(inst).__name__}"
                 )
         self.config = dict(config or {})
         for key, value in self.config.items():
             expected = _CONFIG_OPTIONS.get(key)
             if expected is None:
                 raise ValueError(
-                    f"PassContext: unknown config key {key!r}; known keys: {sorted(_CONFIG_OPTIONS)}"
+                    f"PassContext: unknown config key {key!r}; known keys: "
+                    f"{sorted(_CONFIG_OPTIONS)}"
                 )
             if not isinstance(value, expected):
                 raise TypeError(
@@ -238,7 +240,7 @@ class FunctionPass(Pass):
 
 
 class Sequential(Pass):
-    """Runs passes in order; after the first change the running module is owned and updated in place."""
+    """Runs passes in order; after the first change the module it runs is owned, edited in place."""
 
     def __init__(self, passes=None, opt_level: int = 0, name: str = "sequential", required=None):
         self.passes = list(passes or [])

@@ -43,7 +43,10 @@ class EntryPoint:
         return obj
 
     def __repr__(self) -> str:
-        return f"EntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r}, dist={self.dist!r})"
+        return (
+            f"EntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r}, "
+            f"dist={self.dist!r})"
+        )
 
 
 def _normalise(name: str) -> str:

@@ -1,4 +1,4 @@
-"""sys.excepthook wrapper: an uncaught DiagnosticError prints the diagnostic, not internal frames."""
+"""sys.excepthook wrapper: an uncaught DiagnosticError prints the diagnostic, no internal frames."""
 
 from __future__ import annotations
 

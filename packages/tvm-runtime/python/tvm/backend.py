@@ -82,7 +82,8 @@ def _discover() -> dict[str, Backend]:
                     first = found[ep.name]
                     dup = Backend(ep, FAILED)
                     dup.error = LookupError(
-                        f"backend name {ep.name!r} is also declared by {first.dist} ({first.value}); "
+                        f"backend name {ep.name!r} is also declared by {first.dist} "
+                        f"({first.value}); "
                         "the first one on sys.path is used"
                     )
                     _warn(dup)
@@ -164,7 +165,7 @@ def autoload() -> None:
 
 
 def load(name: str) -> Backend:
-    """Load one backend by entry-point name (works with autoload off); raise its error on failure."""
+    """Load one backend by entry-point name (also with autoload off); raise its error on failure."""
     if not isinstance(name, str):
         raise TypeError(
             f"tvm.backend.load: argument 'name' must be a str, got {type(name).__name__}"

@@ -76,7 +76,7 @@ def to_linear(e) -> LinearForm:
 def merge_div_mod(form: LinearForm) -> LinearForm:
     """Rewrite k*c*(x // c) + k*(x % c) back into k*x, undoing a fuse or split."""
     divs = {}
-    for key, (atom, coeff) in form.terms.items():
+    for key, (atom, _coeff) in form.terms.items():
         if isinstance(atom, E.FloorDiv) and isinstance(atom.b, E.IntImm):
             divs[(atom_key(atom.a), atom.b.value)] = key
     if not divs:

@@ -1,4 +1,4 @@
-"""tvm.ir: the IR core shared by every IR family: nodes, structural equality, modules, ops, spans."""
+"""tvm.ir: the IR core every IR family shares: nodes, structural equality, modules, ops, spans."""
 
 from tvm._version_guard import require as _require
 

@@ -1,4 +1,4 @@
-"""Data types of IR values: "float32", "int8x4", "bool", "handle", parsed into code, bits and lanes."""
+"""Data types of IR values ("float32", "int8x4", "bool", "handle") as code, bits and lanes."""
 
 from __future__ import annotations
 

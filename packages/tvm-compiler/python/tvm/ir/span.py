@@ -32,7 +32,7 @@ class SourceName(Node):
 
 
 class Span(Node):
-    """A range in a source: lines and columns are 1-based, end inclusive of line, exclusive of column."""
+    """A range in a source: lines and columns 1-based, the end line included, the end column not."""
 
     _fields = ("source_name", "line", "column", "end_line", "end_column")
 

@@ -1,4 +1,4 @@
-"""Targets: what to compile for, parsed from "kind -opt=value" strings or dicts, with a kind registry."""
+"""Targets: what to compile for, from "kind -opt=value" strings or dicts, with a kind registry."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def register_target_kind(
     codegen: str | None = None,
     override: bool = False,
 ) -> TargetKind:
-    """Register a target kind; codegen names the backend that builds it (default: the kind itself)."""
+    """Register a target kind; codegen names the backend that builds it (default: the kind)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"register_target_kind: name must be an identifier, got {name!r}")
     if name in _KINDS and not override:
@@ -158,7 +158,8 @@ def _check_attrs(kind: TargetKind, attrs: dict) -> dict:
         expected = kind.options.get(name)
         if expected is None:
             raise ValueError(
-                f"Target: kind {kind.name!r} has no option {name!r}; options: {sorted(kind.options)}"
+                f"Target: kind {kind.name!r} has no option {name!r}; options: "
+                f"{sorted(kind.options)}"
             )
         if expected is list and isinstance(value, str):
             value = [v for v in value.split(",") if v]

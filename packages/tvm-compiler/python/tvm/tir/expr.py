@@ -1,4 +1,4 @@
-"""TIR expressions: variables, constants, arithmetic, comparisons, logic, Select, Let, Call, loads."""
+"""TIR expressions: variables, constants, arithmetic, comparisons, logic, Select, Let, calls."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from .stmt import Stmt
 
 
 class PrimFunc(BaseFunc):
-    """params are Vars; a handle param listed in buffer_map receives a tensor seen as that Buffer."""
+    """params are Vars; a handle param in buffer_map receives a tensor seen as that Buffer."""
 
     _fields = ("params", "buffer_map", "body", "ret_type", "attrs")
     _def_fields = ("params", "buffer_map")

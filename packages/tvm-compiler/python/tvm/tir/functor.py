@@ -1,4 +1,4 @@
-"""Generic traversal of TIR: a visitor, a copy-on-write mutator, substitution and post-order walks."""
+"""Generic traversal of TIR: a visitor, a copy-on-write mutator, substitution, post-order walks."""
 
 from __future__ import annotations
 

@@ -196,7 +196,7 @@ class Evaluate(Stmt):
 
 
 class IterVar(Node):
-    """A block iterator: its domain, its variable, and whether it is data-parallel or a reduction."""
+    """A block iterator: its domain, its variable, and whether it is spatial or a reduction."""
 
     DataPar = 0
     CommReduce = 2

@@ -1,4 +1,4 @@
-"""CUDA device memory through the driver library (libcuda via ctypes), registered only where it exists."""
+"""CUDA device memory through the driver library (libcuda by ctypes), registered where present."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ def register_device_name(name: str, device_type: int, *, override: bool = False)
     """Make `tvm.device(name, i)` build Device(device_type, i)."""
     if not isinstance(name, str) or not name or ":" in name:
         raise ValueError(
-            f"register_device_name: argument 'name' must be a non-empty str without ':', got {name!r}"
+            "register_device_name: argument 'name' must be a non-empty str without ':', got "
+            f"{name!r}"
         )
     if not isinstance(device_type, int) or isinstance(device_type, bool) or device_type < 0:
         raise ValueError(
@@ -36,7 +37,7 @@ def _check_id(dev_id) -> int:
 
 
 def device(dev_type, dev_id: int = 0) -> Device:
-    """A Device from a name ("cpu", "cuda", "cuda:1", a backend's name), a DLPack code or a Device."""
+    """A Device from a name ("cpu", "cuda:1", a backend's name), a DLPack code or a Device."""
     if isinstance(dev_type, Device):
         return dev_type
     if isinstance(dev_type, str):
@@ -54,13 +55,15 @@ def device(dev_type, dev_id: int = 0) -> Device:
             except (ValueError, TypeError, KeyError) as err:
                 known = ", ".join(sorted(_EXTRA_DEVICE_TYPES))
                 raise ValueError(
-                    f"tvm.device: unknown device name {name!r} ({err}); backend names: {known or 'none'}"
+                    f"tvm.device: unknown device name {name!r} ({err}); backend names: "
+                    f"{known or 'none'}"
                 ) from None
         return Device(code, dev_id)
     if isinstance(dev_type, int) and not isinstance(dev_type, bool):
         return Device(dev_type, _check_id(dev_id))
     raise TypeError(
-        f"tvm.device: argument 'dev_type' must be a str, int or Device, got {type(dev_type).__name__}"
+        "tvm.device: argument 'dev_type' must be a str, int or Device, got "
+        f"{type(dev_type).__name__}"
     )
 
 

@@ -80,7 +80,8 @@ def register_device_api(
         )
     if device_type in _APIS and not override:
         raise ValueError(
-            f"register_device_api: device type {device_type} already has {type(_APIS[device_type]).__name__}; "
+            f"register_device_api: device type {device_type} already has "
+            f"{type(_APIS[device_type]).__name__}; "
             "pass override=True to replace it"
         )
     if name is not None:

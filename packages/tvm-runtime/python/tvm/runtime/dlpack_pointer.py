@@ -1,4 +1,4 @@
-"""Raw memory <-> Tensor through DLPack capsules made with ctypes (for device APIs without a C++ side)."""
+"""Raw memory <-> Tensor through DLPack capsules made with ctypes (device APIs without C++)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ def register_exporter(kind: str, exporter, *, override: bool = False) -> None:
     """Teach export_library to write modules of `kind`."""
     if not callable(exporter):
         raise TypeError(
-            f"register_exporter: argument 'exporter' must be callable, got {type(exporter).__name__}"
+            "register_exporter: argument 'exporter' must be callable, got "
+            f"{type(exporter).__name__}"
         )
     if kind in _EXPORTERS and not override:
         raise ValueError(
@@ -69,7 +70,8 @@ class Module(tvm_ffi.Module):
         """Write this module as a shared library at file_name; returns the path written."""
         if not isinstance(file_name, (str, os.PathLike)):
             raise TypeError(
-                f"Module.export_library: argument 'file_name' must be a path, got {type(file_name).__name__}"
+                "Module.export_library: argument 'file_name' must be a path, got "
+                f"{type(file_name).__name__}"
             )
         target = os.fspath(file_name)
         exporter = _EXPORTERS.get(self.kind)
@@ -79,11 +81,13 @@ class Module(tvm_ffi.Module):
         source = self.path
         if kwargs:
             raise TypeError(
-                f"Module.export_library: unexpected arguments {sorted(kwargs)} for a {self.kind!r} module"
+                f"Module.export_library: unexpected arguments {sorted(kwargs)} for a "
+                f"{self.kind!r} module"
             )
         if not source or not os.path.isfile(source):
             raise ValueError(
-                f"Module.export_library: a {self.kind!r} module without a library file cannot be exported "
+                f"Module.export_library: a {self.kind!r} module without a library file cannot "
+                "be exported "
                 "(no exporter registered for this kind)"
             )
         if not os.path.exists(target) or not os.path.samefile(source, target):
@@ -114,7 +118,7 @@ class Module(tvm_ffi.Module):
         cooldown_interval_ms: int = 0,
         repeats_to_cooldown: int = 1,
     ):
-        """A callable timing self[func_name]; calling it returns a ProfileResult (seconds per run)."""
+        """A callable timing self[func_name]; a call returns a ProfileResult (seconds per run)."""
         func = self.get_function(func_name)
         return make_time_evaluator(
             func, dev, number, repeat, min_repeat_ms, cooldown_interval_ms, repeats_to_cooldown

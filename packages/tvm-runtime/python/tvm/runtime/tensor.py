@@ -48,11 +48,15 @@ class Tensor(tvm_ffi.Tensor):
             copy_tensor(target, self, "Tensor.copyto")
             return target
         raise TypeError(
-            f"Tensor.copyto: argument 'target' must be a Device or Tensor, got {type(target).__name__}"
+            "Tensor.copyto: argument 'target' must be a Device or Tensor, got "
+            f"{type(target).__name__}"
         )
 
     def __repr__(self) -> str:
-        return f"tvm.runtime.Tensor(shape={tuple(self.shape)}, dtype={str(self.dtype)}, device={self.device})"
+        return (
+            f"tvm.runtime.Tensor(shape={tuple(self.shape)}, dtype={str(self.dtype)}, "
+            f"device={self.device})"
+        )
 
 
 def _is_numpy(value) -> bool:
@@ -129,7 +133,8 @@ def tensor(data, device=None, dtype=None) -> Tensor:
         source = data if isinstance(data, tvm_ffi.Tensor) else tvm_ffi.from_dlpack(data)
         if dtype is not None and str(tvm_ffi.dtype(str(dtype))) != str(source.dtype):
             raise ValueError(
-                f"tvm.runtime.tensor: argument 'dtype' {dtype} differs from the data's {source.dtype}"
+                f"tvm.runtime.tensor: argument 'dtype' {dtype} differs from the data's "
+                f"{source.dtype}"
             )
     else:
         source = _from_array_like(data, dtype, "tvm.runtime.tensor")

@@ -292,7 +292,8 @@ class BodyWriter:
         method = find_method(type(self), type(s), "_s_", "tir")
         if method is None:
             raise CodegenError(
-                f"codegen c: cannot generate C for {type(s).__name__}; run the lowering passes first"
+                f"codegen c: cannot generate C for {type(s).__name__}; run the lowering passes "
+                "first"
             )
         method(self, s, depth)
 

@@ -1,4 +1,4 @@
-"""The "c" code generator's build function: lowered module -> C -> shared library -> runtime Module."""
+"""The "c" code generator's build: lowered module -> C -> shared library -> runtime Module."""
 
 from __future__ import annotations
 

@@ -80,8 +80,10 @@ static const char* tvm_dtype_name(DLDataType t, char* buf, size_t n) {
 /* The name of what an argument holds, for messages ("int", "str", "ffi.Array", ...). */
 static TVMFFIByteArray tvm_type_name(int32_t type_index) {
   static const TVMFFIByteArray str = {"str", 3}, bytes = {"bytes", 5}, unknown = {"unknown", 7};
-  if (type_index == kTVMFFIRawStr || type_index == kTVMFFISmallStr || type_index == kTVMFFIStr) return str;
-  if (type_index == kTVMFFIByteArrayPtr || type_index == kTVMFFISmallBytes || type_index == kTVMFFIBytes)
+  if (type_index == kTVMFFIRawStr || type_index == kTVMFFISmallStr || type_index == kTVMFFIStr)
+    return str;
+  if (type_index == kTVMFFIByteArrayPtr || type_index == kTVMFFISmallBytes ||
+      type_index == kTVMFFIBytes)
     return bytes;
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   return info ? info->type_key : unknown;
@@ -165,7 +167,8 @@ class EntryWriter:
             self._fail_type(f"argument {index} ({var.name}) must be a float", arg)
             b.emit("}", 1)
             b.emit(
-                f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)})({arg}.type_index "
+                f"{c_scalar_type(var.dtype)} {name} = "
+                f"({c_scalar_type(var.dtype)})({arg}.type_index "
                 f"== kTVMFFIFloat ? {arg}.v_float64 : (double){arg}.v_int64);",
                 1,
             )

@@ -33,7 +33,7 @@ class _AccessCollector(StmtExprVisitor):
 
 
 def block_access_regions(body, init=None, alloc_buffers=()):
-    """(reads, writes) of a block body; an accumulator a reduction both reads and writes is a write."""
+    """(reads, writes) of a block body; a reduction's accumulator (read and written) is a write."""
     collector = _AccessCollector()
     collector.local.update(id(b.data) for b in alloc_buffers)
     collector.visit(body)

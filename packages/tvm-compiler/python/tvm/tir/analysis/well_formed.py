@@ -1,4 +1,4 @@
-"""Well-formedness of TIR: every variable defined once and before use, blocks use only their iterators."""
+"""Well-formed TIR: each variable defined once, before use; blocks use only their iterators."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""compute_at / reverse_compute_at: move a block under a loop, computing only the region needed there."""
+"""compute_at / reverse_compute_at: move a block under a loop, computing the region used there."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ def _product(values):
 
 
 class _RebindRealizes(StmtExprMutator):
-    """Substitute loop variables in block bindings and nested loop bounds, simplify, add a predicate."""
+    """Put new loop variables in block bindings and inner loop bounds, simplify, add a predicate."""
 
     def __init__(self, vmap, analyzer, predicate):
         self.vmap = vmap
@@ -192,7 +192,9 @@ def reorder(sch, ordered):
     for loop in chain:
         for bound in (loop.min, loop.extent):
             used = []
-            post_order_visit(bound, lambda n: used.append(n) if isinstance(n, E.Var) else None)
+            post_order_visit(
+                bound, lambda n, used=used: used.append(n) if isinstance(n, E.Var) else None
+            )
             if any(id(v) in chain_vars for v in used):
                 raise sch._error(
                     "reorder",
@@ -217,7 +219,9 @@ def set_kind(sch, loop_rv, primitive):
         for realize in find_all(loop.body, lambda n: isinstance(n, BlockRealize)):
             for iv, value in zip(realize.block.iter_vars, realize.iter_values):
                 used = []
-                post_order_visit(value, lambda n: used.append(n) if n is loop.loop_var else None)
+                post_order_visit(
+                    value, lambda n, used=used: used.append(n) if n is loop.loop_var else None
+                )
                 if iv.is_reduce and used:
                     raise sch._error(
                         primitive,

@@ -47,14 +47,14 @@ def PartitionFullTiles():  # noqa: N802
 
 
 def RegisterTileReduction():  # noqa: N802
-    """Keep a few rows of a vectorized reduction's accumulator in registers (see register_tile_reduction.py)."""
+    """Keep rows of a vectorized reduction's accumulator in registers (register_tile_reduction)."""
     return prim_func_pass(
         lambda f, m, c: register_tile_reduction(f), opt_level=2, name="tir.RegisterTileReduction"
     )
 
 
 def VectorizeLoop():  # noqa: N802
-    """Rewrite vectorized loops as vector expressions where they allow it (see vectorize_loop.py)."""
+    """Rewrite vectorized loops as vector expressions where they allow it (vectorize_loop.py)."""
     return prim_func_pass(lambda f, m, c: vectorize_loop(f), opt_level=2, name="tir.VectorizeLoop")
 
 

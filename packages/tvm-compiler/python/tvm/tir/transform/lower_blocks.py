@@ -1,4 +1,4 @@
-"""LowerBlocks: replace blocks by plain statements (iterator values inlined, init guarded, allocations)."""
+"""LowerBlocks: blocks become plain statements (iterators inlined, inits guarded, allocations)."""
 
 from __future__ import annotations
 

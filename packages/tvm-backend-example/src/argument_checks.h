@@ -1,6 +1,6 @@
 // Argument checks shared by the example kernels; every error names the function and argument.
-#ifndef TVM_BACKEND_EXAMPLE_CHECK_H_
-#define TVM_BACKEND_EXAMPLE_CHECK_H_
+#ifndef TVM_BACKEND_EXAMPLE_ARGUMENT_CHECKS_H_
+#define TVM_BACKEND_EXAMPLE_ARGUMENT_CHECKS_H_
 
 #include <tvm_ffi/ffi.h>
 
@@ -63,4 +63,4 @@ inline void CheckDistinct(const char* func, const char* out_arg, const Tensor& o
 
 }  // namespace tvm_backend_example
 
-#endif  // TVM_BACKEND_EXAMPLE_CHECK_H_
+#endif  // TVM_BACKEND_EXAMPLE_ARGUMENT_CHECKS_H_
