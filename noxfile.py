@@ -229,13 +229,14 @@ def integration(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff's checks and `ruff format --check` over the whole tree, then the import contracts
-    on a regular install of every wheel."""
-    session.install("ruff", "import-linter", "tomli; python_version < '3.11'")
+    """ruff's checks, `ruff format --check` and clang-format over the whole tree, then the
+    import contracts on a regular install of every wheel."""
+    session.install("ruff", "import-linter", "clang-format", "tomli; python_version < '3.11'")
     install_everything(session)
     checks = {
         "ruff": ["ruff", "check", "."],
         "ruff format": ["ruff", "format", "--check", "."],
+        "clang-format": ["python", "ci/check_cpp_format.py"],
         "import contracts": ["python", "ci/lint_imports.py"],
     }
     failed = [name for name, command in checks.items() if not passes(session, command)]

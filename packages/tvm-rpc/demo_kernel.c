@@ -33,7 +33,8 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_axpy_one(void* self, const TVMFFIAny* args, int
   double alpha;
   (void)self;
   (void)result;
-  if (num_args != 3) return raise_error("TypeError", "axpy_one: expected 3 arguments (x, y, alpha)");
+  if (num_args != 3)
+    return raise_error("TypeError", "axpy_one: expected 3 arguments (x, y, alpha)");
   x = float32_tensor(&args[0]);
   y = float32_tensor(&args[1]);
   if (x == NULL || y == NULL) {

@@ -53,11 +53,11 @@ inline void CheckHostFloat32(const char* func, const char* arg, const Tensor& t,
   }
 }
 
-inline void CheckDistinct(const char* func, const char* out_arg, const Tensor& out, const char* in_arg,
-                          const Tensor& in) {
+inline void CheckDistinct(const char* func, const char* out_arg, const Tensor& out,
+                          const char* in_arg, const Tensor& in) {
   if (out.data_ptr() == in.data_ptr() && out.numel() > 0) {
-    TVM_FFI_THROW(ValueError) << func << ": argument '" << out_arg << "' must not share memory with '"
-                              << in_arg << "'";
+    TVM_FFI_THROW(ValueError) << func << ": argument '" << out_arg
+                              << "' must not share memory with '" << in_arg << "'";
   }
 }
 

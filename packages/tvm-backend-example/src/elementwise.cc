@@ -6,12 +6,13 @@
 namespace tvm_backend_example {
 namespace {
 
-void CheckSameShape(const char* fn, const char* arg, const Tensor& t, const char* ref_arg, const Tensor& ref) {
+void CheckSameShape(const char* fn, const char* arg, const Tensor& t, const char* ref_arg,
+                    const Tensor& ref) {
   bool same = t.ndim() == ref.ndim();
   for (int i = 0; same && i < t.ndim(); ++i) same = t.size(i) == ref.size(i);
   if (!same) {
-    TVM_FFI_THROW(ValueError) << fn << ": argument '" << arg << "' must have the shape of '" << ref_arg
-                              << "' " << ShapeStr(ref) << ", got " << ShapeStr(t);
+    TVM_FFI_THROW(ValueError) << fn << ": argument '" << arg << "' must have the shape of '"
+                              << ref_arg << "' " << ShapeStr(ref) << ", got " << ShapeStr(t);
   }
 }
 
