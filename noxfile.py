@@ -332,11 +332,13 @@ def bench(session: nox.Session) -> None:
     run_scripts(session, scripts, reference_env)
 
 
-@nox.session(venv_backend="none")
+@nox.session
 def docs(session: nox.Session) -> None:
-    """Check every relative link of the Markdown docs, then run every command and code block
-    of docs/*.md and the READMEs in a fresh venv built as the pages say (ci/run_docs.py).
-    Arguments name the pages to run (default: all)."""
-    session.run(sys.executable, "ci/check_docs.py")
+    """Check every relative link of the Markdown docs, build the site with its API reference
+    (MkDocs, strict), then run every command and code block of docs/*.md and the READMEs in a
+    fresh venv built as the pages say (ci/run_docs.py). Arguments name the pages to run."""
+    session.run(sys.executable, "ci/check_docs.py", external=True)
+    session.install("mkdocs>=1.6", "mkdocstrings[python]>=0.26")
+    session.run("mkdocs", "build", "--strict", "--quiet")
     build_wheels(session)  # the pages install from dist/
-    session.run(sys.executable, "ci/run_docs.py", *session.posargs)
+    session.run(sys.executable, "ci/run_docs.py", *session.posargs, external=True)
