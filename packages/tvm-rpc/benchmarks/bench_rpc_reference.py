@@ -7,7 +7,7 @@ import time
 import numpy as np
 import tvm
 from tvm import rpc
-from timing import COPY_BYTES, gib_per_s, median_us  # this folder is sys.path[0]
+from timing import COPY_BYTES, NOP_FIGURES, gib_per_s, round_trip  # this folder is sys.path[0]
 
 
 
@@ -46,7 +46,8 @@ def main():
         except Exception:  # noqa: BLE001
             continue
     if nop is not None:
-        results["remote no-op round trip (us)"] = median_us(lambda: nop(), 500)
+        figures = round_trip(lambda: nop())
+        results.update({NOP_FIGURES[k]: v for k, v in figures.items()})
     data = np.random.default_rng(0).integers(0, 255, COPY_BYTES, dtype=np.uint8)
     remote = tvm.runtime.tensor(data, sess.cpu())
     results["64 MiB copy to remote (GiB/s)"] = gib_per_s(lambda: remote.copyfrom(data), COPY_BYTES)

@@ -7,49 +7,87 @@
 #include <tvm_ffi/error.h>
 #include <tvm_ffi/optional.h>
 
-#include <unordered_map>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace tvm {
 namespace ffi {
 
-/*! Entries in insertion order plus a hash index into them. */
+/*!
+ * Entries in insertion order plus an open-addressing hash index into them: one flat table
+ * of entry positions (linear probing, at most half full), so building a Map of n entries
+ * costs two allocations rather than one per entry.
+ */
 class MapObj : public Object {
  public:
   std::vector<std::pair<Any, Any>> entries;
-  std::unordered_map<Any, size_t, AnyHash, AnyEqual> index;
 
   MapObj() = default;
-  MapObj(const MapObj& other) : Object(), entries(other.entries), index(other.index) {}
+  MapObj(const MapObj& other) : Object(), entries(other.entries), slots_(other.slots_), shift_(other.shift_) {}
 
   const Any* Find(const Any& key) const {
-    auto it = index.find(key);
-    return it == index.end() ? nullptr : &entries[it->second].second;
+    if (slots_.empty()) return nullptr;
+    size_t slot = Probe(key);
+    return slots_[slot] == 0 ? nullptr : &entries[slots_[slot] - 1].second;
   }
   void Set(Any key, Any value) {
-    auto [it, inserted] = index.try_emplace(key, entries.size());
-    if (!inserted) {
-      entries[it->second].second = std::move(value);
+    if ((entries.size() + 1) * 2 > slots_.size()) Rehash((entries.size() + 1) * 2);
+    size_t slot = Probe(key);
+    if (slots_[slot] != 0) {
+      entries[slots_[slot] - 1].second = std::move(value);
       return;
     }
     entries.emplace_back(std::move(key), std::move(value));
+    slots_[slot] = entries.size();
   }
   void Reserve(size_t n) {
     entries.reserve(n);
-    index.reserve(n);
+    if (n * 2 > slots_.size()) Rehash(n * 2);
   }
   bool Erase(const Any& key) {
-    auto it = index.find(key);
-    if (it == index.end()) return false;
-    size_t pos = it->second;
-    entries.erase(entries.begin() + pos);
-    index.erase(it);
-    for (auto& kv : index) {
-      if (kv.second > pos) --kv.second;
-    }
+    size_t pos = slots_.empty() ? 0 : slots_[Probe(key)];
+    if (pos == 0) return false;
+    entries.erase(entries.begin() + (pos - 1));
+    Rehash(slots_.size());  // positions after the erased entry moved down by one
     return true;
   }
+
+ private:
+  /*! The slot holding ``key``'s entry, or the empty slot where it would go. */
+  size_t Probe(const Any& key) const {
+    size_t mask = slots_.size() - 1;
+    size_t slot = Home(key);
+    while (slots_[slot] != 0 && !AnyEqual()(entries[slots_[slot] - 1].first, key)) slot = (slot + 1) & mask;
+    return slot;
+  }
+  /*! Where probing for ``key`` starts. Fibonacci hashing (the top bits of hash * 2^64/phi),
+   * so that keys in arithmetic progressions (std::hash of an int is the int) spread out. */
+  size_t Home(const Any& key) const {
+    return static_cast<size_t>((static_cast<uint64_t>(AnyHash()(key)) * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  /*! A table of at least ``min_slots`` slots (a power of two) indexing every entry. */
+  void Rehash(size_t min_slots) {
+    size_t size = 8;
+    int bits = 3;
+    while (size < min_slots) {
+      size <<= 1;
+      ++bits;
+    }
+    slots_.assign(size, 0);
+    shift_ = 64 - bits;
+    size_t mask = size - 1;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      size_t slot = Home(entries[i].first);
+      while (slots_[slot] != 0) slot = (slot + 1) & mask;
+      slots_[slot] = i + 1;
+    }
+  }
+
+  std::vector<size_t> slots_;  // entry position + 1; 0: empty
+  int shift_ = 61;             // 64 - log2(slots_.size())
+
+ public:
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Map", MapObj, Object, kTVMFFIMap);
 };
 

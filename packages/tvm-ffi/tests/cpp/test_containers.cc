@@ -94,5 +94,27 @@ int main() {
   keys.Set(f, String("f"));
   Function same = Function::FromCSafeCall(f->cell.self, f->cell.safe_call, nullptr);  // wraps f's call
   CHECK(keys.count(same) && !keys.count(Function::FromPacked([](PackedArgs, Any*) {})));
+  // Map's hash index: keys that share low bits (multiples of 1024, negatives), growth from
+  // empty and from Reserve, overwrite, and erase (which renumbers the entries after it).
+  Map<int64_t, int64_t> big;
+  for (int64_t i = -500; i < 1500; ++i) big.Set(i * 1024, i);
+  CHECK_EQ(big.size(), size_t(2000));
+  bool all_found = true;
+  for (int64_t i = -500; i < 1500; ++i) all_found = all_found && big.at(i * 1024) == i;
+  CHECK(all_found);
+  CHECK(!big.count(1) && !big.count(1500 * 1024) && !big.count(-501 * 1024));
+  big.Set(0, -1);
+  CHECK_EQ(big.size(), size_t(2000));
+  CHECK_EQ(big.at(0), -1);
+  CHECK(big.erase(-500 * 1024) && big.erase(700 * 1024) && !big.erase(700 * 1024));
+  all_found = big.size() == 1998 && !big.count(700 * 1024);
+  for (int64_t i = -499; i < 1500; ++i) all_found = all_found && (i == 700 || big.count(i * 1024));
+  CHECK(all_found);
+  CHECK_EQ(big.items().front().first, -499 * 1024);  // erase kept the insertion order
+  MapObj reserved;
+  reserved.Reserve(100);
+  for (int64_t i = 0; i < 300; ++i) reserved.Set(Any(String("key" + std::to_string(i))), Any(i));
+  CHECK(reserved.Find(Any(String("key299"))) && reserved.Find(Any(String("key0"))));
+  CHECK(reserved.Find(Any(String("key300"))) == nullptr);
   return check::Report("containers");
 }

@@ -175,6 +175,10 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
   PyTypeObject* tp = Py_TYPE(obj);
   out->zero_padding = 0;
   if (tp == &PyLong_Type) return IntToAny(obj, out);
+  if (obj == Py_None) {  // early: what every callback returning nothing gives back
+    InitNone(out);
+    return 0;
+  }
   if (tp == &PyFloat_Type) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AS_DOUBLE(obj);
@@ -212,10 +216,6 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     if (!temps) tvm::ffi::Object::IncRefHeader(handle);
     return 0;
   }
-  if (obj == Py_None) {
-    InitNone(out);
-    return 0;
-  }
   if (tp == &PyBool_Type) {
     out->type_index = kTVMFFIBool;
     out->v_int64 = obj == Py_True;
@@ -247,7 +247,11 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     return SetDevice(out, obj);
   }
   TVMFFIObject* made = nullptr;
-  if (PyList_Check(obj) || PyTuple_Check(obj) || PyDict_Check(obj)) {
+  if (tp == &PyFunction_Type || tp == &PyCFunction_Type || tp == &PyMethod_Type) {
+    // A callback (a lambda, a def, a bound method): none of the checks below could match it.
+    made = FunctionFromPyCallable(obj);
+    if (made == nullptr) return -1;
+  } else if (PyList_Check(obj) || PyTuple_Check(obj) || PyDict_Check(obj)) {
     made = ContainerToObject(obj);
     if (made == nullptr) return -1;
   } else if (PyUnicode_Check(obj)) {

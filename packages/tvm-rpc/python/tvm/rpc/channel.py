@@ -28,6 +28,7 @@ _BUFFER_SIZE = 256 << 10
 # (up to _MAX_SKIP). When the process keeps being preempted (a busy machine, where polling
 # takes the core the peer or others need), polling stops for _BUSY_SKIP reads.
 _SPIN_SECONDS = float(os.environ.get("TVM_RPC_SPIN_US", "100")) * 1e-6
+_DONTWAIT = getattr(socket, "MSG_DONTWAIT", 0)
 _MAX_SKIP = 1024
 _BUSY_CHECK = 256  # polls between two looks at the preemption count
 _BUSY_PREEMPTIONS = 2  # preemptions within _BUSY_CHECK polls that mean the cores are busy
@@ -97,16 +98,16 @@ class Channel:
     # -- sending -------------------------------------------------------------------------
     def send_frame(self, code, frame, bulk=None):
         """Send ``frame`` (from new_frame(), meta appended) and optional bulk bytes."""
-        if bulk is None and self.write_lock is None and len(frame) <= self.max_frame_size:
+        if bulk is None and len(frame) <= self.max_frame_size:
             _pack_header(frame, 0, len(frame) - 8, code, len(frame) - _HEADER_SIZE)
-            self._send_all(frame)  # the usual small frame
+            self.send_packed(frame)  # the usual small frame: one write
             return
         bulk_len = 0 if bulk is None else bulk.nbytes
         length = len(frame) - 8 + bulk_len
         if length > self.max_frame_size:
             raise ValueError(f"tvm.rpc: frame of {length} bytes exceeds the maximum frame "
                              f"size {self.max_frame_size}")
-        FRAME_HEADER.pack_into(frame, 0, length, code, len(frame) - _HEADER_SIZE)
+        _pack_header(frame, 0, length, code, len(frame) - _HEADER_SIZE)
         lock = self.write_lock
         if lock is not None:
             lock.acquire()
@@ -121,17 +122,28 @@ class Channel:
             if lock is not None:
                 lock.release()
 
+    def send_packed(self, frame):
+        """Send a whole frame whose header is filled in already (under the write lock)."""
+        lock = self.write_lock
+        if lock is None:
+            self._send_all(frame)
+            return
+        with lock:
+            self._send_all(frame)
+
     # -- receiving -----------------------------------------------------------------------
     def _fill(self, n):
         """Make at least n bytes available in the buffer (n <= buffer size)."""
         if self._hi - self._lo >= n:
             return
-        if self._lo + n > len(self._buf):
+        if self._lo == self._hi:  # empty (between frames, usually): read at the start
+            self._lo = self._hi = 0
+        elif self._lo + n > len(self._buf):
             remaining = self._hi - self._lo
             self._view[:remaining] = self._view[self._lo:self._hi]
             self._lo, self._hi = 0, remaining
         while self._hi - self._lo < n:
-            got = self._recv_into(self._view[self._hi:])
+            got = self._recv_into(self._view[self._hi:] if self._hi else self._view)
             if not got:
                 raise ChannelClosed(
                     "peer closed the connection" if self._hi == self._lo
@@ -175,6 +187,11 @@ class Channel:
 
         The caller must then consume exactly ``bulk length`` bytes (read_into or skip).
         """
+        if self._lo == self._hi:  # between frames, the usual case: one read at the start
+            got = self._recv_into(self._view)
+            if not got:
+                raise ChannelClosed("peer closed the connection")
+            self._lo, self._hi = 0, got
         if self._hi - self._lo < _HEADER_SIZE:
             self._fill(_HEADER_SIZE)
         lo = self._lo
@@ -230,22 +247,28 @@ class SocketChannel(Channel):
         self.sock.settimeout(left)
 
     def _recv_into(self, view):
+        sock = self.sock
         if self.deadline is not None:
             self._arm_deadline()
         try:
-            window = self._poll_window() if self._can_spin else 0.0
-            if window > 0 and self.sock.gettimeout() is None:
-                deadline = time.perf_counter() + window
+            if self._can_spin and sock.gettimeout() is None and self._poll_window():
+                try:  # the bytes are often there already: no clock reads then
+                    got = sock.recv_into(view, 0, _DONTWAIT)
+                    self._backoff = 1
+                    return got
+                except BlockingIOError:
+                    pass
+                deadline = time.perf_counter() + _SPIN_SECONDS
                 while True:
                     try:
-                        got = self.sock.recv_into(view, 0, socket.MSG_DONTWAIT)
+                        got = sock.recv_into(view, 0, _DONTWAIT)
                         self._backoff = 1
                         return got
                     except BlockingIOError:
                         if time.perf_counter() > deadline:
                             break
                 self._poll_missed()
-            return self.sock.recv_into(view)
+            return sock.recv_into(view)
         except (ConnectionResetError, ConnectionAbortedError):
             return 0
 
@@ -255,13 +278,26 @@ class SocketChannel(Channel):
         try:
             self.sock.sendall(data)
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as err:
-            raise ChannelClosed(f"peer closed the connection ({err.strerror})") from None
+            raise _peer_closed(err) from None
+
+    def send_packed(self, frame):
+        if self.write_lock is not None or self.deadline is not None:
+            Channel.send_packed(self, frame)
+            return
+        try:  # the hot path of every call: one sendall, nothing around it
+            self.sock.sendall(frame)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as err:
+            raise _peer_closed(err) from None
 
     def close(self):
         try:
             self.sock.close()
         except OSError:
             pass
+
+
+def _peer_closed(err):
+    return ChannelClosed(f"peer closed the connection ({err.strerror})")
 
 
 class PipeChannel(Channel):

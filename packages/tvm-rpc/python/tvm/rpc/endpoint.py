@@ -14,9 +14,14 @@ from .serve_handlers import HANDLERS
 
 logger = logging.getLogger("tvm.rpc")
 
-# A CALL frame up to its function id: the header (filled in by send_frame) and the INT tag.
-_CALL_PREFIX = bytes(FRAME_HEADER.size) + bytes([Tag.INT])
-_I64 = struct.Struct("<q")
+# A CALL frame up to its arguments: the header (filled in by send_frame), the function id.
+_CALL_HEAD = struct.Struct(FRAME_HEADER.format + "Bq")
+_TAGGED_ID = struct.Struct("<Bq")
+_NONE_META = bytes([Tag.NONE])
+_HEADER_SIZE = FRAME_HEADER.size
+_pack_header = FRAME_HEADER.pack_into
+# The reply to a call returning None, the most common one: sent as it is.
+_RETURN_NONE = FRAME_HEADER.pack(FRAME_HEADER.size - 8 + 1, Code.RETURN, 1) + _NONE_META
 
 
 class RPCEndpoint:
@@ -79,12 +84,38 @@ class RPCEndpoint:
 
     def call(self, function_id, args):
         """CALL function_id(*args) and return its one result: the hot path of every remote
-        call, so it builds its frame directly."""
-        frame = bytearray(_CALL_PREFIX)
-        frame += _I64.pack(function_id)
-        for value in args:
-            encode(value, frame)
-        return self.exchange(Code.CALL, frame, single=True)
+        call, so it builds its frame directly and reads a plain reply without detours."""
+        if args:
+            frame = bytearray(_CALL_HEAD.pack(0, Code.CALL, 0, Tag.INT, function_id))
+            for value in args:
+                encode(value, frame)
+        else:  # the whole frame at once
+            frame = _CALL_HEAD.pack(_CALL_HEAD.size - 8, Code.CALL, _CALL_HEAD.size - _HEADER_SIZE,
+                                    Tag.INT, function_id)
+        if self.closed:
+            raise RPCError(f"tvm.rpc: the session ({self.name}) is closed")
+        channel = self.channel
+        try:
+            try:
+                if not args:
+                    channel.send_packed(frame)
+                elif len(frame) <= channel.max_frame_size:
+                    _pack_header(frame, 0, len(frame) - 8, Code.CALL, len(frame) - _HEADER_SIZE)
+                    channel.send_packed(frame)
+                else:
+                    channel.send_frame(Code.CALL, frame)  # raises: too large
+            except ChannelClosed:
+                self._raise_parting_notice()
+                raise
+            code, meta, bulk_len = channel.recv_frame()
+            if code == Code.RETURN and not bulk_len:
+                return None if meta == _NONE_META else decode_one(meta)
+            return self._reply_of(code, meta, bulk_len, None, Code.RETURN, True)
+        except Exception as err:  # noqa: BLE001  (sorted out by _failed)
+            failure = self._failed(err, Code.CALL)
+            if failure is err:
+                raise
+            raise failure from None
 
     def exchange(self, code, frame, bulk=None, bulk_into=None, single=False):
         """Send the request ``frame`` (from new_frame()) and read its reply (see request)."""
@@ -97,23 +128,33 @@ class RPCEndpoint:
                 self._raise_parting_notice()
                 raise
             return self.read_reply(bulk_into, single=single)
-        except RPCError:  # the remote error itself (it may also be an OSError)
-            raise
-        except ChannelClosed as err:
-            self.close()
-            raise RPCError(f"tvm.rpc: connection to the server lost during "
-                           f"{protocol.REQUEST_NAMES.get(code, code)} ({err})") from None
-        except ProtocolError as err:
-            self.close()
-            raise RPCError(f"tvm.rpc: malformed reply from the server ({err}); "
-                           "connection closed") from None
-        except OSError as err:
-            self.close()
-            raise RPCError(f"tvm.rpc: connection to the server failed ({err})") from None
+        except Exception as err:  # noqa: BLE001  (sorted out by _failed)
+            failure = self._failed(err, code)
+            if failure is err:
+                raise
+            raise failure from None
+
+    def _failed(self, err, code):
+        """What a request that failed with ``err`` raises: a remote error as it is, a broken
+        or malformed connection as an RPCError (the endpoint is closed then)."""
+        if isinstance(err, RPCError) or not isinstance(err, (ChannelClosed, ProtocolError,
+                                                               OSError)):
+            return err  # the remote error itself (it may also be an OSError), or a local bug
+        self.close()
+        if isinstance(err, ChannelClosed):
+            return RPCError(f"tvm.rpc: connection to the server lost during "
+                            f"{protocol.REQUEST_NAMES.get(code, code)} ({err})")
+        if isinstance(err, ProtocolError):
+            return RPCError(f"tvm.rpc: malformed reply from the server ({err}); "
+                            "connection closed")
+        return RPCError(f"tvm.rpc: connection to the server failed ({err})")
 
     def read_reply(self, bulk_into=None, expect=Code.RETURN, single=False):
         """The reply's values (its one value when ``single``); an EXCEPTION is raised."""
         code, meta, bulk_len = self.channel.recv_frame()
+        return self._reply_of(code, meta, bulk_len, bulk_into, expect, single)
+
+    def _reply_of(self, code, meta, bulk_len, bulk_into, expect, single):
         if code == expect:
             if single and not bulk_len:
                 return decode_one(meta)
@@ -161,12 +202,12 @@ class RPCEndpoint:
                 return
             if code == Code.SHUTDOWN:
                 return
-            handler = HANDLERS.get(code)
             try:
                 if code == Code.CALL and not bulk_len:
                     if self._serve_call(session, meta):
                         continue
                     return
+                handler = HANDLERS.get(code)
                 if code not in HANDLERS:
                     raise ProtocolError(f"unknown request code {code}")
                 values = decode_all(meta)
@@ -199,18 +240,32 @@ class RPCEndpoint:
 
     def _serve_call(self, session, meta):
         """Serve one CALL (the hot path of serve); False when the peer has gone."""
-        values = decode_all(meta)
+        if len(meta) == _TAGGED_ID.size and meta[0] == Tag.INT:  # a call without arguments
+            function_id, args = _TAGGED_ID.unpack_from(meta)[1], ()
+        else:
+            values = decode_all(meta)
+            function_id, args = (values[0] if values else None), values[1:]
         try:
-            if not values or type(values[0]) is not int:
+            if type(function_id) is not int:
                 raise TypeError("tvm.rpc call request: expected a function handle id first")
-            reply = session.call_handle(values[0], values[1:])
-            frame = new_frame()
-            encode(reply, frame)
+            reply = session.call_handle(function_id, args)
+            if reply is None:
+                frame = None
+            else:
+                frame = new_frame()
+                encode(reply, frame)
         except (ProtocolError, ChannelClosed):
             raise  # this connection's own failures (a remote BrokenPipeError is not one)
         except BaseException as err:  # noqa: BLE001  (SystemExit too: the session survives)
             return self._send_error(err)
-        return self._send_frame(Code.RETURN, frame)
+        try:
+            if frame is None:
+                self.channel.send_packed(_RETURN_NONE)
+            else:
+                self.channel.send_frame(Code.RETURN, frame)
+        except ChannelClosed:
+            return False
+        return True
 
     def _send_error(self, err):
         frame = new_frame()

@@ -127,8 +127,9 @@ class RemoteFunction(RemoteObject):
 
     def __call__(self, *args):
         session = self._rpc_session
-        result = session.call_handle(self._rpc_handle.id, [
-            a if type(a) in _PLAIN else session._unwrap(a) for a in args])
+        if args:
+            args = [a if type(a) in _PLAIN else session._unwrap(a) for a in args]
+        result = session.call_handle(self._rpc_handle.id, args)
         return result if type(result) in _PLAIN else session._wrap(result)
 
 
