@@ -138,6 +138,17 @@ class Object {
   TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)             \
   static constexpr bool _type_final_flag = true;
 
+/*! apache-tvm-ffi's spelling of a final (never subclassed) object class. */
+#define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType)                   \
+  static constexpr const char* _type_key = TypeKey;                                        \
+  static constexpr bool _type_final = true;                                                \
+  using _type_parent = ParentType;                                                         \
+  static int32_t RuntimeTypeIndex() {                                                      \
+    static int32_t tindex = ::tvm::ffi::details::GetOrAllocTypeIndex(                      \
+        TypeKey, -1, ParentType::RuntimeTypeIndex());                                      \
+    return tindex;                                                                         \
+  }
+
 /*! For the built-in kinds whose index is fixed by the ABI. */
 #define TVM_FFI_DECLARE_STATIC_OBJECT_INFO(TypeKey, TypeName, ParentType, Index) \
   static constexpr const char* _type_key = TypeKey;                              \
@@ -336,6 +347,13 @@ struct ObjectRefAccess {
   const ObjectName* operator->() const { return static_cast<const ObjectName*>(data_.get()); } \
   const ObjectName* get() const { return static_cast<const ObjectName*>(data_.get()); } \
   using ContainerType = ObjectName;
+
+// apache-tvm-ffi's names for the reference methods. Both allow an empty reference here;
+// a None argument is refused by the cast either way.
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(TypeName, ParentType, ObjectName) \
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName) \
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
 
 template <typename T>
 struct is_object_ref : std::is_base_of<ObjectRef, T> {};

@@ -1,0 +1,90 @@
+"""Plugin sources written for apache-tvm-ffi (its include paths, macros and names) compile and run unchanged."""
+
+import os
+import subprocess
+
+import pytest
+
+import tvm_ffi.libinfo
+from native_build import build_library, compiler, config_flags, run_python
+from upstream_examples import ADD_ONE, CHECK_ADD_ONE, CHECK_INT_PAIR, INT_PAIR
+
+# apache-tvm-ffi's public include paths that plugin code uses.
+HEADERS = [
+    "tvm/ffi/any.h", "tvm/ffi/c_api.h", "tvm/ffi/container/array.h", "tvm/ffi/container/map.h",
+    "tvm/ffi/container/shape.h", "tvm/ffi/container/tensor.h", "tvm/ffi/dtype.h", "tvm/ffi/error.h",
+    "tvm/ffi/extra/c_env_api.h", "tvm/ffi/extra/module.h", "tvm/ffi/function.h", "tvm/ffi/object.h",
+    "tvm/ffi/optional.h", "tvm/ffi/reflection/registry.h", "tvm/ffi/string.h", "tvm/ffi/tvm_ffi.h",
+    "dlpack/dlpack.h",
+]
+
+
+def _check(code, lib):
+    result = run_python(code, lib)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("header", HEADERS)
+def test_header_is_installed_and_compiles_alone(tmp_path, header):
+    assert os.path.isfile(os.path.join(tvm_ffi.libinfo.find_include_path(), header)), header
+    src = tmp_path / "one.cc"
+    src.write_text(f"#include <{header}>\n")
+    result = subprocess.run([compiler("c++"), "-std=c++17", "-fsyntax-only", "-Wall", "-Werror",
+                             *config_flags("cxxflags"), str(src)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
+def test_quickstart_add_one_over_tensorview(tmp_path):
+    pytest.importorskip("numpy", reason="the add_one check passes numpy arrays")
+    _check(CHECK_ADD_ONE, build_library(tmp_path, "add_one", ADD_ONE, "c++", link_ffi=True))
+
+
+def test_object_type_with_fields_and_typed_globals(tmp_path):
+    _check(CHECK_INT_PAIR, build_library(tmp_path, "int_pair", INT_PAIR, "c++", link_ffi=True))
+
+
+def test_static_init_block_takes_both_spellings(tmp_path):
+    source = r"""
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/registry.h>
+TVM_FFI_STATIC_INIT_BLOCK() { tvm::ffi::reflection::GlobalDef().def("spell.a", [](int x) { return x + 1; }); }
+TVM_FFI_STATIC_INIT_BLOCK({ tvm::ffi::reflection::GlobalDef().def("spell.b", [](int x, int y) { return x * y; }); });
+"""
+    lib = build_library(tmp_path, "spell", source, "c++", link_ffi=True)
+    _check(f"""
+import tvm_ffi
+tvm_ffi.load_module({str(lib)!r})
+assert tvm_ffi.get_global_func("spell.a")(1) == 2 and tvm_ffi.get_global_func("spell.b")(3, 4) == 12
+print("ok")
+""", lib)
+
+
+def test_comparison_checks_name_both_values_and_the_kind(tmp_path):
+    source = r"""
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/error.h>
+void CheckLe(int64_t x, int64_t y) { TVM_FFI_CHECK_LE(x, y, ValueError) << "x too big"; }
+void CheckNe(int64_t x, int64_t y) { TVM_FFI_ICHECK_NE(x, y) << "equal"; }
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_le, CheckLe);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_ne, CheckNe);
+"""
+    lib = build_library(tmp_path, "checks", source, "c++", link_ffi=True)
+    _check(f"""
+import tvm_ffi
+mod = tvm_ffi.load_module({str(lib)!r})
+mod.check_le(1, 2); mod.check_ne(1, 2)
+try:
+    mod.check_le(3, 2)
+except ValueError as err:
+    assert "Check failed: x <= y (3 vs. 2): x too big" in str(err), err
+else:
+    raise AssertionError("no ValueError")
+try:
+    mod.check_ne(5, 5)
+except RuntimeError as err:
+    assert "Check failed: x != y (5 vs. 5): equal" in str(err), err
+else:
+    raise AssertionError("no error")
+print("ok")
+""", lib)
