@@ -1,5 +1,6 @@
 """Plugin sources written for apache-tvm-ffi (its include paths, macros and names) compile and run unchanged."""
 
+import importlib.util
 import os
 import subprocess
 
@@ -88,3 +89,36 @@ else:
     raise AssertionError("no error")
 print("ok")
 """, lib)
+
+
+def test_quickstart_cmake_project_with_upstream_target_names(tmp_path):
+    import shutil
+    import sys
+
+    cmake = shutil.which("cmake") or pytest.skip("cmake is not on PATH: the CMake build of the quick start needs it")
+    (tmp_path / "add_one_cpu.cc").write_text(ADD_ONE)
+    (tmp_path / "int_pair.cc").write_text(INT_PAIR)
+    # As apache-tvm-ffi's quick start: tvm_ffi_ROOT from `tvm_ffi.config --cmakedir`, its target names.
+    (tmp_path / "CMakeLists.txt").write_text("""
+cmake_minimum_required(VERSION 3.18)
+project(quickstart LANGUAGES CXX)
+find_package(Python COMPONENTS Interpreter REQUIRED)
+execute_process(COMMAND "${Python_EXECUTABLE}" -m tvm_ffi.config --cmakedir
+  OUTPUT_STRIP_TRAILING_WHITESPACE OUTPUT_VARIABLE tvm_ffi_ROOT)
+find_package(tvm_ffi CONFIG REQUIRED)
+add_library(add_one_cpu SHARED add_one_cpu.cc)
+target_link_libraries(add_one_cpu tvm_ffi_header)
+target_link_libraries(add_one_cpu tvm_ffi_shared)
+add_library(int_pair SHARED int_pair.cc)
+target_link_libraries(int_pair PRIVATE tvm_ffi::header tvm_ffi::shared)
+set_target_properties(add_one_cpu int_pair PROPERTIES PREFIX "" SUFFIX ".so"
+  LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/")
+""")
+    build = tmp_path / "build"
+    for cmd in ([cmake, "-S", tmp_path, "-B", build, f"-DPython_EXECUTABLE={sys.executable}"],
+                [cmake, "--build", build]):
+        done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+    _check(CHECK_INT_PAIR, build / "int_pair.so")
+    if importlib.util.find_spec("numpy") is not None:
+        _check(CHECK_ADD_ONE, build / "add_one_cpu.so")
