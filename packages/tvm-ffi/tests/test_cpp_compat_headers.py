@@ -122,3 +122,48 @@ set_target_properties(add_one_cpu int_pair PROPERTIES PREFIX "" SUFFIX ".so"
     _check(CHECK_INT_PAIR, build / "int_pair.so")
     if importlib.util.find_spec("numpy") is not None:
         _check(CHECK_ADD_ONE, build / "add_one_cpu.so")
+
+
+def _reference_include():
+    """apache-tvm-ffi's include folder: $TVM_FFI_REFERENCE_INCLUDE, or from $TVM_BENCH_REFERENCE_PYTHON."""
+    import sys
+
+    path = os.environ.get("TVM_FFI_REFERENCE_INCLUDE")
+    python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON", "/work/main/.nox/bench-reference-tvm-ffi/bin/python")
+    if not path and os.path.exists(python) and os.path.realpath(python) != os.path.realpath(sys.executable):
+        # Its libinfo alone (no `import tvm_ffi`): the folder next to it holds include/.
+        code = "import importlib.util as u; print(u.find_spec('tvm_ffi').submodule_search_locations[0])"
+        done = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
+        path = os.path.join(done.stdout.strip(), "include") if done.returncode == 0 else None
+    if not path or not os.path.exists(os.path.join(path, "tvm", "ffi", "c_api.h")):
+        pytest.skip("apache-tvm-ffi's headers are not installed (set TVM_FFI_REFERENCE_INCLUDE)")
+    return path
+
+
+def test_library_built_against_reference_headers_is_refused(tmp_path):
+    # Built with apache-tvm-ffi's own c_api.h: the layouts differ (docs/abi.md), so ours must
+    # refuse it with an error, never call into it.
+    include = _reference_include()
+    src = tmp_path / "theirs.cc"
+    src.write_text(r"""
+#include <tvm/ffi/c_api.h>
+extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_add(void*, const TVMFFIAny* args, int32_t, TVMFFIAny* out) {
+  out->type_index = kTVMFFIInt;
+  out->v_int64 = args[0].v_int64 + args[1].v_int64;
+  return 0;
+}
+""")
+    lib = tmp_path / "libtheirs.so"
+    done = subprocess.run([compiler("c++"), "-std=c++17", "-shared", "-fPIC", f"-I{include}", str(src),
+                           "-o", str(lib)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = run_python(f"""
+import tvm_ffi
+try:
+    tvm_ffi.load_module({str(lib)!r})
+except ValueError as err:
+    assert "does not export the ABI tag" in str(err), err
+    print("refused")
+""")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "refused"
