@@ -20,7 +20,7 @@ _PRELUDE = """#include <tvm/ffi/container/tensor.h>
 _CXX_SUFFIXES = (".cc", ".cpp", ".cxx", ".c++")
 _OBJ_SUFFIXES = (".o", ".obj")
 # Libraries loaded with keep_module_alive=True: never unloaded while the process runs.
-_KEPT = []
+_KEPT: list[object] = []
 
 
 def build_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, extra_cflags=None,

@@ -4,4 +4,6 @@ import sys
 
 from .cli import main
 
-sys.exit(main())
+# Guarded: tools that import every module (stubtest, pydoc) must not run the command.
+if __name__ == "__main__":
+    sys.exit(main())
