@@ -73,20 +73,14 @@ TVM_FFI_DEFINE_CHECK_FUNC_(_GE, >=)
 #define TVM_FFI_DCHECK_GE(x, y) TVM_FFI_ICHECK_GE(x, y)
 #define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
 #else
-#define TVM_FFI_DCHECK(x) \
-  while (false) TVM_FFI_ICHECK(x)
-#define TVM_FFI_DCHECK_EQ(x, y) \
-  while (false) TVM_FFI_ICHECK_EQ(x, y)
-#define TVM_FFI_DCHECK_NE(x, y) \
-  while (false) TVM_FFI_ICHECK_NE(x, y)
-#define TVM_FFI_DCHECK_LT(x, y) \
-  while (false) TVM_FFI_ICHECK_LT(x, y)
-#define TVM_FFI_DCHECK_LE(x, y) \
-  while (false) TVM_FFI_ICHECK_LE(x, y)
-#define TVM_FFI_DCHECK_GT(x, y) \
-  while (false) TVM_FFI_ICHECK_GT(x, y)
-#define TVM_FFI_DCHECK_GE(x, y) \
-  while (false) TVM_FFI_ICHECK_GE(x, y)
+// `while (false)` keeps the operands compiled (so they stay valid code) but never run.
+#define TVM_FFI_DCHECK(x) while (false) TVM_FFI_ICHECK(x)
+#define TVM_FFI_DCHECK_EQ(x, y) while (false) TVM_FFI_ICHECK_EQ(x, y)
+#define TVM_FFI_DCHECK_NE(x, y) while (false) TVM_FFI_ICHECK_NE(x, y)
+#define TVM_FFI_DCHECK_LT(x, y) while (false) TVM_FFI_ICHECK_LT(x, y)
+#define TVM_FFI_DCHECK_LE(x, y) while (false) TVM_FFI_ICHECK_LE(x, y)
+#define TVM_FFI_DCHECK_GT(x, y) while (false) TVM_FFI_ICHECK_GT(x, y)
+#define TVM_FFI_DCHECK_GE(x, y) while (false) TVM_FFI_ICHECK_GE(x, y)
 #define TVM_FFI_DCHECK_NOTNULL(x) (x)
 #endif
 

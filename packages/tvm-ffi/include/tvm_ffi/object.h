@@ -123,31 +123,28 @@ class Object {
   friend class WeakObjectPtr;
 };
 
-/*! Declares the type key and runtime index of an object class registered at first use. */
-#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                         \
+/*!
+ * Declares the type key and runtime index of an object class registered at first use.
+ * Final classes (never subclassed) let casts compare one index instead of the ancestry.
+ */
+#define TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, IsFinal)                    \
   static constexpr const char* _type_key = TypeKey;                                        \
-  static constexpr bool _type_final = false;                                               \
+  static constexpr bool _type_final = IsFinal;                                             \
   using _type_parent = ParentType;                                                         \
   static int32_t RuntimeTypeIndex() {                                                      \
     static int32_t tindex = ::tvm::ffi::details::GetOrAllocTypeIndex(                      \
         TypeKey, -1, ParentType::RuntimeTypeIndex());                                      \
     return tindex;                                                                         \
   }
-
+#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType) \
+  TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, false)
+/*! apache-tvm-ffi's spelling of a final object class. */
+#define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
+  TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, true)
+/*! The older spelling: ancestry-checked like a non-final class, as before. */
 #define TVM_FFI_DECLARE_FINAL_OBJECT_INFO(TypeKey, TypeName, ParentType) \
   TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)             \
   static constexpr bool _type_final_flag = true;
-
-/*! apache-tvm-ffi's spelling of a final (never subclassed) object class. */
-#define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType)                   \
-  static constexpr const char* _type_key = TypeKey;                                        \
-  static constexpr bool _type_final = true;                                                \
-  using _type_parent = ParentType;                                                         \
-  static int32_t RuntimeTypeIndex() {                                                      \
-    static int32_t tindex = ::tvm::ffi::details::GetOrAllocTypeIndex(                      \
-        TypeKey, -1, ParentType::RuntimeTypeIndex());                                      \
-    return tindex;                                                                         \
-  }
 
 /*! For the built-in kinds whose index is fixed by the ABI. */
 #define TVM_FFI_DECLARE_STATIC_OBJECT_INFO(TypeKey, TypeName, ParentType, Index) \
