@@ -130,7 +130,7 @@ def _reference_include():
 
     path = os.environ.get("TVM_FFI_REFERENCE_INCLUDE")
     python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON", "/work/main/.nox/bench-reference-tvm-ffi/bin/python")
-    if not path and os.path.exists(python) and os.path.realpath(python) != os.path.realpath(sys.executable):
+    if not path and os.path.exists(python) and os.path.abspath(python) != os.path.abspath(sys.executable):
         # Its libinfo alone (no `import tvm_ffi`): the folder next to it holds include/.
         code = "import importlib.util as u; print(u.find_spec('tvm_ffi').submodule_search_locations[0])"
         done = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
