@@ -2,6 +2,7 @@
 
 import importlib.util
 import os
+import pathlib
 import subprocess
 
 import pytest
@@ -167,3 +168,75 @@ except ValueError as err:
 """)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "refused"
+
+
+def test_common_cpp_api_of_plugins(tmp_path):
+    # Any/AnyView::as and try_cast, String, Array, Map, Optional, Shape, Tensor's ShapeView
+    # accessors, Function::FromPacked/GetGlobalRequired/TypedFunction, GetRef, lambdas exported.
+    source = (pathlib.Path(__file__).parent / "cpp_api_plugin.cc").read_text()
+    lib = build_library(tmp_path, "cpp_api", source, "c++", link_ffi=True)
+    _check(f"""
+import tvm_ffi
+m = tvm_ffi.load_module({str(lib)!r})
+assert m.use_any(1, 2) == 5
+assert m.use_string("ab") == "ab!2"
+assert list(m.use_array([5, 6])) == [3, 2, 5, 6]
+out = m.use_map({{"a": 4}})
+assert dict(out.items()) == {{"a": 4, "n": 1, "a2": 8, "has_a": 1}}, dict(out.items())
+assert tuple(m.use_shape(tvm_ffi.Shape((3, 4)))) == (3, 12)
+assert m.use_optional(None) is None and m.use_optional("x") == "x"
+f = m.use_function()
+assert f(41) == 42
+tvm_ffi.register_global_func("cpp_api.inc", lambda x: x + 1)
+assert m.call_global("cpp_api.inc") == 2 + 3
+assert m.dtype_str(tvm_ffi.dtype("int8")) == "int8"
+assert m.lambda_fn(5) == 15
+@tvm_ffi.register_object("t2.Node")
+class Node(tvm_ffi.Object):
+    pass
+assert m.use_node(Node(10)) == 21
+try:
+    m.use_shape("no")
+except TypeError as err:
+    assert "argument #0" in str(err), err
+else:
+    raise AssertionError("no TypeError")
+print("ok")
+""", lib)
+
+
+def test_tensor_shape_and_strides_views(tmp_path):
+    pytest.importorskip("numpy", reason="the strided tensors come from numpy")
+    source = r'''
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/function.h>
+namespace ffi = tvm::ffi;
+ffi::Array<int64_t> Describe(ffi::Tensor t, int64_t dim) {
+  ffi::ShapeView shape = t.shape();
+  ffi::ShapeView strides = t.strides();
+  return {shape[0], strides[0], strides[t.ndim() - 1], t.size(dim), t.stride(dim), t.is_contiguous()};
+}
+ffi::Array<int64_t> DescribeView(ffi::TensorView t, int64_t dim) {
+  return {t.shape()[0], t.strides()[0], t.size(dim), t.stride(dim), t.numel(), t.IsContiguous()};
+}
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(describe, Describe);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(describe_view, DescribeView);
+'''
+    lib = build_library(tmp_path, "views", source, "c++", link_ffi=True)
+    _check(f"""
+import numpy as np, tvm_ffi
+m = tvm_ffi.load_module({str(lib)!r})
+x = np.zeros((3, 4), "float32")
+assert list(m.describe(x, -1)) == [3, 4, 1, 4, 1, 1], list(m.describe(x, -1))
+assert list(m.describe(tvm_ffi.from_dlpack(x.T), 0)) == [4, 1, 4, 4, 1, 0]
+assert list(m.describe_view(x, 1)) == [3, 4, 4, 1, 12, 1]
+for bad in (2, -3):
+    try:
+        m.describe(x, bad)
+    except IndexError as err:
+        assert "out of range for a tensor of ndim 2" in str(err), err
+    else:
+        raise AssertionError("no IndexError")
+print("ok")
+""", lib)

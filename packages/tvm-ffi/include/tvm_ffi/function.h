@@ -314,9 +314,11 @@ TVM_FFI_DLL_EXPORT __attribute__((weak, used)) uint32_t __tvm_ffi__abi_version =
                                                 int32_t num_args, TVMFFIAny* result) {    \
     TVM_FFI_SAFE_CALL_BEGIN();                                                            \
     static const std::string name = #ExportName;                                          \
-    using FType = std::decay_t<decltype(Function)>;                                       \
+    /* A local copy, so a lambda works too (no lambda in decltype before C++20). */       \
+    static const auto fn = Function;                                                      \
+    using FType = std::decay_t<decltype(fn)>;                                             \
     ::tvm::ffi::details::CallTyped(                                                       \
-        Function, name,                                                                   \
+        fn, name,                                                                         \
         ::tvm::ffi::PackedArgs(reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args), \
         reinterpret_cast<::tvm::ffi::Any*>(result),                                       \
         std::make_index_sequence<::tvm::ffi::details::FuncTraits<FType>::kNumArgs>());    \

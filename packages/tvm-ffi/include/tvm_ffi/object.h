@@ -352,6 +352,14 @@ struct ObjectRefAccess {
 #define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName) \
   TVM_FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
 
+/*! A reference of type RefType to a live object, e.g. GetRef<IntPair>(this) in a method. */
+template <typename RefType, typename ObjType>
+RefType GetRef(const ObjType* ptr) {
+  static_assert(std::is_base_of_v<typename RefType::ContainerType, ObjType>,
+                "GetRef: ObjType must be RefType's ContainerType or derive from it");
+  return ObjectRefAccess::FromPtr<RefType>(GetObjectPtr<Object>(ptr));
+}
+
 template <typename T>
 struct is_object_ref : std::is_base_of<ObjectRef, T> {};
 

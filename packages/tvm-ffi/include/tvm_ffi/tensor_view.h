@@ -1,4 +1,4 @@
-// TensorView and ShapeView: non-owning views of a DLTensor and of its dims, as apache-tvm-ffi names them.
+// TensorView: a non-owning view of a DLTensor, what kernels take as arguments (apache-tvm-ffi's name).
 #ifndef TVM_FFI_TENSOR_VIEW_H_
 #define TVM_FFI_TENSOR_VIEW_H_
 
@@ -13,64 +13,6 @@
 namespace tvm {
 namespace ffi {
 
-/*! A borrowed run of int64 dims (a shape or strides); valid while its owner lives. */
-class ShapeView {
- public:
-  ShapeView() = default;
-  ShapeView(const int64_t* data, size_t size) : data_(data), size_(size) {}
-  ShapeView(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}  // NOLINT
-  ShapeView(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT
-  const int64_t* data() const { return data_; }
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  int64_t operator[](size_t i) const { return data_[i]; }
-  int64_t at(size_t i) const {
-    if (i >= size_) TVM_FFI_THROW(IndexError) << "ShapeView index " << i << " out of range for size " << size_;
-    return data_[i];
-  }
-  const int64_t* begin() const { return data_; }
-  const int64_t* end() const { return data_ + size_; }
-  int64_t front() const { return at(0); }
-  int64_t back() const { return at(size_ - 1); }
-  int64_t Product() const {
-    int64_t p = 1;
-    for (size_t i = 0; i < size_; ++i) p *= data_[i];
-    return p;
-  }
-  operator Shape() const { return Shape(data_, size_); }  // NOLINT
-
- private:
-  const int64_t* data_{nullptr};
-  size_t size_{0};
-};
-
-inline std::ostream& operator<<(std::ostream& os, ShapeView shape) {
-  os << '[';
-  for (size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
-  return os << ']';
-}
-
-namespace details {
-/*! Dim `idx` (negative counts from the end) of a `what` of ndim dims; IndexError outside. */
-inline int64_t NormalizeDim(int64_t idx, int32_t ndim, const char* what) {
-  int64_t i = idx >= 0 ? idx : idx + ndim;
-  if (i < 0 || i >= ndim) {
-    TVM_FFI_THROW(IndexError) << what << ": dimension " << idx << " out of range for a tensor of ndim "
-                              << ndim;
-  }
-  return i;
-}
-/*! Row-major strides (in elements) of a shape, for producers that give none. */
-inline std::vector<int64_t> ContiguousStrides(const int64_t* shape, int32_t ndim) {
-  std::vector<int64_t> strides(ndim);
-  int64_t s = 1;
-  for (int32_t i = ndim - 1; i >= 0; --i) {
-    strides[i] = s;
-    s *= shape[i];
-  }
-  return strides;
-}
-}  // namespace details
 
 /*!
  * A non-owning view of a tensor: what kernels take as arguments. Copies the DLTensor
