@@ -210,3 +210,15 @@ int twice(int x) { return 2 * x; }
     # Loading needs no GPU: the host function runs on the CPU.
     assert _child(f"import tvm_ffi; print(tvm_ffi.load_module({path!r}).twice(21))").strip() == "42"
 
+
+
+def test_to_cpp_dtype():
+    import tvm_ffi
+
+    assert [tvm_ffi.cpp.to_cpp_dtype(s) for s in ("float32", "float64", "int8", "uint64", "bool")] == [
+        "float", "double", "int8_t", "uint64_t", "bool"]
+    assert tvm_ffi.cpp.to_cpp_dtype(tvm_ffi.dtype("int16")) == "int16_t"
+    with pytest.raises(ValueError, match="to_cpp_dtype: unsupported dtype 'float16'"):
+        tvm_ffi.cpp.to_cpp_dtype("float16")
+    with pytest.raises(TypeError, match="argument `dtype_str`"):
+        tvm_ffi.cpp.to_cpp_dtype(5)
