@@ -3,6 +3,8 @@
 import os
 import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -222,3 +224,19 @@ def test_to_cpp_dtype():
         tvm_ffi.cpp.to_cpp_dtype("float16")
     with pytest.raises(TypeError, match="argument `dtype_str`"):
         tvm_ffi.cpp.to_cpp_dtype(5)
+
+
+def test_concurrent_builds_of_one_source_share_the_result(cache_dir):
+    # The build folder's lock: one child compiles, the others wait and load its library.
+    code = f"""
+import tvm_ffi, tvm_ffi.cpp
+m = tvm_ffi.cpp.load_inline("racing", cpp_sources={ADD!r}, functions="add")
+print(m.add(20, 22), m.path)
+"""
+    env = dict(os.environ, TVM_FFI_CACHE_DIR=str(cache_dir))
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env) for _ in range(3)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
+    lines = {out.strip() for out, _ in outs}
+    assert len(lines) == 1 and lines.pop().startswith("42 "), outs
