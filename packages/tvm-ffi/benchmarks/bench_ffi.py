@@ -26,6 +26,23 @@ def import_ms(python):
     return min(runs) * 1e3
 
 
+def cached_load_inline_ms():
+    """A second tvm_ffi.cpp.load_inline of the same source: must hit the cache, not the compiler."""
+    import tempfile
+
+    import tvm_ffi.cpp
+
+    src = "int add(int a, int b) { return a + b; }"
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["TVM_FFI_CACHE_DIR"] = cache
+        try:
+            tvm_ffi.cpp.load_inline("bench_cached", cpp_sources=src, functions="add")
+        except RuntimeError:  # no compiler here: no figure
+            return None
+        env = {"load": tvm_ffi.cpp.load_inline, "src": src}
+        return per_call_ns('load("bench_cached", cpp_sources=src, functions="add")', env, 20) / 1e6
+
+
 def measure():
     import numpy as np
     import tvm_ffi
@@ -57,6 +74,7 @@ def measure():
         "list(Array of 1000)": per_call_ns("list(a1000)", env, 2000),
         "Map of 1000 ints": per_call_ns("Map(d1000)", env, 1000),
     }
+    out["load_inline, cached (ms)"] = cached_load_inline_ms()
     try:
         import torch
 
@@ -91,7 +109,7 @@ def main():
     print(f"{'case':32} {'ours':>10} {'reference':>10} {'ref/ours':>9}")
     for key in ours:
         ref = reference.get(key)
-        ratio = f"{ref / ours[key]:.2f}x" if ref else "-"
+        ratio = f"{ref / ours[key]:.2f}x" if ref and ours[key] else "-"
         print(f"{key:32} {fmt(ours[key], key):>10} {fmt(ref, key):>10} {ratio:>9}")
 
 

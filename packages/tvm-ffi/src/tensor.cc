@@ -30,10 +30,19 @@ void CheckAdoptable(const DLTensor& t, int32_t require_alignment, int32_t requir
   }
 }
 
+/*! A tensor always carries strides (row-major when the producer gave none), so
+ * Tensor::strides() can hand out a view without computing anything. */
+void FillStrides(TensorObj* obj) {
+  if (obj->dl_tensor.strides != nullptr) return;
+  obj->strides_storage = details::ContiguousStrides(obj->dl_tensor.shape, obj->dl_tensor.ndim);
+  obj->dl_tensor.strides = obj->strides_storage.data();
+}
+
 /*! DLPack keeps the producer's shape and strides alive until its deleter runs: share them. */
 ObjectPtr<TensorObj> MakeTensorFrom(const DLTensor& src) {
   ObjectPtr<TensorObj> obj = make_object<TensorObj>();
   obj->dl_tensor = src;
+  FillStrides(obj.get());
   return obj;
 }
 
@@ -117,6 +126,7 @@ Tensor TensorEmpty(Shape shape, DLDataType dtype, DLDevice device) {
   obj->dl_tensor.shape = obj->shape_storage.data();
   obj->dl_tensor.strides = nullptr;
   obj->dl_tensor.byte_offset = 0;
+  FillStrides(obj.get());
   obj->manager_ctx = data;
   obj->manager_deleter = std::free;
   return Tensor(ObjectPtr<Object>(std::move(obj)));
@@ -125,7 +135,7 @@ Tensor TensorEmpty(Shape shape, DLDataType dtype, DLDevice device) {
 TVM_FFI_STATIC_INIT_BLOCK({
   reflection::GlobalDef()
       .def("ffi.TensorEmpty", TensorEmpty)
-      .def("ffi.TensorShape", [](Tensor t) { return t.shape(); })
+      .def("ffi.TensorShape", [](Tensor t) { return Shape(t.shape()); })
       .def("ffi.TensorIsContiguous", [](Tensor t) { return t.IsContiguous(); })
       .def("ffi.TensorDataPtr", [](Tensor t) { return t.data_ptr(); });
 });

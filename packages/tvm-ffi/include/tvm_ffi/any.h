@@ -128,6 +128,19 @@ template <typename T>
 [[noreturn]] void ThrowCastErrorFor(const TVMFFIAny* value);
 }  // namespace details
 
+namespace details {
+template <typename T>
+auto AnyAs(const TVMFFIAny* v) {
+  if constexpr (std::is_base_of_v<Object, T>) {
+    if (!IsObjectIndex(v->type_index)) return static_cast<const T*>(nullptr);
+    const Object* obj = ObjectUnsafe::FromHeader(v->v_obj);
+    return obj->IsInstance<T>() ? static_cast<const T*>(obj) : nullptr;
+  } else {
+    return TypeTraits<T>::TryCastFromAnyView(v);
+  }
+}
+}  // namespace details
+
 /*! A borrowed value: valid while what it points at lives. */
 class AnyView {
  public:
@@ -154,6 +167,11 @@ class AnyView {
   template <typename T>
   std::optional<T> try_cast() const {
     return TypeTraits<T>::TryCastFromAnyView(&data_);
+  }
+  /*! apache-tvm-ffi's as<T>(): a `const T*` (or nullptr) for an object class T, else try_cast. */
+  template <typename T>
+  auto as() const {
+    return details::AnyAs<T>(&data_);
   }
   /*! The value as T; TypeError when it cannot be converted. */
   template <typename T>
@@ -210,6 +228,10 @@ class Any {
   template <typename T>
   T cast() const {
     return AnyView(*this).cast<T>();
+  }
+  template <typename T>
+  auto as() const {
+    return details::AnyAs<T>(&data_);
   }
   template <typename T>
   operator T() const {  // NOLINT

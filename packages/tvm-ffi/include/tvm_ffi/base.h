@@ -24,13 +24,18 @@
 
 /*!
  * Runs a block of code once when the library that holds it is loaded, e.g. to register
- * global functions: TVM_FFI_STATIC_INIT_BLOCK({ ... });
+ * global functions. Both spellings work, so plugins written for apache-tvm-ffi compile:
+ *   TVM_FFI_STATIC_INIT_BLOCK() { ... }      (apache-tvm-ffi's form)
+ *   TVM_FFI_STATIC_INIT_BLOCK({ ... });      (the body as the argument)
+ * The body becomes a static function run by a static initializer: the argument form just
+ * places its braces after the function's head.
  */
-#define TVM_FFI_STATIC_INIT_BLOCK(body)                                            \
-  static int TVM_FFI_STR_CONCAT(__tvm_ffi_static_init_, __COUNTER__) = []() {     \
-    body;                                                                          \
-    return 0;                                                                      \
-  }()
+#define TVM_FFI_STATIC_INIT_BLOCK(...) \
+  TVM_FFI_STATIC_INIT_BLOCK_DEF_(TVM_FFI_STR_CONCAT(__tvm_ffi_static_init_fn_, __COUNTER__)) __VA_ARGS__
+#define TVM_FFI_STATIC_INIT_BLOCK_DEF_(FnName)                                     \
+  static void FnName();                                                          \
+  [[maybe_unused]] static const int TVM_FFI_STR_CONCAT(FnName, _reg) = (FnName(), 0); \
+  static void FnName()
 
 namespace tvm {
 namespace ffi {

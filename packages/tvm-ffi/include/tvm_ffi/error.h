@@ -166,11 +166,11 @@ template <typename T>
 }  // namespace details
 
 
-#define TVM_FFI_ICHECK(cond) \
-  if (TVM_FFI_UNLIKELY(!(cond))) TVM_FFI_THROW(InternalError) << "Check failed: (" #cond ") "
-
+// Messages read as apache-tvm-ffi's: "Check failed: (cond) is false: <streamed text>".
 #define TVM_FFI_CHECK(cond, ErrorKind) \
-  if (TVM_FFI_UNLIKELY(!(cond))) TVM_FFI_THROW(ErrorKind)
+  if (TVM_FFI_UNLIKELY(!(cond)))       \
+  TVM_FFI_THROW(ErrorKind) << "Check failed: (" #cond ") is false: "
+#define TVM_FFI_ICHECK(cond) TVM_FFI_CHECK(cond, InternalError)
 
 /*
  * A thread ended by pthread_exit or cancellation unwinds with abi::__forced_unwind, which
@@ -197,5 +197,8 @@ template <typename T>
 
 }  // namespace ffi
 }  // namespace tvm
+
+// The comparison checks (TVM_FFI_CHECK_EQ, TVM_FFI_ICHECK_LT, ...) build on the above.
+#include <tvm_ffi/check.h>
 
 #endif  // TVM_FFI_ERROR_H_

@@ -4,6 +4,7 @@
 
 #include <tvm_ffi/any.h>
 #include <tvm_ffi/array.h>
+#include <tvm_ffi/dtype.h>
 #include <tvm_ffi/error.h>
 #include <tvm_ffi/function.h>
 #include <tvm_ffi/map.h>
@@ -14,5 +15,6 @@
 #include <tvm_ffi/shape.h>
 #include <tvm_ffi/string.h>
 #include <tvm_ffi/tensor.h>
+#include <tvm_ffi/tensor_view.h>
 
 #endif  // TVM_FFI_FFI_H_

@@ -271,13 +271,16 @@ namespace details {
 /*! Registers global functions at load time: GlobalDef().def("name", callable). */
 class GlobalDef {
  public:
+  // `doc` is accepted for apache-tvm-ffi's signature; global functions carry no docs here yet.
   template <typename TCallable>
-  GlobalDef& def(const std::string& name, TCallable callable) {
+  GlobalDef& def(const std::string& name, TCallable callable, const char* doc = "") {
+    (void)doc;
     Function::SetGlobal(name, Function::FromTyped(std::move(callable), name), true);
     return *this;
   }
   template <typename TCallable>
-  GlobalDef& def_packed(const std::string& name, TCallable callable) {
+  GlobalDef& def_packed(const std::string& name, TCallable callable, const char* doc = "") {
+    (void)doc;
     Function::SetGlobal(name, Function::FromPacked(std::move(callable)), true);
     return *this;
   }
@@ -307,18 +310,41 @@ TVM_FFI_DLL_EXPORT __attribute__((weak, used)) uint32_t __tvm_ffi__abi_version =
  */
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                               \
   extern "C" {                                                                            \
-  TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void* self, const TVMFFIAny* args,        \
+  TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args,             \
                                                 int32_t num_args, TVMFFIAny* result) {    \
     TVM_FFI_SAFE_CALL_BEGIN();                                                            \
     static const std::string name = #ExportName;                                          \
-    using FType = std::decay_t<decltype(Function)>;                                       \
+    /* A local copy, so a lambda works too (no lambda in decltype before C++20). */       \
+    static const auto fn = Function;                                                      \
+    using FType = std::decay_t<decltype(fn)>;                                             \
     ::tvm::ffi::details::CallTyped(                                                       \
-        Function, name,                                                                   \
+        fn, name,                                                                         \
         ::tvm::ffi::PackedArgs(reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args), \
         reinterpret_cast<::tvm::ffi::Any*>(result),                                       \
         std::make_index_sequence<::tvm::ffi::details::FuncTraits<FType>::kNumArgs>());    \
     TVM_FFI_SAFE_CALL_END();                                                              \
   }                                                                                       \
   }
+
+/*!
+ * Attaches a docstring to an exported function as the symbol `__tvm_ffi__doc_<ExportName>`.
+ * As in apache-tvm-ffi, it is only emitted when TVM_FFI_DLL_EXPORT_INCLUDE_METADATA is 1.
+ */
+#ifndef TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
+#define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 0
+#endif
+#if TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                          \
+  extern "C" {                                                                            \
+  TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(void*, const TVMFFIAny*, int32_t,    \
+                                                     TVMFFIAny* result) {                 \
+    static const std::string doc = DocString;                                             \
+    TVMFFIByteArray bytes{doc.data(), doc.size()};                                        \
+    return TVMFFIStringFromByteArray(&bytes, result);                                     \
+  }                                                                                       \
+  }
+#else
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)
+#endif
 
 #endif  // TVM_FFI_FUNCTION_H_

@@ -123,17 +123,25 @@ class Object {
   friend class WeakObjectPtr;
 };
 
-/*! Declares the type key and runtime index of an object class registered at first use. */
-#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)                         \
+/*!
+ * Declares the type key and runtime index of an object class registered at first use.
+ * Final classes (never subclassed) let casts compare one index instead of the ancestry.
+ */
+#define TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, IsFinal)                    \
   static constexpr const char* _type_key = TypeKey;                                        \
-  static constexpr bool _type_final = false;                                               \
+  static constexpr bool _type_final = IsFinal;                                             \
   using _type_parent = ParentType;                                                         \
   static int32_t RuntimeTypeIndex() {                                                      \
     static int32_t tindex = ::tvm::ffi::details::GetOrAllocTypeIndex(                      \
         TypeKey, -1, ParentType::RuntimeTypeIndex());                                      \
     return tindex;                                                                         \
   }
-
+#define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType) \
+  TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, false)
+/*! apache-tvm-ffi's spelling of a final object class. */
+#define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
+  TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, true)
+/*! The older spelling: ancestry-checked like a non-final class, as before. */
 #define TVM_FFI_DECLARE_FINAL_OBJECT_INFO(TypeKey, TypeName, ParentType) \
   TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)             \
   static constexpr bool _type_final_flag = true;
@@ -336,6 +344,21 @@ struct ObjectRefAccess {
   const ObjectName* operator->() const { return static_cast<const ObjectName*>(data_.get()); } \
   const ObjectName* get() const { return static_cast<const ObjectName*>(data_.get()); } \
   using ContainerType = ObjectName;
+
+// apache-tvm-ffi's names for the reference methods. Both allow an empty reference here;
+// a None argument is refused by the cast either way.
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(TypeName, ParentType, ObjectName) \
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(TypeName, ParentType, ObjectName) \
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)
+
+/*! A reference of type RefType to a live object, e.g. GetRef<IntPair>(this) in a method. */
+template <typename RefType, typename ObjType>
+RefType GetRef(const ObjType* ptr) {
+  static_assert(std::is_base_of_v<typename RefType::ContainerType, ObjType>,
+                "GetRef: ObjType must be RefType's ContainerType or derive from it");
+  return ObjectRefAccess::FromPtr<RefType>(GetObjectPtr<Object>(ptr));
+}
 
 template <typename T>
 struct is_object_ref : std::is_base_of<ObjectRef, T> {};

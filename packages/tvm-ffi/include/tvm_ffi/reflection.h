@@ -44,11 +44,31 @@ const T* SelfAs(const ObjectRef& self, const char* method) {
 }
 }  // namespace details
 
+/*!
+ * A constructor for ObjectDef::def: `.def(init<int64_t, int64_t>())` registers
+ * `__ffi_init__` building T from those arguments. `ObjectDef<T>(init(false))` says T has
+ * no constructor from other languages (the default here too).
+ */
+template <typename... Args>
+struct init {
+  explicit init(bool enabled = true) : enabled(enabled) {}
+  bool enabled;
+};
+
 /*! ObjectDef<T>().def_ro("x", &T::x).def("f", &T::f) registers T's fields and methods. */
 template <typename T>
 class ObjectDef {
  public:
   ObjectDef() : type_index_(T::RuntimeTypeIndex()) {}
+  explicit ObjectDef(init<>) : ObjectDef() {}
+
+  template <typename... Args>
+  ObjectDef& def(init<Args...> ctor, const char* doc = "") {
+    if (!ctor.enabled) return *this;
+    return def_static("__ffi_init__", [](Args... args) {
+      return ObjectRef(make_object<T>(std::forward<Args>(args)...));
+    }, doc);
+  }
 
   template <typename F>
   ObjectDef& def_ro(const char* name, F T::*field, const char* doc = "") {

@@ -6,6 +6,7 @@
 #include <tvm_ffi/error.h>
 
 #include <initializer_list>
+#include <ostream>
 #include <vector>
 
 namespace tvm {
@@ -71,6 +72,44 @@ struct TypeTraits<Shape> : ObjectRefTraitsBase<Shape> {
   }
   static std::string TypeStr() { return "ffi.Shape"; }
 };
+
+/*! A borrowed run of int64 dims (a shape or strides); valid while its owner lives. */
+class ShapeView {
+ public:
+  ShapeView() = default;
+  ShapeView(const int64_t* data, size_t size) : data_(data), size_(size) {}
+  ShapeView(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}  // NOLINT
+  ShapeView(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT
+  const int64_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  int64_t operator[](size_t i) const { return data_[i]; }
+  int64_t at(size_t i) const {
+    if (i >= size_) TVM_FFI_THROW(IndexError) << "ShapeView index " << i << " out of range for size " << size_;
+    return data_[i];
+  }
+  const int64_t* begin() const { return data_; }
+  const int64_t* end() const { return data_ + size_; }
+  int64_t front() const { return at(0); }
+  int64_t back() const { return at(size_ - 1); }
+  int64_t Product() const {
+    int64_t p = 1;
+    for (size_t i = 0; i < size_; ++i) p *= data_[i];
+    return p;
+  }
+  std::vector<int64_t> ToVector() const { return std::vector<int64_t>(begin(), end()); }
+  operator Shape() const { return Shape(data_, size_); }  // NOLINT
+
+ private:
+  const int64_t* data_{nullptr};
+  size_t size_{0};
+};
+
+inline std::ostream& operator<<(std::ostream& os, ShapeView shape) {
+  os << '[';
+  for (size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
+  return os << ']';
+}
 
 }  // namespace ffi
 }  // namespace tvm

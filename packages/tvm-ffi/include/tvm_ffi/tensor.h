@@ -39,6 +39,25 @@ inline size_t DataTypeBytes(DLDataType t) { return (static_cast<size_t>(t.bits) 
 inline bool SameDataType(DLDataType a, DLDataType b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
+/*! Dim `idx` (negative counts from the end) of a `what` of ndim dims; IndexError outside. */
+inline int64_t NormalizeDim(int64_t idx, int32_t ndim, const char* what) {
+  int64_t i = idx >= 0 ? idx : idx + ndim;
+  if (i < 0 || i >= ndim) {
+    TVM_FFI_THROW(IndexError) << what << ": dimension " << idx << " out of range for a tensor of ndim "
+                              << ndim;
+  }
+  return i;
+}
+/*! Row-major strides (in elements) of a shape, for producers that give none. */
+inline std::vector<int64_t> ContiguousStrides(const int64_t* shape, int32_t ndim) {
+  std::vector<int64_t> strides(ndim);
+  int64_t s = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= shape[i];
+  }
+  return strides;
+}
 }  // namespace details
 
 /*! The text form of a dtype ("float32", "int8x4"), for messages. */
@@ -62,15 +81,30 @@ class Tensor : public ObjectRef {
   DLTensor* GetDLTensorPtr() const { return const_cast<DLTensor*>(&get()->dl_tensor); }
   void* data_ptr() const { return static_cast<char*>(get()->dl_tensor.data) + get()->dl_tensor.byte_offset; }
   int32_t ndim() const { return get()->dl_tensor.ndim; }
-  Shape shape() const { return Shape(get()->dl_tensor.shape, get()->dl_tensor.ndim); }
-  int64_t size(int i) const { return get()->dl_tensor.shape[i]; }
+  int32_t dim() const { return ndim(); }
+  /*! A view of the dims, valid while this tensor lives (apache-tvm-ffi's ShapeView). */
+  ShapeView shape() const { return ShapeView(get()->dl_tensor.shape, get()->dl_tensor.ndim); }
+  ShapeView sizes() const { return shape(); }
+  /*! Strides in elements. Tensors made by the library always carry them (see tensor.cc);
+   * a hand-built TensorObj without them gets row-major ones computed here once. */
+  ShapeView strides() const {
+    TensorObj* obj = const_cast<TensorObj*>(get());
+    if (obj->dl_tensor.strides == nullptr) {
+      obj->strides_storage = details::ContiguousStrides(obj->dl_tensor.shape, obj->dl_tensor.ndim);
+      obj->dl_tensor.strides = obj->strides_storage.data();
+    }
+    return ShapeView(obj->dl_tensor.strides, obj->dl_tensor.ndim);
+  }
+  /*! Dim `idx`; negative counts from the end; IndexError outside. */
+  int64_t size(int64_t idx) const {
+    return get()->dl_tensor.shape[details::NormalizeDim(idx, ndim(), "Tensor::size")];
+  }
+  int64_t stride(int64_t idx) const { return strides()[details::NormalizeDim(idx, ndim(), "Tensor::stride")]; }
+  uint64_t byte_offset() const { return get()->dl_tensor.byte_offset; }
   DLDataType dtype() const { return get()->dl_tensor.dtype; }
   DLDevice device() const { return get()->dl_tensor.device; }
-  int64_t numel() const {
-    int64_t n = 1;
-    for (int i = 0; i < ndim(); ++i) n *= get()->dl_tensor.shape[i];
-    return n;
-  }
+  int64_t numel() const { return shape().Product(); }
+  bool is_contiguous() const { return IsContiguous(); }
   bool IsContiguous() const {
     const DLTensor& t = get()->dl_tensor;
     if (t.strides == nullptr) return true;

@@ -1,0 +1,1 @@
+"""tvm_ffi.stub: generates Python type stubs for registered global functions and object types (tvm-ffi-stubgen)."""
