@@ -18,14 +18,20 @@ except ImportError as _err:  # a half-built install: keep libinfo/config usable 
 
 else:
     from ._core import Device, Function, Object, Tensor
-    from .container import Array, Map, Shape
+    from .container import Array, Dict, List, Map, Shape
     from .dtype import dtype
+    from .dtype import CONSTANTS as _DTYPE_CONSTANTS
     from .device import device
     from .error import register_error
     from .module import Module, load_module
+    from . import core, error, stream, utils
+    from .core import DLDeviceType, ObjectConvertible
+    from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
     from .registry import (
         convert,
+        convert_func,
         get_global_func,
+        get_global_func_metadata,
         init_ffi_api,
         list_global_func_names,
         register_func,
@@ -35,20 +41,32 @@ else:
     )
     from .tensor import from_dlpack
 
+    globals().update(_DTYPE_CONSTANTS)  # tvm_ffi.int32, tvm_ffi.float8_e4m3fn, ...
+
     __all__ = [
         "Array",
+        "DLDeviceType",
         "Device",
+        "Dict",
         "Function",
+        "List",
         "Map",
+        "ObjectConvertible",
+        "StreamContext",
         "Module",
         "Object",
         "Shape",
         "Tensor",
         "convert",
+        "convert_func",
+        "core",
         "device",
         "dtype",
+        "error",
         "from_dlpack",
         "get_global_func",
+        "get_global_func_metadata",
+        "get_raw_stream",
         "init_ffi_api",
         "libinfo",
         "list_global_func_names",
@@ -58,4 +76,9 @@ else:
         "register_global_func",
         "register_object",
         "remove_global_func",
+        "stream",
+        "use_raw_stream",
+        "use_torch_stream",
+        "utils",
+        *_DTYPE_CONSTANTS,
     ]

@@ -73,12 +73,17 @@ PyObject* RaiseFFIError() {
   PyObject* message = PyUnicode_DecodeUTF8(err.message().data(), err.message().size(), "replace");
   PyObject* backtrace = PyUnicode_DecodeUTF8(err.backtrace().data(), err.backtrace().size(), "replace");
   PyObject* exc = nullptr;
-  if (kind && message && backtrace) {
-    exc = PyObject_CallFunctionObjArgs(make_exception, kind, message, backtrace, nullptr);
+  // The Error object itself goes along, so the exception can carry it as __tvm_ffi_error__.
+  TVMFFIObject* header = tvm::ffi::details::ObjectUnsafe::GetHeader(err.get());
+  tvm::ffi::Object::IncRefHeader(header);
+  PyObject* err_obj = WrapObject(header);
+  if (kind && message && backtrace && err_obj) {
+    exc = PyObject_CallFunctionObjArgs(make_exception, kind, message, backtrace, err_obj, nullptr);
   }
   Py_XDECREF(kind);
   Py_XDECREF(message);
   Py_XDECREF(backtrace);
+  Py_XDECREF(err_obj);
   if (exc == nullptr) return nullptr;
   if (!PyExceptionInstance_Check(exc)) {  // a broken hook must not raise a non-exception
     Py_DECREF(exc);
