@@ -57,16 +57,16 @@ def test_list_extend_with_itself_doubles_once():
 @pytest.mark.parametrize(
     "bad, exc",
     [
-        (lambda l: l[100], IndexError),
-        (lambda l: l.pop(100), IndexError),
-        (lambda l: List().pop(), IndexError),
-        (lambda l: l.__setitem__(100, 1), IndexError),
-        (lambda l: l["x"], TypeError),
-        (lambda l: l.insert("x", 1), TypeError),
-        (lambda l: l.remove(99), ValueError),
-        (lambda l: l.index(99), ValueError),
-        (lambda l: l.__setitem__(slice(None, None, 2), [1, 2, 3, 4, 5]), ValueError),
-        (lambda l: List(5), TypeError),
+        (lambda lst: lst[100], IndexError),
+        (lambda lst: lst.pop(100), IndexError),
+        (lambda lst: List().pop(), IndexError),
+        (lambda lst: lst.__setitem__(100, 1), IndexError),
+        (lambda lst: lst["x"], TypeError),
+        (lambda lst: lst.insert("x", 1), TypeError),
+        (lambda lst: lst.remove(99), ValueError),
+        (lambda lst: lst.index(99), ValueError),
+        (lambda lst: lst.__setitem__(slice(None, None, 2), [1, 2, 3, 4, 5]), ValueError),
+        (lambda lst: List(5), TypeError),
     ],
 )
 def test_list_bad_input(bad, exc):
