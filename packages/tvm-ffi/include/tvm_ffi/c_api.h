@@ -311,6 +311,13 @@ TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id,
 /* This thread's current stream for the device; NULL (the default stream) when none was set. */
 TVM_FFI_DLL TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t device_id);
 
+/*
+ * Registers `symbol` (a TVMFFISafeCallType) under `name`, e.g. "__tvm_ffi_my_func", for the
+ * system library module (tvm_ffi.system_lib()): code linked into the process, not loaded
+ * from a file. A later registration of the same name replaces the earlier one.
+ */
+TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
+
 /* ------------------------------------------------------------------ */
 /* Version                                                              */
 /* ------------------------------------------------------------------ */

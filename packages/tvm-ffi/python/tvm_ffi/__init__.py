@@ -23,7 +23,7 @@ else:
     from .dtype import CONSTANTS as _DTYPE_CONSTANTS
     from .device import device
     from .error import register_error
-    from .module import Module, load_module
+    from .module import Module, load_module, system_lib
     from . import core, error, stream, utils
     from .core import DLDeviceType, ObjectConvertible
     from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
@@ -77,6 +77,7 @@ else:
         "register_object",
         "remove_global_func",
         "stream",
+        "system_lib",
         "use_raw_stream",
         "use_torch_stream",
         "utils",

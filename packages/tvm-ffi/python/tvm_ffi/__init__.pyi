@@ -27,6 +27,7 @@ from .dtype import dtype as dtype
 from .error import register_error as register_error
 from .module import Module as Module
 from .module import load_module as load_module
+from .module import system_lib as system_lib
 from .registry import convert as convert
 from .registry import get_global_func as get_global_func
 from .registry import init_ffi_api as init_ffi_api
@@ -99,6 +100,7 @@ __all__ = [
     "register_object",
     "remove_global_func",
     "stream",
+    "system_lib",
     "use_raw_stream",
     "use_torch_stream",
     "utils",
