@@ -100,3 +100,63 @@ def test_core_names():
     assert core.CAny("x").to_py() == "x"
     with pytest.raises(NotImplementedError, match="asobject"):
         core.ObjectConvertible().asobject()
+
+
+def test_python_exception_coming_back_carries_an_error_object():
+    def callback():
+        raise IndexError("from python")
+
+    with pytest.raises(IndexError) as info:
+        testing.apply(callback)
+    err = info.value.__tvm_ffi_error__
+    assert isinstance(err, core.Error)
+    assert (err.kind, err.message) == ("IndexError", "from python")
+    assert "callback" in err.backtrace
+
+
+def test_python_exception_error_object_makes_no_uncollectable_cycle():
+    import gc
+    import weakref
+
+    class WeakReferableError(ValueError):  # builtin exceptions take no weak references
+        pass
+
+    def callback():
+        raise WeakReferableError("cycle?")
+
+    try:
+        testing.apply(callback)
+    except WeakReferableError as exc:
+        assert isinstance(exc.__tvm_ffi_error__, core.Error)
+        ref = weakref.ref(exc)
+    gc.collect()
+    assert ref() is None
+
+
+class _Wrapped(core.ObjectConvertible):
+    def __init__(self, obj):
+        self.obj = obj
+
+    def asobject(self):
+        return self.obj
+
+
+def test_object_convertible_converts_through_asobject():
+    arr = tvm_ffi.Array([1, 2])
+    out = testing.echo(_Wrapped(arr))
+    assert isinstance(out, tvm_ffi.Array) and out.__ffi_handle__ == arr.__ffi_handle__
+    assert isinstance(tvm_ffi.convert(_Wrapped(arr)), tvm_ffi.Array)
+
+
+def test_object_convertible_returning_a_non_object_is_a_type_error():
+    with pytest.raises(TypeError, match=r"_Wrapped.asobject\(\) must return an initialized tvm_ffi.Object"):
+        testing.echo(_Wrapped(5))
+    with pytest.raises(NotImplementedError):
+        testing.echo(core.ObjectConvertible())
+
+
+def test_convert_gives_string_and_bytes():
+    s, b = tvm_ffi.convert("hello"), tvm_ffi.convert(b"bytes")
+    assert isinstance(s, core.String) and s == "hello"
+    assert isinstance(b, core.Bytes) and b == b"bytes"
+    assert testing.echo(s) == "hello"

@@ -2,6 +2,7 @@
 
 import enum
 
+from . import _core
 from ._core import *  # noqa: F401,F403
 from ._core import Device, Function, Object, Tensor  # noqa: F401
 from .error import _CLASS_TO_KIND as ERROR_TYPE_TO_NAME  # noqa: F401
@@ -33,6 +34,9 @@ class ObjectConvertible:
     def asobject(self):
         """The Object this value stands for."""
         raise NotImplementedError(f"{type(self).__name__}.asobject is not implemented")
+
+
+_core.set_object_convertible_class(ObjectConvertible)
 
 
 class OpaquePyObject(Object):

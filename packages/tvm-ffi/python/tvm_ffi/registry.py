@@ -83,8 +83,18 @@ def convert_func(pyfunc, tensor_cls=None):
 
 
 def convert(value):
-    """Converts a Python value to its FFI form (lists become Array, callables Function, ...)."""
-    return _core.convert(value)
+    """Converts a Python value to its FFI form (lists become Array, callables Function, str
+    becomes core.String and bytes core.Bytes, ...)."""
+    out = _core.convert(value)
+    if type(out) is str:
+        from .core import String
+
+        return String(out)
+    if type(out) is bytes:
+        from .core import Bytes
+
+        return Bytes(out)
+    return out
 
 
 def _make_method(func, name):
