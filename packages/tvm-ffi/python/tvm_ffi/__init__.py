@@ -20,13 +20,11 @@ else:
     from ._core import Device, Function, Object, Tensor
     from .container import Array, Dict, List, Map, Shape
     from .dtype import dtype
-    from .dtype import CONSTANTS as _DTYPE_CONSTANTS
+    from .dtype import CONSTANT_NAMES as _DTYPE_CONSTANTS
     from .device import device
     from .error import register_error
     from .module import Module, load_module, system_lib
-    from . import core, error, stream, utils
-    from .core import DLDeviceType, ObjectConvertible
-    from .stream import StreamContext, get_raw_stream, use_raw_stream, use_torch_stream
+    from . import error
     from .registry import (
         convert,
         convert_func,
@@ -41,7 +39,32 @@ else:
     )
     from .tensor import from_dlpack
 
-    globals().update(_DTYPE_CONSTANTS)  # tvm_ffi.int32, tvm_ffi.float8_e4m3fn, ...
+    # Loaded on first use, so `import tvm_ffi` stays as fast as it was (enum, ctypes, fcntl).
+    _LAZY = {
+        "core": ("core", None),
+        "stream": ("stream", None),
+        "utils": ("utils", None),
+        "DLDeviceType": ("core", "DLDeviceType"),
+        "ObjectConvertible": ("core", "ObjectConvertible"),
+        "StreamContext": ("stream", "StreamContext"),
+        "get_raw_stream": ("stream", "get_raw_stream"),
+        "use_raw_stream": ("stream", "use_raw_stream"),
+        "use_torch_stream": ("stream", "use_torch_stream"),
+    }
+
+    def __getattr__(name):
+        where = _LAZY.get(name)
+        if where is None:
+            if name in _DTYPE_CONSTANTS:  # tvm_ffi.int32, tvm_ffi.float8_e4m3fn, ...
+                globals()[name] = value = dtype(name)
+                return value
+            raise AttributeError(f"module 'tvm_ffi' has no attribute {name!r}")
+        import importlib
+
+        module = importlib.import_module("." + where[0], __name__)
+        value = module if where[1] is None else getattr(module, where[1])
+        globals()[name] = value
+        return value
 
     __all__ = [
         "Array",

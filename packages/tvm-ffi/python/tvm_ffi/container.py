@@ -177,7 +177,7 @@ def _slice_indices(func, index, size):
 
 
 @register_object("ffi.List")
-class List(Object, collections.abc.MutableSequence):
+class List(Object):
     """A mutable sequence shared by every reference: unlike Array it is never copied on write,
     so a change made through one reference (or by C++) is seen through all of them."""
 
@@ -255,6 +255,26 @@ class List(Object, collections.abc.MutableSequence):
     def _to_list(self):
         return _core.array_to_list(_api("ListToArray")(self))
 
+    # MutableSequence's mixin methods, written out: an ABC base makes `import tvm_ffi` slower.
+    def index(self, value, start=0, stop=None):
+        """The first position of `value` in [start, stop); ValueError when absent."""
+        items = self._to_list()
+        try:
+            return items.index(value, start, len(items) if stop is None else stop)
+        except ValueError:
+            raise ValueError(f"List.index: {value!r} is not in List") from None
+
+    def count(self, value):
+        return self._to_list().count(value)
+
+    def remove(self, value):
+        """Removes the first `value`; ValueError when absent."""
+        try:
+            i = self._to_list().index(value)
+        except ValueError:
+            raise ValueError(f"List.remove: {value!r} is not in List") from None
+        _api("ListPop")(self, i)
+
     def __iter__(self):
         return iter(self._to_list())
 
@@ -293,7 +313,7 @@ class List(Object, collections.abc.MutableSequence):
 
 
 @register_object("ffi.Dict")
-class Dict(Object, collections.abc.MutableMapping):
+class Dict(Object):
     """An insertion-ordered mutable mapping shared by every reference: unlike Map it is never
     copied on write, so all references (and C++) see each change at once."""
 
@@ -352,6 +372,36 @@ class Dict(Object, collections.abc.MutableMapping):
     def clear(self):
         _api("DictClear")(self)
 
+    # MutableMapping's mixin methods, written out: an ABC base makes `import tvm_ffi` slower.
+    def pop(self, key, default=_MISSING):
+        """Removes `key` and returns its value; `default` (or KeyError) when absent."""
+        try:
+            value = self[key]
+        except KeyError:
+            if default is _MISSING:
+                raise
+            return default
+        del self[key]
+        return value
+
+    def setdefault(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            self[key] = default
+            return default
+
+    def update(self, other=(), **kwargs):
+        """Like dict.update: from a mapping, an iterable of pairs, and keyword arguments."""
+        if hasattr(other, "keys"):
+            for key in other.keys():
+                self[key] = other[key]
+        else:
+            for key, value in other:
+                self[key] = value
+        for key, value in kwargs.items():
+            self[key] = value
+
     def popitem(self):
         """Removes and returns the newest (key, value) pair, like dict.popitem."""
         items = self.items()
@@ -382,6 +432,8 @@ class Dict(Object, collections.abc.MutableMapping):
 
 
 collections.abc.Sequence.register(Array)
+collections.abc.MutableSequence.register(List)
+collections.abc.MutableMapping.register(Dict)
 collections.abc.Mapping.register(Map)
 collections.abc.Sequence.register(Shape)
 

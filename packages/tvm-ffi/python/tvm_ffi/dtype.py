@@ -201,10 +201,10 @@ class dtype(str):
 
 _core.set_dtype_class(dtype)
 
-# Module-level constants like upstream's tvm_ffi.float32 (exported from the package).
+# The names of upstream's module-level constants (tvm_ffi.float32, ...): the package makes
+# each on first use.
 CONSTANT_NAMES = (
     "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 bfloat16 "
     "float8_e3m4 float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz float8_e5m2 "
     "float8_e5m2fnuz float8_e8m0fnu float6_e2m3fn float6_e3m2fn float4_e2m1fn float4_e2m1fnx2"
 ).split()
-CONSTANTS = {name: dtype(name) for name in CONSTANT_NAMES}

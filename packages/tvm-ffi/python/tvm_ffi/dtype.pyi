@@ -31,4 +31,3 @@ class dtype(str):
     def to_torch(self) -> Any: ...
 
 CONSTANT_NAMES: list[str]
-CONSTANTS: dict[str, dtype]

@@ -1,6 +1,6 @@
 """Streams: set the current work stream of a device for FFI kernels (StreamContext, use_raw_stream)."""
 
-import ctypes
+import sys
 
 from ._core import Device
 from .registry import get_global_func
@@ -22,7 +22,8 @@ def _check_device(func, device):
 
 def _stream_to_int(func, stream):
     """The handle as an unsigned pointer value, from an int or a ctypes.c_void_p."""
-    if isinstance(stream, ctypes.c_void_p):
+    ctypes = sys.modules.get("ctypes")  # a c_void_p exists only once ctypes is loaded
+    if ctypes is not None and isinstance(stream, ctypes.c_void_p):
         return stream.value or 0
     if isinstance(stream, int):
         if stream < 0:
