@@ -63,18 +63,6 @@ def test_update_backtrace_bad_input():
         err.update_backtrace(5)
 
 
-def test_python_exception_round_trip_keeps_identity_and_traceback():
-    original = KeyError("k")
-
-    def callback():
-        raise original
-
-    with pytest.raises(KeyError) as info:
-        testing.apply(callback)
-    assert info.value is original
-    assert any(f.name == "callback" for f in traceback.extract_tb(info.value.__traceback__))
-
-
 def test_error_kind_tables_follow_register_error():
     class MyKindError(Exception):
         pass
