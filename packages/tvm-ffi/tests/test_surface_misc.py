@@ -109,3 +109,25 @@ def test_convert_func_delivers_torch_tensors():
     np = pytest.importorskip("numpy", reason="the argument is a numpy array")
     f = tvm_ffi.convert_func(lambda t: isinstance(t, torch.Tensor), tensor_cls=torch.Tensor)
     assert f(np.zeros(3)) is True
+
+
+def test_package_level_upstream_names():
+    assert tvm_ffi.__version_tuple__ == tuple(int(p) for p in tvm_ffi.__version__.split("."))
+    assert tvm_ffi.LIB.TVMFFIEnvGetStream is not None  # a ctypes handle of libtvm_ffi
+    from tvm_ffi.module import ModulePropertyMask
+
+    assert (ModulePropertyMask.BINARY_SERIALIZABLE, ModulePropertyMask.RUNNABLE,
+            ModulePropertyMask.COMPILATION_EXPORTABLE) == (1, 2, 4)
+    assert tvm_ffi.stream.device is tvm_ffi.device
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        tvm_ffi.module.nope
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        tvm_ffi.nope
+
+
+def test_lazy_names_stay_out_of_the_plain_import():
+    code = ("import sys, tvm_ffi; print(sorted(m for m in ('enum', 'ctypes', 'tvm_ffi.stream', "
+            "'tvm_ffi.core', 'tvm_ffi.utils') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True,
+                         timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -3,6 +3,7 @@
 from . import libinfo
 
 __version__ = "0.3.0"
+__version_tuple__ = (0, 3, 0)
 
 try:
     from . import _core
@@ -54,6 +55,11 @@ else:
 
     def __getattr__(name):
         where = _LAZY.get(name)
+        if name == "LIB":  # upstream's ctypes handle of libtvm_ffi
+            import ctypes
+
+            globals()["LIB"] = lib = ctypes.CDLL(libinfo.find_libtvm_ffi())
+            return lib
         if where is None:
             if name in _DTYPE_CONSTANTS:  # tvm_ffi.int32, tvm_ffi.float8_e4m3fn, ...
                 globals()[name] = value = dtype(name)
@@ -68,6 +74,7 @@ else:
 
     __all__ = [
         "Array",
+        "LIB",
         "DLDeviceType",
         "Device",
         "Dict",
@@ -104,5 +111,7 @@ else:
         "use_raw_stream",
         "use_torch_stream",
         "utils",
+        "__version__",
+        "__version_tuple__",
         *_DTYPE_CONSTANTS,
     ]

@@ -38,7 +38,11 @@ from .registry import register_object as register_object
 from .registry import remove_global_func as remove_global_func
 from .tensor import from_dlpack as from_dlpack
 
+import ctypes
+
 __version__: str
+__version_tuple__: tuple[int, int, int]
+LIB: ctypes.CDLL
 
 bool: dtype
 int8: dtype
@@ -67,6 +71,9 @@ float4_e2m1fn: dtype
 float4_e2m1fnx2: dtype
 
 __all__ = [
+    "LIB",
+    "__version__",
+    "__version_tuple__",
     "Array",
     "DLDeviceType",
     "Device",

@@ -82,3 +82,21 @@ def system_lib(symbol_prefix=""):
             f"system_lib: argument `symbol_prefix` must be a str, got {type(symbol_prefix).__name__}"
         )
     return _api("SystemLib")(symbol_prefix)
+
+
+def __getattr__(name):
+    # ModulePropertyMask is made on first use: enum would slow `import tvm_ffi` for everyone.
+    if name != "ModulePropertyMask":
+        raise AttributeError(f"module 'tvm_ffi.module' has no attribute {name!r}")
+    import enum
+
+    class ModulePropertyMask(enum.IntEnum):
+        """Bits of what a module can do: be serialized to bytes, run, be exported for compilation."""
+
+        BINARY_SERIALIZABLE = 1
+        RUNNABLE = 2
+        COMPILATION_EXPORTABLE = 4
+
+    ModulePropertyMask.__module__ = __name__
+    globals()["ModulePropertyMask"] = ModulePropertyMask
+    return ModulePropertyMask

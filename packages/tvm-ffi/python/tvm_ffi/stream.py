@@ -3,6 +3,7 @@
 import sys
 
 from ._core import Device
+from .device import device  # noqa: F401 - re-exported, as upstream's stream module does
 from .registry import get_global_func
 
 _UINT64 = 1 << 64

@@ -5,6 +5,7 @@ from types import TracebackType
 from typing import Any
 
 from ._core import Device
+from .device import device as device
 
 class StreamContext:
     device_type: int
