@@ -3,7 +3,7 @@
 import sys
 
 from ._core import Device
-from .device import device  # noqa: F401 - re-exported, as upstream's stream module does
+from .device import device as _device_function
 from .registry import get_global_func
 
 _UINT64 = 1 << 64
@@ -129,5 +129,7 @@ def use_torch_stream(context=None):
         raise ImportError("use_torch_stream: Cannot import torch") from None
     return _TorchStreamContext(context)
 
+
+device = _device_function  # re-exported, as upstream's stream module does
 
 __all__ = ["StreamContext", "get_raw_stream", "use_raw_stream", "use_torch_stream"]
