@@ -181,7 +181,8 @@ class TypeTable {
         {"ffi.String", kTVMFFIStr},     {"ffi.Bytes", kTVMFFIBytes},   {"ffi.Error", kTVMFFIError},
         {"ffi.Function", kTVMFFIFunction}, {"ffi.Shape", kTVMFFIShape}, {"ffi.Tensor", kTVMFFITensor},
         {"ffi.Array", kTVMFFIArray},    {"ffi.Map", kTVMFFIMap},       {"ffi.Module", kTVMFFIModule},
-        {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject}};
+        {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject}, {"ffi.List", kTVMFFIList},
+        {"ffi.Dict", kTVMFFIDict}};
     for (const auto& [key, index] : builtins) GetOrAlloc(key, index, kTVMFFIObject);
   }
 

@@ -12,28 +12,46 @@ namespace {
 struct DTypeName {
   const char* name;
   uint8_t code;
-  int fixed_bits;  // > 0 when the name implies the width (float8_e4m3fn, bool, ...)
+  int fixed_bits;    // > 0 when the name implies the width (float8_e4m3fn, bool, ...)
+  int default_bits;  // the width of the bare name ("int" is int32), 0 when it needs one
 };
 
+// Longest prefix first: the first name that prefixes the text decides how it parses. The
+// short forms after the long ones (i32, u8, f16, bf16, fp8_e4m3fn) are upstream's aliases.
 const DTypeName kNamedTypes[] = {
-    {"bool", kDLBool, 8},
-    {"float8_e3m4", kDLFloat8_e3m4, 8},
-    {"float8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8},
-    {"float8_e4m3fn", kDLFloat8_e4m3fn, 8},
-    {"float8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8},
-    {"float8_e4m3", kDLFloat8_e4m3, 8},
-    {"float8_e5m2fnuz", kDLFloat8_e5m2fnuz, 8},
-    {"float8_e5m2", kDLFloat8_e5m2, 8},
-    {"float8_e8m0fnu", kDLFloat8_e8m0fnu, 8},
-    {"float6_e2m3fn", kDLFloat6_e2m3fn, 6},
-    {"float6_e3m2fn", kDLFloat6_e3m2fn, 6},
-    {"float4_e2m1fn", kDLFloat4_e2m1fn, 4},
-    {"handle", kDLOpaqueHandle, 64},
-    {"bfloat", kDLBfloat, 0},
-    {"uint", kDLUInt, 0},
-    {"int", kDLInt, 0},
-    {"float", kDLFloat, 0},
-    {"complex", kDLComplex, 0},
+    {"bool", kDLBool, 8, 0},
+    {"float8_e3m4", kDLFloat8_e3m4, 8, 0},
+    {"float8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8, 0},
+    {"float8_e4m3fn", kDLFloat8_e4m3fn, 8, 0},
+    {"float8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8, 0},
+    {"float8_e4m3", kDLFloat8_e4m3, 8, 0},
+    {"float8_e5m2fnuz", kDLFloat8_e5m2fnuz, 8, 0},
+    {"float8_e5m2", kDLFloat8_e5m2, 8, 0},
+    {"float8_e8m0fnu", kDLFloat8_e8m0fnu, 8, 0},
+    {"float6_e2m3fn", kDLFloat6_e2m3fn, 6, 0},
+    {"float6_e3m2fn", kDLFloat6_e3m2fn, 6, 0},
+    {"float4_e2m1fn", kDLFloat4_e2m1fn, 4, 0},
+    {"handle", kDLOpaqueHandle, 64, 0},
+    {"bfloat", kDLBfloat, 0, 16},
+    {"uint", kDLUInt, 0, 32},
+    {"int", kDLInt, 0, 32},
+    {"float", kDLFloat, 0, 32},
+    {"complex", kDLComplex, 0, 0},
+    {"fp8_e3m4", kDLFloat8_e3m4, 8, 0},
+    {"fp8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8, 0},
+    {"fp8_e4m3fn", kDLFloat8_e4m3fn, 8, 0},
+    {"fp8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8, 0},
+    {"fp8_e4m3", kDLFloat8_e4m3, 8, 0},
+    {"fp8_e5m2fnuz", kDLFloat8_e5m2fnuz, 8, 0},
+    {"fp8_e5m2", kDLFloat8_e5m2, 8, 0},
+    {"fp8_e8m0fnu", kDLFloat8_e8m0fnu, 8, 0},
+    {"fp6_e2m3fn", kDLFloat6_e2m3fn, 6, 0},
+    {"fp6_e3m2fn", kDLFloat6_e3m2fn, 6, 0},
+    {"fp4_e2m1fn", kDLFloat4_e2m1fn, 4, 0},
+    {"bf", kDLBfloat, 0, 0},
+    {"i", kDLInt, 0, 0},
+    {"u", kDLUInt, 0, 0},
+    {"f", kDLFloat, 0, 0},
 };
 
 bool ParseNumber(const std::string& text, size_t* pos, long* out) {
@@ -51,7 +69,12 @@ bool ParseDataType(const std::string& text, DLDataType* out) {
     size_t pos = n;
     long bits = t.fixed_bits;
     if (t.fixed_bits == 0) {
-      if (!ParseNumber(text, &pos, &bits) || bits <= 0 || bits > 255) return false;
+      bool bare = pos == text.size() || text[pos] == 'x';
+      if (bare && t.default_bits > 0) {
+        bits = t.default_bits;
+      } else if (!ParseNumber(text, &pos, &bits) || bits <= 0 || bits > 255) {
+        return false;
+      }
     }
     long lanes = 1;
     if (pos < text.size()) {

@@ -28,6 +28,16 @@ class ArrayObj : public Object {
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Array", ArrayObj, Object, kTVMFFIArray);
 };
 
+/*!
+ * ffi.List: a mutable sequence shared by every reference (no copy-on-write). It keeps
+ * ArrayObj's layout, so TVMFFIArrayGetCell reads it too; call Sync() after changing items.
+ */
+class ListObj : public ArrayObj {
+ public:
+  using ArrayObj::ArrayObj;
+  TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.List", ListObj, Object, kTVMFFIList);
+};
+
 template <typename T = Any>
 class Array : public ObjectRef {
  public:

@@ -55,6 +55,8 @@ typedef enum {
   kTVMFFIMap = 72,
   kTVMFFIModule = 73,
   kTVMFFIOpaquePyObject = 74,
+  kTVMFFIList = 75, /* mutable, shared (no copy-on-write); same cell layout as Array */
+  kTVMFFIDict = 76, /* mutable, shared (no copy-on-write) */
   kTVMFFIStaticObjectEnd,
   /* Registered (dynamic) types are allocated from here up. */
   kTVMFFIDynObjectBegin = 128
@@ -292,6 +294,29 @@ TVM_FFI_DLL int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from,
 TVM_FFI_DLL int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out);
 TVM_FFI_DLL int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from,
                                               DLManagedTensorVersioned** out);
+
+/* ------------------------------------------------------------------ */
+/* Environment: the current work stream of each device                  */
+/* ------------------------------------------------------------------ */
+/* A device's stream (a cudaStream_t, ...), opaque to the FFI: it is never created or freed here. */
+typedef void* TVMFFIStreamHandle;
+
+/*
+ * Sets this thread's current stream for (device_type, device_id); stores the one it replaces
+ * in *opt_out_original_stream unless that is NULL. Kernels read it with TVMFFIEnvGetStream.
+ */
+TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id,
+                                   TVMFFIStreamHandle stream,
+                                   TVMFFIStreamHandle* opt_out_original_stream);
+/* This thread's current stream for the device; NULL (the default stream) when none was set. */
+TVM_FFI_DLL TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t device_id);
+
+/*
+ * Registers `symbol` (a TVMFFISafeCallType) under `name`, e.g. "__tvm_ffi_my_func", for the
+ * system library module (tvm_ffi.system_lib()): code linked into the process, not loaded
+ * from a file. A later registration of the same name replaces the earlier one.
+ */
+TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
 
 /* ------------------------------------------------------------------ */
 /* Version                                                              */

@@ -91,6 +91,13 @@ class MapObj : public Object {
   TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Map", MapObj, Object, kTVMFFIMap);
 };
 
+/*! ffi.Dict: a mutable mapping shared by every reference (no copy-on-write). */
+class DictObj : public MapObj {
+ public:
+  using MapObj::MapObj;
+  TVM_FFI_DECLARE_STATIC_OBJECT_INFO("ffi.Dict", DictObj, Object, kTVMFFIDict);
+};
+
 template <typename K = Any, typename V = Any>
 class Map : public ObjectRef {
  public:

@@ -3,6 +3,7 @@
 from . import libinfo
 
 __version__ = "0.3.0"
+__version_tuple__ = (0, 3, 0)
 
 try:
     from . import _core
@@ -18,14 +19,18 @@ except ImportError as _err:  # a half-built install: keep libinfo/config usable 
 
 else:
     from ._core import Device, Function, Object, Tensor
-    from .container import Array, Map, Shape
+    from .container import Array, Dict, List, Map, Shape
     from .dtype import dtype
+    from .dtype import CONSTANT_NAMES as _DTYPE_CONSTANTS
     from .device import device
     from .error import register_error
-    from .module import Module, load_module
+    from .module import Module, load_module, system_lib
+    from . import error
     from .registry import (
         convert,
+        convert_func,
         get_global_func,
+        get_global_func_metadata,
         init_ffi_api,
         list_global_func_names,
         register_func,
@@ -35,20 +40,63 @@ else:
     )
     from .tensor import from_dlpack
 
+    # Loaded on first use, so `import tvm_ffi` stays as fast as it was (enum, ctypes, fcntl).
+    _LAZY = {
+        "core": ("core", None),
+        "stream": ("stream", None),
+        "utils": ("utils", None),
+        "DLDeviceType": ("core", "DLDeviceType"),
+        "ObjectConvertible": ("core", "ObjectConvertible"),
+        "StreamContext": ("stream", "StreamContext"),
+        "get_raw_stream": ("stream", "get_raw_stream"),
+        "use_raw_stream": ("stream", "use_raw_stream"),
+        "use_torch_stream": ("stream", "use_torch_stream"),
+    }
+
+    def __getattr__(name):
+        where = _LAZY.get(name)
+        if name == "LIB":  # upstream's ctypes handle of libtvm_ffi
+            import ctypes
+
+            globals()["LIB"] = lib = ctypes.CDLL(libinfo.find_libtvm_ffi())
+            return lib
+        if where is None:
+            if name in _DTYPE_CONSTANTS:  # tvm_ffi.int32, tvm_ffi.float8_e4m3fn, ...
+                globals()[name] = value = dtype(name)
+                return value
+            raise AttributeError(f"module 'tvm_ffi' has no attribute {name!r}")
+        import importlib
+
+        module = importlib.import_module("." + where[0], __name__)
+        value = module if where[1] is None else getattr(module, where[1])
+        globals()[name] = value
+        return value
+
     __all__ = [
         "Array",
+        "LIB",
+        "DLDeviceType",
         "Device",
+        "Dict",
         "Function",
+        "List",
         "Map",
+        "ObjectConvertible",
+        "StreamContext",
         "Module",
         "Object",
         "Shape",
         "Tensor",
         "convert",
+        "convert_func",
+        "core",
         "device",
         "dtype",
+        "error",
         "from_dlpack",
         "get_global_func",
+        "get_global_func_metadata",
+        "get_raw_stream",
         "init_ffi_api",
         "libinfo",
         "list_global_func_names",
@@ -58,4 +106,12 @@ else:
         "register_global_func",
         "register_object",
         "remove_global_func",
+        "stream",
+        "system_lib",
+        "use_raw_stream",
+        "use_torch_stream",
+        "utils",
+        "__version__",
+        "__version_tuple__",
+        *_DTYPE_CONSTANTS,
     ]

@@ -20,8 +20,11 @@ def _flags(names):
         "cflags": f"-I{inc}",
         "ldflags": f"-L{lib} -Wl,-rpath,{lib}",
         "libfiles": libinfo.find_libtvm_ffi(),
+        "dlpack_includedir": libinfo.find_dlpack_include_path,
+        "sourcedir": libinfo.find_source_path,
+        "cython_lib_path": libinfo.find_cython_lib,
     }
-    return [table[name] for name in names]
+    return [v() if callable(v) else v for v in (table[name] for name in names)]
 
 
 def main(argv=None):
@@ -35,8 +38,12 @@ def main(argv=None):
         ("cflags", "C compiler flags"),
         ("ldflags", "linker flags (with rpath)"),
         ("libfiles", "path of libtvm_ffi.so"),
+        ("dlpack-includedir", "folder holding dlpack.h's include root"),
+        ("sourcedir", "the installed package folder"),
+        ("cython-lib-path", "path of the native Python extension"),
     ]:
-        parser.add_argument(f"--{name}", dest="asked", action="append_const", const=name, help=help_text)
+        parser.add_argument(f"--{name}", dest="asked", action="append_const",
+                            const=name.replace("-", "_"), help=help_text)
     out = _flags(parser.parse_args(argv).asked or [])
     if not out:
         parser.print_help()

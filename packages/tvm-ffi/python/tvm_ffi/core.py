@@ -1,4 +1,153 @@
-"""The native core types and functions (Object, Function, Tensor, Device) under a stable name."""
+"""The core types under upstream's module name tvm_ffi.core: objects, strings, errors, devices, dtypes."""
 
+import enum
+
+from . import _core
 from ._core import *  # noqa: F401,F403
 from ._core import Device, Function, Object, Tensor  # noqa: F401
+from .error import _CLASS_TO_KIND as ERROR_TYPE_TO_NAME  # noqa: F401
+from .error import _KIND_TO_CLASS as ERROR_NAME_TO_TYPE  # noqa: F401
+from .error import Error  # noqa: F401
+
+
+class PyNativeObject:
+    """Mixin of the FFI types that are also Python builtins (String is a str, Bytes a bytes)."""
+
+    __slots__ = ()
+
+
+class String(str, PyNativeObject):
+    """A str that came from or goes to the FFI; behaves exactly like str."""
+
+    __slots__ = ()
+
+
+class Bytes(bytes, PyNativeObject):
+    """A bytes that came from or goes to the FFI; behaves exactly like bytes."""
+
+    __slots__ = ()
+
+
+class ObjectConvertible:
+    """Base of Python classes that stand for an FFI Object: subclasses implement asobject()."""
+
+    def asobject(self):
+        """The Object this value stands for."""
+        raise NotImplementedError(f"{type(self).__name__}.asobject is not implemented")
+
+
+_core.set_object_convertible_class(ObjectConvertible)
+
+
+class OpaquePyObject(Object):
+    """An arbitrary Python object carried across the FFI by reference. Values of this kind
+    arrive in Python as the object itself; pyobject() returns it."""
+
+    __slots__ = ()
+
+    def pyobject(self):
+        return self
+
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack's device type codes; compare with Device.dlpack_device_type()."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+    kDLTrn = 18
+
+
+class DataType:
+    """Low-level (type_code, bits, lanes) of a dtype; user code should prefer tvm_ffi.dtype."""
+
+    __slots__ = ("type_code", "bits", "lanes")
+
+    def __init__(self, dtype_str):
+        from .dtype import dtype
+
+        self.type_code, self.bits, self.lanes = dtype(dtype_str)._fields()
+
+    @property
+    def itemsize(self):
+        return (self.bits * self.lanes + 7) // 8
+
+    def __eq__(self, other):
+        if not isinstance(other, DataType):
+            return NotImplemented
+        return (self.type_code, self.bits, self.lanes) == (other.type_code, other.bits, other.lanes)
+
+    def __hash__(self):
+        return hash((self.type_code, self.bits, self.lanes))
+
+    def __repr__(self):
+        from . import _core as core
+
+        return f"DataType('{core.dtype_to_str(self.type_code, self.bits, self.lanes)}')"
+
+
+class CAny:
+    """An owned FFI value held outside any container; to_py() gives the Python value back."""
+
+    __slots__ = ("_value", "type_index")
+
+    def __init__(self, value):
+        from ._core import convert
+
+        self._value = convert(value)
+        self.type_index = _type_index_of(self._value)
+
+    def to_py(self):
+        return self._value
+
+
+def _type_index_of(value):
+    """The FFI type index of a converted value (read from the object header for objects)."""
+    import ctypes
+
+    from .dtype import dtype
+
+    if isinstance(value, Object):
+        return ctypes.c_int32.from_address(value.__ffi_handle__ + 8).value
+    if isinstance(value, dtype):
+        return 5
+    kinds = ((type(None), 0), (bool, 2), (int, 1), (float, 3), (Device, 6), (str, 65), (bytes, 66))
+    for kind, index in kinds:
+        if isinstance(value, kind):
+            return index
+    return 74  # anything else travels as an opaque Python object
+
+
+class _MissingType:
+    """The marker of an absent value (a field without a default, a missing key)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "<MISSING>"
+
+    def __bool__(self):
+        return False
+
+    def __reduce__(self):
+        return (_MissingType, ())
+
+
+MISSING = _MissingType()

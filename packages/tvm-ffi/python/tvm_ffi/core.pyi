@@ -1,4 +1,7 @@
-"""The native core types under a stable name (see _core.pyi)."""
+"""The core types under upstream's module name tvm_ffi.core (see _core.pyi)."""
+
+import enum
+from typing import Any
 
 from ._core import ABI_VERSION as ABI_VERSION
 from ._core import DEVICE_TYPE_CODES as DEVICE_TYPE_CODES
@@ -6,3 +9,54 @@ from ._core import Device as Device
 from ._core import Function as Function
 from ._core import Object as Object
 from ._core import Tensor as Tensor
+from .error import Error as Error
+
+ERROR_NAME_TO_TYPE: dict[str, type[BaseException]]
+ERROR_TYPE_TO_NAME: dict[type[BaseException], str]
+
+class PyNativeObject: ...
+class String(str, PyNativeObject): ...
+class Bytes(bytes, PyNativeObject): ...
+
+class ObjectConvertible:
+    def asobject(self) -> Object: ...
+
+class OpaquePyObject(Object):
+    def pyobject(self) -> Any: ...
+
+class DLDeviceType(enum.IntEnum):
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+    kDLTrn = 18
+
+class DataType:
+    type_code: int
+    bits: int
+    lanes: int
+    def __init__(self, dtype_str: str) -> None: ...
+    @property
+    def itemsize(self) -> int: ...
+
+class CAny:
+    type_index: int
+    def __init__(self, value: Any) -> None: ...
+    def to_py(self) -> Any: ...
+
+class _MissingType:
+    def __new__(cls) -> _MissingType: ...
+    def __bool__(self) -> bool: ...
+
+MISSING: _MissingType

@@ -6,7 +6,9 @@ import sys
 import types
 
 from . import _core
+from .registry import get_global_func, register_object
 
+# Kind name <-> exception class (upstream's core.ERROR_NAME_TO_TYPE / ERROR_TYPE_TO_NAME).
 _KIND_TO_CLASS = {}
 _CLASS_TO_KIND = {}
 _FRAME_CACHE = {}
@@ -122,7 +124,63 @@ def _instantiate(cls, message):
     return RuntimeError(message)
 
 
-def _make_exception(kind, message, backtrace):
+@register_object("ffi.Error")
+class Error(_core.Object):
+    """An FFI error object: its ``kind`` ("ValueError"), ``message`` and ``backtrace`` text.
+
+    Every exception raised out of an FFI call carries the one it came from as
+    ``__tvm_ffi_error__``. Do not raise an Error itself: raise ``err.py_error()``.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, kind, message, backtrace):
+        for name, value in (("kind", kind), ("message", message), ("backtrace", backtrace)):
+            if not isinstance(value, str):
+                raise TypeError(f"Error: argument `{name}` must be a str, got {type(value).__name__}")
+        self.__init_handle_by_constructor__(get_global_func("ffi.Error"), kind, message, backtrace)
+
+    @property
+    def kind(self):
+        return _core.error_fields(self)[0]
+
+    @property
+    def message(self):
+        return _core.error_fields(self)[1]
+
+    @property
+    def backtrace(self):
+        """Frames, one a line (``  File "F", line N, in FUNC``), most recent call last."""
+        return _core.error_fields(self)[2]
+
+    def update_backtrace(self, backtrace):
+        """Replaces the stored backtrace text with `backtrace`."""
+        if not isinstance(backtrace, str):
+            raise TypeError(
+                f"Error.update_backtrace: argument `backtrace` must be a str, got {type(backtrace).__name__}"
+            )
+        get_global_func("ffi.ErrorUpdateBacktrace")(self, backtrace, 0)
+
+    def append_backtrace(self, backtrace):
+        """Puts older frames `backtrace` in front of the stored ones (as an error propagates out)."""
+        if not isinstance(backtrace, str):
+            raise TypeError(
+                f"Error.append_backtrace: argument `backtrace` must be a str, got {type(backtrace).__name__}"
+            )
+        get_global_func("ffi.ErrorUpdateBacktrace")(self, backtrace, 1)
+
+    def py_error(self):
+        """The Python exception for this error (its class by kind, with the backtrace as traceback)."""
+        kind, message, backtrace = _core.error_fields(self)
+        return _make_exception(kind, message, backtrace, self)
+
+    def __repr__(self):
+        if not self.__ffi_handle__:
+            return _core.Object.__repr__(self)
+        return f"ffi.Error({self.kind!r}, {self.message!r})"
+
+
+def _make_exception(kind, message, backtrace, error=None):
     cls = error_class(kind)
     if cls is None:
         cls, message = RuntimeError, f"{kind}: {message}"
@@ -132,6 +190,11 @@ def _make_exception(kind, message, backtrace):
         frame, lasti = _frame_for(filename, lineno, func)
         # Without a known line, an instruction offset of -1 makes Python show line 0 as given.
         tb = types.TracebackType(tb, frame, lasti if lineno > 0 else -1, lineno)
+    if error is not None:
+        try:
+            exc.__tvm_ffi_error__ = error
+        except AttributeError:  # a registered class with __slots__ and no __dict__
+            pass
     return exc.with_traceback(tb)
 
 

@@ -69,3 +69,34 @@ def load_module(path):
     if "\0" in path:
         raise ValueError(f"load_module: argument `path` contains a NUL character: {path!r}")
     return _api("ModuleLoadFromFile")(path)
+
+
+def system_lib(symbol_prefix=""):
+    """The process-wide Module of functions registered with TVMFFIEnvModRegisterSystemLibSymbol.
+
+    ``system_lib("p_").f`` finds the symbol ``__tvm_ffi_p_f`` first, then ``__tvm_ffi_f``; one
+    Module per prefix, the same one on every call.
+    """
+    if not isinstance(symbol_prefix, str):
+        raise TypeError(
+            f"system_lib: argument `symbol_prefix` must be a str, got {type(symbol_prefix).__name__}"
+        )
+    return _api("SystemLib")(symbol_prefix)
+
+
+def __getattr__(name):
+    # ModulePropertyMask is made on first use: enum would slow `import tvm_ffi` for everyone.
+    if name != "ModulePropertyMask":
+        raise AttributeError(f"module 'tvm_ffi.module' has no attribute {name!r}")
+    import enum
+
+    class ModulePropertyMask(enum.IntEnum):
+        """Bits of what a module can do: be serialized to bytes, run, be exported for compilation."""
+
+        BINARY_SERIALIZABLE = 1
+        RUNNABLE = 2
+        COMPILATION_EXPORTABLE = 4
+
+    ModulePropertyMask.__module__ = __name__
+    globals()["ModulePropertyMask"] = ModulePropertyMask
+    return ModulePropertyMask

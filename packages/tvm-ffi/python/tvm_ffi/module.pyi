@@ -1,5 +1,6 @@
 """Modules: shared libraries exporting FFI functions, loaded with load_module(path)."""
 
+import enum
 import os
 from typing import Literal, overload
 
@@ -28,3 +29,9 @@ class Module(Object):
     def __contains__(self, name: object) -> bool: ...
 
 def load_module(path: str | os.PathLike[str]) -> Module: ...
+def system_lib(symbol_prefix: str = "") -> Module: ...
+
+class ModulePropertyMask(enum.IntEnum):
+    BINARY_SERIALIZABLE = 1
+    RUNNABLE = 2
+    COMPILATION_EXPORTABLE = 4

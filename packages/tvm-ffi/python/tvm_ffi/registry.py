@@ -51,9 +51,50 @@ def list_global_func_names():
     return _core.list_global_func_names()
 
 
+def get_global_func_metadata(name):
+    """Metadata of the global function `name` as a dict (empty when it declares none).
+
+    Raises ValueError when no function has that name, like get_global_func.
+    """
+    get_global_func(name)  # the name check and the missing-function error
+    return {}
+
+
+def convert_func(pyfunc, tensor_cls=None):
+    """`pyfunc` as an FFI Function; with `tensor_cls` (a class with ``__dlpack_c_exchange_api__``,
+    such as torch.Tensor), tensor arguments reach `pyfunc` as instances of that class."""
+    if not callable(pyfunc):
+        raise TypeError(f"convert_func: argument `pyfunc` must be callable, got {type(pyfunc).__name__}")
+    if tensor_cls is None:
+        return _core.convert(pyfunc)
+    if not isinstance(tensor_cls, type) or not hasattr(tensor_cls, "__dlpack_c_exchange_api__"):
+        raise TypeError(
+            f"convert_func: argument `tensor_cls` must be a class with __dlpack_c_exchange_api__, "
+            f"got {tensor_cls!r}"
+        )
+    library = sys.modules[tensor_cls.__module__.split(".")[0]]
+    to_tensor_cls = library.from_dlpack
+    tensor = _core.Tensor
+
+    def call(*args):
+        return pyfunc(*[to_tensor_cls(a) if isinstance(a, tensor) else a for a in args])
+
+    return _core.convert(call)
+
+
 def convert(value):
-    """Converts a Python value to its FFI form (lists become Array, callables Function, ...)."""
-    return _core.convert(value)
+    """Converts a Python value to its FFI form (lists become Array, callables Function, str
+    becomes core.String and bytes core.Bytes, ...)."""
+    out = _core.convert(value)
+    if type(out) is str:
+        from .core import String
+
+        return String(out)
+    if type(out) is bytes:
+        from .core import Bytes
+
+        return Bytes(out)
+    return out
 
 
 def _make_method(func, name):
@@ -116,7 +157,9 @@ def init_ffi_api(namespace, target_module_name=None):
 __all__ = [
     "Object",
     "convert",
+    "convert_func",
     "get_global_func",
+    "get_global_func_metadata",
     "init_ffi_api",
     "list_global_func_names",
     "register_func",

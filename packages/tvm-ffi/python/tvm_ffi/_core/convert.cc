@@ -156,6 +156,30 @@ int ParseDType(PyObject* obj, TVMFFIAny* out) {
   return 0;
 }
 
+PyObject* object_convertible_class = nullptr;  // tvm_ffi.core.ObjectConvertible, set at import
+
+/*! 1 when obj is an ObjectConvertible, 0 when not, -1 with a Python error. */
+int IsObjectConvertible(PyObject* obj) {
+  if (object_convertible_class == nullptr) return 0;
+  return PyObject_IsInstance(obj, object_convertible_class);
+}
+
+/*! The owned handle of obj.asobject(); NULL with TypeError when that is not an initialized Object. */
+TVMFFIObject* ObjectFromConvertible(PyObject* obj) {
+  PyObject* as = PyObject_CallMethod(obj, "asobject", nullptr);
+  if (as == nullptr) return nullptr;
+  TVMFFIObject* handle = PyObject_TypeCheck(as, &ObjectType) ? reinterpret_cast<PyFFIObject*>(as)->handle : nullptr;
+  if (handle == nullptr) {
+    PyErr_Format(PyExc_TypeError, "%s.asobject() must return an initialized tvm_ffi.Object, got %s",
+                 Py_TYPE(obj)->tp_name, Py_TYPE(as)->tp_name);
+    Py_DECREF(as);
+    return nullptr;
+  }
+  tvm::ffi::Object::IncRefHeader(handle);
+  Py_DECREF(as);
+  return handle;
+}
+
 int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps);
 
 /*! A str or bytes subclass converts as the plain value it holds: a new owned copy. */
@@ -297,8 +321,11 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     out->v_float64 = v;
     return 0;
   } else {
-    // Anything else travels as an opaque reference to the Python object itself.
-    made = NewOpaquePyObject(obj);
+    int convertible = IsObjectConvertible(obj);
+    if (convertible < 0) return -1;
+    // An ObjectConvertible travels as the Object its asobject() gives; anything else as an
+    // opaque reference to the Python object itself.
+    made = convertible ? ObjectFromConvertible(obj) : NewOpaquePyObject(obj);
     if (made == nullptr) return -1;
   }
   SetObject(out, made);
@@ -307,6 +334,11 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
 }
 
 }  // namespace
+
+void SetObjectConvertibleClass(PyObject* cls) {
+  Py_XINCREF(cls);
+  Py_XSETREF(object_convertible_class, cls);
+}
 
 int PyToAnyArg(PyObject* obj, TVMFFIAny* out, CallTemps* temps) { return Convert(obj, out, temps); }
 

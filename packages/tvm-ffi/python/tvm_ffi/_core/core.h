@@ -85,6 +85,8 @@ PyObject* AnyToPyOwned(TVMFFIAny* value);
 PyObject* AnyViewToPy(const TVMFFIAny* value);
 /*! New Python wrapper of an object handle, taking over one strong reference. */
 PyObject* WrapObject(TVMFFIObject* handle);
+/*! Instances of `cls` (tvm_ffi.core.ObjectConvertible) convert as their asobject(). */
+void SetObjectConvertibleClass(PyObject* cls);
 /*! Describes what a Python value is for messages: its type's name. */
 const char* PyTypeName(PyObject* obj);
 

@@ -110,8 +110,14 @@ PyGetSetDef device_getset[] = {
     {"type", Device_type_name, nullptr, "device kind name, e.g. 'cpu'", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
+PyObject* Device_dlpack_type(PyObject* self, PyObject*) {
+  return PyLong_FromLong(static_cast<long>(Dev(self).device_type));
+}
+
 PyMethodDef device_methods[] = {
     {"__dlpack_device__", Device_dlpack_device, METH_NOARGS, "(device_type, device_id)"},
+    {"dlpack_device_type", Device_dlpack_type, METH_NOARGS,
+     "The DLPack device type code (compare with tvm_ffi.DLDeviceType)"},
     {"__reduce__", Device_reduce, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -33,6 +33,23 @@ std::string CallForText(PyObject* helper, PyObject* arg) {
   return text;
 }
 
+/*!
+ * Sets exc.__tvm_ffi_error__ to a copy of err without its payload: err itself holds exc, and
+ * a reference back from exc would be a cycle through C++ that Python's GC cannot see.
+ */
+void AttachErrorCopy(PyObject* exc, const tvm::ffi::Error& err) {
+  try {
+    tvm::ffi::Error copy(err.kind(), err.message(), err.backtrace());
+    TVMFFIObject* header = tvm::ffi::details::ObjectUnsafe::GetHeader(copy.get());
+    tvm::ffi::Object::IncRefHeader(header);
+    PyObject* wrapper = WrapObject(header);
+    if (wrapper == nullptr || PyObject_SetAttrString(exc, "__tvm_ffi_error__", wrapper) != 0) PyErr_Clear();
+    Py_XDECREF(wrapper);
+  } catch (const std::bad_alloc&) {
+    // The exception still goes up, only without the attribute.
+  }
+}
+
 }  // namespace
 
 void SetErrorHooks(PyObject* make, PyObject* kind_of, PyObject* format) {
@@ -59,6 +76,7 @@ PyObject* RaiseFFIError() {
   const Any& payload = err.get()->payload;
   if (payload.type_index() == kTVMFFIOpaquePyObject) {
     PyObject* exc = OpaquePyObjectGet(payload.raw()->v_obj);
+    AttachErrorCopy(exc, err);
     PyObject* tb = PyException_GetTraceback(exc);
     Py_INCREF(exc);
     PyErr_Restore(reinterpret_cast<PyObject*>(Py_TYPE(exc)), exc, tb);
@@ -73,12 +91,17 @@ PyObject* RaiseFFIError() {
   PyObject* message = PyUnicode_DecodeUTF8(err.message().data(), err.message().size(), "replace");
   PyObject* backtrace = PyUnicode_DecodeUTF8(err.backtrace().data(), err.backtrace().size(), "replace");
   PyObject* exc = nullptr;
-  if (kind && message && backtrace) {
-    exc = PyObject_CallFunctionObjArgs(make_exception, kind, message, backtrace, nullptr);
+  // The Error object itself goes along, so the exception can carry it as __tvm_ffi_error__.
+  TVMFFIObject* header = tvm::ffi::details::ObjectUnsafe::GetHeader(err.get());
+  tvm::ffi::Object::IncRefHeader(header);
+  PyObject* err_obj = WrapObject(header);
+  if (kind && message && backtrace && err_obj) {
+    exc = PyObject_CallFunctionObjArgs(make_exception, kind, message, backtrace, err_obj, nullptr);
   }
   Py_XDECREF(kind);
   Py_XDECREF(message);
   Py_XDECREF(backtrace);
+  Py_XDECREF(err_obj);
   if (exc == nullptr) return nullptr;
   if (!PyExceptionInstance_Check(exc)) {  // a broken hook must not raise a non-exception
     Py_DECREF(exc);

@@ -31,14 +31,16 @@ int VisitObject(const TVMFFIObject* obj, visitproc visit, void* arg, int depth) 
     case kTVMFFIFunction:
       Py_VISIT(PyCallbackOf(obj));  // NULL (skipped) unless the body is a Python callable
       return 0;
-    case kTVMFFIArray: {
+    case kTVMFFIArray:
+    case kTVMFFIList: {  // a List keeps the Array cell layout
       const TVMFFISeqCell* cell = TVMFFIArrayGetCell(const_cast<TVMFFIObject*>(obj));
       for (int64_t i = 0; i < cell->size; ++i) {
         if (int ret = VisitAny(cell->data[i], visit, arg, depth + 1)) return ret;
       }
       return 0;
     }
-    case kTVMFFIMap: {
+    case kTVMFFIMap:
+    case kTVMFFIDict: {  // DictObj is a MapObj
       const auto* map = static_cast<const tvm::ffi::MapObj*>(
           tvm::ffi::details::ObjectUnsafe::FromHeader(const_cast<TVMFFIObject*>(obj)));
       for (const auto& [key, value] : map->entries) {

@@ -201,6 +201,10 @@ NB_MODULE(_core, m) {
     SetDTypeClass(cls.ptr());
     RegisterClass(kTVMFFIDataType, cls.ptr());
   }, nb::arg("cls").none());
+  m.def("set_object_convertible_class", [](nb::handle cls) {
+    if (!PyType_Check(cls.ptr())) throw nb::type_error("set_object_convertible_class: argument `cls` must be a class");
+    SetObjectConvertibleClass(cls.ptr());
+  });
   m.def("set_error_hooks", [](nb::handle make, nb::handle kind_of, nb::handle fmt) {
     SetErrorHooks(make.ptr(), kind_of.ptr(), fmt.ptr());
   });

@@ -1,0 +1,143 @@
+"""List and Dict: mutable FFI containers shared by reference (no copy-on-write), as upstream's."""
+
+import collections.abc
+import pickle
+
+import pytest
+
+import tvm_ffi
+from tvm_ffi import Dict, List, testing
+
+
+def test_list_is_a_mutable_sequence_shared_through_the_ffi():
+    lst = List([1, 2, 3])
+    assert isinstance(lst, collections.abc.MutableSequence)
+    back = testing.echo(lst)
+    assert isinstance(back, List) and back.__ffi_handle__ == lst.__ffi_handle__
+    back.append(4)  # a change through the returned reference is seen through the first one
+    assert list(lst) == [1, 2, 3, 4]
+    assert lst == [1, 2, 3, 4] and lst == List([1, 2, 3, 4])
+
+
+def test_list_mutators_match_python_list():
+    lst, ref = List([1, 2, 3, 4, 5]), [1, 2, 3, 4, 5]
+    for target in (lst, ref):
+        target[0] = 10
+        target[1:3] = [7, 8, 9]
+        del target[0]
+        target.insert(100, 6)
+        target.insert(-100, 0)
+        target.extend([1, 2])
+        target.reverse()
+        target.remove(1)
+        target[::2] = [0] * len(target[::2])
+        del target[::3]
+    assert list(lst) == ref
+    assert lst.pop() == ref.pop() and lst.pop(0) == ref.pop(0)
+    assert lst.index(ref[0]) == 0 and lst.count(0) == ref.count(0)
+    assert lst[::-1] == ref[::-1] and list(reversed(lst)) == ref[::-1]
+    lst.clear()
+    assert len(lst) == 0 and list(lst) == []
+
+
+def test_list_keeps_nested_values_and_pickles():
+    lst = List([1, "a", [2, 3], {"k": 1}])
+    assert isinstance(lst[2], tvm_ffi.Array) and isinstance(lst[3], tvm_ffi.Map)
+    again = pickle.loads(pickle.dumps(List([1, 2])))
+    assert isinstance(again, List) and again == [1, 2]
+    assert isinstance(List([1]) + [2], List)
+
+
+def test_list_extend_with_itself_doubles_once():
+    lst = List([1, 2])
+    lst.extend(lst)
+    assert lst == [1, 2, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        (lambda lst: lst[100], IndexError),
+        (lambda lst: lst.pop(100), IndexError),
+        (lambda lst: List().pop(), IndexError),
+        (lambda lst: lst.__setitem__(100, 1), IndexError),
+        (lambda lst: lst["x"], TypeError),
+        (lambda lst: lst.insert("x", 1), TypeError),
+        (lambda lst: lst.remove(99), ValueError),
+        (lambda lst: lst.index(99), ValueError),
+        (lambda lst: lst.__setitem__(slice(None, None, 2), [1, 2, 3, 4, 5]), ValueError),
+        (lambda lst: List(5), TypeError),
+    ],
+)
+def test_list_bad_input(bad, exc):
+    with pytest.raises(exc):
+        bad(List([1, 2, 3]))
+
+
+def test_list_index_error_names_the_function():
+    with pytest.raises(IndexError, match="ListGetItem.*out of range"):
+        List([1])[5]
+
+
+def test_dict_is_a_shared_mutable_mapping():
+    d = Dict({"a": 1})
+    assert isinstance(d, collections.abc.MutableMapping)
+    back = testing.echo(d)
+    back["b"] = 2
+    assert d == {"a": 1, "b": 2}
+    assert list(d.keys()) == ["a", "b"] and list(d.values()) == [1, 2]
+    assert d.items() == [("a", 1), ("b", 2)]
+    assert "a" in d and "zz" not in d and d.get("zz") is None and d.get("a") == 1
+
+
+def test_dict_mutators_match_python_dict():
+    d, ref = Dict({"a": 1, "b": 2}), {"a": 1, "b": 2}
+    for target in (d, ref):
+        target["c"] = 3
+        del target["a"]
+        target.setdefault("x", 9)
+        target.update({"y": 5}, z=6)
+    assert d == ref
+    assert d.pop("b") == ref.pop("b") and d.pop("nope", None) is None
+    assert d.popitem() == ref.popitem()
+    d.clear()
+    assert len(d) == 0
+
+
+def test_dict_keeps_insertion_order_and_pickles():
+    d = Dict({3: "c", 1: "a", 2: "b"})
+    assert list(d) == [3, 1, 2]
+    again = pickle.loads(pickle.dumps(d))
+    assert isinstance(again, Dict) and again == {3: "c", 1: "a", 2: "b"}
+
+
+@pytest.mark.parametrize(
+    "bad, exc",
+    [
+        (lambda d: d["nope"], KeyError),
+        (lambda d: d.pop("nope"), KeyError),
+        (lambda d: d.__delitem__("nope"), KeyError),
+        (lambda d: Dict().popitem(), KeyError),
+        (lambda d: Dict(5), TypeError),
+        (lambda d: Dict([("a", 1)]), TypeError),
+    ],
+)
+def test_dict_bad_input(bad, exc):
+    with pytest.raises(exc):
+        bad(Dict({"a": 1}))
+
+
+def test_mutable_containers_hash_by_identity():
+    a, b = List([1]), List([1])
+    assert a == b and hash(a) != hash(b)
+    assert hash(testing.echo(a)) == hash(a)
+    d = Dict()
+    assert hash(testing.echo(d)) == hash(d)
+
+
+def test_native_functions_check_the_container_kind():
+    size = tvm_ffi.get_global_func("ffi.ListSize")
+    with pytest.raises(TypeError, match="ffi.ListSize: argument #0 must be an ffi.List"):
+        size(tvm_ffi.Array([1]))
+    with pytest.raises(TypeError, match="ffi.DictSize: argument #0 must be an ffi.Dict"):
+        tvm_ffi.get_global_func("ffi.DictSize")({"a": 1})
