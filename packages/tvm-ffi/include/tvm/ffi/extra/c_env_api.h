@@ -1,4 +1,4 @@
-// apache-tvm-ffi's include path for the environment C API; the stream and allocator hooks are not part of ours yet, so this is the C ABI alone.
+// apache-tvm-ffi's include path for the environment C API (the stream hooks are in c_api.h).
 #ifndef TVM_FFI_COMPAT_TVM_FFI_EXTRA_C_ENV_API_H_
 #define TVM_FFI_COMPAT_TVM_FFI_EXTRA_C_ENV_API_H_
 
