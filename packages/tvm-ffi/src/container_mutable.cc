@@ -184,10 +184,7 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def_packed("ffi.DictClear",
                   [](PackedArgs args, Any*) {
                     CheckArgCount(args, 1, "ffi.DictClear");
-                    DictObj* d = DictArg(args, "ffi.DictClear");
-                    std::vector<std::pair<Any, Any>> old;
-                    old.swap(d->entries);
-                    d->index.clear();
+                    DictArg(args, "ffi.DictClear")->Clear();
                   })
       .def_packed("ffi.DictItems", [](PackedArgs args, Any* rv) {
         // Flattened key, value, key, value ... in insertion order (a snapshot).

@@ -52,6 +52,12 @@ class MapObj : public Object {
     Rehash(slots_.size());  // positions after the erased entry moved down by one
     return true;
   }
+  /*! Drops every entry; the entries are released after the map is empty again. */
+  void Clear() {
+    std::vector<std::pair<Any, Any>> old;
+    old.swap(entries);
+    slots_.clear();
+  }
 
  private:
   /*! The slot holding ``key``'s entry, or the empty slot where it would go. */
