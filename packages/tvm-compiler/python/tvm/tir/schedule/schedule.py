@@ -8,7 +8,7 @@ from tvm.ir.module import IRModule
 
 from ..function import PrimFunc
 from ..stmt import Block, BlockRealize, For
-from . import annotation, cache, compute_at, inline, loops, query, reduction
+from . import annotation, cache, compute_at, inline, loops, query, reduction, rfactor
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
 
@@ -216,6 +216,17 @@ class Schedule:
             reduction.decompose_reduction,
             block,
             loop,
+        )
+
+    def rfactor(self, loop: LoopRV, factor_axis: int) -> BlockRV:
+        """Factor the reduction over loop: a block computing partial results into a new buffer
+        (loop's extent inserted at factor_axis) and a write-back block reducing them."""
+        return self._apply(
+            "rfactor",
+            {"loop": loop, "factor_axis": factor_axis},
+            rfactor.rfactor,
+            loop,
+            factor_axis,
         )
 
     def compute_inline(self, block: BlockRV) -> None:
