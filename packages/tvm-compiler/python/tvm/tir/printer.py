@@ -177,12 +177,24 @@ class _Printer:
             )
         if not (isinstance(realize.predicate, E.IntImm) and realize.predicate.value):
             out.append(f"{inner}T.where({self.expr(realize.predicate)})")
+        if block.annotations:
+            out.append(f"{inner}T.block_attr({self._annotations(block.annotations)})")
         for buf in block.alloc_buffers:
             out.append(f"{inner}{self.name(buf)} = T.alloc_buffer({self.buffer_decl(buf)})")
         if block.init is not None:
             out.append(f"{inner}with T.init():")
             self.stmt(block.init, indent + 2, out)
         self.stmt(block.body, indent + 1, out)
+
+    def _annotations(self, anns) -> str:
+        def value(v):
+            if isinstance(v, (list, tuple)):
+                return "[" + ", ".join(value(x) for x in v) + "]"
+            if isinstance(v, dict):
+                return "{" + ", ".join(f"{k!r}: {value(x)}" for k, x in v.items()) + "}"
+            return self.expr(v) if isinstance(v, E.PrimExpr) else repr(v)
+
+        return value(dict(anns))
 
     def func(self, f: PrimFunc, name: str) -> str:
         params = []

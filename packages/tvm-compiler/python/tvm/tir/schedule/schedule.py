@@ -8,7 +8,7 @@ from tvm.ir.module import IRModule
 
 from ..function import PrimFunc
 from ..stmt import Block, BlockRealize, For
-from . import annotation, cache, compute_at, inline, loops, query, reduction, rfactor
+from . import annotation, cache, compute_at, inline, loops, query, reduction, rfactor, storage
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
 
@@ -227,6 +227,39 @@ class Schedule:
             rfactor.rfactor,
             loop,
             factor_axis,
+        )
+
+    def storage_align(
+        self, block: BlockRV, buffer_index: int, axis: int, factor: int, offset: int
+    ) -> None:
+        """Pad the stride of axis of the buffer block writes at buffer_index so that
+        stride % factor == offset (a "buffer_dim_align" block annotation lowering honours)."""
+        self._apply(
+            "storage_align",
+            {
+                "block": block,
+                "buffer_index": buffer_index,
+                "axis": axis,
+                "factor": factor,
+                "offset": offset,
+            },
+            storage.storage_align,
+            block,
+            buffer_index,
+            axis,
+            factor,
+            offset,
+        )
+
+    def set_scope(self, block: BlockRV, buffer_index: int, storage_scope: str) -> None:
+        """Put the buffer block writes at buffer_index (allocated by a block) in storage_scope."""
+        self._apply(
+            "set_scope",
+            {"block": block, "buffer_index": buffer_index, "storage_scope": storage_scope},
+            storage.set_scope,
+            block,
+            buffer_index,
+            storage_scope,
         )
 
     def compute_inline(self, block: BlockRV) -> None:
