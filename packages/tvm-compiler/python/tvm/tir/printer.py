@@ -122,12 +122,15 @@ class _Printer:
             S.ForKind.PARALLEL: "T.parallel",
             S.ForKind.VECTORIZED: "T.vectorized",
             S.ForKind.UNROLLED: "T.unroll",
+            S.ForKind.THREAD_BINDING: "T.thread_binding",
         }[s.kind]
         rng = (
             self.expr(s.extent)
             if isinstance(s.min, E.IntImm) and s.min.value == 0
             else f"{self.expr(s.min)}, {self.expr(s.min + s.extent)}"
         )
+        if s.kind == S.ForKind.THREAD_BINDING:
+            rng += f", thread={s.thread_binding!r}"
         out.append(f"{pad}for {self.name(s.loop_var)} in {kind}({rng}):")
         self.stmt(s.body, indent + 1, out)
 

@@ -176,7 +176,15 @@ def rfactor(sch, loop_rv, factor_axis):
             predicate = cond if _is_true(predicate) else E.And(predicate, cond)
     wb_nest = BlockRealize(wb_values, predicate, wb_block)
     for lp in reversed(kept):
-        wb_nest = For(lmap[lp.loop_var], lp.min, lp.extent, lp.kind, wb_nest, lp.annotations)
+        wb_nest = For(
+            lmap[lp.loop_var],
+            lp.min,
+            lp.extent,
+            lp.kind,
+            wb_nest,
+            lp.annotations,
+            thread_binding=lp.thread_binding,
+        )
     items[position : position + 1] = [rf_nest, wb_nest]
     set_top_level(sch, items, [rf_buf])
     return BlockRV(rf_name)

@@ -8,7 +8,18 @@ from tvm.ir.module import IRModule
 
 from ..function import PrimFunc
 from ..stmt import Block, BlockRealize, For
-from . import annotation, cache, compute_at, inline, loops, query, reduction, rfactor, storage
+from . import (
+    annotation,
+    binding,
+    cache,
+    compute_at,
+    inline,
+    loops,
+    query,
+    reduction,
+    rfactor,
+    storage,
+)
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
 
@@ -118,13 +129,28 @@ class Schedule:
         return [b.name_hint for b in found if b.name_hint != "root"]
 
     # -- queries ---------------------------------------------------------------------------
-    def get_block(self, name: str) -> BlockRV:
+    def work_on(self, func_name: str) -> None:
+        """Schedule the PrimFunc func_name of the module from now on (the others keep their
+        state); not an instruction of the trace, as upstream."""
+        prims = [gv.name_hint for gv, f in self._mod.functions.items() if isinstance(f, PrimFunc)]
+        if not isinstance(func_name, str) or func_name not in prims:
+            raise ValueError(f"work_on: no PrimFunc {func_name!r}; candidates are: {prims}")
+        self._mod = self.mod
+        self._func_name = func_name
+        self._func = self._mod[func_name]
+
+    def get_block(self, name: str, func_name: str | None = None) -> BlockRV:
+        """The block called name; with func_name, in that PrimFunc, which becomes the one
+        worked on (a handle names a block of the function being scheduled)."""
         if not isinstance(name, str):
             raise TypeError(f"get_block: name must be a str, got {type(name).__name__}")
+        if func_name is not None:
+            self.work_on(func_name)
         if name not in self.block_names():
             raise self._error("get_block", f"no block named {name!r}; blocks: {self.block_names()}")
         rv = BlockRV(name)
-        self.trace.append("get_block", {"name": name}, rv)
+        inputs = {"name": name} if func_name is None else {"name": name, "func_name": func_name}
+        self.trace.append("get_block", inputs, rv)
         return rv
 
     get_sblock = get_block  # upstream 0.27's name (tvm.s_tir.Schedule.get_sblock)
@@ -166,6 +192,12 @@ class Schedule:
 
     def unroll(self, loop: LoopRV) -> None:
         self._apply("unroll", {"loop": loop}, loops.set_kind, loop, "unroll")
+
+    def bind(self, loop: LoopRV, thread_axis: str) -> None:
+        """Bind loop to GPU thread axis thread_axis ("blockIdx.x", "threadIdx.y", "vthread"...)."""
+        self._apply(
+            "bind", {"loop": loop, "thread_axis": thread_axis}, binding.bind, loop, thread_axis
+        )
 
     def cache_read(self, block: BlockRV, read_buffer_index: int, storage_scope: str) -> BlockRV:
         return self._apply(
