@@ -18,6 +18,7 @@ from . import (
     query,
     reduction,
     rfactor,
+    sampling,
     storage,
 )
 from .trace import Trace
@@ -162,7 +163,9 @@ class Schedule:
         return rvs
 
     def get(self, rv):
-        """The current node a handle refers to (For or Block)."""
+        """The current node a handle refers to (For or Block), or a sampled int's value."""
+        if isinstance(rv, sampling.ExprRV):
+            return rv.value
         if isinstance(rv, LoopRV):
             return self._loop_path(rv, "get")[-1]
         return self._block_path(rv, "get")[-1].block
@@ -176,6 +179,8 @@ class Schedule:
     def split(self, loop: LoopRV, factors) -> list[LoopRV]:
         # loops.split reports factors that are not a list; the trace must not fail on them first.
         listed = list(factors) if isinstance(factors, (list, tuple)) else factors
+        if isinstance(factors, (list, tuple)):  # sampled factors split by their values
+            factors = [f.value if isinstance(f, sampling.ExprRV) else f for f in factors]
         return self._apply("split", {"loop": loop, "factors": listed}, loops.split, loop, factors)
 
     def fuse(self, *loop_rvs: LoopRV) -> LoopRV:
@@ -345,6 +350,39 @@ class Schedule:
         rvs = [BlockRV(name) for name in names]
         self.trace.append(kind, inputs, rvs)
         return rvs
+
+    # -- sampling ---------------------------------------------------------------------------
+    def sample_perfect_tile(
+        self, loop: LoopRV, n: int, max_innermost_factor: int = 16, decision=None
+    ) -> list:
+        """n factors multiplying to loop's extent (innermost at most max_innermost_factor),
+        drawn from the schedule's seed unless decision gives them."""
+        values = sampling.perfect_tile(self, loop, n, max_innermost_factor, decision)
+        rvs = [sampling.ExprRV(v) for v in values]
+        inputs = {"loop": loop, "n": n, "max_innermost_factor": max_innermost_factor}
+        self.trace.append("sample_perfect_tile", {**inputs, "decision": values}, rvs)
+        return rvs
+
+    def sample_categorical(self, candidates, probs, decision=None):
+        """One of candidates, drawn with probabilities probs; decision is its index."""
+        candidates, probs = list(candidates), [float(p) for p in probs]
+        index = sampling.categorical(self, candidates, probs, decision)
+        rv = sampling.ExprRV(candidates[index])
+        inputs = {"candidates": candidates, "probs": probs, "decision": index}
+        self.trace.append("sample_categorical", inputs, rv)
+        return rv
+
+    def sample_compute_location(self, block: BlockRV, decision=None) -> LoopRV:
+        """A loop of block's consumer to compute it at (decision its index; -1: the root,
+        where the returned LoopRV refers to no loop)."""
+        index, var = sampling.compute_location(self, block, decision)
+        rv = LoopRV(var)
+        self.trace.append("sample_compute_location", {"block": block, "decision": index}, rv)
+        return rv
+
+    def enter_postproc(self) -> None:
+        """Mark in the trace where post-processing starts."""
+        self.trace.append("enter_postproc", {}, None)
 
     def copy(self) -> Schedule:
         """An independent schedule in the same state (the IR is immutable, so it is shared)."""
