@@ -7,19 +7,14 @@ from tvm.ir.structural import structural_equal
 from .. import expr as E
 from ..analysis.access import block_access_regions
 from ..buffer import decl_buffer
-from ..functor import post_order_visit, substitute
+from ..functor import substitute
 from ..stmt import Block, BlockRealize, BufferStore, For, IterVar
 from .cache import _unique_block_name
+from .reduction import _conjuncts, _is_true, _vars_in
 from .scope import set_top_level, top_index, top_level
 from .tree import enclosing_loops, find_all, find_path, replace_at
 
 _COMBINERS = (E.Add, E.Mul, E.Min, E.Max)
-
-
-def _var_ids(expr) -> set[int]:
-    found = set()
-    post_order_visit(expr, lambda n: found.add(id(n)) if isinstance(n, E.Var) else None)
-    return found
 
 
 def _same_access(load, store) -> bool:
@@ -83,7 +78,7 @@ def rfactor(sch, loop_rv, factor_axis):
     axis = factor_axis + ndim + 1 if factor_axis < 0 else factor_axis
     pairs = list(zip(block.iter_vars, realize.iter_values))
     lv = id(loop.loop_var)
-    if any(not iv.is_reduce and lv in _var_ids(v) for iv, v in pairs):
+    if any(not iv.is_reduce and lv in _vars_in(v) for iv, v in pairs):
         raise sch._error(
             "rfactor",
             f"loop {name!r} is bound to a spatial iterator of block {block.name_hint!r}; "
@@ -92,7 +87,7 @@ def rfactor(sch, loop_rv, factor_axis):
     reduce_loop_ids = set()
     for iv, v in pairs:
         if iv.is_reduce:
-            reduce_loop_ids |= _var_ids(v)
+            reduce_loop_ids |= _vars_in(v)
     if lv not in reduce_loop_ids:
         raise sch._error(
             "rfactor", f"loop {name!r} is not bound to a reduction iterator of {block.name_hint!r}"
@@ -171,7 +166,7 @@ def rfactor(sch, loop_rv, factor_axis):
     dropped = {id(lp.loop_var) for lp in loops} - kept_ids
     predicate = E.IntImm("bool", 1)
     for cond in _conjuncts(realize.predicate):
-        if not _var_ids(cond) & dropped:
+        if not _vars_in(cond) & dropped:
             cond = substitute(cond, lmap)
             predicate = cond if _is_true(predicate) else E.And(predicate, cond)
     wb_nest = BlockRealize(wb_values, predicate, wb_block)
@@ -188,13 +183,3 @@ def rfactor(sch, loop_rv, factor_axis):
     items[position : position + 1] = [rf_nest, wb_nest]
     set_top_level(sch, items, [rf_buf])
     return BlockRV(rf_name)
-
-
-def _conjuncts(cond):
-    if isinstance(cond, E.And):
-        return _conjuncts(cond.a) + _conjuncts(cond.b)
-    return [] if _is_true(cond) else [cond]
-
-
-def _is_true(cond) -> bool:
-    return isinstance(cond, E.IntImm) and cond.value == 1
