@@ -17,6 +17,7 @@ from . import (
     loops,
     query,
     reduction,
+    reindex,
     rfactor,
     sampling,
     storage,
@@ -230,6 +231,31 @@ class Schedule:
             block,
             write_buffer_index,
             storage_scope,
+        )
+
+    def cache_inplace(
+        self, block: BlockRV, read_buffer_index: int, storage_scope: str
+    ) -> list[BlockRV]:
+        """Stage a buffer block both reads and writes through a storage_scope cache: copied in
+        before the block, out after it; returns [copy-in block, copy-out block]."""
+        return self._apply(
+            "cache_inplace",
+            {
+                "block": block,
+                "read_buffer_index": read_buffer_index,
+                "storage_scope": storage_scope,
+            },
+            reindex.cache_inplace,
+            block,
+            read_buffer_index,
+            storage_scope,
+        )
+
+    def reindex(self, block: BlockRV, buffer) -> BlockRV:
+        """Give block's buffer (("read" | "write", index) or its name) a copy indexed by the
+        block's iterators, filled before (read) or written back after (write) the block."""
+        return self._apply(
+            "reindex", {"block": block, "buffer": buffer}, reindex.reindex, block, buffer
         )
 
     def compute_at(self, block: BlockRV, loop: LoopRV) -> None:
