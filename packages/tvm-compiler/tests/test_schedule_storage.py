@@ -88,3 +88,35 @@ def test_set_scope_errors():
         sch.set_scope(sch.get_block("B"), 0, "bogus")
     with pytest.raises(ScheduleError, match=r"buffer_index must be in \[0, 1\); got 3"):
         sch.set_scope(sch.get_block("B"), 3, "local")
+
+
+def test_set_axis_separator_is_kept_on_the_buffer_and_refused_by_the_c_backend():
+    sch = tir.Schedule(_chain())
+    sch.set_axis_separator(sch.get_block("B"), 0, [1])
+    text = sch.mod.script()
+    assert "B = T.alloc_buffer(T.Buffer((4, 16), 'float32', axis_separators=[1]))" in text
+    last = str(sch.trace).splitlines()[-1]
+    assert last == "sch.set_axis_separator(block=b0, buffer_index=0, axis_separators=[1])"
+    c_block = sch.get(sch.get_block("C"))
+    assert c_block.reads[0].buffer.axis_separators == (1,)
+    with pytest.raises(ValueError, match=r"buffer 'B' has axis_separators \[1\]"):
+        tvm.compile(sch.mod)
+    # A parameter's buffer is changed in the function's signature too.
+    sch = tir.Schedule(_chain())
+    sch.set_axis_separator(sch.get_block("C"), ("read", 0), [1])
+    assert "B = T.alloc_buffer(T.Buffer((4, 16), 'float32', axis_separators=[1]))" in (
+        sch.mod.script()
+    )
+    sch.set_axis_separator(sch.get_block("C"), 0, [1])
+    assert "C: T.Buffer((4, 16), 'float32', axis_separators=[1])" in sch.mod.script()
+
+
+def test_set_axis_separator_errors():
+    sch = tir.Schedule(_chain())
+    block = sch.get_block("B")
+    with pytest.raises(ScheduleError, match=r"must be increasing axes in \[1, 2\)"):
+        sch.set_axis_separator(block, 0, [2])
+    with pytest.raises(ScheduleError, match=r"set_axis_separator: block 'B' has 1 write buffers"):
+        sch.set_axis_separator(block, 4, [1])
+    with pytest.raises(TypeError, match="argument 'axis_separators' must be a list of ints"):
+        sch.set_axis_separator(block, 0, 1)

@@ -97,6 +97,8 @@ class _Printer:
     def buffer_decl(self, buf: Buffer) -> str:
         shape = ", ".join(self.expr(s) for s in buf.shape)
         extra = "" if buf.scope == "global" else f", scope={buf.scope!r}"
+        if buf.axis_separators:
+            extra += f", axis_separators={list(buf.axis_separators)}"
         return f"T.Buffer(({shape}{',' if len(buf.shape) == 1 else ''}), {buf.dtype!r}{extra})"
 
     # -- statements -----------------------------------------------------------------------

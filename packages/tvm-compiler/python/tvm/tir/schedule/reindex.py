@@ -75,25 +75,25 @@ class _Reindex(StmtExprMutator):
         return self.generic_visit(store)
 
 
-def _buffer_of(sch, block, buffer):
+def _buffer_of(sch, block, buffer, primitive="reindex"):
     if isinstance(buffer, str):
         for region in (*block.reads, *block.writes):
             if region.buffer.name == buffer:
                 is_write = any(w.buffer is region.buffer for w in block.writes)
                 return region.buffer, is_write
-        raise sch._error("reindex", f"block {block.name_hint!r} accesses no buffer {buffer!r}")
+        raise sch._error(primitive, f"block {block.name_hint!r} accesses no buffer {buffer!r}")
     if not (isinstance(buffer, (tuple, list)) and len(buffer) == 2):
         raise TypeError(
-            "reindex: argument 'buffer' must be a buffer name or ('read' | 'write', index), "
+            f"{primitive}: argument 'buffer' must be a buffer name or ('read' | 'write', index), "
             f"got {buffer!r}"
         )
     kind, index = buffer
     if kind not in ("read", "write"):
-        raise sch._error("reindex", f"the buffer kind must be 'read' or 'write', got {kind!r}")
+        raise sch._error(primitive, f"the buffer kind must be 'read' or 'write', got {kind!r}")
     regions = block.reads if kind == "read" else block.writes
     if not isinstance(index, int) or not 0 <= index < len(regions):
         raise sch._error(
-            "reindex",
+            primitive,
             f"block {block.name_hint!r} has {len(regions)} {kind} buffers; "
             f"index {index!r} is out of range",
         )

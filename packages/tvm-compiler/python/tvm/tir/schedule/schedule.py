@@ -325,6 +325,18 @@ class Schedule:
             storage_scope,
         )
 
+    def set_axis_separator(self, block: BlockRV, buffer_index, axis_separators) -> None:
+        """Split the buffer block writes at buffer_index (or ("read" | "write", index), or its
+        name) into physical dimensions before each axis in axis_separators."""
+        self._apply(
+            "set_axis_separator",
+            {"block": block, "buffer_index": buffer_index, "axis_separators": axis_separators},
+            storage.set_axis_separator,
+            block,
+            buffer_index,
+            axis_separators,
+        )
+
     def compute_inline(self, block: BlockRV) -> None:
         """Inline an elementwise block into its consumers; its buffer goes away."""
         self._apply("compute_inline", {"block": block}, inline.compute_inline, block)

@@ -1,4 +1,5 @@
-"""Buffer storage primitives: storage_align (padded strides) and set_scope (memory scope)."""
+"""Buffer storage primitives: storage_align (padded strides), set_scope (memory scope) and
+set_axis_separator (physical dimensions)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,31 @@ def set_scope(sch, block_rv, buffer_index, storage_scope):
         return
     new = buf.with_fields(scope=storage_scope, name=f"{buf.name}_{storage_scope}")
     sch._set_body(_ReplaceEverywhere(buf, new).visit(sch.func.body))
+
+
+def set_axis_separator(sch, block_rv, buffer_index, axis_separators):
+    from .reindex import _buffer_of
+
+    block = sch._block_path(block_rv, "set_axis_separator")[-1].block
+    if isinstance(buffer_index, int) and not isinstance(buffer_index, bool):
+        buffer_index = ("write", buffer_index)
+    buf, _ = _buffer_of(sch, block, buffer_index, "set_axis_separator")
+    if not isinstance(axis_separators, (list, tuple)) or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in axis_separators
+    ):
+        raise TypeError(
+            "set_axis_separator: argument 'axis_separators' must be a list of ints, "
+            f"got {axis_separators!r}"
+        )
+    seps = list(axis_separators)
+    if seps != sorted(set(seps)) or any(not 0 < a < len(buf.shape) for a in seps):
+        raise sch._error(
+            "set_axis_separator",
+            f"axis_separators {seps} of buffer {buf.name!r} must be increasing axes in "
+            f"[1, {len(buf.shape)})",
+        )
+    new = buf.with_fields(axis_separators=tuple(seps))
+    func = sch.func
+    buffer_map = {v: (new if b is buf else b) for v, b in func.buffer_map.items()}
+    body = _ReplaceEverywhere(buf, new).visit(func.body)
+    sch._func = func.with_fields(body=body, buffer_map=buffer_map)
