@@ -79,3 +79,17 @@ def test_bind_errors():
     sch.parallel(j)
     with pytest.raises(ScheduleError, match="bind: loop 'j' is already parallel"):
         sch.bind(j, "threadIdx.x")
+
+
+def test_decompose_reduction_keeps_the_thread_axis_of_copied_loops():
+    a = te.placeholder((4, 16), name="A")
+    k = te.reduce_axis((0, 16), name="k")
+    s = te.compute((4,), lambda i: te.sum(a[i, k], axis=k), name="S")
+    sch = tir.Schedule(te.create_prim_func([a, s]))
+    block = sch.get_block("S")
+    i, k_loop = sch.get_loops(block)
+    sch.reorder(k_loop, i)
+    sch.bind(i, "threadIdx.x")
+    sch.decompose_reduction(block, k_loop)
+    text = sch.mod.script()
+    assert "for i_init in T.thread_binding(4, thread='threadIdx.x'):" in text
