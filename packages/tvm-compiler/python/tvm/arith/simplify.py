@@ -259,14 +259,23 @@ class StmtSimplifier(ExprSimplifier):
         if (
             isinstance(new_extent, E.IntImm)
             and new_extent.value == 1
-            and loop.kind.value != "parallel"
+            and loop.kind.value not in ("parallel", "thread_binding")
         ):
             from tvm.tir.functor import substitute
 
             return self.visit(substitute(body, {loop.loop_var: new_min}))
         if new_min is loop.min and new_extent is loop.extent and body is loop.body:
             return loop
-        return For(loop.loop_var, new_min, new_extent, loop.kind, body, loop.annotations, loop.span)
+        return For(
+            loop.loop_var,
+            new_min,
+            new_extent,
+            loop.kind,
+            body,
+            loop.annotations,
+            loop.span,
+            thread_binding=loop.thread_binding,
+        )
 
     def visit_IfThenElse(self, node):
         cond = self.visit(node.condition)

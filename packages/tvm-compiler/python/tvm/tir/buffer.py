@@ -14,7 +14,16 @@ class Buffer(Node):
     Buffers are compared by identity in maps; structurally by their fields.
     """
 
-    _fields = ("data", "dtype", "shape", "strides", "elem_offset", "scope", "data_alignment")
+    _fields = (
+        "data",
+        "dtype",
+        "shape",
+        "strides",
+        "elem_offset",
+        "scope",
+        "data_alignment",
+        "axis_separators",
+    )
     _key_namespace = "tir"
     _ignored_fields = ("span", "name")
     __hash__ = object.__hash__
@@ -30,6 +39,7 @@ class Buffer(Node):
         scope="global",
         data_alignment=-1,
         span=None,
+        axis_separators=(),
     ):
         if not isinstance(data, Var) or not data.dtype.is_handle:
             raise TypeError(f"Buffer {name!r}: data must be a handle Var, got {data!r}")
@@ -63,6 +73,8 @@ class Buffer(Node):
             scope=scope,
             data_alignment=data_alignment,
             span=span,
+            # Axes where a new physical dimension starts (Schedule.set_axis_separator).
+            axis_separators=tuple(int(a) for a in axis_separators),
         )
 
     def __getitem__(self, indices) -> BufferLoad:

@@ -97,6 +97,8 @@ class _Printer:
     def buffer_decl(self, buf: Buffer) -> str:
         shape = ", ".join(self.expr(s) for s in buf.shape)
         extra = "" if buf.scope == "global" else f", scope={buf.scope!r}"
+        if buf.axis_separators:
+            extra += f", axis_separators={list(buf.axis_separators)}"
         return f"T.Buffer(({shape}{',' if len(buf.shape) == 1 else ''}), {buf.dtype!r}{extra})"
 
     # -- statements -----------------------------------------------------------------------
@@ -122,12 +124,15 @@ class _Printer:
             S.ForKind.PARALLEL: "T.parallel",
             S.ForKind.VECTORIZED: "T.vectorized",
             S.ForKind.UNROLLED: "T.unroll",
+            S.ForKind.THREAD_BINDING: "T.thread_binding",
         }[s.kind]
         rng = (
             self.expr(s.extent)
             if isinstance(s.min, E.IntImm) and s.min.value == 0
             else f"{self.expr(s.min)}, {self.expr(s.min + s.extent)}"
         )
+        if s.kind == S.ForKind.THREAD_BINDING:
+            rng += f", thread={s.thread_binding!r}"
         out.append(f"{pad}for {self.name(s.loop_var)} in {kind}({rng}):")
         self.stmt(s.body, indent + 1, out)
 
@@ -177,12 +182,24 @@ class _Printer:
             )
         if not (isinstance(realize.predicate, E.IntImm) and realize.predicate.value):
             out.append(f"{inner}T.where({self.expr(realize.predicate)})")
+        if block.annotations:
+            out.append(f"{inner}T.block_attr({self._annotations(block.annotations)})")
         for buf in block.alloc_buffers:
             out.append(f"{inner}{self.name(buf)} = T.alloc_buffer({self.buffer_decl(buf)})")
         if block.init is not None:
             out.append(f"{inner}with T.init():")
             self.stmt(block.init, indent + 2, out)
         self.stmt(block.body, indent + 1, out)
+
+    def _annotations(self, anns) -> str:
+        def value(v):
+            if isinstance(v, (list, tuple)):
+                return "[" + ", ".join(value(x) for x in v) + "]"
+            if isinstance(v, dict):
+                return "{" + ", ".join(f"{k!r}: {value(x)}" for k, x in v.items()) + "}"
+            return self.expr(v) if isinstance(v, E.PrimExpr) else repr(v)
+
+        return value(dict(anns))
 
     def func(self, f: PrimFunc, name: str) -> str:
         params = []

@@ -52,12 +52,14 @@ class ForKind(enum.Enum):
     PARALLEL = "parallel"
     VECTORIZED = "vectorized"
     UNROLLED = "unroll"
+    THREAD_BINDING = "thread_binding"
 
 
 class For(Stmt):
-    """for loop_var in [min, min + extent): body."""
+    """for loop_var in [min, min + extent): body; a THREAD_BINDING loop names its GPU thread
+    axis in thread_binding ("blockIdx.x", "threadIdx.x", ...)."""
 
-    _fields = ("loop_var", "min", "extent", "kind", "body", "annotations")
+    _fields = ("loop_var", "min", "extent", "kind", "body", "annotations", "thread_binding")
     _def_fields = ("loop_var",)
 
     def __init__(
@@ -69,6 +71,7 @@ class For(Stmt):
         body=None,  # noqa: A002
         annotations=None,
         span=None,
+        thread_binding=None,
     ):
         if not isinstance(loop_var, Var):
             raise TypeError(f"For: loop_var must be a Var, got {type(loop_var).__name__}")
@@ -84,6 +87,7 @@ class For(Stmt):
             body=_stmt(body, "For"),
             annotations=dict(annotations or {}),
             span=span,
+            thread_binding=thread_binding,
         )
 
 

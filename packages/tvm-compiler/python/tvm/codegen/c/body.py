@@ -313,6 +313,12 @@ class BodyWriter:
         self.emit(f"{target} = {value};", depth)
 
     def _s_For(self, s, depth):
+        if s.kind == S.ForKind.THREAD_BINDING:
+            raise CodegenError(
+                f"codegen c: loop {s.loop_var.name!r} is bound to GPU thread axis "
+                f"{s.thread_binding!r} (Schedule.bind); the C target runs on the CPU, which has "
+                "no thread axes: build for a GPU target or leave the loop unbound"
+            )
         var = self.names.get(s.loop_var)
         lo, ext = self.expr(s.min), self.expr(s.extent)
         end = ext if isinstance(s.min, E.IntImm) and s.min.value == 0 else f"{lo} + {ext}"

@@ -78,7 +78,15 @@ def decompose_reduction(sch, block_rv, loop_rv):
     init_block = Block(init_iters, reads, writes, f"{block.name_hint}_init", init_body)
     stmt = BlockRealize(init_values, init_pred, init_block)
     for lp in reversed(copied):
-        stmt = For(vmap[lp.loop_var], lp.min, lp.extent, lp.kind, stmt, lp.annotations)
+        stmt = For(
+            vmap[lp.loop_var],
+            lp.min,
+            lp.extent,
+            lp.kind,
+            stmt,
+            lp.annotations,
+            thread_binding=lp.thread_binding,
+        )
     body = replace_at(
         block_path[block_path.index(loop) :],
         realize.with_fields(block=block.with_fields(init=None)),

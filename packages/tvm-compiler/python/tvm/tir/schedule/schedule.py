@@ -8,7 +8,20 @@ from tvm.ir.module import IRModule
 
 from ..function import PrimFunc
 from ..stmt import Block, BlockRealize, For
-from . import annotation, cache, compute_at, inline, loops, query, reduction
+from . import (
+    annotation,
+    binding,
+    cache,
+    compute_at,
+    inline,
+    loops,
+    query,
+    reduction,
+    reindex,
+    rfactor,
+    sampling,
+    storage,
+)
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
 
@@ -118,13 +131,28 @@ class Schedule:
         return [b.name_hint for b in found if b.name_hint != "root"]
 
     # -- queries ---------------------------------------------------------------------------
-    def get_block(self, name: str) -> BlockRV:
+    def work_on(self, func_name: str) -> None:
+        """Schedule the PrimFunc func_name of the module from now on (the others keep their
+        state); not an instruction of the trace, as upstream."""
+        prims = [gv.name_hint for gv, f in self._mod.functions.items() if isinstance(f, PrimFunc)]
+        if not isinstance(func_name, str) or func_name not in prims:
+            raise ValueError(f"work_on: no PrimFunc {func_name!r}; candidates are: {prims}")
+        self._mod = self.mod
+        self._func_name = func_name
+        self._func = self._mod[func_name]
+
+    def get_block(self, name: str, func_name: str | None = None) -> BlockRV:
+        """The block called name; with func_name, in that PrimFunc, which becomes the one
+        worked on (a handle names a block of the function being scheduled)."""
         if not isinstance(name, str):
             raise TypeError(f"get_block: name must be a str, got {type(name).__name__}")
+        if func_name is not None:
+            self.work_on(func_name)
         if name not in self.block_names():
             raise self._error("get_block", f"no block named {name!r}; blocks: {self.block_names()}")
         rv = BlockRV(name)
-        self.trace.append("get_block", {"name": name}, rv)
+        inputs = {"name": name} if func_name is None else {"name": name, "func_name": func_name}
+        self.trace.append("get_block", inputs, rv)
         return rv
 
     get_sblock = get_block  # upstream 0.27's name (tvm.s_tir.Schedule.get_sblock)
@@ -136,7 +164,9 @@ class Schedule:
         return rvs
 
     def get(self, rv):
-        """The current node a handle refers to (For or Block)."""
+        """The current node a handle refers to (For or Block), or a sampled int's value."""
+        if isinstance(rv, sampling.ExprRV):
+            return rv.value
         if isinstance(rv, LoopRV):
             return self._loop_path(rv, "get")[-1]
         return self._block_path(rv, "get")[-1].block
@@ -150,6 +180,8 @@ class Schedule:
     def split(self, loop: LoopRV, factors) -> list[LoopRV]:
         # loops.split reports factors that are not a list; the trace must not fail on them first.
         listed = list(factors) if isinstance(factors, (list, tuple)) else factors
+        if isinstance(factors, (list, tuple)):  # sampled factors split by their values
+            factors = [f.value if isinstance(f, sampling.ExprRV) else f for f in factors]
         return self._apply("split", {"loop": loop, "factors": listed}, loops.split, loop, factors)
 
     def fuse(self, *loop_rvs: LoopRV) -> LoopRV:
@@ -166,6 +198,12 @@ class Schedule:
 
     def unroll(self, loop: LoopRV) -> None:
         self._apply("unroll", {"loop": loop}, loops.set_kind, loop, "unroll")
+
+    def bind(self, loop: LoopRV, thread_axis: str) -> None:
+        """Bind loop to GPU thread axis thread_axis ("blockIdx.x", "threadIdx.y", "vthread"...)."""
+        self._apply(
+            "bind", {"loop": loop, "thread_axis": thread_axis}, binding.bind, loop, thread_axis
+        )
 
     def cache_read(self, block: BlockRV, read_buffer_index: int, storage_scope: str) -> BlockRV:
         return self._apply(
@@ -195,6 +233,31 @@ class Schedule:
             storage_scope,
         )
 
+    def cache_inplace(
+        self, block: BlockRV, read_buffer_index: int, storage_scope: str
+    ) -> list[BlockRV]:
+        """Stage a buffer block both reads and writes through a storage_scope cache: copied in
+        before the block, out after it; returns [copy-in block, copy-out block]."""
+        return self._apply(
+            "cache_inplace",
+            {
+                "block": block,
+                "read_buffer_index": read_buffer_index,
+                "storage_scope": storage_scope,
+            },
+            reindex.cache_inplace,
+            block,
+            read_buffer_index,
+            storage_scope,
+        )
+
+    def reindex(self, block: BlockRV, buffer) -> BlockRV:
+        """Give block's buffer (("read" | "write", index) or its name) a copy indexed by the
+        block's iterators, filled before (read) or written back after (write) the block."""
+        return self._apply(
+            "reindex", {"block": block, "buffer": buffer}, reindex.reindex, block, buffer
+        )
+
     def compute_at(self, block: BlockRV, loop: LoopRV) -> None:
         self._apply(
             "compute_at", {"block": block, "loop": loop}, compute_at.compute_at, block, loop
@@ -216,6 +279,62 @@ class Schedule:
             reduction.decompose_reduction,
             block,
             loop,
+        )
+
+    def rfactor(self, loop: LoopRV, factor_axis: int) -> BlockRV:
+        """Factor the reduction over loop: a block computing partial results into a new buffer
+        (loop's extent inserted at factor_axis) and a write-back block reducing them."""
+        return self._apply(
+            "rfactor",
+            {"loop": loop, "factor_axis": factor_axis},
+            rfactor.rfactor,
+            loop,
+            factor_axis,
+        )
+
+    def storage_align(
+        self, block: BlockRV, buffer_index: int, axis: int, factor: int, offset: int
+    ) -> None:
+        """Pad the stride of axis of the buffer block writes at buffer_index so that
+        stride % factor == offset (a "buffer_dim_align" block annotation lowering honours)."""
+        self._apply(
+            "storage_align",
+            {
+                "block": block,
+                "buffer_index": buffer_index,
+                "axis": axis,
+                "factor": factor,
+                "offset": offset,
+            },
+            storage.storage_align,
+            block,
+            buffer_index,
+            axis,
+            factor,
+            offset,
+        )
+
+    def set_scope(self, block: BlockRV, buffer_index: int, storage_scope: str) -> None:
+        """Put the buffer block writes at buffer_index (allocated by a block) in storage_scope."""
+        self._apply(
+            "set_scope",
+            {"block": block, "buffer_index": buffer_index, "storage_scope": storage_scope},
+            storage.set_scope,
+            block,
+            buffer_index,
+            storage_scope,
+        )
+
+    def set_axis_separator(self, block: BlockRV, buffer_index, axis_separators) -> None:
+        """Split the buffer block writes at buffer_index (or ("read" | "write", index), or its
+        name) into physical dimensions before each axis in axis_separators."""
+        self._apply(
+            "set_axis_separator",
+            {"block": block, "buffer_index": buffer_index, "axis_separators": axis_separators},
+            storage.set_axis_separator,
+            block,
+            buffer_index,
+            axis_separators,
         )
 
     def compute_inline(self, block: BlockRV) -> None:
@@ -269,6 +388,39 @@ class Schedule:
         rvs = [BlockRV(name) for name in names]
         self.trace.append(kind, inputs, rvs)
         return rvs
+
+    # -- sampling ---------------------------------------------------------------------------
+    def sample_perfect_tile(
+        self, loop: LoopRV, n: int, max_innermost_factor: int = 16, decision=None
+    ) -> list:
+        """n factors multiplying to loop's extent (innermost at most max_innermost_factor),
+        drawn from the schedule's seed unless decision gives them."""
+        values = sampling.perfect_tile(self, loop, n, max_innermost_factor, decision)
+        rvs = [sampling.ExprRV(v) for v in values]
+        inputs = {"loop": loop, "n": n, "max_innermost_factor": max_innermost_factor}
+        self.trace.append("sample_perfect_tile", {**inputs, "decision": values}, rvs)
+        return rvs
+
+    def sample_categorical(self, candidates, probs, decision=None):
+        """One of candidates, drawn with probabilities probs; decision is its index."""
+        candidates, probs = list(candidates), [float(p) for p in probs]
+        index = sampling.categorical(self, candidates, probs, decision)
+        rv = sampling.ExprRV(candidates[index])
+        inputs = {"candidates": candidates, "probs": probs, "decision": index}
+        self.trace.append("sample_categorical", inputs, rv)
+        return rv
+
+    def sample_compute_location(self, block: BlockRV, decision=None) -> LoopRV:
+        """A loop of block's consumer to compute it at (decision its index; -1: the root,
+        where the returned LoopRV refers to no loop)."""
+        index, var = sampling.compute_location(self, block, decision)
+        rv = LoopRV(var)
+        self.trace.append("sample_compute_location", {"block": block, "decision": index}, rv)
+        return rv
+
+    def enter_postproc(self) -> None:
+        """Mark in the trace where post-processing starts."""
+        self.trace.append("enter_postproc", {}, None)
 
     def copy(self) -> Schedule:
         """An independent schedule in the same state (the IR is immutable, so it is shared)."""

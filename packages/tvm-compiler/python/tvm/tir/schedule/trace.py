@@ -24,7 +24,14 @@ class Instruction:
 
 
 def _render(value, name_of) -> str:
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, tuple):  # as upstream prints reindex's ("read", 0)
+        return (
+            "("
+            + ", ".join(_render(v, name_of) for v in value)
+            + ("," if len(value) == 1 else "")
+            + ")"
+        )
+    if isinstance(value, list):
         return "[" + ", ".join(_render(v, name_of) for v in value) + "]"
     if hasattr(value, "_trace_prefix"):
         return name_of(value)

@@ -79,6 +79,8 @@ class _Compactor(StmtExprMutator):
         if not isinstance(body, DeclBuffer) or body.buffer.data is not alloc.buffer_var:
             return alloc.with_fields(body=body)
         buf = body.buffer
+        if buf.strides:  # padded by storage_align: its layout is kept
+            return alloc.with_fields(body=body)
         sites = _AccessSites(buf.data)
         sites.visit(body.body)
         if not sites.sites:

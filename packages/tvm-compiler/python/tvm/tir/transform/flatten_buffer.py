@@ -10,6 +10,12 @@ from ..stmt import BufferStore
 
 def flat_buffer(buf: Buffer) -> Buffer:
     """The one-dimensional view over the same data (the buffer itself when already flat)."""
+    if buf.axis_separators:
+        raise ValueError(
+            f"FlattenBuffer: buffer {buf.name!r} has axis_separators "
+            f"{list(buf.axis_separators)} (Schedule.set_axis_separator), a multi-dimensional "
+            "physical buffer; the C backend supports flat (one-dimensional) buffers only"
+        )
     if len(buf.shape) == 1 and not buf.strides:
         return buf
     extent = buf.num_elements()

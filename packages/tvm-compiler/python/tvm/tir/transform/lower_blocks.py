@@ -5,12 +5,14 @@ from __future__ import annotations
 from .. import expr as E
 from ..functor import StmtExprMutator, substitute
 from ..stmt import Allocate, DeclBuffer, IfThenElse, seq
+from .flatten_buffer import flat_buffer
+from .storage_align import apply_storage_align
 
 
 def allocate_buffers(buffers, body):
     """Wrap body in an Allocate + DeclBuffer per buffer (first buffer outermost)."""
     for buf in reversed(buffers):
-        extents = [buf.num_elements()]
+        extents = [flat_buffer(buf).shape[0]]  # with padded strides, more than the elements
         body = Allocate(buf.data, buf.dtype, extents, DeclBuffer(buf, body))
     return body
 
@@ -41,5 +43,6 @@ class _BlockLowerer(StmtExprMutator):
 
 
 def lower_blocks(func):
+    func = apply_storage_align(func)  # before the blocks holding the annotations go
     body = _BlockLowerer().visit(func.body)
     return func.with_body(body)
