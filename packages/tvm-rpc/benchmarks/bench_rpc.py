@@ -14,24 +14,29 @@ import subprocess
 import time
 
 import numpy as np
-import tvm_ffi
-
 import tvm
 import tvm.rpc as rpc
-from timing import COPY_BYTES, NOP_FIGURES, gib_per_s, median_us, round_trip  # this folder is sys.path[0]
+import tvm_ffi
+from timing import (
+    COPY_BYTES,
+    NOP_FIGURES,
+    gib_per_s,
+    median_us,
+    round_trip,
+)  # this folder is sys.path[0]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 tvm_ffi.register_global_func("bench.nop", lambda: None, override=True)
 BENCH_SECRET = "bench secret"
-AUTH_FIGURES = {"median": "no-op round trip, authenticated (us)",
-                "best": "authenticated no-op, best batch (us)",
-                "cpu": "authenticated no-op, CPU per call (us)"}
+AUTH_FIGURES = {
+    "median": "no-op round trip, authenticated (us)",
+    "best": "authenticated no-op, best batch (us)",
+    "cpu": "authenticated no-op, CPU per call (us)",
+}
 # Our figures without a counterpart of their own in the reference: compared with these
 # (apache-tvm has no authentication, so its plain round trip is the bar for both of ours).
 REFERENCE_OF = {AUTH_FIGURES[k]: NOP_FIGURES[k] for k in NOP_FIGURES}
-
-
 
 
 def _wait_connect(port, timeout=30.0, **kwargs):
@@ -112,7 +117,8 @@ def measure():
     handle = remote._rpc_handle.id
     results["64 MiB copy to remote (GiB/s)"] = gib_per_s(lambda: remote.copyfrom(data), COPY_BYTES)
     results["64 MiB copy from remote (GiB/s)"] = gib_per_s(
-        lambda: sess.copy_from_remote(handle, 0, memoryview(out)), COPY_BYTES)
+        lambda: sess.copy_from_remote(handle, 0, memoryview(out)), COPY_BYTES
+    )
     assert (out == data).all()
     sess.close()
     server.terminate()
@@ -128,8 +134,12 @@ def reference_results():
     python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON")
     if not python:
         return None, "no reference interpreter (TVM_BENCH_REFERENCE_PYTHON unset)"
-    proc = subprocess.run([python, os.path.join(HERE, "bench_rpc_reference.py")],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [python, os.path.join(HERE, "bench_rpc_reference.py")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if proc.returncode != 0:
         return None, f"reference run failed: {proc.stderr.strip().splitlines()[-1:]}"
     return json.loads(proc.stdout.strip().splitlines()[-1]), "apache-tvm RPC"
@@ -144,8 +154,10 @@ def main():
         ratio = f"{value / ref:7.2f}" if ref else "      -"
         ref_text = f"{ref:10.2f}" if ref else "         -"
         print(f"{name:36} {value:10.2f} {ref_text} {ratio}")
-    print(f"reference: {label}; ratio = tvm-rpc / reference (ms, us: lower is better; "
-          "GiB/s: higher is better)")
+    print(
+        f"reference: {label}; ratio = tvm-rpc / reference (ms, us: lower is better; "
+        "GiB/s: higher is better)"
+    )
 
 
 if __name__ == "__main__":

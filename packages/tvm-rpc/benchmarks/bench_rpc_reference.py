@@ -1,4 +1,4 @@
-"""The figures of bench_rpc.py measured for the apache-tvm RPC (run in its own venv; prints JSON)."""
+"""bench_rpc.py's figures measured for the apache-tvm RPC (runs in its own venv; prints JSON)."""
 
 import json
 import statistics
@@ -6,11 +6,8 @@ import time
 
 import numpy as np
 import tvm
-from tvm import rpc
 from timing import COPY_BYTES, NOP_FIGURES, gib_per_s, round_trip  # this folder is sys.path[0]
-
-
-
+from tvm import rpc
 
 
 def _wait_connect(port, timeout=60.0):

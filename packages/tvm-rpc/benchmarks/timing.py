@@ -7,8 +7,11 @@ import time
 MIB = 1 << 20
 COPY_BYTES = 64 * MIB
 # What both benchmarks call the round_trip figures of the plain no-op call.
-NOP_FIGURES = {"median": "remote no-op round trip (us)", "best": "no-op round trip, best batch (us)",
-               "cpu": "no-op round trip, CPU per call (us)"}
+NOP_FIGURES = {
+    "median": "remote no-op round trip (us)",
+    "best": "no-op round trip, best batch (us)",
+    "cpu": "no-op round trip, CPU per call (us)",
+}
 
 
 def median_us(func, calls, batches=7):
@@ -35,10 +38,18 @@ def round_trip(func, calls=2000, batches=15):
             func()
         per_call.append((time.perf_counter() - start) / calls)
     children_end = descendants_cpu()
-    cpu = time.process_time() - cpu_start + sum(
-        children_end[pid] - used for pid, used in children_start.items() if pid in children_end)
-    return {"median": statistics.median(per_call) * 1e6, "best": min(per_call) * 1e6,
-            "cpu": cpu / (calls * batches) * 1e6}
+    cpu = (
+        time.process_time()
+        - cpu_start
+        + sum(
+            children_end[pid] - used for pid, used in children_start.items() if pid in children_end
+        )
+    )
+    return {
+        "median": statistics.median(per_call) * 1e6,
+        "best": min(per_call) * 1e6,
+        "cpu": cpu / (calls * batches) * 1e6,
+    }
 
 
 def descendants_cpu():
@@ -59,7 +70,7 @@ def descendants_cpu():
         except OSError:
             continue  # gone meanwhile
         # Fields after the parenthesised command name: state, ppid, ..., utime (12th), stime.
-        fields = stat[stat.rindex(b")") + 2:].split()
+        fields = stat[stat.rindex(b")") + 2 :].split()
         parent_of[int(entry)] = int(fields[1])
         used[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
     mine = {os.getpid()}

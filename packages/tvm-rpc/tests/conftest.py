@@ -5,9 +5,8 @@ import os
 import time
 
 import pytest
-import tvm_ffi
-
 import tvm.rpc as rpc
+import tvm_ffi
 
 
 def _rendezvous(folder, count, timeout):
@@ -22,8 +21,12 @@ def _rendezvous(folder, count, timeout):
 
 
 def _raise(kind, message):
-    raise {"ValueError": ValueError, "KeyError": KeyError, "TypeError": TypeError,
-           "OSError": OSError}[kind](message)
+    raise {
+        "ValueError": ValueError,
+        "KeyError": KeyError,
+        "TypeError": TypeError,
+        "OSError": OSError,
+    }[kind](message)
 
 
 # Registered at import, so servers forked by the tests serve them.
@@ -32,7 +35,7 @@ TEST_FUNCTIONS = {
     "rpc_test.echo": lambda x: x,
     "rpc_test.sleep": lambda seconds: time.sleep(seconds) or seconds,
     "rpc_test.raise": _raise,
-    "rpc_test.make_adder": lambda n: (lambda x: x + n),
+    "rpc_test.make_adder": lambda n: lambda x: x + n,
     "rpc_test.crash": lambda: os._exit(3),
     "rpc_test.ppid": os.getppid,
     "rpc_test.rendezvous": _rendezvous,

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 import tvm
 import tvm.rpc as rpc
 from tvm.error import RPCError
@@ -58,7 +57,16 @@ def test_chain_to_a_wrong_key_fails_cleanly(server, far_server):
 
 
 def test_three_hops(server, far_server):
-    hops = ["rpc.Connect", "127.0.0.1", server.port, "", 0,
-            "rpc.Connect", "127.0.0.1", far_server.port, "far"]
+    hops = [
+        "rpc.Connect",
+        "127.0.0.1",
+        server.port,
+        "",
+        0,
+        "rpc.Connect",
+        "127.0.0.1",
+        far_server.port,
+        "far",
+    ]
     with rpc.connect("127.0.0.1", server.port, session_constructor_args=hops) as sess:
         assert sess.get_function("rpc_test.ppid")() == far_server.pid

@@ -3,7 +3,6 @@
 import socket
 
 import pytest
-
 from tvm.rpc import channel as channel_mod
 from tvm.rpc.channel import SocketChannel
 
@@ -22,7 +21,7 @@ def test_a_preempted_process_stops_polling(pair, monkeypatch):
     chan = SocketChannel(pair[0])
     windows = [chan._poll_window() for _ in range(channel_mod._BUSY_CHECK + 100)]
     assert windows[0] > 0
-    assert windows[channel_mod._BUSY_CHECK:] == [0.0] * 100  # polling off on a busy machine
+    assert windows[channel_mod._BUSY_CHECK :] == [0.0] * 100  # polling off on a busy machine
 
 
 def test_an_idle_process_keeps_polling(pair, monkeypatch):

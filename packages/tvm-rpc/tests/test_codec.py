@@ -5,7 +5,6 @@ import struct
 import numpy as np
 import pytest
 import tvm_ffi
-
 from tvm.rpc.codec import MAX_NESTING, Handle, ProtocolError, decode_all, encode_all
 from tvm.rpc.protocol import HandleKind, Tag
 
@@ -14,10 +13,28 @@ def roundtrip(*values):
     return decode_all(bytes(encode_all(values)))
 
 
-@pytest.mark.parametrize("value", [
-    None, True, False, 0, -1, 2**63 - 1, -2**63, 1.5, float("inf"), "", "héllo ✓", b"", b"\x00\xff",
-    [], [1, "a", None, [2.5, [b"x"]]], {}, {"a": 1, 2: [3], None: {"b": False}},
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        True,
+        False,
+        0,
+        -1,
+        2**63 - 1,
+        -(2**63),
+        1.5,
+        float("inf"),
+        "",
+        "héllo ✓",
+        b"",
+        b"\x00\xff",
+        [],
+        [1, "a", None, [2.5, [b"x"]]],
+        {},
+        {"a": 1, 2: [3], None: {"b": False}},
+    ],
+)
 def test_plain_values_roundtrip(value):
     assert roundtrip(value) == [value]
 
@@ -27,28 +44,40 @@ def test_tuple_arrives_as_list():
 
 
 def test_ffi_values_roundtrip():
-    dtype, = roundtrip(tvm_ffi.dtype("float32"))
+    (dtype,) = roundtrip(tvm_ffi.dtype("float32"))
     assert isinstance(dtype, tvm_ffi.dtype) and str(dtype) == "float32"
-    dev, = roundtrip(tvm_ffi.device("cpu", 3))
+    (dev,) = roundtrip(tvm_ffi.device("cpu", 3))
     assert (int(dev.device_type), int(dev.device_id)) == (1, 3)
-    shape, = roundtrip(tvm_ffi.Shape((2, 3, 0)))
+    (shape,) = roundtrip(tvm_ffi.Shape((2, 3, 0)))
     assert tuple(shape) == (2, 3, 0)
 
 
 def test_handles_roundtrip_with_tensor_description():
-    func, tensor = roundtrip(Handle(HandleKind.FUNCTION, 7),
-                             Handle(HandleKind.TENSOR, 9, (2, 3), "int8", (1, 0)))
+    func, tensor = roundtrip(
+        Handle(HandleKind.FUNCTION, 7), Handle(HandleKind.TENSOR, 9, (2, 3), "int8", (1, 0))
+    )
     assert (func.kind, func.id) == (HandleKind.FUNCTION, 7)
     assert (tensor.kind, tensor.id, tensor.shape, tensor.dtype, tensor.device) == (
-        HandleKind.TENSOR, 9, (2, 3), "int8", (1, 0))
+        HandleKind.TENSOR,
+        9,
+        (2, 3),
+        "int8",
+        (1, 0),
+    )
 
 
-@pytest.mark.parametrize("array", [
-    np.arange(12, dtype="float32").reshape(3, 4), np.array(True), np.zeros((0, 5), "int16"),
-    np.arange(10, dtype="uint8")[::2], np.array([1 + 2j], "complex64"),
-])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.arange(12, dtype="float32").reshape(3, 4),
+        np.array(True),
+        np.zeros((0, 5), "int16"),
+        np.arange(10, dtype="uint8")[::2],
+        np.array([1 + 2j], "complex64"),
+    ],
+)
 def test_numpy_arrays_travel_inline(array):
-    got, = roundtrip(array)
+    (got,) = roundtrip(array)
     assert got.dtype == array.dtype and got.shape == array.shape
     np.testing.assert_array_equal(got, array)
 
@@ -75,17 +104,26 @@ def test_too_deep_value_is_refused():
         encode_all([value])
 
 
-@pytest.mark.parametrize("meta, reason", [
-    (bytes([250]), "unknown value tag"),
-    (bytes([Tag.INT, 1, 2]), "truncated"),
-    (bytes([Tag.STR]) + struct.pack("<I", 100) + b"abc", "truncated"),
-    (bytes([Tag.STR]) + struct.pack("<I", 2) + b"\xff\xfe", "utf-8"),
-    (bytes([Tag.ARRAY]) + struct.pack("<I", 1_000_000), "truncated"),
-    (bytes([Tag.ARRAY, 1, 0, 0, 0]) * (MAX_NESTING + 2), "nested deeper"),
-    (bytes([Tag.HANDLE, 9]) + struct.pack("<Q", 1), "handle kind"),
-    (bytes([Tag.MAP]) + struct.pack("<I", 1) + bytes([Tag.ARRAY]) + struct.pack("<I", 0)
-     + bytes([Tag.NONE]), "unhashable"),
-])
+@pytest.mark.parametrize(
+    "meta, reason",
+    [
+        (bytes([250]), "unknown value tag"),
+        (bytes([Tag.INT, 1, 2]), "truncated"),
+        (bytes([Tag.STR]) + struct.pack("<I", 100) + b"abc", "truncated"),
+        (bytes([Tag.STR]) + struct.pack("<I", 2) + b"\xff\xfe", "utf-8"),
+        (bytes([Tag.ARRAY]) + struct.pack("<I", 1_000_000), "truncated"),
+        (bytes([Tag.ARRAY, 1, 0, 0, 0]) * (MAX_NESTING + 2), "nested deeper"),
+        (bytes([Tag.HANDLE, 9]) + struct.pack("<Q", 1), "handle kind"),
+        (
+            bytes([Tag.MAP])
+            + struct.pack("<I", 1)
+            + bytes([Tag.ARRAY])
+            + struct.pack("<I", 0)
+            + bytes([Tag.NONE]),
+            "unhashable",
+        ),
+    ],
+)
 def test_malformed_meta_is_protocol_error(meta, reason):
     with pytest.raises(ProtocolError, match=reason):
         decode_all(meta)
@@ -93,7 +131,7 @@ def test_malformed_meta_is_protocol_error(meta, reason):
 
 def test_inline_array_with_inconsistent_size_is_protocol_error():
     meta = bytearray(encode_all([np.arange(4, dtype="int32")]))
-    meta[-16 - 8:-16] = struct.pack("<Q", 12)  # claim 12 bytes for 4 int32 values
+    meta[-16 - 8 : -16] = struct.pack("<Q", 12)  # claim 12 bytes for 4 int32 values
     with pytest.raises(ProtocolError, match="does not hold 12 bytes"):
         decode_all(bytes(meta[:-4]))
 

@@ -2,28 +2,27 @@
 
 import os
 import socket
-
 import threading
 
 import numpy as np
 import pytest
-
 import tvm
 import tvm.rpc as rpc
+from conftest import logged, process_gone, until_closed, wait_for
 from tvm.error import RPCError, RPCSessionTimeoutError
-from tvm.rpc.channel import ChannelClosed
 from tvm.rpc import protocol
+from tvm.rpc.channel import ChannelClosed
 from tvm.rpc.codec import encode_all
 from tvm.rpc.protocol import FRAME_HEADER, MAGIC, MAGIC_STRUCT, Code
-
-from conftest import logged, process_gone, until_closed, wait_for
 
 
 def _raw_client(port):
     """A socket that has sent the magic and a valid INIT, as a client would."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     meta = bytes(encode_all([protocol.PROTOCOL_VERSION, "raw test client", bytes(32), ""]))
-    sock.sendall(MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta)) + meta)
+    sock.sendall(
+        MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta)) + meta
+    )
     return sock
 
 
@@ -162,7 +161,9 @@ def test_eight_concurrent_sessions(server, tmp_path):
     results = [None] * count
 
     def run(index):
-        results[index] = sessions[index].get_function("rpc_test.rendezvous")(str(tmp_path), count, 30.0)
+        results[index] = sessions[index].get_function("rpc_test.rendezvous")(
+            str(tmp_path), count, 30.0
+        )
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     for t in threads:
@@ -178,11 +179,11 @@ def test_eight_concurrent_sessions(server, tmp_path):
         s.close()
 
 
-
-
 def test_closing_a_session_ends_it_even_after_another_server_forked(server):
     sess = rpc.connect("127.0.0.1", server.port)
     worker = sess.get_function("rpc.GetPid")()
     with rpc.Server(port=0, silent=True):  # forked while the session's socket is open here
         sess._endpoint.channel.close()  # a vanished client: no SHUTDOWN, only the socket closed
-        wait_for(lambda: process_gone(worker), timeout=3.0, what="the worker to see the socket closed")
+        wait_for(
+            lambda: process_gone(worker), timeout=3.0, what="the worker to see the socket closed"
+        )

@@ -4,7 +4,6 @@ import os
 
 import numpy as np
 import pytest
-
 import tvm
 import tvm.rpc as rpc
 from tvm.error import RPCError
@@ -67,6 +66,8 @@ def test_reads_work_with_and_without_polling(spin_us):
         "print('ok')\n"
     )
     env = dict(os.environ, TVM_RPC_SPIN_US=spin_us)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"

@@ -1,11 +1,9 @@
 """Proxy: a server that connects out to a proxy serves clients that connect to the proxy."""
 
 import pytest
-
 import tvm.rpc as rpc
-from tvm.error import RPCError
-
 from conftest import wait_for
+from tvm.error import RPCError
 
 
 def _try(port, key):
@@ -17,7 +15,9 @@ def _try(port, key):
 
 def test_session_through_proxy():
     with rpc.Proxy(port=0, silent=True) as proxy:
-        with rpc.Server(host="127.0.0.1", port=proxy.port, is_proxy=True, key="dev", silent=True) as srv:
+        with rpc.Server(
+            host="127.0.0.1", port=proxy.port, is_proxy=True, key="dev", silent=True
+        ) as srv:
             for _ in range(2):  # the server registers again after each session
                 sess = wait_for(lambda: _try(proxy.port, "dev"), what="the server behind the proxy")
                 with sess:

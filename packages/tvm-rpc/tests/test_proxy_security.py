@@ -7,13 +7,11 @@ import struct
 import threading
 
 import pytest
-
 import tvm.rpc as rpc
+from conftest import wait_for
 from tvm.error import RPCError
 from tvm.rpc import proxy_registration
 from tvm.rpc.proxy_registration import PROXY_MAGIC, register
-
-from conftest import wait_for
 
 SECRET = b"proxy secret"
 
@@ -60,14 +58,17 @@ def test_a_registration_without_the_secret_is_refused(monkeypatch):
             _register(proxy.port, "victim", b"a guess")
         with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as sock:
             # A peer that answers the challenge with a guess of the proof.
-            sock.sendall(struct.pack("<II", PROXY_MAGIC, 6) + b"victim" + struct.pack("<I", 32)
-                         + b"\0" * 32)
+            sock.sendall(
+                struct.pack("<II", PROXY_MAGIC, 6) + b"victim" + struct.pack("<I", 32) + b"\0" * 32
+            )
             assert struct.unpack("<I", sock.recv(4, socket.MSG_WAITALL)) == (
-                proxy_registration.CHALLENGE,)
+                proxy_registration.CHALLENGE,
+            )
             sock.recv(64, socket.MSG_WAITALL)
             sock.sendall(b"\1" * 32)
             assert struct.unpack("<I", sock.recv(4, socket.MSG_WAITALL)) == (
-                proxy_registration.AUTH_FAILED,)
+                proxy_registration.AUTH_FAILED,
+            )
         # No server got the key, so a client's handshake (key included) goes nowhere.
         with pytest.raises(RPCError, match="no server with key 'victim'"):
             rpc.connect("127.0.0.1", proxy.port, key="victim")
@@ -83,6 +84,7 @@ def test_a_session_through_a_proxy_with_a_secret(monkeypatch):
     monkeypatch.setenv("TVM_RPC_SECRET", SECRET.decode())  # read by the proxy and the server
     with rpc.Proxy(port=0, silent=True) as proxy:
         with rpc.Server(host="127.0.0.1", port=proxy.port, is_proxy=True, key="dev", silent=True):
+
             def session():
                 try:
                     return rpc.connect("127.0.0.1", proxy.port, key="dev")
@@ -93,14 +95,22 @@ def test_a_session_through_a_proxy_with_a_secret(monkeypatch):
                 assert sess.get_function("rpc_test.add")(2, 3) == 5
 
 
-@pytest.mark.parametrize("tail", [struct.pack("<I", 0xFFFFFFFF), struct.pack("<I", 3) + b"\xff\xfe\xfd",
-                                  struct.pack("<I", 0), struct.pack("<I", 1) + b"\n"])
+@pytest.mark.parametrize(
+    "tail",
+    [
+        struct.pack("<I", 0xFFFFFFFF),
+        struct.pack("<I", 3) + b"\xff\xfe\xfd",
+        struct.pack("<I", 0),
+        struct.pack("<I", 1) + b"\n",
+    ],
+)
 def test_a_bad_key_is_refused_and_the_proxy_lives(tail):
     with rpc.Proxy(port=0, silent=True) as proxy:
         with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as sock:
             sock.sendall(struct.pack("<I", PROXY_MAGIC) + tail)
             assert struct.unpack("<I", sock.recv(4, socket.MSG_WAITALL)) == (
-                proxy_registration.BAD_KEY,)
+                proxy_registration.BAD_KEY,
+            )
         _register(proxy.port, "still here").close()
 
 

@@ -5,10 +5,8 @@ import builtins
 import errno
 
 import pytest
-import tvm_ffi
-
 import tvm.rpc as rpc
-
+import tvm_ffi
 from tvm.error import RPCError
 
 
@@ -106,11 +104,13 @@ def test_base_exceptions_do_not_kill_the_worker(session, raise_kind, kind):
     _survives(session)
 
 
-
 def test_errors_forwarded_by_a_middle_hop_keep_their_arguments(server):
     with rpc.Server(port=0, silent=True, allow_connect=[("127.0.0.1", server.port)]) as middle:
-        with rpc.connect("127.0.0.1", middle.port, session_constructor_args=[
-                "rpc.Connect", "127.0.0.1", server.port]) as sess:
+        with rpc.connect(
+            "127.0.0.1",
+            middle.port,
+            session_constructor_args=["rpc.Connect", "127.0.0.1", server.port],
+        ) as sess:
             with pytest.raises(FileNotFoundError) as info:
                 sess.get_function("rpc_test.raise_kind")("OSError")
             assert (info.value.errno, info.value.filename) == (errno.ENOENT, "/some/file")

@@ -11,15 +11,13 @@ import subprocess
 import threading
 
 import pytest
-
 import tvm.rpc as rpc
+from conftest import logged, try_connect, until_closed, wait_for
 from tvm.error import RPCError
 from tvm.rpc import auth, protocol
 from tvm.rpc.codec import encode_all
 from tvm.rpc.handshake import AuthenticationError
 from tvm.rpc.protocol import FRAME_HEADER, MAGIC, MAGIC_STRUCT, Code
-
-from conftest import logged, try_connect, until_closed, wait_for
 
 SECRET = "correct horse battery staple"
 
@@ -62,7 +60,9 @@ def test_a_client_with_a_secret_refuses_a_server_without_one(server):
 
 
 def test_secret_arguments_are_checked():
-    with pytest.raises(TypeError, match="tvm.rpc.connect: argument 'secret' must be a str or bytes"):
+    with pytest.raises(
+        TypeError, match="tvm.rpc.connect: argument 'secret' must be a str or bytes"
+    ):
         rpc.connect("127.0.0.1", 9, secret=5)
     with pytest.raises(ValueError, match="tvm.rpc.Server: argument 'secret' must not be empty"):
         rpc.Server(port=0, secret="")
@@ -133,9 +133,28 @@ def tls_contexts(tmp_path_factory):
         pytest.skip("no openssl command to make a test certificate")
     folder = tmp_path_factory.mktemp("tls")
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     server_ctx.load_cert_chain(cert, key)
     client_ctx = ssl.create_default_context(cafile=str(cert))
@@ -159,14 +178,19 @@ def test_tls_with_a_secret(tls_contexts):
 def test_popen_session_of_a_program_is_refused_by_default(session, server, tmp_path):
     marker = tmp_path / "ran"
     with pytest.raises(PermissionError, match="rpc.PopenSession of '/bin/sh' is not allowed"):
-        rpc.connect("127.0.0.1", server.port, session_constructor_args=[
-            "rpc.PopenSession", "/bin/sh", "-c", f"touch {marker}"])
+        rpc.connect(
+            "127.0.0.1",
+            server.port,
+            session_constructor_args=["rpc.PopenSession", "/bin/sh", "-c", f"touch {marker}"],
+        )
     with pytest.raises(PermissionError, match="uploaded bytes"):
-        rpc.connect("127.0.0.1", server.port, session_constructor_args=[
-            "rpc.PopenSession", b"#!/bin/sh\n"])
+        rpc.connect(
+            "127.0.0.1", server.port, session_constructor_args=["rpc.PopenSession", b"#!/bin/sh\n"]
+        )
     assert not marker.exists()
-    with rpc.connect("127.0.0.1", server.port,
-                     session_constructor_args=["rpc.PopenSession"]) as sess:  # the default worker
+    with rpc.connect(
+        "127.0.0.1", server.port, session_constructor_args=["rpc.PopenSession"]
+    ) as sess:  # the default worker
         assert sess.get_function("rpc.GetPid")() != os.getpid()
 
 
@@ -174,22 +198,32 @@ def test_listed_popen_programs_are_allowed(tmp_path):
     marker = tmp_path / "ran"
     with rpc.Server(port=0, silent=True, allow_popen=["/bin/sh"]) as srv:
         with pytest.raises(RPCError, match="without completing the RPC handshake"):
-            rpc.connect("127.0.0.1", srv.port, session_constructor_args=[
-                "rpc.PopenSession", "/bin/sh", "-c", f"touch {marker}"])
+            rpc.connect(
+                "127.0.0.1",
+                srv.port,
+                session_constructor_args=["rpc.PopenSession", "/bin/sh", "-c", f"touch {marker}"],
+            )
     assert marker.exists()
 
 
 def test_rpc_connect_goes_only_where_the_server_allows(server):
     with rpc.Server(port=0, silent=True, allow_connect=[("127.0.0.1", server.port)]) as middle:
         with pytest.raises(PermissionError, match="rpc.Connect to 127.0.0.1:9 is not allowed"):
-            rpc.connect("127.0.0.1", middle.port,
-                        session_constructor_args=["rpc.Connect", "127.0.0.1", 9])
-        with rpc.connect("127.0.0.1", middle.port, session_constructor_args=[
-                "rpc.Connect", "127.0.0.1", server.port]) as sess:
+            rpc.connect(
+                "127.0.0.1", middle.port, session_constructor_args=["rpc.Connect", "127.0.0.1", 9]
+            )
+        with rpc.connect(
+            "127.0.0.1",
+            middle.port,
+            session_constructor_args=["rpc.Connect", "127.0.0.1", server.port],
+        ) as sess:
             assert sess.get_function("rpc_test.ppid")() == server.pid
     with pytest.raises(PermissionError, match="is not allowed"):
-        rpc.connect("127.0.0.1", server.port,
-                    session_constructor_args=["rpc.Connect", "127.0.0.1", server.port])
+        rpc.connect(
+            "127.0.0.1",
+            server.port,
+            session_constructor_args=["rpc.Connect", "127.0.0.1", server.port],
+        )
 
 
 def test_allow_list_arguments_are_checked():
@@ -224,8 +258,9 @@ def _handshake_prefix(port):
     """A socket that has sent the magic and a valid INIT and read the server's INIT."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     meta = bytes(encode_all([protocol.PROTOCOL_VERSION, "raw", auth.new_nonce(), ""]))
-    sock.sendall(MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta))
-                 + meta)
+    sock.sendall(
+        MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta)) + meta
+    )
     return sock
 
 
@@ -247,8 +282,9 @@ def test_handshake_errors_name_the_frame_they_got(capfd):
 def _bad_handshakes(server, capfd):
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
     meta = bytes(encode_all(["not a version"]))
-    sock.sendall(MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta))
-                 + meta)
+    sock.sendall(
+        MAGIC_STRUCT.pack(MAGIC) + FRAME_HEADER.pack(8 + len(meta), Code.INIT, len(meta)) + meta
+    )
     until_closed(sock)
     log = logged(capfd, "malformed INIT frame")
     assert "got code 1" not in log
@@ -256,16 +292,22 @@ def _bad_handshakes(server, capfd):
     meta = bytes(encode_all(["key", 0.0, []]))  # the version 1 HELLO
     sock.sendall(FRAME_HEADER.pack(8 + len(meta), Code.HELLO, len(meta)) + meta)
     until_closed(sock)
-    assert "malformed HELLO frame: expected (proof, session_timeout, constructor args), got " \
-           "(str, float, list)" in logged(capfd, "malformed HELLO frame")
+    assert (
+        "malformed HELLO frame: expected (proof, session_timeout, constructor args), got "
+        "(str, float, list)" in logged(capfd, "malformed HELLO frame")
+    )
 
 
 def test_authentication_runs_end_to_end_through_a_proxy():
     # One cluster secret: the proxy proves it to the server, the client to the server (end to end).
     with rpc.Proxy(port=0, silent=True, secret=SECRET) as proxy:
-        with rpc.Server(port=proxy.port, is_proxy=True, key="dev", silent=True, secret=SECRET) as srv:
-            sess = wait_for(lambda: try_connect(proxy.port, key="dev", secret=SECRET),
-                            what="the server behind the proxy")
+        with rpc.Server(
+            port=proxy.port, is_proxy=True, key="dev", silent=True, secret=SECRET
+        ) as srv:
+            sess = wait_for(
+                lambda: try_connect(proxy.port, key="dev", secret=SECRET),
+                what="the server behind the proxy",
+            )
             with sess:
                 assert sess.get_function("rpc_test.ppid")() == srv.pid
             with pytest.raises(AuthenticationError):
@@ -278,8 +320,9 @@ def test_an_explicit_secret_reaches_the_tracker_and_its_servers(monkeypatch):
     # the server the tracker hands out, and the server's tracker link must use its own.
     monkeypatch.delenv("TVM_RPC_SECRET", raising=False)
     with rpc.Tracker(port=0, silent=True, secret=SECRET) as tracker:
-        with rpc.Server(port=0, tracker_addr=("127.0.0.1", tracker.port), key="dev",
-                        silent=True, secret=SECRET) as srv:
+        with rpc.Server(
+            port=0, tracker_addr=("127.0.0.1", tracker.port), key="dev", silent=True, secret=SECRET
+        ) as srv:
             session = rpc.connect_tracker("127.0.0.1", tracker.port, secret=SECRET)
             remote = wait_for(lambda: _request_or_none(session), what="a server at the tracker")
             with remote:

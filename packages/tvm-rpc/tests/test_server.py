@@ -4,14 +4,12 @@ import socket
 import struct
 
 import pytest
-
 import tvm.rpc as rpc
+from conftest import try_connect, wait_for
 from tvm.error import RPCError
 from tvm.rpc import protocol
 from tvm.rpc.channel import SocketChannel
 from tvm.rpc.endpoint import RPCEndpoint
-
-from conftest import try_connect, wait_for
 
 
 def test_sessions_run_in_their_own_worker(server):
@@ -67,8 +65,10 @@ def test_endpoint_version_exchange_fails_on_both_sides():
     server = RPCEndpoint(SocketChannel(b), "server")
     client.send_init()
     server.send_init()
-    for side, mine, theirs in ((client, 7, protocol.PROTOCOL_VERSION),
-                               (server, protocol.PROTOCOL_VERSION, 7)):
+    for side, mine, theirs in (
+        (client, 7, protocol.PROTOCOL_VERSION),
+        (server, protocol.PROTOCOL_VERSION, 7),
+    ):
         with pytest.raises(RPCError, match=f"speaks version {mine}, .* speaks version {theirs}"):
             side.receive_init()
     a.close()

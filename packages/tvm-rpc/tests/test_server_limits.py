@@ -11,14 +11,12 @@ import textwrap
 import time
 
 import pytest
-import tvm_ffi
-
 import tvm.rpc as rpc
+import tvm_ffi
+from conftest import process_gone, try_connect, wait_for
 from tvm.rpc.channel import new_frame
 from tvm.rpc.codec import encode
 from tvm.rpc.protocol import MAGIC, MAGIC_STRUCT, Code
-
-from conftest import process_gone, try_connect, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -30,8 +28,10 @@ def test_idle_connections_past_the_cap_are_refused_and_sessions_go_on(capfd):
     with rpc.Server(port=0, max_connections=8) as srv:
         sess = rpc.connect("127.0.0.1", srv.port)
         idle = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(20)]
-        refused = wait_for(lambda: "connections (" in capfd.readouterr().err,
-                           what="a refused connection in the log")
+        refused = wait_for(
+            lambda: "connections (" in capfd.readouterr().err,
+            what="a refused connection in the log",
+        )
         assert refused
         assert sess.get_function("rpc_test.add")(1, 2) == 3
         for sock in idle:
@@ -45,9 +45,10 @@ def test_idle_connections_past_the_cap_are_refused_and_sessions_go_on(capfd):
 def test_running_out_of_descriptors_does_not_end_the_server():
     # A subprocess: the server is forked under a small descriptor limit, then the client
     # (with its own limit restored) opens more idle connections than the server can hold.
-    script = textwrap.dedent("""
+    script = textwrap.dedent(
+        """
         import resource, socket, sys
-        sys.path.insert(0, %r)
+        sys.path.insert(0, HERE)
         import conftest  # registers the test functions
         import tvm.rpc as rpc
         from tvm.error import RPCError
@@ -79,9 +80,11 @@ def test_running_out_of_descriptors_does_not_end_the_server():
         sess.close()
         srv.terminate()
         print("SERVED")
-    """ % HERE)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+    """
+    ).replace("HERE", repr(str(HERE)))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "SERVED" in proc.stdout
 
@@ -152,7 +155,7 @@ def test_uploads_of_killed_workers_are_removed(private_tmp):
             sess.upload(b"x" * (1 << 20), "payload.bin")
             pid = sess.get_function("rpc.GetPid")()
             assert _files_under(private_tmp)
-            wait_for(lambda: process_gone(pid), what="the timed-out worker to be killed")
+            wait_for(lambda pid=pid: process_gone(pid), what="the timed-out worker to be killed")
             wait_for(lambda: not _files_under(private_tmp), what="its workspace to go")
             sess.close()
     finally:
@@ -165,8 +168,12 @@ def _server_roots(folder):
 
 
 def test_a_killed_server_s_workspaces_go_when_a_server_starts(private_tmp):
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     orphan = private_tmp / f"tvm-rpc-server-{int(dead.stdout)}-abc" / "w1"
     orphan.mkdir(parents=True)
     (orphan / "payload.bin").write_bytes(b"x" * 1000)

@@ -4,10 +4,9 @@ import os
 
 import numpy as np
 import pytest
-import tvm_ffi
-
 import tvm
 import tvm.rpc as rpc
+import tvm_ffi
 from tvm.error import RPCError
 
 
@@ -24,7 +23,17 @@ def sess(request):
 def test_call_with_every_value_kind(sess):
     echo = sess.get_function("rpc_test.echo")
     assert sess.get_function("rpc_test.add")(2, 3) == 5
-    for value in [None, True, -7, 2.5, "text", b"\x00bytes", [1, [2, "x"]], {"k": [1, 2]}, {3: None}]:
+    for value in [
+        None,
+        True,
+        -7,
+        2.5,
+        "text",
+        b"\x00bytes",
+        [1, [2, "x"]],
+        {"k": [1, 2]},
+        {3: None},
+    ]:
         got = echo(value)
         assert got == value, value
     dtype = echo(tvm.runtime.tensor(np.zeros(1, "int8")).dtype)
@@ -94,7 +103,9 @@ def test_copyfrom_shape_mismatch(sess):
 
 def test_copyfrom_dtype_mismatch_is_an_error_not_a_cast(sess):
     remote = tvm.runtime.empty((3,), "int8", sess.cpu())
-    with pytest.raises(ValueError, match="copyfrom: dtype mismatch, destination int8 vs source int64"):
+    with pytest.raises(
+        ValueError, match="copyfrom: dtype mismatch, destination int8 vs source int64"
+    ):
         remote.copyfrom(np.array([1, 300, -5], dtype="int64"))
     remote.copyfrom([1, 2, 3])  # lists are read as the tensor's dtype
     np.testing.assert_array_equal(remote.numpy(), [1, 2, 3])

@@ -6,11 +6,9 @@ import threading
 import time
 
 import pytest
-
 import tvm.rpc as rpc
-from tvm.error import RPCError
-
 from conftest import wait_for
+from tvm.error import RPCError
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +23,9 @@ def _queue(tracker_session, key):
 def test_queue_accounting():
     with rpc.Tracker(port=0, silent=True) as tracker:
         addr = ("127.0.0.1", tracker.port)
-        servers = [rpc.Server(port=0, key="board", tracker_addr=addr, silent=True) for _ in range(2)]
+        servers = [
+            rpc.Server(port=0, key="board", tracker_addr=addr, silent=True) for _ in range(2)
+        ]
         try:
             client = rpc.connect_tracker(*addr)
             wait_for(lambda: _queue(client, "board")["free"] == 2, what="2 free servers")
@@ -36,7 +36,9 @@ def test_queue_accounting():
             assert first.get_function("rpc_test.ppid")() != second.get_function("rpc_test.ppid")()
 
             third = []
-            waiter = threading.Thread(target=lambda: third.append(client.request("board", timeout=30)))
+            waiter = threading.Thread(
+                target=lambda: third.append(client.request("board", timeout=30))
+            )
             waiter.start()
             wait_for(lambda: _queue(client, "board")["pending"] == 1, what="a pending request")
             first.close()  # its server goes back to the queue and serves the waiting request
@@ -48,7 +50,8 @@ def test_queue_accounting():
             wait_for(lambda: _queue(client, "board")["free"] == 2, what="both servers free again")
             summary = client.summary()
             assert {tuple(s["addr"]) for s in summary["server_info"]} == {
-                ("127.0.0.1", s.port) for s in servers}
+                ("127.0.0.1", s.port) for s in servers
+            }
             client.close()
         finally:
             for srv in servers:
@@ -60,7 +63,9 @@ def test_request_times_out_when_no_server_is_free():
         with rpc.connect_tracker("127.0.0.1", tracker.port) as client:
             with pytest.raises(RPCError, match="no free server for key 'nobody'"):
                 client.request("nobody", timeout=0.3)
-            wait_for(lambda: _queue(client, "nobody")["pending"] == 0, what="the abandoned request to go")
+            wait_for(
+                lambda: _queue(client, "nobody")["pending"] == 0, what="the abandoned request to go"
+            )
 
 
 def test_tracker_match_key_is_required():
@@ -99,7 +104,8 @@ def test_server_returns_to_the_queue_after_a_failed_session():
 def _take_match_key(addr, key):
     """Ask the tracker for a server of ``key`` as a client would, but never connect to it."""
     from tvm.rpc.tracker_client import _connect
-    from tvm.rpc.tracker_wire import encode as _encode, recv_message as _recv_message
+    from tvm.rpc.tracker_wire import encode as _encode
+    from tvm.rpc.tracker_wire import recv_message as _recv_message
 
     sock = _connect(addr, b"tracker tests")
     try:
@@ -114,16 +120,25 @@ def _take_match_key(addr, key):
 def test_server_returns_to_the_queue_when_its_client_never_comes(use_popen):
     with rpc.Tracker(port=0, silent=True) as tracker:
         addr = ("127.0.0.1", tracker.port)
-        with rpc.Server(port=0, key="gone", tracker_addr=addr, silent=True, match_timeout=0.3,
-                        use_popen=use_popen) as srv:
+        with rpc.Server(
+            port=0,
+            key="gone",
+            tracker_addr=addr,
+            silent=True,
+            match_timeout=0.3,
+            use_popen=use_popen,
+        ) as srv:
             with rpc.connect_tracker(*addr) as client:
                 wait_for(lambda: _queue(client, "gone")["free"] == 1, what="the server to register")
                 stale = _take_match_key(addr, "gone")
                 assert stale["port"] == srv.port
                 assert _queue(client, "gone") == {"free": 0, "pending": 0}
-                wait_for(lambda: _queue(client, "gone")["free"] == 1, what="the server to come back")
+                wait_for(
+                    lambda: _queue(client, "gone")["free"] == 1, what="the server to come back"
+                )
                 assert client.summary()["server_info"] == [
-                    {"key": "gone", "addr": ["127.0.0.1", srv.port]}]
+                    {"key": "gone", "addr": ["127.0.0.1", srv.port]}
+                ]
 
                 with pytest.raises(RPCError, match="match key .* expired"):
                     rpc.connect(stale["host"], stale["port"], stale["match"])
@@ -132,7 +147,9 @@ def test_server_returns_to_the_queue_when_its_client_never_comes(use_popen):
                 with client.request("gone", timeout=30) as sess:  # popen servers lack rpc_test.*
                     assert sess.get_function("rpc.GetPid")() != srv.pid  # served by a worker
                     assert _queue(client, "gone") == {"free": 0, "pending": 0}
-                wait_for(lambda: _queue(client, "gone")["free"] == 1, what="the server to come back")
+                wait_for(
+                    lambda: _queue(client, "gone")["free"] == 1, what="the server to come back"
+                )
                 assert len(client.summary()["server_info"]) == 1
 
 
@@ -147,17 +164,23 @@ def test_a_session_outlasting_the_match_timeout_keeps_the_server_busy():
                     assert sess.get_function("rpc_test.sleep")(1.0) == 1.0
                     assert _queue(client, "long") == {"free": 0, "pending": 0}
                     assert sess.get_function("rpc_test.add")(2, 3) == 5
-                wait_for(lambda: _queue(client, "long")["free"] == 1, what="the server to come back")
+                wait_for(
+                    lambda: _queue(client, "long")["free"] == 1, what="the server to come back"
+                )
                 with client.request("long", timeout=30) as sess:
                     assert sess.get_function("rpc_test.add")(1, 1) == 2
-                wait_for(lambda: _queue(client, "long")["free"] == 1, what="the server to come back")
+                wait_for(
+                    lambda: _queue(client, "long")["free"] == 1, what="the server to come back"
+                )
                 assert len(client.summary()["server_info"]) == 1
 
 
 def test_a_pending_handshake_keeps_the_match_key_alive():
     with rpc.Tracker(port=0, silent=True) as tracker:
         addr = ("127.0.0.1", tracker.port)
-        with rpc.Server(port=0, key="slow", tracker_addr=addr, silent=True, match_timeout=0.2) as srv:
+        with rpc.Server(
+            port=0, key="slow", tracker_addr=addr, silent=True, match_timeout=0.2
+        ) as srv:
             with rpc.connect_tracker(*addr) as client:
                 wait_for(lambda: _queue(client, "slow")["free"] == 1, what="the server to register")
                 # A connection still in its handshake might be the matched client: the key
@@ -168,13 +191,22 @@ def test_a_pending_handshake_keeps_the_match_key_alive():
                     assert _queue(client, "slow") == {"free": 0, "pending": 0}
                     with rpc.connect(match["host"], match["port"], match["match"]) as sess:
                         assert sess.get_function("rpc_test.add")(1, 2) == 3
-                wait_for(lambda: _queue(client, "slow")["free"] == 1, what="the server to come back")
+                wait_for(
+                    lambda: _queue(client, "slow")["free"] == 1, what="the server to come back"
+                )
                 assert len(client.summary()["server_info"]) == 1
 
 
-@pytest.mark.parametrize("value, error", [(0, ValueError), (-1.0, ValueError),
-                                          (float("inf"), ValueError), ("5", TypeError),
-                                          (True, TypeError)])
+@pytest.mark.parametrize(
+    "value, error",
+    [
+        (0, ValueError),
+        (-1.0, ValueError),
+        (float("inf"), ValueError),
+        ("5", TypeError),
+        (True, TypeError),
+    ],
+)
 def test_server_rejects_a_bad_match_timeout(value, error):
     with pytest.raises(error, match="tvm.rpc.Server: argument 'match_timeout'"):
         rpc.Server(port=0, match_timeout=value)

@@ -12,27 +12,19 @@ import threading
 import time
 
 import pytest
-
 import tvm.rpc as rpc
 import tvm.rpc.proxy as proxy_mod
-from tvm.error import RPCError
-from tvm.rpc.protocol import MAGIC as RPC_MAGIC
+from conftest import wait_for
 from tracker_peer import msg as _msg
 from tracker_peer import raw as _raw
 from tracker_peer import reply as _reply
-
-from conftest import wait_for
+from tvm.error import RPCError
+from tvm.rpc.protocol import MAGIC as RPC_MAGIC
 
 
 @pytest.fixture(autouse=True)
 def _no_env_secret(monkeypatch):
     monkeypatch.delenv("TVM_RPC_SECRET", raising=False)
-
-
-
-
-
-
 
 
 def _summary(port):
@@ -47,8 +39,9 @@ def _fill_queue(port, n_keys):
     for i in range(n_keys):
         sock = _raw(port)
         key = f"{i:04d}" + "k" * 246
-        sock.sendall(_msg({"op": "put", "key": key, "host": "127.0.0.1", "port": 9,
-                           "match": key + ":1"}))
+        sock.sendall(
+            _msg({"op": "put", "key": key, "host": "127.0.0.1", "port": 9, "match": key + ":1"})
+        )
         socks.append(sock)
     wait_for(lambda: len(_summary(port)["queue_info"]) == n_keys, what="the filler servers")
     return socks
@@ -81,7 +74,8 @@ def test_requests_read_after_a_drop_leave_no_pending_entries():
             time.sleep(1.0)
             info = _summary(tracker.port)["queue_info"]
             assert "victim" not in info, (
-                f"requests of a dropped connection are still queued: {info.get('victim')}")
+                f"requests of a dropped connection are still queued: {info.get('victim')}"
+            )
         finally:
             for sock in fillers:
                 sock.close()
@@ -93,13 +87,15 @@ def test_a_put_read_after_a_drop_is_not_handed_out():
     with rpc.Tracker(port=0, silent=True) as tracker:
         fillers = _fill_queue(tracker.port, 120)
         try:
-            tail = _msg({"op": "put", "key": "ghost", "host": "127.0.0.1", "port": 4444,
-                         "match": "ghost:1"})
+            tail = _msg(
+                {"op": "put", "key": "ghost", "host": "127.0.0.1", "port": 4444, "match": "ghost:1"}
+            )
             _flood_then(tracker.port, tail)
             time.sleep(1.0)
             info = _summary(tracker.port)["queue_info"]
             assert "ghost" not in info, (
-                f"a dropped connection's server entry is still queued: {info.get('ghost')}")
+                f"a dropped connection's server entry is still queued: {info.get('ghost')}"
+            )
         finally:
             for sock in fillers:
                 sock.close()
@@ -145,7 +141,8 @@ def test_an_unhashable_op_is_refused_with_a_reason(op):
             except OSError:
                 reply = None
             assert isinstance(reply, dict) and "unknown tracker operation" in reply.get(
-                "error", ""), f"no error reply, got {reply!r}"
+                "error", ""
+            ), f"no error reply, got {reply!r}"
         assert _summary(tracker.port)["queue_info"] == {}
 
 
@@ -174,7 +171,7 @@ def _hostile_tracker(payload, hold=8.0):
                 try:
                     if conn.recv(4096) == b"":
                         break
-                except socket.timeout:
+                except TimeoutError:
                     pass
                 except OSError:
                     break
@@ -245,8 +242,9 @@ def test_request_timeout_bounds_the_whole_wait_against_a_dripping_tracker():
     """TrackerSession.request(timeout=1) sets the socket timeout once and then reads byte
     by byte: a tracker that drips its reply keeps the client waiting indefinitely."""
     body = json.dumps({"host": "127.0.0.1", "port": 9, "match": "k:1"}).encode()
-    port, thread = _dripping_tracker(struct.pack("<I", len(body) + 500), body + b" " * 500,
-                                     0.3, 8.0)
+    port, thread = _dripping_tracker(
+        struct.pack("<I", len(body) + 500), body + b" " * 500, 0.3, 8.0
+    )
     session = rpc.connect_tracker("127.0.0.1", port)
     result = {}
 
@@ -264,7 +262,8 @@ def test_request_timeout_bounds_the_whole_wait_against_a_dripping_tracker():
     session.close()
     thread.join(10)
     assert "elapsed" in result and result["elapsed"] < 3.0, (
-        f"request(timeout=1) still waiting after {result.get('elapsed', '>10')} s")
+        f"request(timeout=1) still waiting after {result.get('elapsed', '>10')} s"
+    )
 
 
 # -- 5. proxy: client handshake and its buffers -------------------------------------------
@@ -292,12 +291,13 @@ def test_proxy_bounds_a_dripping_clients_handshake_in_total(monkeypatch):
                     sock.settimeout(0.5)
                     if sock.recv(1) == b"":
                         closed_at = time.monotonic() - start
-                except socket.timeout:
+                except TimeoutError:
                     pass
                 except OSError:
                     closed_at = time.monotonic() - start
         assert closed_at is not None and closed_at < 3.0, (
-            "a dripping client was still connected after 4.5 s (PAIR_TIMEOUT 1 s)")
+            "a dripping client was still connected after 4.5 s (PAIR_TIMEOUT 1 s)"
+        )
 
 
 def test_proxy_does_not_allocate_a_handshake_frame_before_it_arrives():
@@ -311,8 +311,10 @@ def test_proxy_does_not_allocate_a_handshake_frame_before_it_arrives():
         try:
             for _ in range(2):
                 sock = socket.create_connection(("127.0.0.1", proxy.port), timeout=5)
-                sock.sendall(struct.pack("<I", RPC_MAGIC)
-                             + struct.pack("<QII", 250 << 20, 0, (250 << 20) - 8))
+                sock.sendall(
+                    struct.pack("<I", RPC_MAGIC)
+                    + struct.pack("<QII", 250 << 20, 0, (250 << 20) - 8)
+                )
                 socks.append(sock)
             time.sleep(1.0)
             grown = (_proc_status_kib(proxy.pid, "VmRSS") - before) >> 10
@@ -330,8 +332,9 @@ def test_proxy_does_not_pair_a_client_with_a_server_that_has_gone(monkeypatch):
     with rpc.Proxy(port=0, silent=True) as proxy:
         key = b"gone"
         reg = socket.create_connection(("127.0.0.1", proxy.port), timeout=5)
-        reg.sendall(struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key)) + key
-                    + struct.pack("<I", 0))
+        reg.sendall(
+            struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key)) + key + struct.pack("<I", 0)
+        )
         assert struct.unpack("<I", reg.recv(4, socket.MSG_WAITALL))[0] == 0  # registered
         reg.close()  # the server vanishes
         time.sleep(0.3)
@@ -356,12 +359,16 @@ def test_proxy_answers_ok_before_it_relays_a_waiting_clients_bytes():
         for i in range(80):  # it loses about one time in six; bounded at ~8 s
             key = f"race{i}"
             client = threading.Thread(
-                target=lambda k=key: _quiet_connect(proxy.port, k), daemon=True)
+                target=lambda k=key: _quiet_connect(proxy.port, k), daemon=True
+            )
             client.start()
             time.sleep(0.05)  # the client is waiting at the proxy for its key
             with socket.create_connection(("127.0.0.1", proxy.port), timeout=5) as reg:
-                reg.sendall(struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key)) + key.encode()
-                            + struct.pack("<I", 0))
+                reg.sendall(
+                    struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key))
+                    + key.encode()
+                    + struct.pack("<I", 0)
+                )
                 head = reg.recv(4, socket.MSG_WAITALL)
                 status = struct.unpack("<I", head)[0] if len(head) == 4 else None
                 # Stay until the client's bytes are relayed: a server that closes at once
@@ -405,17 +412,20 @@ def test_proxy_reads_a_magic_split_across_segments(registering):
                 sock.settimeout(0.5)  # the proxy now waits for INIT: nothing to read yet
                 try:
                     data = sock.recv(1)
-                except socket.timeout:
+                except TimeoutError:
                     data = None
                 assert data is None, "the proxy closed a client whose magic came in two parts"
 
 
-@pytest.mark.parametrize("reply", [
-    {"host": "127.0.0.1", "port": 99999999, "match": "k:1"},
-    {"host": "127.0.0.1", "port": -5, "match": "k:1"},
-    {"host": "", "port": 1, "match": "k:1"},
-    {"host": "\udcff", "port": 1, "match": "k:1"},
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"host": "127.0.0.1", "port": 99999999, "match": "k:1"},
+        {"host": "127.0.0.1", "port": -5, "match": "k:1"},
+        {"host": "", "port": 1, "match": "k:1"},
+        {"host": "\udcff", "port": 1, "match": "k:1"},
+    ],
+)
 def test_a_bad_request_reply_from_the_tracker_is_an_rpc_error(reply):
     """_wait_for_server checks only the reply's types, so a tracker's out-of-range port or
     empty/unencodable host reaches tvm.rpc.connect, which raises ValueError/TypeError/
@@ -441,10 +451,14 @@ def test_proxy_refuses_a_duplicate_key_whatever_the_descriptor_number(monkeypatc
     with rpc.Proxy(port=0, silent=True) as proxy:
         held = []
         try:
+
             def register(key):
                 sock = socket.create_connection(("127.0.0.1", proxy.port), timeout=10)
-                sock.sendall(struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key)) + key.encode()
-                             + struct.pack("<I", 0))
+                sock.sendall(
+                    struct.pack("<II", proxy_mod.PROXY_MAGIC, len(key))
+                    + key.encode()
+                    + struct.pack("<I", 0)
+                )
                 head = sock.recv(4, socket.MSG_WAITALL)
                 held.append(sock)
                 return struct.unpack("<I", head)[0] if len(head) == 4 else None
@@ -455,11 +469,12 @@ def test_proxy_refuses_a_duplicate_key_whatever_the_descriptor_number(monkeypatc
             assert register("victim") == 0
             status = register("victim")
             assert status == proxy_mod.proxy_registration.DUPLICATE, (
-                f"a second registration of a live key was answered {status}")
+                f"a second registration of a live key was answered {status}"
+            )
             held[victim].settimeout(0.5)
             try:
                 closed = held[victim].recv(1) == b""
-            except socket.timeout:
+            except TimeoutError:
                 closed = False
             assert not closed, "the proxy closed the live server holding the key"
         finally:
@@ -477,8 +492,9 @@ def test_one_peers_puts_do_not_stall_the_tracker():
         try:
             for i in range(1500):
                 sock = _raw(tracker.port)
-                sock.sendall(_msg({"op": "put", "key": f"k{i}", "host": "h", "port": 9,
-                                   "match": "m"}))
+                sock.sendall(
+                    _msg({"op": "put", "key": f"k{i}", "host": "h", "port": 9, "match": "m"})
+                )
                 socks.append(sock)
             with rpc.connect_tracker("127.0.0.1", tracker.port) as client:
                 wait_for(lambda: len(client.summary()["queue_info"]) == 1500, what="servers")

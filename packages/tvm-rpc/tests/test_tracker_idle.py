@@ -6,7 +6,6 @@ import struct
 import time
 
 import pytest
-
 import tvm.rpc as rpc
 import tvm.rpc.tracker as tracker_mod
 from tvm.rpc.tracker import TRACKER_MAGIC

@@ -6,10 +6,9 @@ import struct
 import time
 
 import tvm.rpc as rpc
+from conftest import wait_for
 from tvm.rpc.peer_warnings import PeerWarnings
 from tvm.rpc.tracker import TRACKER_MAGIC
-
-from conftest import wait_for
 
 
 def test_many_bad_peers_from_one_host_log_one_warning(capfd, monkeypatch):

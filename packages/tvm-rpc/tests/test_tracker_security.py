@@ -7,16 +7,13 @@ import struct
 import threading
 
 import pytest
-
 import tvm.rpc as rpc
 import tvm.rpc.tracker as tracker_mod
+from conftest import wait_for
 from tracker_peer import msg as _msg
 from tracker_peer import raw as _raw
 from tracker_peer import reply as _reply
 from tvm.error import RPCError
-
-
-from conftest import wait_for
 
 SECRET = b"tracker secret"
 
@@ -24,12 +21,6 @@ SECRET = b"tracker secret"
 @pytest.fixture(autouse=True)
 def _no_env_secret(monkeypatch):
     monkeypatch.delenv("TVM_RPC_SECRET", raising=False)
-
-
-
-
-
-
 
 
 def _exchange(port, frame):
@@ -52,8 +43,10 @@ PUT = {"op": "put", "key": "k", "host": "127.0.0.1", "port": 9000, "match": "k:1
 
 
 MALFORMED = [
-    (_msg(b'{"op": "put", "key": "k", "host": "h", "port": 1e400, "match": "k:1"}'),
-     "'port' must be an int"),
+    (
+        _msg(b'{"op": "put", "key": "k", "host": "h", "port": 1e400, "match": "k:1"}'),
+        "'port' must be an int",
+    ),
     (_msg(b'{"op": "request", "key": "k", "priority": 1e400}'), "'priority' must be an int"),
     (_msg(b'{"op": "request", "key": "k", "priority": NaN}'), "NaN is not a number"),
     (_msg(b'{"op": "request", "key": "k", "priority": 4294967296}'), "'priority' must be an int"),
@@ -74,8 +67,9 @@ MALFORMED = [
 ]
 
 
-@pytest.mark.parametrize("frame, reason", MALFORMED,
-                         ids=[f"{i}:{reason}" for i, (_, reason) in enumerate(MALFORMED)])
+@pytest.mark.parametrize(
+    "frame, reason", MALFORMED, ids=[f"{i}:{reason}" for i, (_, reason) in enumerate(MALFORMED)]
+)
 def test_a_malformed_message_is_refused_and_the_tracker_lives(frame, reason):
     with rpc.Tracker(port=0, silent=True) as tracker:
         assert reason in (_exchange(tracker.port, frame) or "no error reply")
@@ -94,8 +88,19 @@ def test_one_peer_sending_garbage_does_not_disturb_another():
 
 # -- item 20: authenticated peers and a restricted summary --------------------------------
 def _put(sock, key, port=9000):
-    sock.sendall(_msg(json.dumps({"op": "put", "key": key, "host": "127.0.0.1", "port": port,
-                                  "match": f"{key}:forged"}).encode()))
+    sock.sendall(
+        _msg(
+            json.dumps(
+                {
+                    "op": "put",
+                    "key": key,
+                    "host": "127.0.0.1",
+                    "port": port,
+                    "match": f"{key}:forged",
+                }
+            ).encode()
+        )
+    )
 
 
 def test_a_forged_put_is_refused_by_a_tracker_with_a_secret():
@@ -119,7 +124,9 @@ def test_a_wrong_secret_is_refused_both_ways():
             _put(sock, "victim")
             assert "authentication failed: wrong secret" in _reply(sock)["error"]
         assert rpc.connect_tracker("127.0.0.1", tracker.port, secret=SECRET).summary() == {
-            "queue_info": {}, "server_info": []}
+            "queue_info": {},
+            "server_info": [],
+        }
 
 
 def test_a_peer_with_a_secret_refuses_a_tracker_without_one():
@@ -139,7 +146,8 @@ def test_summary_needs_the_secret_and_then_lists_addresses(monkeypatch):
             with rpc.connect_tracker(*addr, secret=SECRET) as client:
                 wait_for(lambda: client.summary()["queue_info"].get("board"), what="a server")
                 assert client.summary()["server_info"] == [
-                    {"key": "board", "addr": ["127.0.0.1", srv.port]}]
+                    {"key": "board", "addr": ["127.0.0.1", srv.port]}
+                ]
 
 
 def test_summary_without_a_secret_omits_server_addresses():
@@ -149,7 +157,9 @@ def test_summary_without_a_secret_omits_server_addresses():
             with rpc.connect_tracker("127.0.0.1", tracker.port) as client:
                 wait_for(lambda: client.summary()["queue_info"].get("board"), what="the put")
                 assert client.summary() == {
-                    "queue_info": {"board": {"free": 1, "pending": 0}}, "server_info": []}
+                    "queue_info": {"board": {"free": 1, "pending": 0}},
+                    "server_info": [],
+                }
 
 
 def test_a_connection_registers_one_server_whatever_its_keys():
@@ -245,13 +255,17 @@ def test_pending_requests_are_bounded(monkeypatch):
             for sock in waiting:
                 sock.sendall(_msg(b'{"op": "request", "key": "k"}'))
             with rpc.connect_tracker("127.0.0.1", tracker.port) as client:
-                wait_for(lambda: client.summary()["queue_info"].get("k", {}).get("pending") == 3,
-                         what="3 pending requests")
+                wait_for(
+                    lambda: client.summary()["queue_info"].get("k", {}).get("pending") == 3,
+                    what="3 pending requests",
+                )
                 with pytest.raises(RPCError, match="too many pending requests"):
                     client.request("k", timeout=10, max_retry=1)
                 waiting.pop().close()
-                wait_for(lambda: client.summary()["queue_info"].get("k", {}).get("pending") == 2,
-                         what="a request to go with its connection")
+                wait_for(
+                    lambda: client.summary()["queue_info"].get("k", {}).get("pending") == 2,
+                    what="a request to go with its connection",
+                )
         finally:
             for sock in waiting:
                 sock.close()

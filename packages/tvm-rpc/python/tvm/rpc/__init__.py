@@ -14,7 +14,6 @@ from .session import RPCSession  # noqa: E402
 from .tracker import Tracker, TrackerSession, connect_tracker  # noqa: E402
 
 
-
 def __getattr__(name):
     # Imported on first use so that `python -m tvm.rpc.server` runs a fresh module.
     if name == "Server":
@@ -25,7 +24,18 @@ def __getattr__(name):
 
 
 __all__ = [
-    "ClientSession", "LocalSession", "PopenSession", "Proxy", "RPCEndpoint", "RPCSession",
-    "RemoteFunction", "RemoteModule", "RemoteTensor", "Server", "Tracker", "TrackerSession",
-    "connect", "connect_tracker",
+    "ClientSession",
+    "LocalSession",
+    "PopenSession",
+    "Proxy",
+    "RPCEndpoint",
+    "RPCSession",
+    "RemoteFunction",
+    "RemoteModule",
+    "RemoteTensor",
+    "Server",
+    "Tracker",
+    "TrackerSession",
+    "connect",
+    "connect_tracker",
 ]

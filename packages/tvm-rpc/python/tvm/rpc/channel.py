@@ -105,8 +105,10 @@ class Channel:
         bulk_len = 0 if bulk is None else bulk.nbytes
         length = len(frame) - 8 + bulk_len
         if length > self.max_frame_size:
-            raise ValueError(f"tvm.rpc: frame of {length} bytes exceeds the maximum frame "
-                             f"size {self.max_frame_size}")
+            raise ValueError(
+                f"tvm.rpc: frame of {length} bytes exceeds the maximum frame "
+                f"size {self.max_frame_size}"
+            )
         _pack_header(frame, 0, length, code, len(frame) - _HEADER_SIZE)
         lock = self.write_lock
         if lock is not None:
@@ -140,15 +142,17 @@ class Channel:
             self._lo = self._hi = 0
         elif self._lo + n > len(self._buf):
             remaining = self._hi - self._lo
-            self._view[:remaining] = self._view[self._lo:self._hi]
+            self._view[:remaining] = self._view[self._lo : self._hi]
             self._lo, self._hi = 0, remaining
         while self._hi - self._lo < n:
-            got = self._recv_into(self._view[self._hi:] if self._hi else self._view)
+            got = self._recv_into(self._view[self._hi :] if self._hi else self._view)
             if not got:
                 raise ChannelClosed(
-                    "peer closed the connection" if self._hi == self._lo
+                    "peer closed the connection"
+                    if self._hi == self._lo
                     else f"connection closed inside a frame ({self._hi - self._lo} of "
-                         f"{n} bytes received)")
+                    f"{n} bytes received)"
+                )
             self._hi += got
 
     def read_into(self, dest):
@@ -157,20 +161,21 @@ class Channel:
         total = dest.nbytes
         take = min(self._hi - self._lo, total)
         if take:
-            dest[:take] = self._view[self._lo:self._lo + take]
+            dest[:take] = self._view[self._lo : self._lo + take]
             self._lo += take
         done = take
         while done < total:
             if total - done >= _DIRECT_READ:
                 got = self._recv_into(dest[done:])
                 if not got:
-                    raise ChannelClosed(f"connection closed inside a frame ({done} of "
-                                        f"{total} bulk bytes received)")
+                    raise ChannelClosed(
+                        f"connection closed inside a frame ({done} of {total} bulk bytes received)"
+                    )
                 done += got
             else:
                 self._fill(1)
                 take = min(self._hi - self._lo, total - done)
-                dest[done:done + take] = self._view[self._lo:self._lo + take]
+                dest[done : done + take] = self._view[self._lo : self._lo + take]
                 self._lo += take
                 done += take
 
@@ -200,16 +205,17 @@ class Channel:
         if end <= self._hi and length <= self.max_frame_size and length >= FRAME_FIXED + meta_len:
             # The usual small frame, whole in the buffer already: no further reads.
             self._lo = end
-            return code, self._buf[lo + _HEADER_SIZE:end], length - FRAME_FIXED - meta_len
+            return code, self._buf[lo + _HEADER_SIZE : end], length - FRAME_FIXED - meta_len
         if length > self.max_frame_size:
-            raise ProtocolError(f"frame of {length} bytes exceeds the maximum frame size "
-                                f"{self.max_frame_size}")
+            raise ProtocolError(
+                f"frame of {length} bytes exceeds the maximum frame size {self.max_frame_size}"
+            )
         if length < FRAME_FIXED or meta_len > length - FRAME_FIXED:
             raise ProtocolError(f"frame length {length} cannot hold its {meta_len}-byte meta")
         self._lo += _HEADER_SIZE
         if meta_len <= len(self._buf):
             self._fill(meta_len)
-            meta = bytes(self._view[self._lo:self._lo + meta_len])
+            meta = bytes(self._view[self._lo : self._lo + meta_len])
             self._lo += meta_len
         else:
             meta = self.read_growing(meta_len)
@@ -327,7 +333,7 @@ class PipeChannel(Channel):
         view = memoryview(data).cast("B")
         try:
             while view:
-                view = view[os.write(self.write_fd, view):]
+                view = view[os.write(self.write_fd, view) :]
         except (BrokenPipeError, OSError) as err:
             raise ChannelClosed(f"peer closed the pipe ({err.strerror})") from None
 

@@ -61,14 +61,15 @@ class ClientSession(RPCSession):
 
     def copy_to_remote(self, tensor_id, offset, data):
         for start in range(0, data.nbytes, BULK_CHUNK_SIZE):
-            chunk = data[start:start + BULK_CHUNK_SIZE]
+            chunk = data[start : start + BULK_CHUNK_SIZE]
             self._request(Code.COPY_TO_REMOTE, (tensor_id, offset + start), bulk=chunk)
 
     def copy_from_remote(self, tensor_id, offset, out):
         for start in range(0, out.nbytes, BULK_CHUNK_SIZE):
-            chunk = out[start:start + BULK_CHUNK_SIZE]
-            self._request(Code.COPY_FROM_REMOTE, (tensor_id, offset + start, chunk.nbytes),
-                          bulk_into=chunk)
+            chunk = out[start : start + BULK_CHUNK_SIZE]
+            self._request(
+                Code.COPY_FROM_REMOTE, (tensor_id, offset + start, chunk.nbytes), bulk_into=chunk
+            )
 
     def device_api(self, op, device):
         return self._request(Code.DEVICE_API, (op, device[0], device[1]))[0]
@@ -93,7 +94,9 @@ class ClientSession(RPCSession):
         return self._request(Code.LOAD_MODULE, (path,))[0]
 
     def module_get_function_handle(self, module_id, name):
-        return self._request(Code.MODULE_GET_FUNCTION, (Handle(HandleKind.MODULE, module_id), name))[0]
+        return self._request(
+            Code.MODULE_GET_FUNCTION, (Handle(HandleKind.MODULE, module_id), name)
+        )[0]
 
     def close(self):
         with self._lock:
@@ -114,23 +117,43 @@ def _check_connect_args(host, port, key, session_timeout, session_constructor_ar
     if not isinstance(host, str) or not host:
         raise TypeError(f"tvm.rpc.connect: argument 'host' must be a non-empty str, got {host!r}")
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
-        raise ValueError(f"tvm.rpc.connect: argument 'port' must be an int in 1..65535, got {port!r}")
+        raise ValueError(
+            f"tvm.rpc.connect: argument 'port' must be an int in 1..65535, got {port!r}"
+        )
     if not isinstance(key, str):
         raise TypeError(f"tvm.rpc.connect: argument 'key' must be a str, got {type(key).__name__}")
-    if (not isinstance(session_timeout, numbers.Real) or isinstance(session_timeout, bool)
-            or session_timeout < 0):
-        raise ValueError(f"tvm.rpc.connect: argument 'session_timeout' must be a number >= 0 "
-                         f"(0: no limit), got {session_timeout!r}")
+    if (
+        not isinstance(session_timeout, numbers.Real)
+        or isinstance(session_timeout, bool)
+        or session_timeout < 0
+    ):
+        raise ValueError(
+            f"tvm.rpc.connect: argument 'session_timeout' must be a number >= 0 "
+            f"(0: no limit), got {session_timeout!r}"
+        )
     if session_constructor_args is not None and (
-            not isinstance(session_constructor_args, (list, tuple)) or not session_constructor_args
-            or not isinstance(session_constructor_args[0], str)):
-        raise TypeError("tvm.rpc.connect: argument 'session_constructor_args' must be None or a "
-                        "list starting with a constructor name, e.g. "
-                        f"['rpc.Connect', host, port, key]; got {session_constructor_args!r}")
+        not isinstance(session_constructor_args, (list, tuple))
+        or not session_constructor_args
+        or not isinstance(session_constructor_args[0], str)
+    ):
+        raise TypeError(
+            "tvm.rpc.connect: argument 'session_constructor_args' must be None or a "
+            "list starting with a constructor name, e.g. "
+            f"['rpc.Connect', host, port, key]; got {session_constructor_args!r}"
+        )
 
 
-def connect(host, port, key="", session_timeout=0, session_constructor_args=None,
-            handshake_timeout=HANDSHAKE_TIMEOUT, *, secret=None, ssl_context=None):
+def connect(
+    host,
+    port,
+    key="",
+    session_timeout=0,
+    session_constructor_args=None,
+    handshake_timeout=HANDSHAKE_TIMEOUT,
+    *,
+    secret=None,
+    ssl_context=None,
+):
     """Open a session on the RPC server at host:port.
 
     key: must match the server's key. session_timeout: seconds after which the server ends
@@ -155,9 +178,18 @@ def connect(host, port, key="", session_timeout=0, session_constructor_args=None
             try:
                 sock = ssl_context.wrap_socket(sock, server_hostname=host)
             except OSError as err:  # ssl.SSLError is one
-                raise RPCError(f"tvm.rpc.connect: TLS handshake with {where} failed: {err}") from None
-        return client_session(sock, where, key, secret, session_timeout,
-                              list(session_constructor_args or []), deadline)
+                raise RPCError(
+                    f"tvm.rpc.connect: TLS handshake with {where} failed: {err}"
+                ) from None
+        return client_session(
+            sock,
+            where,
+            key,
+            secret,
+            session_timeout,
+            list(session_constructor_args or []),
+            deadline,
+        )
     except BaseException:
         sock.close()
         raise
@@ -168,23 +200,37 @@ def check_ssl_context(ssl_context, func):
         import ssl
 
         if not isinstance(ssl_context, ssl.SSLContext):
-            raise TypeError(f"{func}: argument 'ssl_context' must be None or an ssl.SSLContext, "
-                            f"got {type(ssl_context).__name__}")
+            raise TypeError(
+                f"{func}: argument 'ssl_context' must be None or an ssl.SSLContext, "
+                f"got {type(ssl_context).__name__}"
+            )
 
 
-def client_session(sock, where, key, secret=None, session_timeout=0, constructor_args=(),
-                   deadline=None):
+def client_session(
+    sock, where, key, secret=None, session_timeout=0, constructor_args=(), deadline=None
+):
     """Run the client side of the socket handshake on ``sock``; returns the ClientSession."""
     endpoint = RPCEndpoint(SocketChannel(sock), "client")
     try:
-        client_handshake(endpoint, where, key, secret, session_timeout, constructor_args,
-                         deadline or deadline_after(HANDSHAKE_TIMEOUT))
+        client_handshake(
+            endpoint,
+            where,
+            key,
+            secret,
+            session_timeout,
+            constructor_args,
+            deadline or deadline_after(HANDSHAKE_TIMEOUT),
+        )
     except RPCError:
         raise
     except (ChannelClosed, OSError) as err:
-        raise RPCError(f"tvm.rpc.connect: the server at {where} closed the connection during "
-                       f"the handshake ({err}); is it an RPC server?") from None
+        raise RPCError(
+            f"tvm.rpc.connect: the server at {where} closed the connection during "
+            f"the handshake ({err}); is it an RPC server?"
+        ) from None
     except ProtocolError as err:
-        raise RPCError(f"tvm.rpc.connect: {where} does not speak the RPC protocol ({err})") from None
+        raise RPCError(
+            f"tvm.rpc.connect: {where} does not speak the RPC protocol ({err})"
+        ) from None
     sock.settimeout(None)
     return ClientSession(endpoint, where)

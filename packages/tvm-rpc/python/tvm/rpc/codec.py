@@ -209,17 +209,20 @@ class Decoder:
 
     def _over_budget(self):
         limit = DECODE_BASE_VALUES + len(self.buf) // DECODE_BYTES_PER_VALUE
-        raise ProtocolError(f"a {len(self.buf)}-byte meta section decodes into more than "
-                            f"{limit} values ({DECODE_BASE_VALUES} plus one per "
-                            f"{DECODE_BYTES_PER_VALUE} bytes); send large collections of "
-                            "small values as a NumPy array")
+        raise ProtocolError(
+            f"a {len(self.buf)}-byte meta section decodes into more than "
+            f"{limit} values ({DECODE_BASE_VALUES} plus one per "
+            f"{DECODE_BYTES_PER_VALUE} bytes); send large collections of "
+            "small values as a NumPy array"
+        )
 
     def _take(self, n):
         start = self.pos
         end = start + n
         if end > len(self.buf):
-            raise ProtocolError(f"value truncated: needs {n} bytes at offset {start}, "
-                                f"meta has {len(self.buf)}")
+            raise ProtocolError(
+                f"value truncated: needs {n} bytes at offset {start}, meta has {len(self.buf)}"
+            )
         self.pos = end
         return start
 
@@ -256,12 +259,14 @@ class Decoder:
                 try:
                     result[key] = self.value(depth + 1)
                 except TypeError:
-                    raise ProtocolError(f"unhashable map key of type {type(key).__name__}") from None
+                    raise ProtocolError(
+                        f"unhashable map key of type {type(key).__name__}"
+                    ) from None
             return result
         if tag == Tag.BYTES:
             (n,) = self._unpack(_U32)
             start = self._take(n)
-            return bytes(self.buf[start:start + n])
+            return bytes(self.buf[start : start + n])
         if tag == Tag.DTYPE:
             return make_dtype(self._str())
         if tag == Tag.DEVICE:
@@ -278,7 +283,7 @@ class Decoder:
         (n,) = self._unpack(_U32)
         start = self._take(n)
         try:
-            return str(self.buf[start:start + n], "utf-8")
+            return str(self.buf[start : start + n], "utf-8")
         except UnicodeDecodeError as err:
             raise ProtocolError(f"string is not valid utf-8: {err}") from None
 
@@ -322,9 +327,10 @@ class Decoder:
         for dim in shape:
             count *= dim
         if count * np_dtype.itemsize != nbytes or min(shape, default=0) < 0:
-            raise ProtocolError(f"array of shape {shape} and dtype {dtype} "
-                                f"does not hold {nbytes} bytes")
-        data = bytearray(self.buf[start:start + nbytes])
+            raise ProtocolError(
+                f"array of shape {shape} and dtype {dtype} does not hold {nbytes} bytes"
+            )
+        data = bytearray(self.buf[start : start + nbytes])
         return np.frombuffer(data, dtype=np_dtype).reshape(shape)
 
 

@@ -50,20 +50,24 @@ class RPCEndpoint:
         values after version and side name (the socket handshake's nonce and key)."""
         code, meta, bulk_len = self.channel.recv_frame()
         if code != Code.INIT:
-            raise ProtocolError(f"expected the peer's INIT frame (code {Code.INIT}), got "
-                                f"{frame_name(code)}")
+            raise ProtocolError(
+                f"expected the peer's INIT frame (code {Code.INIT}), got {frame_name(code)}"
+            )
         values = decode_all(meta)
         if bulk_len or not values or type(values[0]) is not int:
-            raise ProtocolError("malformed INIT frame: expected the protocol version (an int) "
-                                f"first, got ({', '.join(type(v).__name__ for v in values)})"
-                                + (f" and {bulk_len} bulk bytes" if bulk_len else ""))
+            raise ProtocolError(
+                "malformed INIT frame: expected the protocol version (an int) "
+                f"first, got ({', '.join(type(v).__name__ for v in values)})"
+                + (f" and {bulk_len} bulk bytes" if bulk_len else "")
+            )
         self.peer_version = values[0]
         peer_name = values[1] if len(values) > 1 else "peer"
         if self.peer_version != self.version:
             raise RPCError(
                 f"tvm.rpc: protocol version mismatch: this side ({self.name}) speaks version "
                 f"{self.version}, the peer ({peer_name}) speaks version "
-                f"{self.peer_version}; install the same tvm-rpc version on both sides")
+                f"{self.peer_version}; install the same tvm-rpc version on both sides"
+            )
         return values[2:]
 
     def close(self):
@@ -90,8 +94,9 @@ class RPCEndpoint:
             for value in args:
                 encode(value, frame)
         else:  # the whole frame at once
-            frame = _CALL_HEAD.pack(_CALL_HEAD.size - 8, Code.CALL, _CALL_HEAD.size - _HEADER_SIZE,
-                                    Tag.INT, function_id)
+            frame = _CALL_HEAD.pack(
+                _CALL_HEAD.size - 8, Code.CALL, _CALL_HEAD.size - _HEADER_SIZE, Tag.INT, function_id
+            )
         if self.closed:
             raise RPCError(f"tvm.rpc: the session ({self.name}) is closed")
         channel = self.channel
@@ -137,16 +142,18 @@ class RPCEndpoint:
     def _failed(self, err, code):
         """What a request that failed with ``err`` raises: a remote error as it is, a broken
         or malformed connection as an RPCError (the endpoint is closed then)."""
-        if isinstance(err, RPCError) or not isinstance(err, (ChannelClosed, ProtocolError,
-                                                               OSError)):
+        if isinstance(err, RPCError) or not isinstance(
+            err, (ChannelClosed, ProtocolError, OSError)
+        ):
             return err  # the remote error itself (it may also be an OSError), or a local bug
         self.close()
         if isinstance(err, ChannelClosed):
-            return RPCError(f"tvm.rpc: connection to the server lost during "
-                            f"{protocol.REQUEST_NAMES.get(code, code)} ({err})")
+            return RPCError(
+                f"tvm.rpc: connection to the server lost during "
+                f"{protocol.REQUEST_NAMES.get(code, code)} ({err})"
+            )
         if isinstance(err, ProtocolError):
-            return RPCError(f"tvm.rpc: malformed reply from the server ({err}); "
-                            "connection closed")
+            return RPCError(f"tvm.rpc: malformed reply from the server ({err}); connection closed")
         return RPCError(f"tvm.rpc: connection to the server failed ({err})")
 
     def read_reply(self, bulk_into=None, expect=Code.RETURN, single=False):
@@ -168,11 +175,19 @@ class RPCEndpoint:
         if code == Code.EXCEPTION:
             self.channel.skip(bulk_len)
             values = decode_all(meta)
-            if (len(values) not in (3, 5) or not all(isinstance(v, str) for v in values[:3])
-                    or (len(values) == 5 and not (values[3] is None or type(values[3]) is list)
-                        or len(values) == 5 and type(values[4]) is not dict)):
-                raise ProtocolError("EXCEPTION frame must hold kind, message, traceback "
-                                    "(and arguments, attributes)")
+            if (
+                len(values) not in (3, 5)
+                or not all(isinstance(v, str) for v in values[:3])
+                or (
+                    len(values) == 5
+                    and not (values[3] is None or type(values[3]) is list)
+                    or len(values) == 5
+                    and type(values[4]) is not dict
+                )
+            ):
+                raise ProtocolError(
+                    "EXCEPTION frame must hold kind, message, traceback (and arguments, attributes)"
+                )
             err = remote_error(*values)
             if isinstance(err, _session_ending_errors()):
                 self.close()
@@ -237,7 +252,6 @@ class RPCEndpoint:
             except ChannelClosed:
                 return
 
-
     def _serve_call(self, session, meta):
         """Serve one CALL (the hot path of serve); False when the peer has gone."""
         if len(meta) == _TAGGED_ID.size and meta[0] == Tag.INT:  # a call without arguments
@@ -284,7 +298,8 @@ class RPCEndpoint:
 def _handle_pairs(values):
     pairs = values[0] if values else None
     if not isinstance(pairs, list) or not all(
-            isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in pairs):
+        isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in pairs
+    ):
         raise ProtocolError("FREE frame must hold a list of [kind, id] pairs")
     return pairs
 
@@ -310,8 +325,7 @@ class _Bulk:
 
     def read(self):
         if self.remaining > BULK_CHUNK_SIZE:
-            raise ProtocolError(f"bulk section of {self.remaining} bytes exceeds "
-                                f"{BULK_CHUNK_SIZE}")
+            raise ProtocolError(f"bulk section of {self.remaining} bytes exceeds {BULK_CHUNK_SIZE}")
         data = self.channel.read_growing(self.remaining)
         self.remaining = 0
         return data
@@ -329,4 +343,3 @@ def _session_ending_errors():
     from tvm.error import RPCSessionTimeoutError
 
     return (RPCSessionTimeoutError,)
-

@@ -11,7 +11,6 @@ import builtins
 import traceback
 
 import tvm_ffi
-
 from tvm import error as _tvm_error
 from tvm.error import RPCError
 
@@ -53,8 +52,11 @@ def _attributes(err):
     attrs = {}
     if isinstance(err, OSError):
         attrs.update((k, getattr(err, k)) for k in _OSERROR_FIELDS)
-    attrs.update((k, v) for k, v in getattr(err, "__dict__", {}).items()
-                 if not k.startswith("_") and not k.startswith("remote_"))
+    attrs.update(
+        (k, v)
+        for k, v in getattr(err, "__dict__", {}).items()
+        if not k.startswith("_") and not k.startswith("remote_")
+    )
     return {k: v for k, v in attrs.items() if _plain(v)}
 
 
@@ -66,8 +68,13 @@ def describe(err):
     # hops already holds their tracebacks).
     frames = "".join(traceback.format_tb(err.__traceback__))
     args = getattr(err, "remote_args", err.args)
-    return [error_kind(err), _message(err), f"Traceback (most recent call last):\n{frames}",
-            list(args) if _plain(list(args)) else None, _attributes(err)]
+    return [
+        error_kind(err),
+        _message(err),
+        f"Traceback (most recent call last):\n{frames}",
+        list(args) if _plain(list(args)) else None,
+        _attributes(err),
+    ]
 
 
 def _kind_class(kind):
@@ -99,8 +106,9 @@ def raised_class(kind):
         cls = base
     else:
         try:
-            cls = type(f"Remote{kind}", (base, RPCError),
-                       {"__module__": __name__, "__str__": _remote_str})
+            cls = type(
+                f"Remote{kind}", (base, RPCError), {"__module__": __name__, "__str__": _remote_str}
+            )
         except TypeError:  # layouts that cannot be combined: fall back to the RPC error alone
             cls = RPCError
     _RAISED_CLASSES[kind] = cls

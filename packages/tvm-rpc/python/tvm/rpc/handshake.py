@@ -42,8 +42,7 @@ def _nonce_ok(value):
 
 
 # -- client side ----------------------------------------------------------------------------
-def client_handshake(endpoint, where, key, secret, session_timeout, constructor_args,
-                     deadline):
+def client_handshake(endpoint, where, key, secret, session_timeout, constructor_args, deadline):
     """Run the client side on ``endpoint`` (a SocketChannel's); returns the worker pid."""
     channel = endpoint.channel
     channel.deadline = deadline
@@ -56,29 +55,37 @@ def client_handshake(endpoint, where, key, secret, session_timeout, constructor_
         endpoint.read_reply(expect=Code.READY)
         raise ProtocolError("expected EXCEPTION after a bare INIT")
     if len(extra) != 2 or not _nonce_ok(extra[0]) or type(extra[1]) is not bool:
-        raise ProtocolError(f"malformed INIT frame from the server: expected (nonce, "
-                            f"authentication required), got ({_types(extra)})")
+        raise ProtocolError(
+            f"malformed INIT frame from the server: expected (nonce, "
+            f"authentication required), got ({_types(extra)})"
+        )
     server_nonce, required = extra
     if required and secret is None:
         raise AuthenticationError(
             f"tvm.rpc.connect: the server at {where} requires authentication; pass secret= "
-            f"(the server's shared secret) or set ${auth.SECRET_ENV_VAR}")
+            f"(the server's shared secret) or set ${auth.SECRET_ENV_VAR}"
+        )
     if secret is not None and not required:
         raise AuthenticationError(
             f"tvm.rpc.connect: the server at {where} does not authenticate (it has no secret) "
             "but this client has one, so it cannot tell the server is genuine; give the "
             f"server the same secret, or connect with secret=None and ${auth.SECRET_ENV_VAR} "
-            "unset")
-    my_proof = None if secret is None else auth.proof(secret, CLIENT_PROOF, client_nonce,
-                                                      server_nonce)
+            "unset"
+        )
+    my_proof = (
+        None if secret is None else auth.proof(secret, CLIENT_PROOF, client_nonce, server_nonce)
+    )
     endpoint.send(Code.HELLO, [my_proof, float(session_timeout), list(constructor_args)])
     values = endpoint.read_reply(expect=Code.READY)
     if len(values) != 2 or type(values[0]) is not int:
         raise ProtocolError(f"malformed READY frame: expected (pid, proof), got ({_types(values)})")
-    if secret is not None and not auth.check(secret, SERVER_PROOF, values[1], client_nonce,
-                                             server_nonce):
-        raise AuthenticationError(f"tvm.rpc.connect: the server at {where} failed to prove it "
-                                  "knows the shared secret; it is not the server you meant")
+    if secret is not None and not auth.check(
+        secret, SERVER_PROOF, values[1], client_nonce, server_nonce
+    ):
+        raise AuthenticationError(
+            f"tvm.rpc.connect: the server at {where} failed to prove it "
+            "knows the shared secret; it is not the server you meant"
+        )
     channel.deadline = None
     return values[0]
 
@@ -100,21 +107,32 @@ def server_handshake(endpoint, secret, accept_key, max_frame_size):
     endpoint.send_init(server_nonce, secret is not None)
     extra = endpoint.receive_init()
     if len(extra) != 2 or not _nonce_ok(extra[0]) or type(extra[1]) is not str:
-        raise ProtocolError(f"malformed INIT frame: expected (version, side, nonce, key), got "
-                            f"(int, str, {_types(extra)})")
+        raise ProtocolError(
+            f"malformed INIT frame: expected (version, side, nonce, key), got "
+            f"(int, str, {_types(extra)})"
+        )
     client_nonce, key = extra
     code, meta, bulk_len = channel.recv_frame()
     if code != Code.HELLO or bulk_len:
-        raise ProtocolError(f"expected the client's HELLO frame (code {Code.HELLO}), got "
-                            f"{frame_name(code)}" + (f" with {bulk_len} bulk bytes" if bulk_len else ""))
+        raise ProtocolError(
+            f"expected the client's HELLO frame (code {Code.HELLO}), got "
+            f"{frame_name(code)}" + (f" with {bulk_len} bulk bytes" if bulk_len else "")
+        )
     values = decode_all(meta)
-    if (len(values) != 3 or type(values[1]) is not float or not isinstance(values[2], list)
-            or not (values[0] is None or type(values[0]) is bytes)):
-        raise ProtocolError("malformed HELLO frame: expected (proof, session_timeout, "
-                            f"constructor args), got ({_types(values)})")
+    if (
+        len(values) != 3
+        or type(values[1]) is not float
+        or not isinstance(values[2], list)
+        or not (values[0] is None or type(values[0]) is bytes)
+    ):
+        raise ProtocolError(
+            "malformed HELLO frame: expected (proof, session_timeout, "
+            f"constructor args), got ({_types(values)})"
+        )
     client_proof, session_timeout, constructor_args = values
-    if secret is not None and not auth.check(secret, CLIENT_PROOF, client_proof, client_nonce,
-                                             server_nonce):
+    if secret is not None and not auth.check(
+        secret, CLIENT_PROOF, client_proof, client_nonce, server_nonce
+    ):
         reason = "authentication failed: the client did not prove it knows the shared secret"
         endpoint.send(Code.EXCEPTION, ["AuthenticationError", f"tvm.rpc.connect: {reason}", ""])
         return reason
@@ -124,8 +142,9 @@ def server_handshake(endpoint, secret, accept_key, max_frame_size):
         endpoint.send(Code.EXCEPTION, ["RPCError", reason, ""])
         return reason if verdict else f"key {key!r} does not match this server's"
     channel.max_frame_size = saved_limit if max_frame_size is None else max_frame_size
-    server_proof = (None if secret is None else
-                    auth.proof(secret, SERVER_PROOF, client_nonce, server_nonce))
+    server_proof = (
+        None if secret is None else auth.proof(secret, SERVER_PROOF, client_nonce, server_nonce)
+    )
     return session_timeout, constructor_args, server_proof
 
 

@@ -15,11 +15,13 @@ from .workspaces import WORKSPACE_ROOT_VAR
 _PLAIN = (type(None), bool, int, float, str, bytes, bytearray)
 
 
-def _time_evaluator(module, name, device, number, repeat, min_repeat_ms, cooldown_interval_ms,
-                    repeats_to_cooldown):
+def _time_evaluator(
+    module, name, device, number, repeat, min_repeat_ms, cooldown_interval_ms, repeats_to_cooldown
+):
     """Remote side of RemoteModule.time_evaluator: returns a function giving seconds per run."""
-    evaluate = module.time_evaluator(name, device, number, repeat, min_repeat_ms,
-                                     cooldown_interval_ms, repeats_to_cooldown)
+    evaluate = module.time_evaluator(
+        name, device, number, repeat, min_repeat_ms, cooldown_interval_ms, repeats_to_cooldown
+    )
     return lambda *args: list(evaluate(*args).results)
 
 
@@ -65,7 +67,8 @@ class LocalSession(RPCSession):
             # if this process is killed.
             root = os.environ.get(WORKSPACE_ROOT_VAR)
             self._workspace = tempfile.mkdtemp(
-                prefix="tvm-rpc-", dir=root if root and os.path.isdir(root) else None)
+                prefix="tvm-rpc-", dir=root if root and os.path.isdir(root) else None
+            )
         elif not self._own_workspace and not os.path.isdir(self._workspace):
             os.makedirs(self._workspace, exist_ok=True)
         return self._workspace
@@ -78,14 +81,17 @@ class LocalSession(RPCSession):
         if kind != HandleKind.TENSOR:
             return Handle(kind, hid)
         dev = obj.device
-        return Handle(kind, hid, tuple(obj.shape), str(obj.dtype),
-                      (int(dev.device_type), int(dev.device_id)))
+        return Handle(
+            kind, hid, tuple(obj.shape), str(obj.dtype), (int(dev.device_type), int(dev.device_id))
+        )
 
     def _lookup(self, hid, kind, func):
         entry = self._objects.get(hid)
         if entry is None or entry[0] != kind:
-            raise ValueError(f"{func}: no {HANDLE_KIND_NAMES[kind]} with handle {hid} in this "
-                             "session (freed, or from another session)")
+            raise ValueError(
+                f"{func}: no {HANDLE_KIND_NAMES[kind]} with handle {hid} in this "
+                "session (freed, or from another session)"
+            )
         return entry[1]
 
     def _resolve(self, value):
@@ -272,6 +278,8 @@ def _byte_window(array, offset, nbytes):
 
     flat = memoryview(array.reshape(-1).view(np.uint8))
     if offset < 0 or nbytes < 0 or offset + nbytes > flat.nbytes:
-        raise ValueError(f"tensor copy: bytes [{offset}, {offset + nbytes}) are outside the "
-                         f"tensor's {flat.nbytes} bytes")
-    return flat[offset:offset + nbytes]
+        raise ValueError(
+            f"tensor copy: bytes [{offset}, {offset + nbytes}) are outside the "
+            f"tensor's {flat.nbytes} bytes"
+        )
+    return flat[offset : offset + nbytes]

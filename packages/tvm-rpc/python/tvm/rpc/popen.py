@@ -24,8 +24,10 @@ def _check_program(path):
         raise RPCError(f"PopenSession: program {path!r} is a directory, not an executable")
     if not os.access(path, os.X_OK):
         mode = stat.filemode(os.stat(path).st_mode)
-        raise RPCError(f"PopenSession: program {path!r} is not executable (mode {mode}); "
-                       "make it executable (chmod +x) or pass another program")
+        raise RPCError(
+            f"PopenSession: program {path!r} is not executable (mode {mode}); "
+            "make it executable (chmod +x) or pass another program"
+        )
 
 
 class PopenSession(ClientSession):
@@ -47,14 +49,17 @@ class PopenSession(ClientSession):
                 os.chmod(self._temp, 0o700)
                 binary = self._temp
             elif not isinstance(binary, (str, os.PathLike)):
-                raise TypeError(f"PopenSession: argument 'binary' must be None, a path or bytes, "
-                                f"got {type(binary).__name__}")
+                raise TypeError(
+                    f"PopenSession: argument 'binary' must be None, a path or bytes, "
+                    f"got {type(binary).__name__}"
+                )
             binary = os.fspath(binary)
             _check_program(binary)
             cmd = [binary, *map(str, args)]
         try:
-            self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          start_new_session=True)
+            self._proc = subprocess.Popen(
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
+            )
         except OSError as err:
             self._remove_temp()
             raise RPCError(f"PopenSession: cannot start {cmd[0]!r}: {err.strerror}") from None
@@ -72,8 +77,9 @@ class PopenSession(ClientSession):
             endpoint.send_init()
             ready, _, _ = select.select([self._proc.stdout], [], [], startup_timeout)
             if not ready:
-                raise RPCError(f"PopenSession: {program!r} sent no handshake within "
-                               f"{startup_timeout:g} s")
+                raise RPCError(
+                    f"PopenSession: {program!r} sent no handshake within {startup_timeout:g} s"
+                )
             endpoint.receive_init()
         except (ChannelClosed, ProtocolError) as err:
             code = self._proc.poll()
@@ -83,8 +89,10 @@ class PopenSession(ClientSession):
                 except subprocess.TimeoutExpired:
                     code = None
             status = "is running" if code is None else f"exited with code {code}"
-            raise RPCError(f"PopenSession: {program!r} {status} without completing the RPC "
-                           f"handshake ({err}); it must serve the RPC protocol on stdin/stdout") from None
+            raise RPCError(
+                f"PopenSession: {program!r} {status} without completing the RPC "
+                f"handshake ({err}); it must serve the RPC protocol on stdin/stdout"
+            ) from None
 
     def _remove_temp(self):
         if self._temp is not None:

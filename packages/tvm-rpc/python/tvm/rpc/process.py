@@ -75,8 +75,7 @@ class ServiceProcess:
         self._owner = os.getpid()  # forked children inherit this object; only the owner stops it
         self._popen = None
         if cmd is not None:
-            self._popen = subprocess.Popen(cmd, pass_fds=pass_fds, start_new_session=True,
-                                           env=env)
+            self._popen = subprocess.Popen(cmd, pass_fds=pass_fds, start_new_session=True, env=env)
             self.pid = self._popen.pid
             return
         pid = os.fork()

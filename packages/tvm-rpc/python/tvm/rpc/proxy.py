@@ -100,8 +100,7 @@ def _read_frame_bytes(sock, deadline):
     header = proxy_registration.recv_exact(sock, FRAME_HEADER.size, deadline, what)
     length, code, meta_len = FRAME_HEADER.unpack(header)
     if length > MAX_HANDSHAKE_FRAME:
-        raise ProtocolError(f"handshake frame of {length} bytes exceeds "
-                            f"{MAX_HANDSHAKE_FRAME}")
+        raise ProtocolError(f"handshake frame of {length} bytes exceeds {MAX_HANDSHAKE_FRAME}")
     if length < FRAME_FIXED or meta_len != length - FRAME_FIXED:
         raise ProtocolError("handshake frames carry no bulk")
     meta = proxy_registration.recv_exact(sock, meta_len, deadline, what)
@@ -128,6 +127,7 @@ def _relay(src, dst):
 
 def _register(conn, peer, registry, secret):
     """A server registering: authenticate it (with a secret) and queue it for its key."""
+
     def announce():
         conn.settimeout(1.0)  # four bytes to a socket that has sent nothing of ours unread
         proxy_registration.answer(conn, proxy_registration.OK)
@@ -139,8 +139,9 @@ def _register(conn, peer, registry, secret):
     except proxy_registration.Refused as refused:
         status, key = refused.status, None
     if status != proxy_registration.OK:
-        logger.warning("tvm.rpc proxy: refused a server from %s: %s", peer,
-                       proxy_registration.REASONS[status])
+        logger.warning(
+            "tvm.rpc proxy: refused a server from %s: %s", peer, proxy_registration.REASONS[status]
+        )
         proxy_registration.answer(conn, status)
         conn.close()
 
@@ -167,8 +168,10 @@ def _handle(conn, peer, registry, secret):
             conn.settimeout(PAIR_TIMEOUT)
             endpoint = RPCEndpoint(SocketChannel(conn), "proxy")
             endpoint.send_init()
-            endpoint.send(Code.EXCEPTION, [
-                "RPCError", f"tvm.rpc proxy: no server with key {values[3]!r} is free", ""])
+            endpoint.send(
+                Code.EXCEPTION,
+                ["RPCError", f"tvm.rpc proxy: no server with key {values[3]!r} is free", ""],
+            )
             conn.close()
             return
         conn.settimeout(None)
@@ -196,8 +199,11 @@ class _ProxyLoop:
                 threading.Event().wait(0.1)
                 continue
             if not self.slots.acquire(blocking=False):
-                logger.warning("tvm.rpc proxy: refusing %s: %d connections open (the limit)",
-                               peer, MAX_CONNECTIONS)
+                logger.warning(
+                    "tvm.rpc proxy: refusing %s: %d connections open (the limit)",
+                    peer,
+                    MAX_CONNECTIONS,
+                )
                 conn.close()
                 continue
             threading.Thread(target=self._serve, args=(conn, peer), daemon=True).start()
@@ -217,15 +223,16 @@ class Proxy(Service):
     authenticated by the server they are relayed to, end to end, not by the proxy.
     """
 
-    def __init__(self, host="127.0.0.1", port=9090, port_end=9199, silent=False, *,
-                 secret=None):
+    def __init__(self, host="127.0.0.1", port=9090, port_end=9199, silent=False, *, secret=None):
         secret = auth.resolve_secret(secret, "tvm.rpc.Proxy: argument 'secret'")
-        self._listen_and_start(host, port, port_end, "tvm.rpc.Proxy", silent,
-                               lambda sock: _ProxyLoop(sock, secret))
+        self._listen_and_start(
+            host, port, port_end, "tvm.rpc.Proxy", silent, lambda sock: _ProxyLoop(sock, secret)
+        )
 
 
-def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0, *, secret=None,
-                        policy=None):
+def serve_through_proxy(
+    address, key, max_frame_size=None, retry_wait=1.0, *, secret=None, policy=None
+):
     """Server side: register at the proxy, serve one session at a time, register again.
     secret: the proxy's shared secret (None reads $TVM_RPC_SECRET), also the one clients
     prove through the relay; policy: what those sessions may construct and load."""
@@ -257,8 +264,14 @@ def serve_through_proxy(address, key, max_frame_size=None, retry_wait=1.0, *, se
         pid = os.fork()
         if pid == 0:
             try:
-                serve_connection(sock, address, lambda k: k == key, max_frame_size=max_frame_size,
-                                 secret=secret, policy=policy)
+                serve_connection(
+                    sock,
+                    address,
+                    lambda k: k == key,
+                    max_frame_size=max_frame_size,
+                    secret=secret,
+                    policy=policy,
+                )
             finally:
                 os._exit(0)
         sock.close()

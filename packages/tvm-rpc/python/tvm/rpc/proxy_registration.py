@@ -70,8 +70,9 @@ def register(sock, key, secret):
     deadline = time.monotonic() + REGISTRATION_TIMEOUT
     key_bytes = key.encode()
     ours = b"" if secret is None else auth.new_nonce()
-    sock.sendall(_U32.pack(PROXY_MAGIC) + _U32.pack(len(key_bytes)) + key_bytes
-                 + _U32.pack(len(ours)) + ours)
+    sock.sendall(
+        _U32.pack(PROXY_MAGIC) + _U32.pack(len(key_bytes)) + key_bytes + _U32.pack(len(ours)) + ours
+    )
     (status,) = _U32.unpack(_recv_exact(sock, 4, deadline))
     if status == CHALLENGE and secret is not None:
         theirs = _recv_exact(sock, auth.NONCE_SIZE, deadline)
@@ -81,11 +82,14 @@ def register(sock, key, secret):
         sock.sendall(auth.proof(secret, SERVER_PROOF, ours, theirs))
         (status,) = _U32.unpack(_recv_exact(sock, 4, deadline))
     elif status == OK and secret is not None:
-        raise RPCError("tvm.rpc: the proxy accepted the registration without proving it knows "
-                       "the secret")
+        raise RPCError(
+            "tvm.rpc: the proxy accepted the registration without proving it knows the secret"
+        )
     if status != OK:
-        raise RPCError(f"tvm.rpc: the proxy refused the registration: "
-                       f"{REASONS.get(status, f'status {status}')}")
+        raise RPCError(
+            f"tvm.rpc: the proxy refused the registration: "
+            f"{REASONS.get(status, f'status {status}')}"
+        )
 
 
 # -- the proxy's side ----------------------------------------------------------------------

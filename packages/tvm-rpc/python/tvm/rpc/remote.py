@@ -89,7 +89,9 @@ class RemoteDeviceAPI(DeviceAPI):
 
     def empty(self, shape, dtype, device):
         session = self.session()
-        handle = session.tensor_empty(tuple(shape), str(dtype), (self._base_type, int(device.device_id)))
+        handle = session.tensor_empty(
+            tuple(shape), str(dtype), (self._base_type, int(device.device_id))
+        )
         return session._wrap(handle)
 
     def copy(self, dst, src):
@@ -156,18 +158,36 @@ class RemoteModule(RemoteObject):
         """Run the module's entry function (`main`), as a local runtime Module does."""
         entry = self.get_function(self.entry_name, allow_missing=True)
         if entry is None:
-            raise AttributeError(f"RemoteModule.__call__: the module has no entry function "
-                                 f"{self.entry_name!r}; call one by name, mod['name'](...)")
+            raise AttributeError(
+                f"RemoteModule.__call__: the module has no entry function "
+                f"{self.entry_name!r}; call one by name, mod['name'](...)"
+            )
         return entry(*args)
 
-    def time_evaluator(self, func_name, dev, number=10, repeat=1, min_repeat_ms=0,
-                       cooldown_interval_ms=0, repeats_to_cooldown=1):
+    def time_evaluator(
+        self,
+        func_name,
+        dev,
+        number=10,
+        repeat=1,
+        min_repeat_ms=0,
+        cooldown_interval_ms=0,
+        repeats_to_cooldown=1,
+    ):
         """A callable that times self[func_name] on the remote side; returns a ProfileResult."""
         session = self._rpc_session
         dev_type, dev_id = base_device(session, dev, "RemoteModule.time_evaluator")
         make = session.get_function("rpc.TimeEvaluator")
-        remote_eval = make(self, func_name, runtime.Device(dev_type, dev_id), number, repeat,
-                           min_repeat_ms, cooldown_interval_ms, repeats_to_cooldown)
+        remote_eval = make(
+            self,
+            func_name,
+            runtime.Device(dev_type, dev_id),
+            number,
+            repeat,
+            min_repeat_ms,
+            cooldown_interval_ms,
+            repeats_to_cooldown,
+        )
         return lambda *args: runtime.ProfileResult(remote_eval(*args))
 
 
@@ -216,13 +236,19 @@ class RemoteTensor(RemoteObject):
         # Arrays keep their dtype (a mismatch is an error, as for local tensors, never a silent
         # cast); lists and scalars are read as this tensor's dtype. asarray keeps 0-d data 0-d.
         wanted = self._numpy_dtype()
-        array = np.asarray(source, dtype=None if isinstance(source, np.ndarray) else wanted, order="C")
+        array = np.asarray(
+            source, dtype=None if isinstance(source, np.ndarray) else wanted, order="C"
+        )
         if array.dtype != wanted:
-            raise ValueError(f"RemoteTensor.copyfrom: dtype mismatch, destination {self.dtype} "
-                             f"vs source {array.dtype}")
+            raise ValueError(
+                f"RemoteTensor.copyfrom: dtype mismatch, destination {self.dtype} "
+                f"vs source {array.dtype}"
+            )
         if array.shape != self.shape:
-            raise ValueError(f"RemoteTensor.copyfrom: shape mismatch, destination {self.shape} "
-                             f"vs source {array.shape}")
+            raise ValueError(
+                f"RemoteTensor.copyfrom: shape mismatch, destination {self.shape} "
+                f"vs source {array.shape}"
+            )
         if array.nbytes:
             self._rpc_session.copy_to_remote(self._rpc_handle.id, 0, _bytes_of(array))
         return self
@@ -238,14 +264,18 @@ class RemoteTensor(RemoteObject):
             if int(target.device.device_type) == runtime.device_api.CPU:
                 view = host_view(target)
                 if view.shape != self.shape:
-                    raise ValueError(f"RemoteTensor.copyto: shape mismatch, destination "
-                                     f"{view.shape} vs source {self.shape}")
+                    raise ValueError(
+                        f"RemoteTensor.copyto: shape mismatch, destination "
+                        f"{view.shape} vs source {self.shape}"
+                    )
                 self._rpc_session.copy_from_remote(self._rpc_handle.id, 0, _bytes_of(view))
             else:
                 get_device_api(target.device).copy(target, runtime.tensor(self.numpy()))
             return target
-        raise TypeError(f"RemoteTensor.copyto: argument 'target' must be a Device or tensor, "
-                        f"got {type(target).__name__}")
+        raise TypeError(
+            f"RemoteTensor.copyto: argument 'target' must be a Device or tensor, "
+            f"got {type(target).__name__}"
+        )
 
     def __repr__(self):
         return f"RemoteTensor(shape={self.shape}, dtype={self.dtype}, device={self.device})"

@@ -7,11 +7,12 @@ from .protocol import BULK_CHUNK_SIZE, Code
 def _expect(values, request, *types):
     """Check a request's values against ``types``; a mismatch is the requester's error."""
     if len(values) != len(types) or not all(
-            isinstance(v, t) and not (t is int and isinstance(v, bool))
-            for v, t in zip(values, types)):
+        isinstance(v, t) and not (t is int and isinstance(v, bool)) for v, t in zip(values, types)
+    ):
         got = ", ".join(type(v).__name__ for v in values)
-        want = ", ".join("|".join(x.__name__ for x in (t if isinstance(t, tuple) else (t,)))
-                         for t in types)
+        want = ", ".join(
+            "|".join(x.__name__ for x in (t if isinstance(t, tuple) else (t,))) for t in types
+        )
         raise TypeError(f"tvm.rpc {request} request: expected values ({want}), got ({got})")
     return values
 
@@ -28,8 +29,9 @@ def call(session, values, bulk):
 
 
 def tensor_empty(session, values, bulk):
-    shape, dtype, device_type, device_id = _expect(values, "tensor_empty",
-                                                   (list, tuple), str, int, int)
+    shape, dtype, device_type, device_id = _expect(
+        values, "tensor_empty", (list, tuple), str, int, int
+    )
     return session.tensor_empty(tuple(shape), dtype, (device_type, device_id)), None
 
 
@@ -46,8 +48,9 @@ def copy_to_remote(session, values, bulk):
 def copy_from_remote(session, values, bulk):
     tensor_id, offset, nbytes = _expect(values, "copy_from_remote", int, int, int)
     if not 0 <= nbytes <= BULK_CHUNK_SIZE:
-        raise ValueError(f"copy_from_remote: {nbytes} bytes requested; at most "
-                         f"{BULK_CHUNK_SIZE} per request")
+        raise ValueError(
+            f"copy_from_remote: {nbytes} bytes requested; at most {BULK_CHUNK_SIZE} per request"
+        )
     view = session.tensor_bytes(tensor_id, offset, nbytes)
     if view is None:
         view = memoryview(bytearray(nbytes))
@@ -69,8 +72,9 @@ def upload(session, values, bulk):
 def download(session, values, bulk):
     path, offset, nbytes = _expect(values, "download", str, int, int)
     if not 0 <= nbytes <= BULK_CHUNK_SIZE:
-        raise ValueError(f"download: {nbytes} bytes requested; at most {BULK_CHUNK_SIZE} "
-                         "per request")
+        raise ValueError(
+            f"download: {nbytes} bytes requested; at most {BULK_CHUNK_SIZE} per request"
+        )
     data = session.read_file(path, offset, nbytes)
     return None, memoryview(data) if data else None
 

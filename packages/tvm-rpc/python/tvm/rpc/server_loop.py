@@ -39,8 +39,18 @@ _EXPIRED_KEYS_KEPT = 16
 
 
 class _Worker:
-    __slots__ = ("pid", "conn", "status_fd", "lock", "deadline", "limit", "peer", "tracked",
-                 "started", "notice_until")
+    __slots__ = (
+        "pid",
+        "conn",
+        "status_fd",
+        "lock",
+        "deadline",
+        "limit",
+        "peer",
+        "tracked",
+        "started",
+        "notice_until",
+    )
 
     def __init__(self, pid, conn, status_fd, lock, peer, handshake_deadline):
         self.pid = pid
@@ -67,19 +77,33 @@ def _die_with_parent():
 def timeout_notice(limit):
     """The EXCEPTION frame telling a client its session ran out of time."""
     frame = new_frame()
-    for value in ("RPCSessionTimeoutError",
-                  f"tvm.rpc: the session ran past its session_timeout of {limit:g} s; "
-                  "the server ended it", ""):
+    for value in (
+        "RPCSessionTimeoutError",
+        f"tvm.rpc: the session ran past its session_timeout of {limit:g} s; the server ended it",
+        "",
+    ):
         encode(value, frame)
     FRAME_HEADER.pack_into(frame, 0, len(frame) - 8, Code.EXCEPTION, len(frame) - FRAME_HEADER.size)
     return bytes(frame)
 
 
 class ServerLoop:
-    def __init__(self, listen_sock, key="", tracker_addr=None, custom_addr=None,
-                 max_frame_size=None, match_timeout=DEFAULT_MATCH_TIMEOUT, *, secret=None,
-                 ssl_context=None, policy=None, max_connections=DEFAULT_MAX_CONNECTIONS,
-                 max_handshakes=DEFAULT_MAX_HANDSHAKES, handshake_timeout=HANDSHAKE_TIMEOUT):
+    def __init__(
+        self,
+        listen_sock,
+        key="",
+        tracker_addr=None,
+        custom_addr=None,
+        max_frame_size=None,
+        match_timeout=DEFAULT_MATCH_TIMEOUT,
+        *,
+        secret=None,
+        ssl_context=None,
+        policy=None,
+        max_connections=DEFAULT_MAX_CONNECTIONS,
+        max_handshakes=DEFAULT_MAX_HANDSHAKES,
+        handshake_timeout=HANDSHAKE_TIMEOUT,
+    ):
         self.listen_sock = listen_sock
         self.key = key
         self.max_frame_size = max_frame_size
@@ -106,8 +130,9 @@ class ServerLoop:
             host, port = listen_sock.getsockname()[:2]
             if host in ("0.0.0.0", "::"):
                 host = "127.0.0.1"  # a wildcard bind is no address to hand out: use custom_addr
-            self.tracker = TrackerServerLink(tracker_addr, key, custom_addr or host, port,
-                                             secret=secret)
+            self.tracker = TrackerServerLink(
+                tracker_addr, key, custom_addr or host, port, secret=secret
+            )
 
     # -- keys ---------------------------------------------------------------------------
     def _new_match_key(self):
@@ -120,9 +145,11 @@ class ServerLoop:
         if self.tracker is None:
             return key == self.key
         if key in self.expired_keys:
-            return (f"tvm.rpc.connect: match key {key!r} expired: no session started within "
-                    f"{self.match_timeout:g} s of the tracker handing it out, so the server "
-                    "put itself back in the queue with a new key; request a server again")
+            return (
+                f"tvm.rpc.connect: match key {key!r} expired: no session started within "
+                f"{self.match_timeout:g} s of the tracker handing it out, so the server "
+                "put itself back in the queue with a new key; request a server again"
+            )
         return key == self.match_key and not self.tracker_busy
 
     def _on_tracker(self):
@@ -132,12 +159,16 @@ class ServerLoop:
             return
         for message in messages:
             if not isinstance(message, dict):  # a broken or hostile tracker: ignore it
-                logger.warning("tvm.rpc: ignoring a tracker message that is not a JSON "
-                               "object: %.80r", message)
+                logger.warning(
+                    "tvm.rpc: ignoring a tracker message that is not a JSON object: %.80r", message
+                )
                 continue
             # A notice for an older key, or one arriving after its session began, is moot.
-            if (message.get("op") == "matched" and message.get("match") == self.match_key
-                    and not self.tracker_busy):
+            if (
+                message.get("op") == "matched"
+                and message.get("match") == self.match_key
+                and not self.tracker_busy
+            ):
                 self.match_deadline = time.monotonic() + self.match_timeout
 
     def _awaiting_handshake(self):
@@ -146,11 +177,17 @@ class ServerLoop:
     def _expire_match(self):
         """Put the server back in the queue when its matched client never started a session.
         A connection still in its handshake may hold the key, so the key outlives it."""
-        if (self.match_deadline is None or self.match_deadline > time.monotonic()
-                or self._awaiting_handshake()):
+        if (
+            self.match_deadline is None
+            or self.match_deadline > time.monotonic()
+            or self._awaiting_handshake()
+        ):
             return
-        logger.info("tvm.rpc: no client came with match key %r within %g s; re-announcing",
-                    self.match_key, self.match_timeout)
+        logger.info(
+            "tvm.rpc: no client came with match key %r within %g s; re-announcing",
+            self.match_key,
+            self.match_timeout,
+        )
         self.expired_keys.append(self.match_key)
         self._new_match_key()
 
@@ -206,10 +243,16 @@ class ServerLoop:
             return
         handshakes = sum(1 for w in self.workers.values() if not w.started)
         if len(self.workers) >= self.max_connections or handshakes >= self.max_handshakes:
-            logger.warning("tvm.rpc: refused %s: %d connections (%d in their handshake) are "
-                           "open, the most this server takes (max_connections=%d, %d "
-                           "handshakes)", peer, len(self.workers), handshakes,
-                           self.max_connections, self.max_handshakes)
+            logger.warning(
+                "tvm.rpc: refused %s: %d connections (%d in their handshake) are "
+                "open, the most this server takes (max_connections=%d, %d "
+                "handshakes)",
+                peer,
+                len(self.workers),
+                handshakes,
+                self.max_connections,
+                self.max_handshakes,
+            )
             conn.close()
             return
         try:
@@ -255,9 +298,18 @@ class ServerLoop:
                 if self.tracker is not None:
                     self.tracker.close_in_child()
                 worker_mod.serve_connection(
-                    conn, peer, self.accept_key, write_fd, lock, self.max_frame_size,
-                    self.handshake_timeout, secret=self.secret, ssl_context=self.ssl_context,
-                    policy=self.policy, workspace=self.workspaces.path(os.getpid()))
+                    conn,
+                    peer,
+                    self.accept_key,
+                    write_fd,
+                    lock,
+                    self.max_frame_size,
+                    self.handshake_timeout,
+                    secret=self.secret,
+                    ssl_context=self.ssl_context,
+                    policy=self.policy,
+                    workspace=self.workspaces.path(os.getpid()),
+                )
             except BaseException:  # noqa: BLE001  (a worker must never return into the loop)
                 logger.exception("tvm.rpc: worker failed")
                 code = 1
@@ -315,8 +367,11 @@ class ServerLoop:
                 continue
             w.deadline = None
             if not w.started:
-                logger.warning("tvm.rpc: handshake of %s ran past %g s; closing it", w.peer,
-                               self.handshake_timeout)
+                logger.warning(
+                    "tvm.rpc: handshake of %s ran past %g s; closing it",
+                    w.peer,
+                    self.handshake_timeout,
+                )
                 _kill(w.pid)
                 continue
             logger.info("tvm.rpc: session of %s ran past %g s; ending it", w.peer, w.limit)

@@ -81,8 +81,10 @@ class RPCSession:
     def get_function(self, name, allow_missing=False):
         """The remote global function ``name`` as a callable."""
         if not isinstance(name, str):
-            raise TypeError(f"{type(self).__name__}.get_function: argument 'name' must be a str, "
-                            f"got {type(name).__name__}")
+            raise TypeError(
+                f"{type(self).__name__}.get_function: argument 'name' must be a str, "
+                f"got {type(name).__name__}"
+            )
         handle = self.get_function_handle(name)
         if handle is None:
             if allow_missing:
@@ -90,7 +92,8 @@ class RPCSession:
             from .errors import raised_class
 
             raise raised_class("ValueError")(
-                f"{type(self).__name__}.get_function: no function named {name!r} on the remote side")
+                f"{type(self).__name__}.get_function: no function named {name!r} on the remote side"
+            )
         return self._wrap(handle)
 
     def device(self, dev_type, dev_id=0):
@@ -112,15 +115,19 @@ class RPCSession:
             with open(path, "rb") as f:
                 data = f.read()
         elif not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"{type(self).__name__}.upload: argument 'data' must be a path, bytes "
-                            f"or bytearray, got {type(data).__name__}")
+            raise TypeError(
+                f"{type(self).__name__}.upload: argument 'data' must be a path, bytes "
+                f"or bytearray, got {type(data).__name__}"
+            )
         if not isinstance(target, str) or not target:
-            raise ValueError(f"{type(self).__name__}.upload: argument 'target' must be a "
-                             f"non-empty str when 'data' holds bytes, got {target!r}")
+            raise ValueError(
+                f"{type(self).__name__}.upload: argument 'target' must be a "
+                f"non-empty str when 'data' holds bytes, got {target!r}"
+            )
         view = memoryview(data).cast("B")
         self.write_file(target, view[:BULK_CHUNK_SIZE], False)
         for start in range(BULK_CHUNK_SIZE, view.nbytes, BULK_CHUNK_SIZE):
-            self.write_file(target, view[start:start + BULK_CHUNK_SIZE], True)
+            self.write_file(target, view[start : start + BULK_CHUNK_SIZE], True)
 
     def download(self, path):
         """The contents of the remote workspace file ``path`` as a bytearray."""
@@ -164,8 +171,9 @@ class RPCSession:
         handle = getattr(value, "_rpc_handle", None)
         if handle is not None:
             if value._rpc_session is not self:
-                raise ValueError("tvm.rpc: a remote object of another session cannot be passed "
-                                 "to this session")
+                raise ValueError(
+                    "tvm.rpc: a remote object of another session cannot be passed to this session"
+                )
             return handle
         t = type(value)
         if t is list or t is tuple:
@@ -187,8 +195,8 @@ class RPCSession:
         return pending
 
 
-
 def check_device_op(op):
     if op not in (DEVICE_EXISTS, DEVICE_SYNC):
-        raise ValueError(f"device_api: unknown operation {op!r}; expected "
-                         f"{DEVICE_EXISTS!r} or {DEVICE_SYNC!r}")
+        raise ValueError(
+            f"device_api: unknown operation {op!r}; expected {DEVICE_EXISTS!r} or {DEVICE_SYNC!r}"
+        )

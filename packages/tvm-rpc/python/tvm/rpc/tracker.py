@@ -1,8 +1,8 @@
 """Tracker: a queue of servers per key; clients request a free server and are handed its
 address and a one-time match key. Messages are length-prefixed JSON (docs/rpc-protocol.md)."""
 
-import errno
 import collections
+import errno
 import heapq
 import itertools
 import logging
@@ -22,8 +22,15 @@ from .tracker_client import (  # noqa: F401  (re-exported: tvm.rpc.tracker's pub
     TrackerSession,
     connect_tracker,
 )
-from .tracker_wire import MAGIC, MAX_REPLY, TRACKER_MAGIC, MessageError, check_message, encode
-from .tracker_wire import pop_messages
+from .tracker_wire import (
+    MAGIC,
+    MAX_REPLY,
+    TRACKER_MAGIC,
+    MessageError,
+    check_message,
+    encode,
+    pop_messages,
+)
 
 logger = logging.getLogger("tvm.rpc")
 
@@ -43,8 +50,20 @@ MESSAGES_PER_TURN = 64
 
 
 class _Conn:
-    __slots__ = ("sock", "inbuf", "outbuf", "greeted", "authed", "nonces", "closing",
-                 "deadline", "pending", "server_key", "requests", "host")
+    __slots__ = (
+        "sock",
+        "inbuf",
+        "outbuf",
+        "greeted",
+        "authed",
+        "nonces",
+        "closing",
+        "deadline",
+        "pending",
+        "server_key",
+        "requests",
+        "host",
+    )
 
     def __init__(self, sock, deadline, host="?"):
         self.sock = sock
@@ -128,8 +147,9 @@ class TrackerLoop:
                 self.accept_paused_until = time.monotonic() + 0.5
             return
         if len(self.conns) >= self.max_connections:
-            logger.warning("tvm.rpc tracker: refusing a connection: %d open (the limit)",
-                           len(self.conns))
+            logger.warning(
+                "tvm.rpc tracker: refusing a connection: %d open (the limit)", len(self.conns)
+            )
             sock.close()
             return
         sock.setblocking(False)
@@ -145,8 +165,12 @@ class TrackerLoop:
             self.selector.register(self.listen_sock, selectors.EVENT_READ, None)
         for conn in [c for c in self.conns if c.deadline is not None and c.deadline <= now]:
             if not conn.closing:
-                self._warn(conn, "dropping a connection: no handshake (the magic and a "
-                           "first message) within %g s", HANDSHAKE_TIMEOUT)
+                self._warn(
+                    conn,
+                    "dropping a connection: no handshake (the magic and a "
+                    "first message) within %g s",
+                    HANDSHAKE_TIMEOUT,
+                )
             self._drop(conn)
 
     def _read(self, conn):
@@ -261,22 +285,31 @@ class TrackerLoop:
         if self.secret is not None and not conn.authed:
             self._authenticate(conn, message)
         elif op in ("auth", "proof"):
-            raise MessageError("this tracker has no secret: connect without one"
-                               if self.secret is None else "already authenticated")
+            raise MessageError(
+                "this tracker has no secret: connect without one"
+                if self.secret is None
+                else "already authenticated"
+            )
         elif op == "put":
             self._forget_server(conn)  # a connection is one server: a new put replaces its last
             key = message["key"]
             self.free.setdefault(key, collections.OrderedDict())[conn] = (
-                message["host"], message["port"], message["match"])
+                message["host"],
+                message["port"],
+                message["match"],
+            )
             conn.server_key = key
             self._match(key)
         elif op == "request":
             if conn.pending >= MAX_PENDING_PER_CONNECTION or self.n_pending >= MAX_PENDING:
-                raise MessageError(f"too many pending requests (at most {MAX_PENDING} in all, "
-                                   f"{MAX_PENDING_PER_CONNECTION} per connection)")
+                raise MessageError(
+                    f"too many pending requests (at most {MAX_PENDING} in all, "
+                    f"{MAX_PENDING_PER_CONNECTION} per connection)"
+                )
             key = message["key"]
-            heapq.heappush(self.pending.setdefault(key, []),
-                           (-message["priority"], next(self.seq), conn))
+            heapq.heappush(
+                self.pending.setdefault(key, []), (-message["priority"], next(self.seq), conn)
+            )
             conn.pending += 1
             conn.requests[key] += 1
             self.n_pending += 1
@@ -287,15 +320,23 @@ class TrackerLoop:
     def _authenticate(self, conn, message):
         if conn.nonces is None:
             if message["op"] != "auth":
-                raise MessageError("authentication required: this tracker has a secret "
-                                   "(pass secret=... or set $TVM_RPC_SECRET)")
+                raise MessageError(
+                    "authentication required: this tracker has a secret "
+                    "(pass secret=... or set $TVM_RPC_SECRET)"
+                )
             conn.nonces = (bytes.fromhex(message["nonce"]), auth.new_nonce())
-            self._send(conn, {"op": "challenge", "nonce": conn.nonces[1].hex(),
-                              "proof": auth.proof(self.secret, TRACKER_PROOF,
-                                                  *conn.nonces).hex()})
+            self._send(
+                conn,
+                {
+                    "op": "challenge",
+                    "nonce": conn.nonces[1].hex(),
+                    "proof": auth.proof(self.secret, TRACKER_PROOF, *conn.nonces).hex(),
+                },
+            )
             return
         if message["op"] != "proof" or not auth.check(
-                self.secret, PEER_PROOF, bytes.fromhex(message["proof"]), *conn.nonces):
+            self.secret, PEER_PROOF, bytes.fromhex(message["proof"]), *conn.nonces
+        ):
             raise MessageError("authentication failed: wrong secret")
         conn.authed = True
         conn.deadline = None
@@ -335,11 +376,17 @@ class TrackerLoop:
         """The queues; server addresses only when ``full`` (to authenticated peers)."""
         keys = sorted(set(self.free) | set(self.pending))
         return {
-            "queue_info": {k: {"free": len(self.free.get(k, ())),
-                               "pending": len(self.pending.get(k, ()))} for k in keys},
-            "server_info": [{"key": k, "addr": [e[0], e[1]]}
-                            for k in keys for e in self.free.get(k, {}).values()]
-                           if full else [],
+            "queue_info": {
+                k: {"free": len(self.free.get(k, ())), "pending": len(self.pending.get(k, ()))}
+                for k in keys
+            },
+            "server_info": [
+                {"key": k, "addr": [e[0], e[1]]}
+                for k in keys
+                for e in self.free.get(k, {}).values()
+            ]
+            if full
+            else [],
         }
 
 
@@ -351,8 +398,8 @@ class Tracker(Service):
     tracker is open to anyone who can connect, and its summary omits server addresses.
     """
 
-    def __init__(self, host="127.0.0.1", port=9190, port_end=9199, silent=False, *,
-                 secret=None):
+    def __init__(self, host="127.0.0.1", port=9190, port_end=9199, silent=False, *, secret=None):
         secret = auth.resolve_secret(secret, "tvm.rpc.Tracker: argument 'secret'")
-        self._listen_and_start(host, port, port_end, "tvm.rpc.Tracker", silent,
-                               lambda sock: TrackerLoop(sock, secret))
+        self._listen_and_start(
+            host, port, port_end, "tvm.rpc.Tracker", silent, lambda sock: TrackerLoop(sock, secret)
+        )

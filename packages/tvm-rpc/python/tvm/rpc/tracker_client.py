@@ -7,9 +7,18 @@ import time
 from tvm.error import RPCError
 
 from . import auth
-from .tracker_wire import MAGIC, MAX_MESSAGE, TRACKER_MAGIC, MessageError, check_key
+from .tracker_wire import (
+    MAGIC,
+    MAX_MESSAGE,
+    TRACKER_MAGIC,
+    MessageError,
+    check_fields,
+    check_key,
+    encode,
+    pop_messages,
+    recv_message,
+)
 from .tracker_wire import ConnectionClosed as _Closed
-from .tracker_wire import check_fields, encode, pop_messages, recv_message
 
 # Seconds a summary (or the connection and handshake it opens) may take in all.
 SUMMARY_TIMEOUT = 10.0
@@ -34,11 +43,13 @@ def _authenticate(sock, secret, deadline):
         claimed = bytes.fromhex(reply["proof"])
     except (TypeError, KeyError, ValueError):
         raise RPCError(f"tvm.rpc tracker: bad reply to authentication: {reply!r:.80}") from None
-    if reply.get("op") != "challenge" or not auth.check(secret, TRACKER_PROOF, claimed, ours,
-                                                        theirs):
+    if reply.get("op") != "challenge" or not auth.check(
+        secret, TRACKER_PROOF, claimed, ours, theirs
+    ):
         raise RPCError("tvm.rpc tracker: the tracker failed to prove it knows the secret")
-    sock.sendall(encode({"op": "proof",
-                         "proof": auth.proof(secret, PEER_PROOF, ours, theirs).hex()}))
+    sock.sendall(
+        encode({"op": "proof", "proof": auth.proof(secret, PEER_PROOF, ours, theirs).hex()})
+    )
 
 
 def _connect(addr, secret=None, timeout=10.0):
@@ -61,8 +72,12 @@ def _connect(addr, secret=None, timeout=10.0):
 
 
 def _check_addr(addr, where):
-    if (not isinstance(addr, (tuple, list)) or len(addr) != 2 or not isinstance(addr[0], str)
-            or type(addr[1]) is not int):
+    if (
+        not isinstance(addr, (tuple, list))
+        or len(addr) != 2
+        or not isinstance(addr[0], str)
+        or type(addr[1]) is not int
+    ):
         raise TypeError(f"{where} must be a (host: str, port: int) pair, got {addr!r}")
     return tuple(addr)
 
@@ -91,8 +106,11 @@ class TrackerServerLink:
                 messages = pop_messages(self._inbuf)
                 for message in messages:
                     if isinstance(message, dict) and "error" in message:
-                        logger.warning("tvm.rpc: the tracker at %s:%s refused us: %.200s",
-                                       *self.addr, message["error"])
+                        logger.warning(
+                            "tvm.rpc: the tracker at %s:%s refused us: %.200s",
+                            *self.addr,
+                            message["error"],
+                        )
                 return messages
             reason = "connection closed"
         except (OSError, MessageError) as err:
@@ -102,8 +120,17 @@ class TrackerServerLink:
 
     def put(self, match):
         try:
-            self.sock.sendall(encode({"op": "put", "key": self.key, "host": self.host,
-                                      "port": self.port, "match": match}))
+            self.sock.sendall(
+                encode(
+                    {
+                        "op": "put",
+                        "key": self.key,
+                        "host": self.host,
+                        "port": self.port,
+                        "match": match,
+                    }
+                )
+            )
         except OSError as err:
             logger.warning("tvm.rpc: lost the tracker at %s:%s: %s", *self.addr, err)
 
@@ -148,13 +175,16 @@ class TrackerSession:
                 # The tracker closes a connection idle since its magic: reconnect once (a
                 # summary is safe to ask again).
                 self.close()
-                self._sock = _connect(self.addr, self._secret,
-                                      max(0.001, deadline - time.monotonic()))
+                self._sock = _connect(
+                    self.addr, self._secret, max(0.001, deadline - time.monotonic())
+                )
                 reply = self._ask_summary(deadline)
         except (OSError, RPCError) as err:
             self.close()  # the stream may be mid-message: never read from it again
-            raise RPCError(f"TrackerSession.summary: {err} (the connection is closed; the next "
-                           "call opens a new one)") from None
+            raise RPCError(
+                f"TrackerSession.summary: {err} (the connection is closed; the next "
+                "call opens a new one)"
+            ) from None
         if not isinstance(reply, dict) or not isinstance(reply.get("queue_info"), dict):
             self.close()
             raise RPCError(f"TrackerSession.summary: bad reply from the tracker: {reply!r:.80}")
@@ -165,32 +195,51 @@ class TrackerSession:
         self._sock.sendall(encode({"op": "summary"}))
         return recv_message(self._sock, deadline=deadline)
 
-    def request(self, key, priority=1, session_timeout=0, max_retry=5, timeout=None,
-                session_constructor_args=None):
+    def request(
+        self,
+        key,
+        priority=1,
+        session_timeout=0,
+        max_retry=5,
+        timeout=None,
+        session_constructor_args=None,
+    ):
         """Wait (up to ``timeout`` seconds, None: no limit) for a free server of ``key`` and
         open a session on it. Returns the ClientSession."""
         from .client import connect
 
         if not isinstance(key, str) or not key:
-            raise TypeError(f"TrackerSession.request: argument 'key' must be a non-empty str, got {key!r}")
+            raise TypeError(
+                f"TrackerSession.request: argument 'key' must be a non-empty str, got {key!r}"
+            )
         check_key(key, "TrackerSession.request: argument 'key'")
         if type(priority) is not int:
-            raise TypeError("TrackerSession.request: argument 'priority' must be an int, got "
-                            f"{type(priority).__name__}")
+            raise TypeError(
+                "TrackerSession.request: argument 'priority' must be an int, got "
+                f"{type(priority).__name__}"
+            )
         last_error = None
         end = None if timeout is None else time.monotonic() + timeout
         for _ in range(max(1, max_retry)):
             reply = self._wait_for_server(key, priority, end, timeout)
             try:
                 # The server proves the same shared secret the tracker did (a cluster has one).
-                return connect(reply["host"], reply["port"], reply["match"], session_timeout,
-                               session_constructor_args, secret=self._secret)
+                return connect(
+                    reply["host"],
+                    reply["port"],
+                    reply["match"],
+                    session_timeout,
+                    session_constructor_args,
+                    secret=self._secret,
+                )
             except RPCError as err:
                 if getattr(err, "remote_kind", "RPCError") != "RPCError":
                     raise  # the session itself failed (bad constructor, say): retrying won't help
                 last_error = err
-        raise RPCError(f"TrackerSession.request: could not open a session for key {key!r} "
-                       f"after {max_retry} tries: {last_error}")
+        raise RPCError(
+            f"TrackerSession.request: could not open a session for key {key!r} "
+            f"after {max_retry} tries: {last_error}"
+        )
 
     def _wait_for_server(self, key, priority, end, timeout):
         # A fresh connection per request: an abandoned wait must not leave a stale reply.
@@ -200,9 +249,10 @@ class TrackerSession:
             sock.settimeout(None if end is None else max(0.001, end - time.monotonic()))
             sock.sendall(encode({"op": "request", "key": key, "priority": priority}))
             reply = recv_message(sock, deadline=end)
-        except socket.timeout:
-            raise RPCError(f"TrackerSession.request: no free server for key {key!r} "
-                           f"within {timeout:g} s") from None
+        except TimeoutError:
+            raise RPCError(
+                f"TrackerSession.request: no free server for key {key!r} within {timeout:g} s"
+            ) from None
         except (OSError, RPCError) as err:
             raise RPCError(f"TrackerSession.request: {err}") from None
         finally:
@@ -212,8 +262,9 @@ class TrackerSession:
                 raise MessageError(f"not a JSON object but {type(reply).__name__}")
             check_fields(reply, _SERVER_FIELDS)
         except MessageError as err:
-            raise RPCError(f"TrackerSession.request: bad reply from the tracker ({err}): "
-                           f"{reply!r:.80}") from None
+            raise RPCError(
+                f"TrackerSession.request: bad reply from the tracker ({err}): {reply!r:.80}"
+            ) from None
         return reply
 
 

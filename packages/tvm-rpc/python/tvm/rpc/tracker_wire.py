@@ -2,7 +2,6 @@
 
 import json
 import re
-import socket
 import struct
 import time
 
@@ -71,8 +70,8 @@ def pop_messages(buf, limit=MAX_MESSAGE, max_count=None):
             raise MessageError(f"message of {n} bytes exceeds {limit}")
         if len(buf) < 4 + n:
             break
-        messages.append(decode(bytes(buf[4:4 + n])))
-        del buf[:4 + n]
+        messages.append(decode(bytes(buf[4 : 4 + n])))
+        del buf[: 4 + n]
     return messages
 
 
@@ -84,7 +83,7 @@ def _recv_exact(sock, n, deadline=None):
         if deadline is not None:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise socket.timeout("timed out")
+                raise TimeoutError("timed out")
             sock.settimeout(remaining)
         chunk = sock.recv(min(n - len(data), 1 << 20))
         if not chunk:
@@ -115,8 +114,9 @@ def check_key(key, where, limit=MAX_KEY):
     if not isinstance(key, str):
         raise TypeError(f"{where} must be a str, got {type(key).__name__}")
     if not key or len(key.encode("utf-8", "surrogatepass")) > limit or not key.isprintable():
-        raise ValueError(f"{where} must be 1 to {limit} bytes of printable characters, got "
-                         f"{len(key)} characters")
+        raise ValueError(
+            f"{where} must be 1 to {limit} bytes of printable characters, got {len(key)} characters"
+        )
     return key
 
 
@@ -136,8 +136,9 @@ def _field(message, name, kind):
     elif kind == "priority":
         low, high = PRIORITY_RANGE
         if type(value) is not int or not low <= value < high:
-            raise MessageError(f"field {name!r} must be an int in [{low}, {high}), got "
-                               f"{value!r:.40}")
+            raise MessageError(
+                f"field {name!r} must be an int in [{low}, {high}), got {value!r:.40}"
+            )
     elif kind == "hex32":
         if not isinstance(value, str) or len(value) != 64 or not _HEX.fullmatch(value):
             raise MessageError(f"field {name!r} must be 64 lowercase hex digits")

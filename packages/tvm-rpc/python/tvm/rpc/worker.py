@@ -13,7 +13,7 @@ from .endpoint import RPCEndpoint
 from .errors import describe
 from .handshake import HANDSHAKE_TIMEOUT, read_magic, send_ready, server_handshake
 from .protocol import MAGIC, Code
-from .sessions import make_session
+from .session_constructors import make_session
 
 logger = logging.getLogger("tvm.rpc")
 
@@ -21,9 +21,20 @@ logger = logging.getLogger("tvm.rpc")
 STATUS_STARTED = struct.Struct("<cd")
 
 
-def serve_connection(sock, peer, accept_key, status_fd=None, write_lock=None,
-                     max_frame_size=None, handshake_timeout=HANDSHAKE_TIMEOUT, *, secret=None,
-                     ssl_context=None, policy=None, workspace=None):
+def serve_connection(
+    sock,
+    peer,
+    accept_key,
+    status_fd=None,
+    write_lock=None,
+    max_frame_size=None,
+    handshake_timeout=HANDSHAKE_TIMEOUT,
+    *,
+    secret=None,
+    ssl_context=None,
+    policy=None,
+    workspace=None,
+):
     """Handshake with the client on ``sock`` and serve its session until it ends.
 
     accept_key(key) says whether the client's key is acceptable: True, False, or a str

@@ -42,7 +42,7 @@ def remove_orphans(parent):
     for name in names:
         if not name.startswith(_PREFIX):
             continue
-        pid = name[len(_PREFIX):].partition("-")[0]
+        pid = name[len(_PREFIX) :].partition("-")[0]
         path = os.path.join(parent, name)
         try:
             if not pid.isdigit() or os.stat(path).st_uid != os.getuid() or _alive(int(pid)):

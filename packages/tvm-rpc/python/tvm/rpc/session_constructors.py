@@ -27,7 +27,8 @@ class SessionPolicy:
         raise PermissionError(
             f"session_constructor_args: rpc.Connect to {host}:{port} is not allowed by this "
             "server; start it with allow_connect=[(host, port), ...] listing the targets a "
-            "client may chain to (or permissive=True)")
+            "client may chain to (or permissive=True)"
+        )
 
     def check_popen(self, binary):
         if binary is None or self.permissive:
@@ -38,22 +39,27 @@ class SessionPolicy:
         raise PermissionError(
             f"session_constructor_args: rpc.PopenSession of {shown} is not allowed by this "
             "server; start it with allow_popen=[path, ...] listing the programs a client may "
-            "start (or permissive=True)")
+            "start (or permissive=True)"
+        )
 
 
 def _targets(targets, func):
     for target in targets:
-        if (not isinstance(target, (tuple, list)) or len(target) != 2
-                or not isinstance(target[0], str) or type(target[1]) is not int):
-            raise TypeError(f"{func}: argument 'allow_connect' must hold (host, port) pairs, "
-                            f"got {target!r}")
+        if (
+            not isinstance(target, (tuple, list))
+            or len(target) != 2
+            or not isinstance(target[0], str)
+            or type(target[1]) is not int
+        ):
+            raise TypeError(
+                f"{func}: argument 'allow_connect' must hold (host, port) pairs, got {target!r}"
+            )
         yield target[0], target[1]
 
 
 def _programs(programs, func):
     if isinstance(programs, (str, bytes)):
-        raise TypeError(f"{func}: argument 'allow_popen' must be a list of paths, not one "
-                        "string")
+        raise TypeError(f"{func}: argument 'allow_popen' must be a list of paths, not one string")
     for program in programs:
         if not isinstance(program, (str, os.PathLike)):
             raise TypeError(f"{func}: argument 'allow_popen' must hold paths, got {program!r}")
@@ -76,23 +82,28 @@ def make_session(constructor_args, policy=None, workspace=None):
     name, *args = constructor_args or ["rpc.LocalSession"]
     if name == "rpc.LocalSession":
         if args:
-            raise TypeError(f"session_constructor_args: rpc.LocalSession takes no arguments, "
-                            f"got {args!r}")
+            raise TypeError(
+                f"session_constructor_args: rpc.LocalSession takes no arguments, got {args!r}"
+            )
         return LocalSession(workspace, confined=not policy.permissive)
     if name == "rpc.Connect":
         return _connect(policy, *args)
     if name == "rpc.PopenSession":
         return _popen(policy, *args)
-    raise ValueError(f"session_constructor_args: unknown session constructor {name!r}; "
-                     f"expected one of {sorted(SESSION_CONSTRUCTORS)}")
+    raise ValueError(
+        f"session_constructor_args: unknown session constructor {name!r}; "
+        f"expected one of {sorted(SESSION_CONSTRUCTORS)}"
+    )
 
 
 def _connect(policy, host=None, port=None, key="", session_timeout=0, *next_constructor_args):
     from .client import connect
 
     if not isinstance(host, str) or isinstance(port, bool) or not isinstance(port, (int, str)):
-        raise TypeError(f"session_constructor_args: rpc.Connect takes host (str), port (int), "
-                        f"[key, session_timeout, *next]; got {[host, port]!r}")
+        raise TypeError(
+            f"session_constructor_args: rpc.Connect takes host (str), port (int), "
+            f"[key, session_timeout, *next]; got {[host, port]!r}"
+        )
     port = int(port)
     policy.check_connect(host, port)
     return connect(host, port, key, session_timeout, list(next_constructor_args) or None)
