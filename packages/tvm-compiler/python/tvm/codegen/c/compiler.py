@@ -105,6 +105,16 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tvm-stack" / "kernels"
 
 
+@functools.lru_cache(maxsize=8)
+def _header_identity(include_dir: str) -> str:
+    # A kernel embeds the ABI tag of the headers it was built with: when tvm-ffi is upgraded
+    # in place (same paths, new ABI), a cached kernel would be refused, so the key names them.
+    try:
+        return hashlib.sha256((Path(include_dir) / "tvm_ffi" / "c_api.h").read_bytes()).hexdigest()
+    except OSError:
+        return include_dir
+
+
 def _ffi_paths() -> tuple[str, str]:
     import tvm_ffi.libinfo
 
@@ -134,7 +144,8 @@ def compile_shared_library(
         # Unloading the OpenMP runtime under its idle worker threads would crash the process,
         # so a kernel that pulls it in stays loaded.
         link.append("-Wl,-z,nodelete")
-    key_text = "\0".join([source, _compiler_identity(cc), *flags, *link, _cpu_identity()])
+    identity = [_compiler_identity(cc), _header_identity(include_dir), _cpu_identity()]
+    key_text = "\0".join([source, *flags, *link, *identity])
     key = hashlib.sha256(key_text.encode()).hexdigest()[:32]
     folder = cache_dir()
     target = folder / f"{key}.so"
