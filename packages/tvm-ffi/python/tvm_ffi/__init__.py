@@ -34,6 +34,11 @@ else:
         remove_global_func,
     )
     from .tensor import from_dlpack
+    from . import _object_hooks
+
+    _object_hooks.install()
+    from . import access_path, dataclasses, serialization, structural
+    from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
 
     __all__ = [
         "Array",
@@ -43,11 +48,15 @@ else:
         "Module",
         "Object",
         "Shape",
+        "StructuralKey",
         "Tensor",
+        "access_path",
         "convert",
+        "dataclasses",
         "device",
         "dtype",
         "from_dlpack",
+        "get_first_structural_mismatch",
         "get_global_func",
         "init_ffi_api",
         "libinfo",
@@ -58,4 +67,8 @@ else:
         "register_global_func",
         "register_object",
         "remove_global_func",
+        "serialization",
+        "structural",
+        "structural_equal",
+        "structural_hash",
     ]
