@@ -53,7 +53,10 @@ class _Writer:
         elif isinstance(v, Object):
             return self.obj(v)
         else:
-            return self.value(_core.convert(v))
+            converted = _core.convert(v)
+            if not isinstance(converted, Object) or converted is v:
+                raise TypeError(f"to_json_graph_str: argument `obj` holds a {type(v).__name__}, which has no JSON form")
+            return self.value(converted)
         if key in self.by_value:
             return self.by_value[key]
         kind = key[0]
@@ -91,7 +94,9 @@ class _Writer:
                 info = type_info_of(index)
                 fields = info.all_fields()
                 if not fields and info.find_method("__ffi_new__") is None:
-                    raise TypeError(f"Type `{info.type_key}` does not support ToJSONGraph (no reflected fields)")
+                    raise TypeError(
+                        f"to_json_graph_str: type `{info.type_key}` does not support ToJSONGraph (no reflected fields)"
+                    )
                 data = {}
                 for f in fields:
                     x = f.getter.__get__(v)
