@@ -158,9 +158,15 @@ def _seq_name(flags: int) -> str | None:
 
 
 def type_info_of(type_index: int, cls=None) -> TypeInfo:
-    """The TypeInfo of a registered type index (cached; refreshed when fields or methods grow)."""
-    raw = _core.type_info(type_index)
+    """The TypeInfo of a registered type index.
+
+    Cached: lookups without `cls` (repr, copy, serialization: once per object) return the cached
+    entry; registering a class (which passes `cls`) refreshes it when fields or methods grew.
+    """
     cached = _cache.get(type_index)
+    if cached is not None and cls is None:
+        return cached
+    raw = _core.type_info(type_index)
     if (
         cached is not None
         and len(cached.fields) == len(raw["fields"])
