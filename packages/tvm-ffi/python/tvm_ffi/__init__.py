@@ -39,17 +39,37 @@ else:
     _object_hooks.install()
     from . import access_path, dataclasses, serialization, structural
     from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
+    from .structural_visit import (
+        DefRegionKind,
+        InplaceMode,
+        StructuralMutator,
+        StructuralVisitor,
+        VisitInterrupt,
+        WalkOrder,
+        WalkResult,
+        structural_map,
+        structural_mutate,
+        structural_visit,
+        structural_walk,
+    )
 
     __all__ = [
         "Array",
+        "DefRegionKind",
         "Device",
         "Function",
+        "InplaceMode",
         "Map",
         "Module",
         "Object",
         "Shape",
         "StructuralKey",
+        "StructuralMutator",
+        "StructuralVisitor",
         "Tensor",
+        "VisitInterrupt",
+        "WalkOrder",
+        "WalkResult",
         "access_path",
         "convert",
         "dataclasses",
@@ -71,4 +91,8 @@ else:
         "structural",
         "structural_equal",
         "structural_hash",
+        "structural_map",
+        "structural_mutate",
+        "structural_visit",
+        "structural_walk",
     ]

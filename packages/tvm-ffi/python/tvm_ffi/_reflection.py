@@ -137,7 +137,7 @@ class TypeInfo:
 
     def find_method(self, name: str):
         """The method `name` of this type or its nearest ancestor, or None."""
-        info = self
+        info: TypeInfo | None = self
         while info is not None:
             for m in info.methods:
                 if m.name == name:

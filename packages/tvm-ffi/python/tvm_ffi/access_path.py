@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from enum import IntEnum
+from typing import Any
 
 from ._core import Object
 from .registry import get_global_func, register_object
@@ -32,6 +33,8 @@ class AccessStep(Object):
     """One step: an attribute, an array index or a map key, present or missing (fields kind, key)."""
 
     __slots__ = ()
+    kind: int
+    key: Any
 
     def __repr__(self):
         kind, key = self.kind, self.key
@@ -58,6 +61,9 @@ class AccessPath(Object):
     """A path from a root value: the parent path plus one step (fields parent, step, depth)."""
 
     __slots__ = ()
+    parent: AccessPath | None
+    step: AccessStep | None
+    depth: int
 
     @staticmethod
     def root() -> AccessPath:
@@ -106,8 +112,8 @@ class AccessPath(Object):
         from .container import Array
 
         steps = []
-        path = self
-        while path.step is not None:
+        path: AccessPath | None = self
+        while path is not None and path.step is not None:
             steps.append(path.step)
             path = path.parent
         return Array(steps[::-1])
@@ -118,9 +124,10 @@ class AccessPath(Object):
             raise TypeError(f"AccessPath.is_prefix_of: argument `other` must be an AccessPath, got {type(other).__name__}")
         if self.depth > other.depth:
             return False
-        while other.depth > self.depth:
-            other = other.parent
-        return self == other
+        node: AccessPath | None = other
+        while node is not None and node.depth > self.depth:
+            node = node.parent
+        return self == node
 
     def __eq__(self, other):
         if not isinstance(other, AccessPath):

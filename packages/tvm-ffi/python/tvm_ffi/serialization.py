@@ -32,6 +32,8 @@ class _Writer:
         return index
 
     def value(self, v) -> int:
+        key: tuple
+        node: dict[str, Any]
         if v is None:
             key = ("None",)
         elif isinstance(v, bool):
