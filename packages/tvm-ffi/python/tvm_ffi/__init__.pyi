@@ -22,22 +22,52 @@ from .registry import register_global_func as register_global_func
 from .registry import register_object as register_object
 from .registry import remove_global_func as remove_global_func
 from .tensor import from_dlpack as from_dlpack
+from . import access_path as access_path
+from . import dataclasses as dataclasses
+from . import serialization as serialization
+from . import structural as structural
+from .structural import StructuralKey as StructuralKey
+from .structural import get_first_structural_mismatch as get_first_structural_mismatch
+from .structural import structural_equal as structural_equal
+from .structural import structural_hash as structural_hash
+from .structural_visit import DefRegionKind as DefRegionKind
+from .structural_visit import InplaceMode as InplaceMode
+from .structural_visit import StructuralMutator as StructuralMutator
+from .structural_visit import StructuralVisitor as StructuralVisitor
+from .structural_visit import VisitInterrupt as VisitInterrupt
+from .structural_visit import WalkOrder as WalkOrder
+from .structural_visit import WalkResult as WalkResult
+from .structural_visit import structural_map as structural_map
+from .structural_visit import structural_mutate as structural_mutate
+from .structural_visit import structural_visit as structural_visit
+from .structural_visit import structural_walk as structural_walk
 
 __version__: str
 
 __all__ = [
     "Array",
+    "DefRegionKind",
     "Device",
     "Function",
+    "InplaceMode",
     "Map",
     "Module",
     "Object",
     "Shape",
+    "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
     "Tensor",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
+    "access_path",
     "convert",
+    "dataclasses",
     "device",
     "dtype",
     "from_dlpack",
+    "get_first_structural_mismatch",
     "get_global_func",
     "init_ffi_api",
     "libinfo",
@@ -48,4 +78,12 @@ __all__ = [
     "register_global_func",
     "register_object",
     "remove_global_func",
+    "serialization",
+    "structural",
+    "structural_equal",
+    "structural_hash",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
+    "structural_walk",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from . import _core
 from ._core import Object
@@ -11,7 +12,7 @@ from ._reflection import type_info_of
 _ARRAY, _MAP, _SHAPE = 71, 72, 69
 
 
-def _format_value(value, active) -> str:
+def _format_value(value: Any, active: set) -> str:
     """One value as upstream's __ffi_repr__ prints it: strings in double quotes, Arrays as tuples."""
     if isinstance(value, bool) or value is None:
         return repr(value)
@@ -20,20 +21,21 @@ def _format_value(value, active) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, Object) and value.__ffi_handle__:
+        container: Any = value  # an Array or Map when the index says so
         index = value.__ffi_type_index__
         if id(value) in active or value.__ffi_handle__ in active:
             return "..."
         if index == _ARRAY:
             active.add(value.__ffi_handle__)
             try:
-                items = [_format_value(v, active) for v in value]
+                items = [_format_value(v, active) for v in container]
             finally:
                 active.discard(value.__ffi_handle__)
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
         if index == _MAP:
             active.add(value.__ffi_handle__)
             try:
-                items = [f"{_format_value(k, active)}: {_format_value(v, active)}" for k, v in value.items()]
+                items = [f"{_format_value(k, active)}: {_format_value(v, active)}" for k, v in container.items()]
             finally:
                 active.discard(value.__ffi_handle__)
             return "{" + ", ".join(items) + "}"

@@ -107,7 +107,7 @@ class AccessPath(Object):
         """This path followed by a map key `key` that is absent."""
         return self._ext(AccessKind.MAP_ITEM_MISSING, key)
 
-    def to_steps(self):
+    def to_steps(self) -> Any:
         """The steps from the root, as an Array of AccessStep."""
         from .container import Array
 

@@ -6,3 +6,7 @@ from ._core import Device as Device
 from ._core import Function as Function
 from ._core import Object as Object
 from ._core import Tensor as Tensor
+from ._reflection import TypeField as TypeField
+from ._reflection import TypeInfo as TypeInfo
+from ._reflection import TypeMethod as TypeMethod
+from ._reflection import TypeSchema as TypeSchema

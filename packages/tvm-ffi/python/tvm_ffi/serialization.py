@@ -18,7 +18,7 @@ _INLINE_STATIC = {1: int, 2: bool, 3: float}  # field static type index -> inlin
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self) -> None:
         self.nodes: list = []
         self.by_value: dict = {}
         self.by_handle: dict = {}
@@ -32,7 +32,7 @@ class _Writer:
         return index
 
     def value(self, v) -> int:
-        key: tuple
+        key: Any
         node: dict[str, Any]
         if v is None:
             key = ("None",)
@@ -81,6 +81,7 @@ class _Writer:
                 f"to_json_graph_str: argument `obj` contains a cycle through an object of type `{v.__ffi_type_key__}`"
             )
         index = v.__ffi_type_index__
+        node: dict[str, Any]
         self.active.add(handle)
         try:
             if index == _ARRAY:
@@ -99,11 +100,11 @@ class _Writer:
                     raise TypeError(
                         f"to_json_graph_str: type `{info.type_key}` does not support ToJSONGraph (no reflected fields)"
                     )
-                data = {}
+                values: dict[str, Any] = {}
                 for f in fields:
                     x = f.getter.__get__(v)
-                    data[f.name] = x if f.field_static_type_index in _INLINE_STATIC else self.value(x)
-                node = {"type": info.type_key, "data": data}
+                    values[f.name] = x if f.field_static_type_index in _INLINE_STATIC else self.value(x)
+                node = {"type": info.type_key, "data": values}
         finally:
             self.active.discard(handle)
         out = self.add(node)
@@ -128,7 +129,7 @@ def _bad(msg):
 
 
 class _Reader:
-    def __init__(self, nodes):
+    def __init__(self, nodes: list) -> None:
         self.nodes = nodes
         self.done: dict = {}
         self.active: set = set()

@@ -6,12 +6,14 @@ import typing
 from enum import IntEnum
 from typing import Any, Callable
 
+import functools
 import inspect
 
+from . import _core
 from ._core import Object
 from ._reflection import type_info_of
 from .container import Array, Map
-from .dataclasses import py_class
+from .dataclasses._py_class import py_class
 
 _ARRAY, _MAP = 71, 72
 
@@ -50,6 +52,10 @@ class VisitInterrupt(Object):
     """Payload-carrying signal that stops a structural visit: return it from a callback."""
 
     value: Any = None
+    __match_args__ = ("value",)
+
+    def __init__(self, value: Any = None) -> None:
+        _core.dyn_init(self, type(self).__ffi_type_index__, value)
 
 
 _DEF_KIND = {"def": DefRegionKind.DEF_PATTERN, "def-pattern": DefRegionKind.DEF_PATTERN,
@@ -255,6 +261,10 @@ def structural_map(root: Any, callbacks: Any = (), with_def_region_kind: Any = (
 class StructuralVisitor:
     """The visitor a structural_visit callback receives: visit(child) or default_visit(value)."""
 
+    _entries: list
+    _guard: _Guard
+    _kind: DefRegionKind
+
     def __init__(self, *args, **kwargs):
         raise TypeError("`StructuralVisitor` cannot be constructed directly; structural_visit supplies one")
 
@@ -296,7 +306,7 @@ class StructuralVisitor:
         handle = self._guard.enter(value)
         try:
             for child, kind in _children(value, int(self._kind)):
-                self.with_def_region_kind(kind, lambda c=child: self.visit(c))
+                self.with_def_region_kind(kind, functools.partial(self.visit, child))
         finally:
             self._guard.active.discard(handle)
 
@@ -320,6 +330,11 @@ def structural_visit(root: Any, callbacks: Any = ()):
 class StructuralMutator:
     """The mutator a structural_mutate callback receives: mutate(child) or default_mutate(value)."""
 
+    _entries: list
+    _guard: _Guard
+    _kind: DefRegionKind
+    _remap: dict
+
     def __init__(self, *args, **kwargs):
         raise TypeError("`StructuralMutator` cannot be constructed directly; structural_mutate supplies one")
 
@@ -329,7 +344,7 @@ class StructuralMutator:
         self._entries = entries
         self._guard = _Guard("structural_mutate")
         self._kind = DefRegionKind.NONE
-        self._remap: dict = {}
+        self._remap = {}
         return self
 
     @property

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._reflection import MISSING
-from .c_class import c_class
-from .field import KW_ONLY, Field, field
-from .py_class import py_class
+from ._c_class import c_class
+from ._field import KW_ONLY, Field, field
+from ._py_class import py_class
 
 
 def _fields_of(obj_or_cls, func):

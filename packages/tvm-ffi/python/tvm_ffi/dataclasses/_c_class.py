@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..registry import register_object
-from .field import Field
-from .py_class import _annotate_type_info, _install_compare
+from ._field import Field
+from ._py_class import _annotate_type_info, _install_compare
 
 
 def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: bool = True, eq: bool = False,
@@ -32,7 +32,7 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
             cls.__init__ = None
         _install_compare(cls, fields, eq, order, unsafe_hash)
         if match_args and "__match_args__" not in cls.__dict__:
-            cls.__match_args__ = tuple(f.name for f in fields)
+            setattr(cls, "__match_args__", tuple(f.name for f in fields))
         _annotate_type_info(cls, fields)
         return cls
 

@@ -9,7 +9,7 @@ from .. import _core
 from .._core import Object
 from .._reflection import FLAG_SEQ_DEF, FLAG_SEQ_IGNORE, FLAG_WRITABLE, MISSING, SEQ_KINDS, type_info_of
 from ..registry import register_object
-from .field import KW_ONLY, Field
+from ._field import KW_ONLY, Field
 
 _CLASS_KINDS = sorted(k for k in SEQ_KINDS if k is not None)
 
@@ -245,7 +245,7 @@ def _process(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_ar
     if "__setattr__" not in cls.__dict__:
         cls.__setattr__ = _make_setattr(cls, key, fields)
     if match_args and "__match_args__" not in cls.__dict__:
-        cls.__match_args__ = tuple(f.name for f in fields if f.init and not f.kw_only)
+        setattr(cls, "__match_args__", tuple(f.name for f in fields if f.init and not f.kw_only))
     _annotate_type_info(cls, fields)
     return cls
 
