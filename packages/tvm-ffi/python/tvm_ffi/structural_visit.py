@@ -258,27 +258,25 @@ def structural_map(root: Any, callbacks: Any = (), with_def_region_kind: Any = (
     return mapper(_as_ffi(root), 0)
 
 
-class StructuralVisitor:
-    """The visitor a structural_visit callback receives: visit(child) or default_visit(value)."""
+class _Traversal:
+    """What the visitor and the mutator share: callback entries, the cycle guard, the def-region kind."""
 
     _entries: list
     _guard: _Guard
     _kind: DefRegionKind
-
-    def __init__(self, *args, **kwargs):
-        raise TypeError("`StructuralVisitor` cannot be constructed directly; structural_visit supplies one")
+    _func = ""
 
     @classmethod
     def _make(cls, entries):
         self = object.__new__(cls)
         self._entries = entries
-        self._guard = _Guard("structural_visit")
+        self._guard = _Guard(cls._func)
         self._kind = DefRegionKind.NONE
         return self
 
     @property
     def def_region_kind(self) -> DefRegionKind:
-        """The def-region kind of the value being visited."""
+        """The def-region kind of the value being traversed."""
         return self._kind
 
     def with_def_region_kind(self, kind: int, func: Callable[[], Any]) -> Any:
@@ -288,6 +286,15 @@ class StructuralVisitor:
             return func()
         finally:
             self._kind = old
+
+
+class StructuralVisitor(_Traversal):
+    """The visitor a structural_visit callback receives: visit(child) or default_visit(value)."""
+
+    _func = "structural_visit"
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("`StructuralVisitor` cannot be constructed directly; structural_visit supplies one")
 
     def visit(self, value: Any) -> None:
         """Visit value: the first matching callback owns its descent; else default_visit."""
@@ -327,12 +334,10 @@ def structural_visit(root: Any, callbacks: Any = ()):
     return None
 
 
-class StructuralMutator:
+class StructuralMutator(_Traversal):
     """The mutator a structural_mutate callback receives: mutate(child) or default_mutate(value)."""
 
-    _entries: list
-    _guard: _Guard
-    _kind: DefRegionKind
+    _func = "structural_mutate"
     _remap: dict
 
     def __init__(self, *args, **kwargs):
@@ -340,25 +345,9 @@ class StructuralMutator:
 
     @classmethod
     def _make(cls, entries):
-        self = object.__new__(cls)
-        self._entries = entries
-        self._guard = _Guard("structural_mutate")
-        self._kind = DefRegionKind.NONE
+        self = super()._make(entries)
         self._remap = {}
         return self
-
-    @property
-    def def_region_kind(self) -> DefRegionKind:
-        """The def-region kind of the value being mutated."""
-        return self._kind
-
-    def with_def_region_kind(self, kind: int, func: Callable[[], Any]) -> Any:
-        """Run func with the def-region kind set to kind."""
-        old, self._kind = self._kind, DefRegionKind(kind)
-        try:
-            return func()
-        finally:
-            self._kind = old
 
     def var_remap_get(self, var: Any) -> Any:
         """The replacement recorded for var, or None."""
