@@ -37,21 +37,29 @@ else:
     from . import _object_hooks
 
     _object_hooks.install()
-    from . import access_path, dataclasses, serialization, structural
-    from .structural import StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
-    from .structural_visit import (
-        DefRegionKind,
-        InplaceMode,
-        StructuralMutator,
-        StructuralVisitor,
-        VisitInterrupt,
-        WalkOrder,
-        WalkResult,
-        structural_map,
-        structural_mutate,
-        structural_visit,
-        structural_walk,
-    )
+    # Imported on first use: they cost more to import than the rest of tvm_ffi.
+    _LAZY_MODULES = ("access_path", "dataclasses", "serialization", "structural")
+    _LAZY_NAMES = {
+        **dict.fromkeys(
+            ("StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash"), "structural"
+        ),
+        **dict.fromkeys(
+            ("DefRegionKind", "InplaceMode", "StructuralMutator", "StructuralVisitor", "VisitInterrupt", "WalkOrder",
+             "WalkResult", "structural_map", "structural_mutate", "structural_visit", "structural_walk"),
+            "_structural_visit",
+        ),
+    }
+
+    def __getattr__(name):
+        import importlib
+
+        if name in _LAZY_MODULES:
+            return importlib.import_module(f".{name}", __name__)
+        module = _LAZY_NAMES.get(name)
+        if module is not None:
+            return getattr(importlib.import_module(f".{module}", __name__), name)
+        raise AttributeError(f"module 'tvm_ffi' has no attribute {name!r}")
+
 
     __all__ = [
         "Array",

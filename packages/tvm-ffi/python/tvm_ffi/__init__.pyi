@@ -30,17 +30,17 @@ from .structural import StructuralKey as StructuralKey
 from .structural import get_first_structural_mismatch as get_first_structural_mismatch
 from .structural import structural_equal as structural_equal
 from .structural import structural_hash as structural_hash
-from .structural_visit import DefRegionKind as DefRegionKind
-from .structural_visit import InplaceMode as InplaceMode
-from .structural_visit import StructuralMutator as StructuralMutator
-from .structural_visit import StructuralVisitor as StructuralVisitor
-from .structural_visit import VisitInterrupt as VisitInterrupt
-from .structural_visit import WalkOrder as WalkOrder
-from .structural_visit import WalkResult as WalkResult
-from .structural_visit import structural_map as structural_map
-from .structural_visit import structural_mutate as structural_mutate
-from .structural_visit import structural_visit as structural_visit
-from .structural_visit import structural_walk as structural_walk
+from ._structural_visit import DefRegionKind as DefRegionKind
+from ._structural_visit import InplaceMode as InplaceMode
+from ._structural_visit import StructuralMutator as StructuralMutator
+from ._structural_visit import StructuralVisitor as StructuralVisitor
+from ._structural_visit import VisitInterrupt as VisitInterrupt
+from ._structural_visit import WalkOrder as WalkOrder
+from ._structural_visit import WalkResult as WalkResult
+from ._structural_visit import structural_map as structural_map
+from ._structural_visit import structural_mutate as structural_mutate
+from ._structural_visit import structural_visit as structural_visit
+from ._structural_visit import structural_walk as structural_walk
 
 __version__: str
 

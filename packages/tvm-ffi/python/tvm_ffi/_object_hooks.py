@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from . import _core
@@ -17,6 +16,8 @@ def _format_value(value: Any, active: set) -> str:
     if isinstance(value, bool) or value is None:
         return repr(value)
     if isinstance(value, str):
+        import json
+
         return json.dumps(str(value), ensure_ascii=False)
     if isinstance(value, float):
         return f"{value:g}"

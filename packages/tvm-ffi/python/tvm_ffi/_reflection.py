@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import _core
@@ -32,7 +31,51 @@ class _Missing:
 MISSING = _Missing()
 
 
-@dataclass(repr=False)
+class _Factory:
+    """A record field's default made fresh per instance (dataclasses' default_factory)."""
+
+    def __init__(self, make):
+        self.make = make
+
+
+def _record(repr: bool = True):  # noqa: A002
+    """A small @dataclass: __init__, __repr__, __eq__ and __match_args__ from the annotations.
+
+    The standard dataclasses module costs more to import than the rest of tvm_ffi together.
+    """
+
+    def wrap(cls):
+        names = list(cls.__dict__.get("__annotations__", {}))
+        env: dict = {"_Factory": _Factory}
+        params, body = ["self"], []
+        for i, name in enumerate(names):
+            if name in cls.__dict__:
+                env[f"_d{i}"] = cls.__dict__[name]
+                params.append(f"{name}=_d{i}")
+                body.append(f"    self.{name} = {name}.make() if type({name}) is _Factory else {name}")
+                delattr(cls, name)
+            else:
+                params.append(name)
+                body.append(f"    self.{name} = {name}")
+        exec(f"def __init__({', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n", env)  # noqa: S102
+        cls.__init__ = env["__init__"]
+        cls.__match_args__ = tuple(names)
+        if repr:
+            cls.__repr__ = lambda self: f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+        def __eq__(self, other):
+            if type(other) is not type(self):
+                return NotImplemented
+            return all(getattr(self, n) == getattr(other, n) for n in names)
+
+        cls.__eq__ = __eq__
+        cls.__hash__ = None
+        return cls
+
+    return wrap
+
+
+@_record(repr=False)
 class TypeSchema:
     """The type of a field or argument: an origin type key and its type arguments."""
 
@@ -62,7 +105,7 @@ class TypeSchema:
         return self.repr()
 
 
-@dataclass(repr=True)
+@_record()
 class TypeField:
     """A reflected field: its name, layout, flags, descriptor and dataclass options."""
 
@@ -73,7 +116,7 @@ class TypeField:
     offset: int
     field_static_type_index: int
     frozen: bool
-    metadata: dict = field(default_factory=dict)
+    metadata: dict = _Factory(dict)
     getter: Any = None
     setter: Any = None
     ty: Any = None
@@ -93,14 +136,14 @@ class TypeField:
         return self.getter
 
 
-@dataclass(repr=True)
+@_record()
 class TypeMethod:
     """A reflected method: a Function; an instance method takes the object first."""
 
     name: str
     doc: str | None
     func: Any
-    metadata: dict = field(default_factory=dict)
+    metadata: dict = _Factory(dict)
     is_static: bool = False
 
     def as_callable(self, cls):
@@ -117,7 +160,7 @@ class TypeMethod:
         return method
 
 
-@dataclass(repr=True)
+@_record()
 class TypeInfo:
     """Aggregated type information required to build a proxy class."""
 

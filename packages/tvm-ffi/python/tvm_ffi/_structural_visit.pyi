@@ -1,4 +1,4 @@
-"""Stubs of tvm_ffi.structural_visit."""
+"""Stubs of tvm_ffi._structural_visit."""
 
 from enum import IntEnum
 from typing import Any, Callable
