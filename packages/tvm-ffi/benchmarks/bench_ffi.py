@@ -82,7 +82,55 @@ def measure():
         out["nop(torch tensor)"] = per_call_ns("nop(t)", env, 100000)
     except ImportError:
         pass
+    out.update(measure_reflection())
     return out
+
+
+TREE_NODES = 10000
+
+
+def measure_reflection():
+    """py_class construction / field access, and structural equality, hashing and JSON of a 10,000-node tree."""
+    import tvm_ffi
+    from tvm_ffi import Object
+    from tvm_ffi.dataclasses import py_class
+    from tvm_ffi.serialization import to_json_graph_str
+
+    @py_class("bench.Point")
+    class Point(Object):
+        x: float
+        y: float
+
+    @py_class("bench.Node")
+    class Node(Object):
+        value: int
+        kids: list
+
+    def tree(size=TREE_NODES, start=0):
+        # A node holding `size` nodes in all: itself and up to 4 subtrees of nearly equal size.
+        rest, kids = size - 1, []
+        for k in range(4):
+            part = rest // (4 - k)
+            if part:
+                kids.append(tree(part, start + 1 + len(kids)))
+            rest -= part
+        return Node(start, kids)
+
+    def count(n):
+        return 1 + sum(count(k) for k in n.kids)
+
+    a, b = tree(), tree()
+    env = {"Point": Point, "p": Point(1.0, 2.0), "a": a, "b": b, "se": tvm_ffi.structural_equal,
+           "sh": tvm_ffi.structural_hash, "tj": to_json_graph_str}
+    assert tvm_ffi.structural_equal(a, b)
+    nodes = count(a)
+    return {
+        "py_class Point(1.0, 2.0)": per_call_ns("Point(1.0, 2.0)", env, 50000),
+        "py_class field get p.x": per_call_ns("p.x", env, 200000),
+        f"structural_equal({nodes} nodes)": per_call_ns("se(a, b)", env, 20),
+        f"structural_hash({nodes} nodes)": per_call_ns("sh(a)", env, 20),
+        f"to_json_graph_str({nodes} nodes)": per_call_ns("tj(a)", env, 3),
+    }
 
 
 def run(python):

@@ -45,6 +45,8 @@ struct TypeEntry {
   StableArray<TVMFFIMethodInfo> methods;
   std::vector<Any> method_refs;         // keeps method Functions alive
   std::deque<std::string> text;         // storage for field/method names and docs
+  TVMFFITypeMetadata metadata{{nullptr, 0}, kTVMFFISEqHashKindUnsupported};
+  std::atomic<bool> has_metadata{false};
 };
 
 bool SameName(const TVMFFIByteArray& a, const TVMFFIByteArray& b) {
@@ -146,6 +148,20 @@ class TypeTable {
     entry->info.num_fields = entry->fields.size();
   }
 
+  void SetMetadata(int32_t index, const TVMFFITypeMetadata& metadata) {
+    std::lock_guard<std::mutex> lock(mu_);
+    TypeEntry* entry = GetRequired(index);
+    if (metadata.structural_eq_hash_kind < kTVMFFISEqHashKindUnsupported ||
+        metadata.structural_eq_hash_kind > kTVMFFISEqHashKindUniqueInstance) {
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMetadata: type `" << entry->key
+                                << "`: structural_eq_hash_kind must be 0..5, got "
+                                << metadata.structural_eq_hash_kind;
+    }
+    if (metadata.doc.size) entry->metadata.doc = {Keep(entry, metadata.doc), metadata.doc.size};
+    entry->metadata.structural_eq_hash_kind = metadata.structural_eq_hash_kind;
+    entry->has_metadata.store(true, std::memory_order_release);
+  }
+
   /*! Like fields: the first registration of a method name stands; a static/instance clash is refused. */
   void AddMethod(int32_t index, const TVMFFIMethodInfo& info) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -234,6 +250,18 @@ int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   TVM_FFI_SAFE_CALL_BEGIN();
   TypeTable::Global()->AddMethod(type_index, *info);
   TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  TypeTable::Global()->SetMetadata(type_index, *metadata);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+const TVMFFITypeMetadata* TVMFFIGetTypeMetadata(int32_t type_index) {
+  auto* entry = TypeTable::Global()->Get(type_index);
+  if (entry == nullptr || !entry->has_metadata.load(std::memory_order_acquire)) return nullptr;
+  return &entry->metadata;
 }
 
 int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {

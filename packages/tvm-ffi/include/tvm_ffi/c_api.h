@@ -223,8 +223,15 @@ typedef int (*TVMFFIFieldGetter)(void* field, TVMFFIAny* result);
 typedef int (*TVMFFIFieldSetter)(void* field, const TVMFFIAny* value);
 
 typedef enum {
-  kTVMFFIFieldFlagBitMaskWritable = 1
+  kTVMFFIFieldFlagBitMaskWritable = 1,
+  /* structural_equal / structural_hash skip the field (e.g. a source span) */
+  kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3,
+  /* the field defines variables: free variables met inside it may be mapped to each other */
+  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4
 } TVMFFIFieldFlagBitMask;
+
+/* field_static_type_index of a field holding an Any (a TVMFFIAny at the offset) */
+#define kTVMFFIFieldStaticTypeAny (-1)
 
 typedef struct {
   TVMFFIByteArray name;
@@ -273,6 +280,26 @@ TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* o
 TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info);
+
+/* How structural_equal / structural_hash treat a type's objects (the values follow upstream's). */
+typedef enum {
+  kTVMFFISEqHashKindUnsupported = 0, /* structural comparison raises TypeError */
+  kTVMFFISEqHashKindTreeNode = 1,    /* compare field by field */
+  kTVMFFISEqHashKindFreeVar = 2,     /* a variable: equal by binding (def regions, map_free_vars) */
+  kTVMFFISEqHashKindDAGNode = 3,     /* field by field, and sharing must correspond */
+  kTVMFFISEqHashKindConstTreeNode = 4, /* like TreeNode, same pointer is equal at once */
+  kTVMFFISEqHashKindUniqueInstance = 5 /* equal only to itself */
+} TVMFFISEqHashKind;
+
+typedef struct {
+  TVMFFIByteArray doc;
+  int32_t structural_eq_hash_kind; /* a TVMFFISEqHashKind */
+} TVMFFITypeMetadata;
+
+/* Registering again with the same kind is a no-op; another kind replaces it (last one wins). */
+TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata);
+/* NULL when the type has none (then it is kTVMFFISEqHashKindUnsupported). */
+TVM_FFI_DLL const TVMFFITypeMetadata* TVMFFIGetTypeMetadata(int32_t type_index);
 
 /* ------------------------------------------------------------------ */
 /* Strings, bytes, dtypes, tensors                                      */

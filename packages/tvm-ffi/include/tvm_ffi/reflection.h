@@ -5,6 +5,7 @@
 #include <tvm_ffi/function.h>
 
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace tvm {
@@ -25,6 +26,35 @@ int FieldSetter(void* field, const TVMFFIAny* value) {
   *static_cast<FieldType*>(field) = reinterpret_cast<const AnyView*>(value)->cast<FieldType>();
   TVM_FFI_SAFE_CALL_END();
 }
+/*!
+ * What structural equality, hashing and serialization may read straight from memory:
+ * an Any (kTVMFFIFieldStaticTypeAny), an object reference (kTVMFFIObject: a nullable
+ * pointer), a POD type index, or -2 (anything else: read through the getter).
+ */
+template <typename F>
+constexpr int32_t FieldStaticTypeIndex() {
+  if constexpr (std::is_same_v<F, Any>) {
+    return kTVMFFIFieldStaticTypeAny;
+  } else if constexpr (std::is_base_of_v<ObjectRef, F> && sizeof(F) == sizeof(void*)) {
+    return kTVMFFIObject;
+  } else if constexpr (std::is_same_v<F, bool>) {
+    return kTVMFFIBool;
+  } else if constexpr (std::is_integral_v<F>) {
+    return kTVMFFIInt;
+  } else if constexpr (std::is_floating_point_v<F>) {
+    return kTVMFFIFloat;
+  } else {
+    return -2;
+  }
+}
+template <typename T, typename = void>
+struct SEqHashKindOf {
+  static constexpr int32_t value = -1;  // not declared: leave the type's metadata alone
+};
+template <typename T>
+struct SEqHashKindOf<T, std::void_t<decltype(T::_type_s_eq_hash_kind)>> {
+  static constexpr int32_t value = static_cast<int32_t>(T::_type_s_eq_hash_kind);
+};
 template <typename T, typename F>
 int64_t FieldOffset(F T::*field) {
   // Offsets are measured from the object header (the Object base subobject).
@@ -55,11 +85,36 @@ struct init {
   bool enabled;
 };
 
-/*! ObjectDef<T>().def_ro("x", &T::x).def("f", &T::f) registers T's fields and methods. */
+/*! A field trait: def_ro("span", &T::span, AttachFieldFlag::SEqHashIgnore()). */
+struct AttachFieldFlag {
+  int64_t flag;
+  static AttachFieldFlag SEqHashIgnore() { return {kTVMFFIFieldFlagBitMaskSEqHashIgnore}; }
+  static AttachFieldFlag SEqHashDef() { return {kTVMFFIFieldFlagBitMaskSEqHashDef}; }
+};
+
+/*!
+ * ObjectDef<T>().def_ro("x", &T::x).def("f", &T::f) registers T's fields and methods.
+ * A class may declare `static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind` to take part
+ * in structural_equal / structural_hash. A copyable T gets `__ffi_shallow_copy__` (copy.copy),
+ * a default-constructible one `__ffi_new__` (deserialization fills its fields in).
+ */
 template <typename T>
 class ObjectDef {
  public:
-  ObjectDef() : type_index_(T::RuntimeTypeIndex()) {}
+  ObjectDef() : type_index_(T::RuntimeTypeIndex()) {
+    if constexpr (details::SEqHashKindOf<T>::value >= 0) {
+      TVMFFITypeMetadata meta{{nullptr, 0}, details::SEqHashKindOf<T>::value};
+      if (TVMFFITypeRegisterMetadata(type_index_, &meta) != 0) throw ::tvm::ffi::details::MoveFromRaised();
+    }
+    if constexpr (std::is_copy_constructible_v<T>) {
+      def_static("__ffi_shallow_copy__", [](ObjectRef self) {
+        return ObjectRef(make_object<T>(*details::SelfAs<T>(self, "__ffi_shallow_copy__")));
+      });
+    }
+    if constexpr (std::is_default_constructible_v<T>) {
+      def_static("__ffi_new__", []() { return ObjectRef(make_object<T>()); });
+    }
+  }
   explicit ObjectDef(init<>) : ObjectDef() {}
 
   template <typename... Args>
@@ -70,13 +125,14 @@ class ObjectDef {
     }, doc);
   }
 
-  template <typename F>
-  ObjectDef& def_ro(const char* name, F T::*field, const char* doc = "") {
-    return AddField(name, doc, field, false);
+  /*! Traits after the field: a doc string and AttachFieldFlag values, in any order. */
+  template <typename F, typename... Traits>
+  ObjectDef& def_ro(const char* name, F T::*field, Traits... traits) {
+    return AddField(name, field, false, traits...);
   }
-  template <typename F>
-  ObjectDef& def_rw(const char* name, F T::*field, const char* doc = "") {
-    return AddField(name, doc, field, true);
+  template <typename F, typename... Traits>
+  ObjectDef& def_rw(const char* name, F T::*field, Traits... traits) {
+    return AddField(name, field, true, traits...);
   }
   /*! An instance method: a const member function; argument 0 is the object. */
   template <typename R, typename... Args>
@@ -98,17 +154,29 @@ class ObjectDef {
   }
 
  private:
-  template <typename F>
-  ObjectDef& AddField(const char* name, const char* doc, F T::*field, bool writable) {
+  static void ApplyTrait(TVMFFIFieldInfo* info, const char* doc) {
+    info->doc = {doc, std::char_traits<char>::length(doc)};
+  }
+  static void ApplyTrait(TVMFFIFieldInfo* info, AttachFieldFlag flag) { info->flags |= flag.flag; }
+
+  template <typename F, typename... Traits>
+  ObjectDef& AddField(const char* name, F T::*field, bool writable, Traits... traits) {
     TVMFFIFieldInfo info;
     info.name = {name, std::char_traits<char>::length(name)};
-    info.doc = {doc, std::char_traits<char>::length(doc)};
+    info.doc = {"", 0};
     info.flags = writable ? kTVMFFIFieldFlagBitMaskWritable : 0;
+    (ApplyTrait(&info, traits), ...);
     info.size = sizeof(F);
     info.offset = details::FieldOffset(field);
     info.getter = details::FieldGetter<F>;
-    info.setter = writable ? details::FieldSetter<F> : nullptr;
-    info.field_static_type_index = kTVMFFIObject;
+    // Read-only fields keep a setter too: copies and deserialization fill them in; Python
+    // assignment checks the Writable flag.
+    if constexpr (std::is_copy_assignable_v<F>) {
+      info.setter = details::FieldSetter<F>;
+    } else {
+      info.setter = nullptr;
+    }
+    info.field_static_type_index = details::FieldStaticTypeIndex<F>();
     if (TVMFFITypeRegisterField(type_index_, &info) != 0) throw ::tvm::ffi::details::MoveFromRaised();
     return *this;
   }

@@ -39,18 +39,28 @@ else:
         remove_global_func,
     )
     from .tensor import from_dlpack
+    from . import _object_hooks
 
-    # Loaded on first use, so `import tvm_ffi` stays as fast as it was (enum, ctypes, fcntl).
+    _object_hooks.install()
+    # Loaded on first use, so `import tvm_ffi` stays as fast as it was: each costs more to
+    # import than the rest of tvm_ffi (enum, ctypes, fcntl, the reflection layers).
+    _STRUCTURAL_VISIT_NAMES = (
+        "DefRegionKind", "InplaceMode", "StructuralMutator", "StructuralVisitor", "VisitInterrupt",
+        "WalkOrder", "WalkResult", "structural_map", "structural_mutate", "structural_visit",
+        "structural_walk",
+    )
     _LAZY = {
-        "core": ("core", None),
-        "stream": ("stream", None),
-        "utils": ("utils", None),
+        **{name: (name, None) for name in ("core", "stream", "utils", "access_path",
+                                            "dataclasses", "serialization", "structural")},
         "DLDeviceType": ("core", "DLDeviceType"),
         "ObjectConvertible": ("core", "ObjectConvertible"),
         "StreamContext": ("stream", "StreamContext"),
         "get_raw_stream": ("stream", "get_raw_stream"),
         "use_raw_stream": ("stream", "use_raw_stream"),
         "use_torch_stream": ("stream", "use_torch_stream"),
+        **{name: ("structural", name) for name in (
+            "StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash")},
+        **{name: ("_structural_visit", name) for name in _STRUCTURAL_VISIT_NAMES},
     }
 
     def __getattr__(name):
@@ -74,26 +84,30 @@ else:
 
     __all__ = [
         "Array",
-        "LIB",
         "DLDeviceType",
         "Device",
         "Dict",
         "Function",
+        "LIB",
         "List",
         "Map",
-        "ObjectConvertible",
-        "StreamContext",
         "Module",
         "Object",
+        "ObjectConvertible",
         "Shape",
+        "StreamContext",
+        "StructuralKey",
         "Tensor",
+        "access_path",
         "convert",
         "convert_func",
         "core",
+        "dataclasses",
         "device",
         "dtype",
         "error",
         "from_dlpack",
+        "get_first_structural_mismatch",
         "get_global_func",
         "get_global_func_metadata",
         "get_raw_stream",
@@ -106,12 +120,17 @@ else:
         "register_global_func",
         "register_object",
         "remove_global_func",
+        "serialization",
         "stream",
+        "structural",
+        "structural_equal",
+        "structural_hash",
         "system_lib",
         "use_raw_stream",
         "use_torch_stream",
         "utils",
         "__version__",
         "__version_tuple__",
+        *_STRUCTURAL_VISIT_NAMES,
         *_DTYPE_CONSTANTS,
     ]

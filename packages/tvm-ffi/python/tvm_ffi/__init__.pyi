@@ -37,6 +37,25 @@ from .registry import register_global_func as register_global_func
 from .registry import register_object as register_object
 from .registry import remove_global_func as remove_global_func
 from .tensor import from_dlpack as from_dlpack
+from . import access_path as access_path
+from . import dataclasses as dataclasses
+from . import serialization as serialization
+from . import structural as structural
+from .structural import StructuralKey as StructuralKey
+from .structural import get_first_structural_mismatch as get_first_structural_mismatch
+from .structural import structural_equal as structural_equal
+from .structural import structural_hash as structural_hash
+from ._structural_visit import DefRegionKind as DefRegionKind
+from ._structural_visit import InplaceMode as InplaceMode
+from ._structural_visit import StructuralMutator as StructuralMutator
+from ._structural_visit import StructuralVisitor as StructuralVisitor
+from ._structural_visit import VisitInterrupt as VisitInterrupt
+from ._structural_visit import WalkOrder as WalkOrder
+from ._structural_visit import WalkResult as WalkResult
+from ._structural_visit import structural_map as structural_map
+from ._structural_visit import structural_mutate as structural_mutate
+from ._structural_visit import structural_visit as structural_visit
+from ._structural_visit import structural_walk as structural_walk
 
 import ctypes
 
@@ -76,24 +95,35 @@ __all__ = [
     "__version_tuple__",
     "Array",
     "DLDeviceType",
+    "DefRegionKind",
     "Device",
     "Dict",
     "Function",
     "List",
+    "InplaceMode",
     "Map",
     "Module",
     "Object",
     "ObjectConvertible",
     "Shape",
     "StreamContext",
+    "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
     "Tensor",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
+    "access_path",
     "convert",
     "convert_func",
     "core",
+    "dataclasses",
     "device",
     "dtype",
     "error",
     "from_dlpack",
+    "get_first_structural_mismatch",
     "get_global_func",
     "get_global_func_metadata",
     "get_raw_stream",
@@ -136,4 +166,12 @@ __all__ = [
     "float6_e3m2fn",
     "float4_e2m1fn",
     "float4_e2m1fnx2",
+    "serialization",
+    "structural",
+    "structural_equal",
+    "structural_hash",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
+    "structural_walk",
 ]

@@ -130,24 +130,5 @@ def _type_index_of(value):
     return 74  # anything else travels as an opaque Python object
 
 
-class _MissingType:
-    """The marker of an absent value (a field without a default, a missing key)."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self):
-        return "<MISSING>"
-
-    def __bool__(self):
-        return False
-
-    def __reduce__(self):
-        return (_MissingType, ())
-
-
-MISSING = _MissingType()
+# MISSING is one object here, in tvm_ffi.dataclasses and in the reflection layer.
+from ._reflection import MISSING, TypeField, TypeInfo, TypeMethod, TypeSchema  # noqa: F401,E402

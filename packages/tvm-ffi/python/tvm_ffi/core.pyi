@@ -55,8 +55,8 @@ class CAny:
     def __init__(self, value: Any) -> None: ...
     def to_py(self) -> Any: ...
 
-class _MissingType:
-    def __new__(cls) -> _MissingType: ...
-    def __bool__(self) -> bool: ...
-
-MISSING: _MissingType
+from ._reflection import MISSING as MISSING
+from ._reflection import TypeField as TypeField
+from ._reflection import TypeInfo as TypeInfo
+from ._reflection import TypeMethod as TypeMethod
+from ._reflection import TypeSchema as TypeSchema

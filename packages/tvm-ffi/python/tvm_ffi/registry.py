@@ -4,8 +4,10 @@ import sys
 
 from . import _core
 from ._core import Object
+from ._reflection import type_info_of
 
 _missing = object()
+_COPY_METHODS = ("__ffi_shallow_copy__", "__ffi_new__")
 
 
 def register_global_func(func_name, f=None, override=False):
@@ -128,6 +130,8 @@ def register_object(type_key=None):
             if name not in cls.__dict__:
                 setattr(cls, name, descriptor)
         for name, _doc, is_static, func in info["methods"]:
+            if name in _COPY_METHODS:
+                continue  # reached through copy.copy and deserialization, not as attributes
             if name == "__ffi_init__":
                 if "__init__" not in cls.__dict__:
                     cls.__init__ = _make_init(func)
@@ -135,6 +139,7 @@ def register_object(type_key=None):
                 setattr(cls, name, staticmethod(func) if is_static else _make_method(func, name))
         cls.__ffi_type_key__ = key
         cls.__ffi_type_index__ = index
+        cls.__tvm_ffi_type_info__ = type_info_of(index, cls)
         return cls
 
     if isinstance(type_key, type):

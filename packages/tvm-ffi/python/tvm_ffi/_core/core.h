@@ -96,6 +96,8 @@ PyObject* ClassForTypeIndex(int32_t type_index);
 /*! Sets a TypeError naming func unless Python objects of `type` may hold a handle of `type_index`. */
 bool CheckHandleFits(PyTypeObject* type, int32_t type_index, const char* func);
 void SetDTypeClass(PyObject* cls);
+/*! The callables repr/copy/deepcopy/pickle of every Object go through (None: the default). */
+void SetObjectHooks(PyObject* repr, PyObject* copy, PyObject* deepcopy, PyObject* reduce);
 PyObject* DataTypeToPy(DLDataType dtype);
 
 // ---- functions (function.cc) ----
@@ -131,6 +133,10 @@ bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor);
 // ---- the cyclic GC (gc.cc) ----
 /*! tp_traverse for a wrapper holding `handle`: visits the Python objects only it holds through it. */
 int TraverseHandle(const TVMFFIObject* handle, visitproc visit, void* arg);
+
+// ---- py_class objects (dyn_object.cc) ----
+/*! True, with the slots, when obj is an object of a Python-defined (py_class) type. */
+bool DynObjectSlots(const TVMFFIObject* obj, const TVMFFIAny** slots, int64_t* num_slots);
 
 // ---- opaque Python objects (opaque.cc) ----
 TVMFFIObject* NewOpaquePyObject(PyObject* obj);

@@ -49,8 +49,15 @@ int VisitObject(const TVMFFIObject* obj, visitproc visit, void* arg, int depth) 
       }
       return 0;
     }
-    default:
+    default: {
+      const TVMFFIAny* slots;
+      int64_t n;
+      if (!DynObjectSlots(obj, &slots, &n)) return 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (int ret = VisitAny(slots[i], visit, arg, depth + 1)) return ret;
+      }
       return 0;
+    }
   }
 }
 

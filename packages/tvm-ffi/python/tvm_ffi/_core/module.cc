@@ -11,6 +11,7 @@ namespace tvm_ffi_py {
 int InitObjectTypes(PyObject* module);
 int InitTensorType(PyObject* module);
 int InitDeviceType(PyObject* module);
+int InitDynObject(PyObject* module);
 PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info, int32_t owner_index);
 
 namespace {
@@ -98,13 +99,15 @@ nb::object TypeInfoDict(int32_t type_index) {
     ancestors.append(nb::str(info->type_ancestors[d]->type_key.data, info->type_ancestors[d]->type_key.size));
   }
   out["ancestors"] = ancestors;
-  nb::list fields;
+  nb::list fields, field_meta;  // field_meta[i]: (flags, size, offset, static type index)
   for (int32_t i = 0; i < info->num_fields; ++i) {
     const TVMFFIFieldInfo& f = info->fields[i];
     fields.append(nb::make_tuple(nb::str(f.name.data, f.name.size), nb::str(f.doc.data, f.doc.size),
                                  Steal(MakeFieldDescriptor(&f, info->type_index))));
+    field_meta.append(nb::make_tuple(f.flags, f.size, f.offset, f.field_static_type_index));
   }
   out["fields"] = fields;
+  out["field_meta"] = field_meta;
   nb::list methods;
   for (int32_t i = 0; i < info->num_methods; ++i) {
     const TVMFFIMethodInfo& m = info->methods[i];
@@ -130,7 +133,8 @@ using namespace tvm_ffi_py;  // NOLINT
 
 NB_MODULE(_core, m) {
   m.doc() = "Native core of tvm_ffi: the call path, conversions and object types.";
-  if (InitObjectTypes(m.ptr()) < 0 || InitTensorType(m.ptr()) < 0 || InitDeviceType(m.ptr()) < 0) {
+  if (InitObjectTypes(m.ptr()) < 0 || InitTensorType(m.ptr()) < 0 || InitDeviceType(m.ptr()) < 0 ||
+      InitDynObject(m.ptr()) < 0) {
     throw nb::python_error();
   }
   if (PyType_Ready(&FunctionType) < 0) throw nb::python_error();
@@ -194,6 +198,15 @@ NB_MODULE(_core, m) {
     return index;
   });
   m.def("type_info", &TypeInfoDict);
+  m.def("set_object_hooks", [](nb::handle repr, nb::handle copy, nb::handle deepcopy, nb::handle reduce) {
+    SetObjectHooks(repr.ptr(), copy.ptr(), deepcopy.ptr(), reduce.ptr());
+  }, nb::arg("repr").none(), nb::arg("copy").none(), nb::arg("deepcopy").none(), nb::arg("reduce").none());
+  m.def("class_for_type_index", [](int32_t type_index) { return nb::borrow(ClassForTypeIndex(type_index)); });
+  m.def("type_metadata", [](int32_t type_index) -> nb::object {
+    const TVMFFITypeMetadata* meta = TVMFFIGetTypeMetadata(type_index);
+    if (meta == nullptr) return nb::none();
+    return nb::make_tuple(nb::str(meta->doc.data, meta->doc.size), meta->structural_eq_hash_kind);
+  });
   m.def("set_dtype_class", [](nb::handle cls) {
     if (!PyType_Check(cls.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()), &PyUnicode_Type)) {
       throw nb::type_error("set_dtype_class: argument `cls` must be a subclass of str");

@@ -96,9 +96,12 @@ Py_hash_t Object_hash(PyObject* self) {
 #endif
 }
 
+PyObject* repr_hook = nullptr;  // tvm_ffi's Python repr of reflected objects, once set
+
 PyObject* Object_repr(PyObject* self) {
   TVMFFIObject* h = HandleOf(self);
   if (h == nullptr) return PyUnicode_FromFormat("<%s (uninitialized)>", Py_TYPE(self)->tp_name);
+  if (repr_hook != nullptr) return PyObject_CallOneArg(repr_hook, self);
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
   PyObject* key = PyUnicode_FromStringAndSize(info->type_key.data, info->type_key.size);
   if (key == nullptr) return nullptr;
@@ -170,7 +173,29 @@ PyObject* Object_get_handle(PyObject* self, void*) {
   return PyLong_FromVoidPtr(HandleOf(self));
 }
 
+/*! Python-level behaviours of every Object (copy, deepcopy, pickling), set by tvm_ffi at import. */
+PyObject* copy_hook = nullptr;
+PyObject* deepcopy_hook = nullptr;
+PyObject* reduce_hook = nullptr;
+
+PyObject* CallHook(PyObject* hook, PyObject* self, PyObject* extra, const char* name) {
+  if (hook == nullptr) {
+    PyErr_Format(PyExc_TypeError, "%s: tvm_ffi did not install its object hooks", name);
+    return nullptr;
+  }
+  return extra ? PyObject_CallFunctionObjArgs(hook, self, extra, nullptr) : PyObject_CallOneArg(hook, self);
+}
+
+PyObject* Object_copy(PyObject* self, PyObject*) { return CallHook(copy_hook, self, nullptr, "__copy__"); }
+PyObject* Object_deepcopy(PyObject* self, PyObject* memo) {
+  return CallHook(deepcopy_hook, self, memo, "__deepcopy__");
+}
+PyObject* Object_reduce(PyObject* self, PyObject*) { return CallHook(reduce_hook, self, nullptr, "__reduce__"); }
+
 PyMethodDef object_methods[] = {
+    {"__copy__", Object_copy, METH_NOARGS, "A shallow copy: a new object with the same field values."},
+    {"__deepcopy__", Object_deepcopy, METH_O, "A deep copy: fields, arrays and maps copied recursively."},
+    {"__reduce__", Object_reduce, METH_NOARGS, "Pickles through tvm_ffi.serialization's JSON graph."},
     // The text signatures name the argument `other` on every Python (3.13 alone would
     // otherwise report it as `object`), so the stubs and the runtime agree everywhere.
     {"same_as", reinterpret_cast<PyCFunction>(Object_same_as), METH_O,
@@ -224,10 +249,10 @@ PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
   return AnyToPyOwned(&value);
 }
 
-int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
-  auto* d = reinterpret_cast<PyFieldDescr*>(self);
-  if (d->info.setter == nullptr) {
-    PyErr_Format(PyExc_AttributeError, "field %U is read-only", d->name);
+/*! Stores value in the field through its setter; `force` skips the read-only check. */
+int FieldStore(PyFieldDescr* d, PyObject* obj, PyObject* value, bool force) {
+  if (d->info.setter == nullptr || (!force && !(d->info.flags & kTVMFFIFieldFlagBitMaskWritable))) {
+    PyErr_Format(PyExc_AttributeError, "field %U of %s is read-only (frozen)", d->name, PyTypeName(obj));
     return -1;
   }
   if (value == nullptr) {
@@ -247,6 +272,42 @@ int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
   return 0;
 }
 
+int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
+  return FieldStore(reinterpret_cast<PyFieldDescr*>(self), obj, value, false);
+}
+
+/*! descriptor.set(obj, value): the escape hatch that also writes read-only (frozen) fields. */
+PyObject* Field_force_set(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_Format(PyExc_TypeError, "FieldDescriptor.set: expects (obj, value), got %zd arguments", nargs);
+    return nullptr;
+  }
+  if (FieldStore(reinterpret_cast<PyFieldDescr*>(self), args[0], args[1], true) != 0) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject* Field_get_name(PyObject* self, void*) {
+  PyObject* name = reinterpret_cast<PyFieldDescr*>(self)->name;
+  Py_INCREF(name);
+  return name;
+}
+
+PyObject* Field_get_doc(PyObject* self, void*) {
+  auto* d = reinterpret_cast<PyFieldDescr*>(self);
+  if (d->info.doc.size == 0) Py_RETURN_NONE;
+  return PyUnicode_FromStringAndSize(d->info.doc.data, d->info.doc.size);
+}
+
+PyMethodDef field_methods[] = {
+    {"set", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Field_force_set)), METH_FASTCALL,
+     "set($self, obj, value, /)\n--\n\nWrites the field, even a read-only (frozen) one."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef field_getset[] = {
+    {"name", Field_get_name, nullptr, "the field's name", nullptr},
+    {"__doc__", Field_get_doc, nullptr, "the field's doc", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
 void Field_dealloc(PyObject* self) {
   Py_XDECREF(reinterpret_cast<PyFieldDescr*>(self)->name);
   Py_TYPE(self)->tp_free(self);
@@ -260,7 +321,8 @@ PyTypeObject FieldDescrType = [] {
   t.tp_dealloc = Field_dealloc;
   t.tp_descr_get = Field_get;
   t.tp_descr_set = Field_set;
-  t.tp_doc = "A reflected field of an FFI object.";
+  t.tp_methods = field_methods;
+  t.tp_getset = field_getset;
   return t;
 }();
 
@@ -314,6 +376,16 @@ PyObject* ClassForTypeIndex(int32_t type_index) {
   again.cls = cls;
   again.inherited = true;
   return cls;
+}
+
+void SetObjectHooks(PyObject* repr, PyObject* copy, PyObject* deepcopy, PyObject* reduce) {
+  PyObject** slots[] = {&repr_hook, &copy_hook, &deepcopy_hook, &reduce_hook};
+  PyObject* values[] = {repr, copy, deepcopy, reduce};
+  for (int i = 0; i < 4; ++i) {
+    PyObject* hook = values[i] == Py_None ? nullptr : values[i];
+    Py_XINCREF(hook);
+    Py_XSETREF(*slots[i], hook);
+  }
 }
 
 void SetDTypeClass(PyObject* cls) {

@@ -1,0 +1,124 @@
+"""repr, copy.copy, copy.deepcopy and pickling of FFI objects, driven by reflection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core
+from ._core import Object
+from ._reflection import type_info_of
+
+_ARRAY, _MAP, _SHAPE = 71, 72, 69
+
+
+def _format_value(value: Any, active: set) -> str:
+    """One value as upstream's __ffi_repr__ prints it: strings in double quotes, Arrays as tuples."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, str):
+        import json
+
+        return json.dumps(str(value), ensure_ascii=False)
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, Object) and value.__ffi_handle__:
+        container: Any = value  # an Array or Map when the index says so
+        index = value.__ffi_type_index__
+        if id(value) in active or value.__ffi_handle__ in active:
+            return "..."
+        if index == _ARRAY:
+            active.add(value.__ffi_handle__)
+            try:
+                items = [_format_value(v, active) for v in container]
+            finally:
+                active.discard(value.__ffi_handle__)
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        if index == _MAP:
+            active.add(value.__ffi_handle__)
+            try:
+                items = [f"{_format_value(k, active)}: {_format_value(v, active)}" for k, v in container.items()]
+            finally:
+                active.discard(value.__ffi_handle__)
+            return "{" + ", ".join(items) + "}"
+        return _object_repr(value, active)
+    return repr(value)
+
+
+def _object_repr(obj, active) -> str:
+    info = type_info_of(obj.__ffi_type_index__)
+    fields = [f for f in info.all_fields() if f.c_repr]
+    if not fields and not info.all_fields():
+        return f"<{info.type_key} object at {hex(obj.__ffi_handle__)}>"
+    active.add(obj.__ffi_handle__)
+    try:
+        parts = [f"{f.name}={_format_value(f.getter.__get__(obj), active)}" for f in fields]
+    finally:
+        active.discard(obj.__ffi_handle__)
+    return f"{info.type_key}({', '.join(parts)})"
+
+
+def object_repr(obj) -> str:
+    """repr(obj) of a reflected object: `type.key(field=value, ...)`; cycles print as `...`."""
+    return _object_repr(obj, set())
+
+
+def object_copy(obj):
+    """copy.copy: a new object of the same type holding the same field values."""
+    index = obj.__ffi_type_index__
+    if index == _ARRAY:
+        return type(obj)(list(obj))
+    if index == _MAP:
+        return type(obj)(dict(obj.items()))
+    if index == _SHAPE:
+        return obj
+    info = type_info_of(index)
+    copier = info.find_method("__ffi_shallow_copy__")
+    if copier is not None:
+        return copier.func(obj)
+    try:
+        return _core.dyn_copy(obj)
+    except TypeError:
+        pass
+    raise TypeError(f"copy.copy: objects of type `{info.type_key}` cannot be copied (no __ffi_shallow_copy__)")
+
+
+def object_deepcopy(obj, memo):
+    """copy.deepcopy: fields, Arrays and Maps copied recursively; sharing (and cycles) kept via memo."""
+    key = obj.__ffi_handle__
+    if key in memo:
+        return memo[key]
+    index = obj.__ffi_type_index__
+    if index == _ARRAY:
+        out = type(obj)([_deep(v, memo) for v in obj])
+    elif index == _MAP:
+        out = type(obj)({_deep(k, memo): _deep(v, memo) for k, v in obj.items()})
+    elif index == _SHAPE or not type_info_of(index).all_fields():
+        out = obj  # immutable or opaque: shared, like upstream
+    else:
+        out = object_copy(obj)
+        memo[key] = out
+        for f in type_info_of(index).all_fields():
+            value = f.getter.__get__(obj)
+            copied = _deep(value, memo)
+            if copied is not value:
+                f.getter.set(out, copied)
+        return out
+    memo[key] = out
+    return out
+
+
+def _deep(value, memo):
+    if isinstance(value, Object) and value.__ffi_handle__:
+        return object_deepcopy(value, memo)
+    return value
+
+
+def object_reduce(obj):
+    """pickle: the object's JSON graph (tvm_ffi.serialization), read back with from_json_graph_str."""
+    from .serialization import from_json_graph_str, to_json_graph_str
+
+    return (from_json_graph_str, (to_json_graph_str(obj),))
+
+
+def install():
+    _core.set_object_hooks(object_repr, object_copy, object_deepcopy, object_reduce)

@@ -1,0 +1,262 @@
+"""Reflection introspection: TypeInfo, TypeField, TypeMethod and TypeSchema of registered types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _core
+
+# Field flag bits (c_api.h)
+FLAG_WRITABLE = 1
+FLAG_SEQ_IGNORE = 1 << 3
+FLAG_SEQ_DEF = 1 << 4
+
+# TVMFFISEqHashKind, by the names py_class(structural_eq=...) takes
+SEQ_KINDS = {None: 0, "tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
+
+_POD_KEYS = {0: "None", 1: "int", 2: "bool", 3: "float", 5: "DataType", 6: "Device"}
+_PY_TYPES = {0: type(None), 1: int, 2: bool, 3: float}
+
+
+class _MissingType:
+    """The marker of an absent value: a field without a default (dataclasses.MISSING's
+    counterpart), a missing key. One instance, kept across copies and pickling."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "<MISSING>"
+
+    def __bool__(self):
+        return False
+
+    def __reduce__(self):
+        return (_MissingType, ())
+
+
+MISSING = _MissingType()
+
+
+class _Factory:
+    """A record field's default made fresh per instance (dataclasses' default_factory)."""
+
+    def __init__(self, make):
+        self.make = make
+
+
+def _record(repr: bool = True):  # noqa: A002
+    """A small @dataclass: __init__, __repr__, __eq__ and __match_args__ from the annotations.
+
+    The standard dataclasses module costs more to import than the rest of tvm_ffi together.
+    """
+
+    def wrap(cls):
+        names = list(cls.__dict__.get("__annotations__", {}))
+        env: dict = {"_Factory": _Factory}
+        params, body = ["self"], []
+        for i, name in enumerate(names):
+            if name in cls.__dict__:
+                env[f"_d{i}"] = cls.__dict__[name]
+                params.append(f"{name}=_d{i}")
+                body.append(f"    self.{name} = {name}.make() if type({name}) is _Factory else {name}")
+                delattr(cls, name)
+            else:
+                params.append(name)
+                body.append(f"    self.{name} = {name}")
+        exec(f"def __init__({', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n", env)  # noqa: S102
+        cls.__init__ = env["__init__"]
+        cls.__match_args__ = tuple(names)
+        if repr:
+            cls.__repr__ = lambda self: f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+        def __eq__(self, other):
+            if type(other) is not type(self):
+                return NotImplemented
+            return all(getattr(self, n) == getattr(other, n) for n in names)
+
+        cls.__eq__ = __eq__
+        cls.__hash__ = None
+        return cls
+
+    return wrap
+
+
+@_record(repr=False)
+class TypeSchema:
+    """The type of a field or argument: an origin type key and its type arguments."""
+
+    origin: str
+    args: tuple = ()
+
+    @property
+    def type_key(self) -> str:
+        return self.origin
+
+    @staticmethod
+    def from_type_index(type_index: int) -> TypeSchema:
+        """The schema of values of the type with this index (-1: Any)."""
+        if type_index == -1:
+            return TypeSchema("Any")
+        if type_index in _POD_KEYS:
+            return TypeSchema(_POD_KEYS[type_index])
+        return TypeSchema(_core.type_info(type_index)["type_key"] if type_index >= 0 else "Any")
+
+    def repr(self) -> str:
+        """The schema as upstream prints it: `int`, `Array[int]`, `Any`."""
+        if not self.args:
+            return self.origin
+        return f"{self.origin}[{', '.join(a.repr() for a in self.args)}]"
+
+    def __repr__(self):
+        return self.repr()
+
+
+@_record()
+class TypeField:
+    """A reflected field: its name, layout, flags, descriptor and dataclass options."""
+
+    name: str
+    doc: str | None
+    size: int
+    alignment: int
+    offset: int
+    field_static_type_index: int
+    frozen: bool
+    metadata: dict = _Factory(dict)
+    getter: Any = None
+    setter: Any = None
+    ty: Any = None
+    c_init: bool = True
+    c_kw_only: bool = False
+    c_has_default: bool = False
+    c_default: Any = MISSING
+    c_default_factory: Any = MISSING
+    c_repr: bool = True
+    c_compare: bool = True
+    c_hash: bool = True
+    c_structural_eq: str | None = None
+    dataclass_field: Any = None
+
+    def as_property(self, cls):
+        """The attribute to install on `cls` (the reflected field descriptor)."""
+        return self.getter
+
+
+@_record()
+class TypeMethod:
+    """A reflected method: a Function; an instance method takes the object first."""
+
+    name: str
+    doc: str | None
+    func: Any
+    metadata: dict = _Factory(dict)
+    is_static: bool = False
+
+    def as_callable(self, cls):
+        """What to install on `cls`: a staticmethod, or a method passing self."""
+        if self.is_static:
+            return staticmethod(self.func)
+        func = self.func
+
+        def method(obj, *args):
+            return func(obj, *args)
+
+        method.__name__ = self.name
+        method.__doc__ = self.doc
+        return method
+
+
+@_record()
+class TypeInfo:
+    """Aggregated type information required to build a proxy class."""
+
+    type_cls: Any
+    type_index: int
+    type_key: str
+    type_ancestors: list
+    fields: list
+    methods: list
+    parent_type_info: TypeInfo | None
+    structural_eq_hash_kind: int = 0
+
+    def all_fields(self) -> list:
+        """Fields of the ancestors first, then this type's own."""
+        parent = self.parent_type_info.all_fields() if self.parent_type_info else []
+        return parent + list(self.fields)
+
+    def find_method(self, name: str):
+        """The method `name` of this type or its nearest ancestor, or None."""
+        info: TypeInfo | None = self
+        while info is not None:
+            for m in info.methods:
+                if m.name == name:
+                    return m
+            info = info.parent_type_info
+        return None
+
+
+_cache: dict[int, TypeInfo] = {}
+
+
+def _seq_name(flags: int) -> str | None:
+    if flags & FLAG_SEQ_IGNORE:
+        return "ignore"
+    if flags & FLAG_SEQ_DEF:
+        return "def"
+    return None
+
+
+def type_info_of(type_index: int, cls=None) -> TypeInfo:
+    """The TypeInfo of a registered type index.
+
+    Cached: lookups without `cls` (repr, copy, serialization: once per object) return the cached
+    entry; registering a class (which passes `cls`) refreshes it when fields or methods grew.
+    """
+    cached = _cache.get(type_index)
+    if cached is not None and cls is None:
+        return cached
+    raw = _core.type_info(type_index)
+    if (
+        cached is not None
+        and len(cached.fields) == len(raw["fields"])
+        and len(cached.methods) == len(raw["methods"])
+        and (cls is None or cached.type_cls is cls)
+    ):
+        return cached
+    ancestors = [_core.type_key_to_index(k) for k in raw["ancestors"]]
+    parent = type_info_of(ancestors[-1]) if ancestors else None
+    fields = []
+    for (name, doc, descriptor), (flags, size, offset, static_index) in zip(raw["fields"], raw["field_meta"]):
+        fields.append(
+            TypeField(
+                name=name,
+                doc=doc or None,
+                size=size,
+                alignment=min(size, 8),
+                offset=offset,
+                field_static_type_index=static_index,
+                frozen=not (flags & FLAG_WRITABLE),
+                getter=descriptor,
+                setter=descriptor,
+                ty=_PY_TYPES.get(static_index),
+                c_structural_eq=_seq_name(flags),
+            )
+        )
+    methods = [TypeMethod(name, doc or None, func, {}, is_static) for name, doc, is_static, func in raw["methods"]]
+    meta = _core.type_metadata(type_index)
+    if cls is None:
+        cls = cached.type_cls if cached is not None else _core.class_for_type_index(type_index)
+    info = TypeInfo(cls, type_index, raw["type_key"], ancestors, fields, methods, parent, meta[1] if meta else 0)
+    if cached is not None and cached.fields:
+        # Keep the dataclass options py_class / c_class attached to the fields.
+        for new, old in zip(info.fields, cached.fields):
+            for attr in ("c_init", "c_kw_only", "c_has_default", "c_default", "c_default_factory", "c_repr",
+                         "c_compare", "c_hash", "dataclass_field", "ty", "metadata"):
+                setattr(new, attr, getattr(old, attr))
+    _cache[type_index] = info
+    return info

@@ -1,0 +1,68 @@
+"""field(...) and the Field record py_class keeps for each declared field."""
+
+from __future__ import annotations
+
+from .._reflection import MISSING
+
+_STRUCTURAL_FIELD = [None, "def", "def-pattern", "def-simple", "ignore"]
+
+
+class _KwOnly:
+    """Annotating a pseudo-field with KW_ONLY makes the fields after it keyword-only."""
+
+    def __repr__(self):
+        return "KW_ONLY"
+
+
+KW_ONLY = _KwOnly()
+
+
+class Field:
+    """One field of a py_class: its options (filled in with name and type by the decorator)."""
+
+    __slots__ = (
+        "compare", "default", "default_factory", "doc", "extra_kwargs", "frozen", "hash", "init",
+        "kw_only", "metadata", "name", "repr", "structural_eq", "type",
+    )
+
+    def __init__(self, *, default=MISSING, default_factory=MISSING, frozen=False, init=True, repr=True,
+                 hash=None, compare=True, kw_only=None, metadata=None, structural_eq=None, doc=None,
+                 extra_kwargs=None):
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        if default_factory is not MISSING and not callable(default_factory):
+            raise TypeError(f"field: argument `default_factory` must be callable, got {type(default_factory).__name__}")
+        if structural_eq not in _STRUCTURAL_FIELD:
+            raise ValueError(f"structural_eq must be one of {_STRUCTURAL_FIELD}, got {structural_eq!r}")
+        self.name = None
+        self.type = None
+        self.default = default
+        self.default_factory = default_factory
+        self.frozen = frozen
+        self.init = init
+        self.repr = repr
+        self.hash = compare if hash is None else hash
+        self.compare = compare
+        self.kw_only = kw_only
+        self.metadata = dict(metadata) if metadata else {}
+        self.structural_eq = structural_eq
+        self.doc = doc
+        self.extra_kwargs = dict(extra_kwargs or {})
+
+    def has_default(self) -> bool:
+        return self.default is not MISSING or self.default_factory is not MISSING
+
+    def __repr__(self):
+        return f"Field(name={self.name!r}, type={self.type!r}, default={self.default!r}, frozen={self.frozen})"
+
+
+def field(*, default=MISSING, default_factory=MISSING, frozen=False, init=True, repr=True, hash=None,
+          compare=True, kw_only=None, metadata=None, structural_eq=None, doc=None, converter=None, **extra_kwargs):
+    """Customize a field in a ``@py_class``-decorated class (default, default_factory, frozen, init,
+    repr, hash, compare, kw_only, metadata, structural_eq: None, "ignore", "def", "def-pattern",
+    "def-simple"; doc)."""
+    if extra_kwargs:
+        raise TypeError(f"field: unexpected keyword argument(s) {sorted(extra_kwargs)}")
+    return Field(default=default, default_factory=default_factory, frozen=frozen, init=init, repr=repr,
+                 hash=hash, compare=compare, kw_only=kw_only, metadata=metadata, structural_eq=structural_eq,
+                 doc=doc)

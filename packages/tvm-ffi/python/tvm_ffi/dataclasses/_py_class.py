@@ -1,0 +1,270 @@
+"""py_class: a Python-defined FFI object type with dataclass semantics (fields live in C++ Any slots)."""
+
+from __future__ import annotations
+
+import sys
+import typing
+
+from .. import _core
+from .._core import Object
+from .._reflection import FLAG_SEQ_DEF, FLAG_SEQ_IGNORE, FLAG_WRITABLE, MISSING, SEQ_KINDS, type_info_of
+from ..registry import register_object
+from ._field import KW_ONLY, Field
+
+_CLASS_KINDS = sorted(k for k in SEQ_KINDS if k is not None)
+
+
+def _converter(owner: str, name: str, annotation):
+    """A function checking (and widening) an argument for `annotation`, or None when any value goes."""
+    if annotation is float:
+
+        def to_float(value):
+            if isinstance(value, (int, float)) and not isinstance(value, str):
+                return float(value)
+            raise TypeError(f"{owner}.__ffi_init__() field {name!r}:\n  expected float, got {type(value).__name__}")
+
+        return to_float
+    if annotation in (int, str, bool):
+
+        def check(value, expected=annotation):
+            if isinstance(value, expected) and not (expected is int and isinstance(value, bool)):
+                return value
+            raise TypeError(
+                f"{owner}.__ffi_init__() field {name!r}:\n  expected {expected.__name__}, got {type(value).__name__}"
+            )
+
+        return check
+    if isinstance(annotation, type) and issubclass(annotation, Object) and annotation is not Object:
+
+        def check_object(value, expected=annotation):
+            if isinstance(value, expected):
+                return value
+            raise TypeError(
+                f"{owner}.__ffi_init__() field {name!r}:\n  expected {expected.__name__}, got {type(value).__name__}"
+            )
+
+        return check_object
+    return None
+
+
+def _resolve(cls, annotation):
+    if isinstance(annotation, str):
+        try:
+            return eval(annotation, vars(sys.modules.get(cls.__module__, sys)), {cls.__name__: cls})  # noqa: S307
+        except Exception:
+            return None
+    return annotation
+
+
+def _own_fields(cls, frozen, kw_only):
+    fields = []
+    kw_after = False
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        annotation = _resolve(cls, annotation)
+        if annotation is KW_ONLY:
+            kw_after = True
+            continue
+        if typing.get_origin(annotation) is typing.ClassVar or annotation is typing.ClassVar:
+            continue
+        value = cls.__dict__.get(name, MISSING)
+        f = value if isinstance(value, Field) else Field(default=value)
+        f.name = name
+        f.type = annotation
+        f.frozen = f.frozen or frozen
+        if f.kw_only is None:
+            f.kw_only = kw_only or kw_after
+        if name in cls.__dict__:
+            delattr(cls, name)
+        fields.append(f)
+    return fields
+
+
+def _parent(cls):
+    for base in cls.__mro__[1:]:
+        if base is Object:
+            return base, _core.type_key_to_index("ffi.Object"), []
+        if "__tvm_ffi_py_fields__" in base.__dict__:
+            return base, base.__ffi_type_index__, list(base.__tvm_ffi_py_fields__)
+        if issubclass(base, Object) and "__ffi_type_index__" in base.__dict__:
+            raise TypeError(
+                f"py_class: {cls.__name__} extends the C++ type `{base.__ffi_type_key__}`; a py_class may "
+                "extend only tvm_ffi.Object or another py_class"
+            )
+    raise TypeError(f"{cls.__name__} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)")
+
+
+def _make_init(cls, key, index, fields):
+    positional = [f for f in fields if f.init and not f.kw_only]
+    keyword = [f for f in fields if f.init and f.kw_only]
+    seen_default = None
+    for f in positional:
+        if f.has_default():
+            seen_default = f.name
+        elif seen_default is not None:
+            raise TypeError(f"py_class {key}: non-default argument {f.name!r} follows default argument {seen_default!r}")
+    env = {"_dyn_init": _core.dyn_init, "_index": index, "_MISSING": MISSING}
+    params, body = [], []
+    for i, f in enumerate(fields):
+        if f.init:
+            default = "" if not f.has_default() else f"=_d{i}"
+            env[f"_d{i}"] = f.default if f.default_factory is MISSING else MISSING
+            params.append((f, f"{f.name}{default}"))
+            if f.default_factory is not MISSING:
+                env[f"_f{i}"] = f.default_factory
+                body.append(f"    if {f.name} is _MISSING: {f.name} = _f{i}()")
+        else:
+            env[f"_f{i}"] = f.default_factory if f.default_factory is not MISSING else (lambda v=f.default: v)
+            body.append(f"    {f.name} = _f{i}()")
+        conv = _converter(key, f.name, f.type)
+        if conv is not None:
+            env[f"_c{i}"] = conv
+            exact = f.type.__name__ if f.type in (int, float, str, bool) else None
+            test = f"type({f.name}) is not {exact} and " if exact else ""
+            body.append(f"    if {test}{f.name} is not None: {f.name} = _c{i}({f.name})")
+    env.update({"int": int, "float": float, "str": str, "bool": bool})
+    pos = [p for f, p in params if not f.kw_only]
+    kw = [p for f, p in params if f.kw_only]
+    sig = ", ".join(["self", *pos, *(["*", *kw] if kw else [])])
+    values = ", ".join(f.name for f in fields)
+    body.append(f"    _dyn_init(self, _index{', ' if values else ''}{values})")
+    src = f"def __init__({sig}):\n" + "\n".join(body) + "\n"
+    exec(src, env)  # noqa: S102  (generated like dataclasses' __init__, for speed)
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    del positional, keyword
+    return init
+
+
+def _make_setattr(cls, key, fields):
+    converters = {f.name: _converter(key, f.name, f.type) for f in fields}
+    base_setattr = Object.__setattr__
+
+    def __setattr__(self, name, value):
+        conv = converters.get(name, False)
+        if conv is False and not hasattr(type(self), name):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        if conv and value is not None:
+            value = conv(value)
+        base_setattr(self, name, value)
+
+    return __setattr__
+
+
+def _values(obj, fields):
+    return tuple(getattr(obj, f.name) for f in fields)
+
+
+def _install_compare(cls, fields, eq, order, unsafe_hash):
+    cmp_fields = [f for f in fields if f.compare]
+    hash_fields = [f for f in fields if f.hash]
+    if eq and "__eq__" not in cls.__dict__:
+
+        def __eq__(self, other):
+            if type(other) is not type(self):
+                return NotImplemented
+            return _values(self, cmp_fields) == _values(other, cmp_fields)
+
+        def __ne__(self, other):
+            result = __eq__(self, other)
+            return result if result is NotImplemented else not result
+
+        cls.__eq__, cls.__ne__ = __eq__, __ne__
+        if not unsafe_hash and "__hash__" not in cls.__dict__:
+            cls.__hash__ = Object.__hash__
+    if order:
+        for name, op in (("__lt__", "lt"), ("__le__", "le"), ("__gt__", "gt"), ("__ge__", "ge")):
+            if name in cls.__dict__:
+                continue
+
+            def compare(self, other, _op=op):
+                if type(other) is not type(self):
+                    return NotImplemented
+                return getattr(_values(self, cmp_fields), f"__{_op}__")(_values(other, cmp_fields))
+
+            compare.__name__ = name
+            setattr(cls, name, compare)
+    if unsafe_hash and "__hash__" not in cls.__dict__:
+        cls.__hash__ = lambda self: hash((type(self), *_values(self, hash_fields)))
+
+
+def _annotate_type_info(cls, fields):
+    info = type_info_of(cls.__ffi_type_index__, cls)
+    for tf, f in zip(info.all_fields(), fields):
+        tf.c_init, tf.c_kw_only, tf.c_repr = f.init, bool(f.kw_only), f.repr
+        tf.c_compare, tf.c_hash, tf.c_structural_eq = f.compare, f.hash, f.structural_eq
+        tf.c_has_default = f.has_default()
+        tf.c_default, tf.c_default_factory = f.default, f.default_factory
+        tf.dataclass_field, tf.ty, tf.metadata = f, f.type, f.metadata
+        tf.doc = f.doc
+    cls.__tvm_ffi_type_info__ = info
+
+
+def _process(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_args, kw_only, structural_eq):
+    if not isinstance(cls, type) or not issubclass(cls, Object):
+        name = getattr(cls, "__name__", type(cls).__name__)
+        raise TypeError(f"{name} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)")
+    if structural_eq not in SEQ_KINDS:
+        raise ValueError(f"structural_eq must be one of {_CLASS_KINDS} or None, got {structural_eq!r}")
+    if order and not eq:
+        raise ValueError("py_class: order=True requires eq=True")
+    key = type_key or f"{cls.__module__}.{cls.__qualname__}"
+    if not isinstance(key, str):
+        raise TypeError(f"py_class: argument `type_key` must be a str, got {type(key).__name__}")
+    try:
+        _core.type_key_to_index(key)
+    except KeyError:
+        pass
+    else:
+        raise ValueError(f"Type key {key!r} is already registered")
+    _base, parent_index, parent_fields = _parent(cls)
+    own = _own_fields(cls, frozen, kw_only)
+    names = {f.name for f in parent_fields}
+    for f in own:
+        if f.name in names:
+            raise TypeError(f"py_class {key}: field {f.name!r} is already declared by a base class")
+    fields = parent_fields + own
+    flags = []
+    for f in own:
+        bits = 0 if f.frozen else FLAG_WRITABLE
+        if f.structural_eq == "ignore":
+            bits |= FLAG_SEQ_IGNORE
+        elif f.structural_eq is not None:
+            bits |= FLAG_SEQ_DEF
+        flags.append(bits)
+    index = _core.register_py_class_type(
+        key, parent_index, len(parent_fields), [f.name for f in own], flags, [f.doc or "" for f in own],
+        SEQ_KINDS[structural_eq],
+    )
+    cls.__tvm_ffi_py_fields__ = tuple(fields)
+    register_object(key)(cls)
+    if init and "__init__" not in cls.__dict__:
+        cls.__init__ = _make_init(cls, key, index, fields)
+    if not repr and "__repr__" not in cls.__dict__:
+        cls.__repr__ = Object.__repr__
+    _install_compare(cls, fields, eq, order, unsafe_hash)
+    if "__setattr__" not in cls.__dict__:
+        cls.__setattr__ = _make_setattr(cls, key, fields)
+    if match_args and "__match_args__" not in cls.__dict__:
+        setattr(cls, "__match_args__", tuple(f.name for f in fields if f.init and not f.kw_only))
+    _annotate_type_info(cls, fields)
+    return cls
+
+
+def py_class(cls_or_type_key=None, /, *, type_key=None, frozen=False, init=True, repr=True, eq=False,
+             order=False, unsafe_hash=False, match_args=True, kw_only=False, structural_eq="tree", slots=True):
+    """Register a Python-defined FFI class with dataclass-style semantics.
+
+    ``@py_class``, ``@py_class("my.Point")`` or ``@py_class("my.Point", eq=True)``. Fields come
+    from the annotations (``x: float``, ``y: float = 0.0``, ``z: Object = field(...)``); objects
+    live in C++ and pass through FFI functions as themselves. structural_eq is one of "tree"
+    (default), "var", "dag", "const-tree", "singleton" or None.
+    """
+    options = dict(frozen=frozen, init=init, repr=repr, eq=eq, order=order, unsafe_hash=unsafe_hash,
+                   match_args=match_args, kw_only=kw_only, structural_eq=structural_eq)
+    if isinstance(cls_or_type_key, type):
+        return _process(cls_or_type_key, type_key, **options)
+    if cls_or_type_key is not None and not isinstance(cls_or_type_key, str):
+        raise TypeError(f"py_class: the first argument must be a class or a type key str, got "
+                        f"{type(cls_or_type_key).__name__}")
+    key = type_key or cls_or_type_key
+    return lambda cls: _process(cls, key, **options)

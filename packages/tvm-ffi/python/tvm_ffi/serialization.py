@@ -1,0 +1,251 @@
+"""to_json_graph_str / from_json_graph_str: FFI values as a JSON node graph (format: docs/ffi-serialization.md)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from typing import Any
+
+from . import _core
+from ._core import Device, Object
+from ._reflection import type_info_of
+from .container import Array, Map, Shape
+from .dtype import dtype as _dtype
+
+_ARRAY, _MAP, _SHAPE, _STR, _BYTES = 71, 72, 69, 65, 66
+_INLINE_STATIC = {1: int, 2: bool, 3: float}  # field static type index -> inlined JSON value
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.nodes: list = []
+        self.by_value: dict = {}
+        self.by_handle: dict = {}
+        self.active: set = set()
+
+    def add(self, node, key=None):
+        self.nodes.append(node)
+        index = len(self.nodes) - 1
+        if key is not None:
+            self.by_value[key] = index
+        return index
+
+    def value(self, v) -> int:
+        key: Any
+        node: dict[str, Any]
+        if v is None:
+            key = ("None",)
+        elif isinstance(v, bool):
+            key = ("bool", v)
+        elif isinstance(v, _dtype):
+            key = ("DataType", str(v))
+        elif isinstance(v, int):
+            key = ("int", int(v))
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                raise ValueError(f"to_json_graph_str: argument `obj` holds the float {v!r}, which JSON cannot carry")
+            key = ("float", v)
+        elif isinstance(v, str):
+            key = ("ffi.String", str(v))
+        elif isinstance(v, (bytes, bytearray)):
+            key = ("ffi.Bytes", bytes(v))
+        elif isinstance(v, Device):
+            key = ("Device", int(v.device_type), int(v.device_id))
+        elif isinstance(v, Object):
+            return self.obj(v)
+        else:
+            converted = _core.convert(v)
+            if not isinstance(converted, Object) or converted is v:
+                raise TypeError(f"to_json_graph_str: argument `obj` holds a {type(v).__name__}, which has no JSON form")
+            return self.value(converted)
+        if key in self.by_value:
+            return self.by_value[key]
+        kind = key[0]
+        if kind == "None":
+            node = {"type": "None"}
+        elif kind == "ffi.Bytes":
+            node = {"type": kind, "data": base64.b64encode(key[1]).decode("ascii")}
+        elif kind == "Device":
+            node = {"type": kind, "data": [key[1], key[2]]}
+        else:
+            node = {"type": kind, "data": key[1]}
+        return self.add(node, key)
+
+    def obj(self, v) -> int:
+        handle = v.__ffi_handle__
+        if handle in self.by_handle:
+            return self.by_handle[handle]
+        if handle in self.active:
+            raise ValueError(
+                f"to_json_graph_str: argument `obj` contains a cycle through an object of type `{v.__ffi_type_key__}`"
+            )
+        index = v.__ffi_type_index__
+        node: dict[str, Any]
+        self.active.add(handle)
+        try:
+            if index == _ARRAY:
+                node = {"type": "ffi.Array", "data": [self.value(x) for x in v]}
+            elif index == _MAP:
+                data = []
+                for k, x in v.items():
+                    data += [self.value(k), self.value(x)]
+                node = {"type": "ffi.Map", "data": data}
+            elif index == _SHAPE:
+                node = {"type": "ffi.Shape", "data": list(v)}
+            else:
+                info = type_info_of(index)
+                fields = info.all_fields()
+                if not fields and info.find_method("__ffi_new__") is None:
+                    raise TypeError(
+                        f"to_json_graph_str: type `{info.type_key}` does not support ToJSONGraph (no reflected fields)"
+                    )
+                values: dict[str, Any] = {}
+                for f in fields:
+                    x = f.getter.__get__(v)
+                    values[f.name] = x if f.field_static_type_index in _INLINE_STATIC else self.value(x)
+                node = {"type": info.type_key, "data": values}
+        finally:
+            self.active.discard(handle)
+        out = self.add(node)
+        self.by_handle[handle] = out
+        return out
+
+
+def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
+    """Dump an FFI value (and everything it holds, shared parts once) to a JSON graph string."""
+    if metadata is not None and not isinstance(metadata, dict):
+        raise TypeError(f"to_json_graph_str: argument `metadata` must be a dict or None, got {type(metadata).__name__}")
+    writer = _Writer()
+    root = writer.value(obj)
+    doc = {"root_index": root, "nodes": writer.nodes}
+    if metadata:
+        doc["metadata"] = metadata
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def _bad(msg):
+    return ValueError(f"from_json_graph_str: invalid JSON object graph: {msg}")
+
+
+class _Reader:
+    def __init__(self, nodes: list) -> None:
+        self.nodes = nodes
+        self.done: dict = {}
+        self.active: set = set()
+
+    def ref(self, index, where):
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.nodes):
+            raise _bad(f"invalid node index {index!r} ({where})")
+        if index in self.done:
+            return self.done[index]
+        if index in self.active:
+            raise _bad(f"node {index} refers to itself (a cycle)")
+        self.active.add(index)
+        try:
+            value = self.build(self.nodes[index], index)
+        finally:
+            self.active.discard(index)
+        self.done[index] = value
+        return value
+
+    def build(self, node, index):
+        if not isinstance(node, dict) or not isinstance(node.get("type"), str):
+            raise _bad(f"node {index} must be an object with a `type` string")
+        kind, data = node["type"], node.get("data")
+
+        def need(types, what):
+            if not isinstance(data, types) or (isinstance(data, bool) and types is not bool):
+                raise _bad(f"node {index} of type `{kind}` needs {what} as `data`, got {data!r}")
+
+        if kind == "None":
+            return None
+        if kind == "bool":
+            need(bool, "a bool")
+            return data
+        if kind == "int":
+            need(int, "an int")
+            return data
+        if kind == "float":
+            need((int, float), "a number")
+            return float(data)
+        if kind == "ffi.String":
+            need(str, "a string")
+            return data
+        if kind == "ffi.Bytes":
+            need(str, "a base64 string")
+            try:
+                return base64.b64decode(data, validate=True)
+            except ValueError as err:
+                raise _bad(f"node {index}: bad base64 ({err})") from None
+        if kind == "DataType":
+            need(str, "a dtype string")
+            return _dtype(data)
+        if kind == "Device":
+            if not (isinstance(data, list) and len(data) == 2 and all(isinstance(x, int) for x in data)):
+                raise _bad(f"node {index} of type `Device` needs [device_type, index] as `data`")
+            return Device(data[0], data[1])
+        if kind == "ffi.Array":
+            need(list, "a list of node indices")
+            return Array([self.ref(i, f"item of node {index}") for i in data])
+        if kind == "ffi.Map":
+            need(list, "a flat list of key, value node indices")
+            if len(data) % 2:
+                raise _bad(f"node {index} of type `ffi.Map` has an odd number of entries")
+            return Map({self.ref(data[i], f"key of node {index}"): self.ref(data[i + 1], f"value of node {index}")
+                        for i in range(0, len(data), 2)})
+        if kind == "ffi.Shape":
+            if not (isinstance(data, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in data)):
+                raise _bad(f"node {index} of type `ffi.Shape` needs a list of ints")
+            return Shape(data)
+        return self.object(kind, data, index)
+
+    def object(self, kind, data, index):
+        try:
+            type_index = _core.type_key_to_index(kind)
+        except KeyError:
+            raise _bad(f"node {index} has unknown type `{kind}`") from None
+        if not isinstance(data, dict):
+            raise _bad(f"node {index} of type `{kind}` needs an object of fields as `data`")
+        info = type_info_of(type_index)
+        fields = info.all_fields()
+        unknown = set(data) - {f.name for f in fields}
+        if unknown:
+            raise _bad(f"node {index}: type `{kind}` has no field(s) {sorted(unknown)}")
+        values = {}
+        for f in fields:
+            if f.name not in data:
+                raise _bad(f"node {index}: field `{f.name}` of `{kind}` is missing")
+            raw = data[f.name]
+            values[f.name] = raw if f.field_static_type_index in _INLINE_STATIC else self.ref(raw, f"field {f.name}")
+        new = info.find_method("__ffi_new__")
+        if new is not None:
+            obj = new.func()
+            for f in fields:
+                f.getter.set(obj, values[f.name])
+            return obj
+        init = info.find_method("__ffi_init__")
+        if init is None:
+            raise _bad(f"type `{kind}` can not be created (no __ffi_new__ or __ffi_init__)")
+        return init.func(*[values[f.name] for f in fields])
+
+
+def from_json_graph_str(json_str: str) -> Any:
+    """Rebuild the value a to_json_graph_str string describes; malformed input raises ValueError."""
+    if not isinstance(json_str, str):
+        raise TypeError(f"from_json_graph_str: argument `json_str` must be a str, got {type(json_str).__name__}")
+    try:
+        doc = json.loads(json_str)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"from_json_graph_str: argument `json_str` is not valid JSON: {err}") from None
+    if not isinstance(doc, dict):
+        raise _bad("expected an object")
+    nodes = doc.get("nodes")
+    if not isinstance(nodes, list):
+        raise _bad("expected `nodes` array field")
+    if "root_index" not in doc:
+        raise _bad("expected `root_index` field")
+    return _Reader(nodes).ref(doc["root_index"], "root_index")
+
+
+__all__ = ["from_json_graph_str", "to_json_graph_str"]

@@ -1,0 +1,20 @@
+"""Stubs of tvm_ffi.structural."""
+
+from typing import Any
+
+from .access_path import AccessPath
+
+def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool: ...
+def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int: ...
+def get_first_structural_mismatch(
+    lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+) -> tuple[AccessPath, AccessPath] | None: ...
+
+class StructuralKey:
+    key: Any
+    hash_i64: int
+    def __init__(self, key: Any) -> None: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+
+__all__ = ["StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash"]

@@ -1,0 +1,102 @@
+"""tvm_ffi.serialization: the JSON graph format (docs/ffi-serialization.md) and its bad-input errors."""
+
+import json
+
+import pytest
+
+import tvm_ffi
+import tvm_ffi.testing as t
+from tvm_ffi import Object, structural_equal
+from tvm_ffi.dataclasses import py_class
+from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+
+
+@py_class("test_ser.Node")
+class Node(Object):
+    value: int
+    kids: list = ()
+
+
+def test_builtin_values_match_upstream_format():
+    assert to_json_graph_str(1) == '{"root_index":0,"nodes":[{"type":"int","data":1}]}'
+    assert to_json_graph_str("a") == '{"root_index":0,"nodes":[{"type":"ffi.String","data":"a"}]}'
+    assert to_json_graph_str(None) == '{"root_index":0,"nodes":[{"type":"None"}]}'
+    assert to_json_graph_str([1, 1.5, 1.5]) == (
+        '{"root_index":2,"nodes":[{"type":"int","data":1},{"type":"float","data":1.5},'
+        '{"type":"ffi.Array","data":[0,1,1]}]}'
+    )
+    assert json.loads(to_json_graph_str({"a": 1}))["nodes"][-1] == {"type": "ffi.Map", "data": [0, 1]}
+    assert to_json_graph_str(tvm_ffi.device("cuda", 1)).endswith('[{"type":"Device","data":[2,1]}]}')
+
+
+@pytest.mark.parametrize(
+    "value",
+    [1, 1.5, "a", True, None, b"ab", [1, "x", [2]], {"a": 1, "b": [1, 2]}, (1, 2)],
+)
+def test_round_trip(value):
+    back = from_json_graph_str(to_json_graph_str(value))
+    assert structural_equal(back, value) or back == value
+
+
+def test_round_trip_special_values():
+    assert from_json_graph_str(to_json_graph_str(tvm_ffi.Shape((1, 2)))) == tvm_ffi.Shape((1, 2))
+    assert from_json_graph_str(to_json_graph_str(tvm_ffi.dtype("float32"))) == tvm_ffi.dtype("float32")
+    dev = from_json_graph_str(to_json_graph_str(tvm_ffi.device("cpu", 0)))
+    assert (dev.device_type, dev.device_id) == (1, 0)
+
+
+def test_registered_objects_and_sharing():
+    shared = Node(2)
+    tree = Node(1, [shared, shared])
+    back = from_json_graph_str(to_json_graph_str(tree))
+    assert type(back) is Node and structural_equal(back, tree)
+    assert back.kids[0].same_as(back.kids[1])
+    cxx = t.TestObjectDerived(1, 2.5, "s", [1])
+    assert repr(from_json_graph_str(to_json_graph_str(cxx))) == repr(cxx)
+
+
+def test_metadata_is_kept():
+    doc = json.loads(to_json_graph_str(1, metadata={"v": 1}))
+    assert doc["metadata"] == {"v": 1}
+    with pytest.raises(TypeError, match="metadata"):
+        to_json_graph_str(1, metadata=[1])
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("", "not valid JSON"),
+        ("{", "not valid JSON"),
+        ("[]", "expected an object"),
+        ('{"root_index":0}', "nodes"),
+        ('{"nodes":[]}', "root_index"),
+        ('{"root_index":5,"nodes":[]}', "invalid node index 5"),
+        ('{"root_index":0,"nodes":[{"type":"nope"}]}', "unknown type `nope`"),
+        ('{"root_index":0,"nodes":[{"type":"ffi.Array","data":[0]}]}', "cycle"),
+        ('{"root_index":0,"nodes":[{"type":"int","data":"x"}]}', "needs an int"),
+        ('{"root_index":0,"nodes":[{"type":"test_ser.Node","data":{"value":0,"bogus":0}}]}', "bogus"),
+        ('{"root_index":0,"nodes":[{"type":"ffi.Map","data":[0]}]}', "odd"),
+    ],
+)
+def test_malformed_input_is_value_error(text, match):
+    with pytest.raises(ValueError, match=match) as info:
+        from_json_graph_str(text)
+    assert "from_json_graph_str" in str(info.value)
+
+
+def test_wrong_types():
+    with pytest.raises(TypeError, match="json_str"):
+        from_json_graph_str(3)
+    with pytest.raises(TypeError, match="to_json_graph_str"):
+        to_json_graph_str(object())
+    with pytest.raises(TypeError, match="ffi.Function"):
+        to_json_graph_str(tvm_ffi.get_global_func("testing.echo"))
+    with pytest.raises(ValueError, match="cannot carry"):
+        to_json_graph_str(float("nan"))
+
+
+def test_cycle_is_value_error():
+    a = Node(1)
+    a.kids = [a]
+    with pytest.raises(ValueError, match="cycle"):
+        to_json_graph_str(a)
