@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing (and the re and enum it imports) would slow `import tvm_ffi`
+if TYPE_CHECKING:
+    from typing import Any
 
 from . import _core
 from ._core import Object
