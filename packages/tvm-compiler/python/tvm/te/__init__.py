@@ -49,9 +49,13 @@ def placeholder(shape, dtype="float32", name: str = "placeholder") -> Tensor:
     return _track(_tensor.placeholder(shape, dtype, name))
 
 
-def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None) -> Tensor:
-    """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...)."""
-    return _track(_tensor.compute(shape, fcompute, name, tag, attrs))
+def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None):
+    """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...); a list of tensors
+    when fcompute returns a tuple (a tuple reduction such as argmax, or several values)."""
+    out = _tensor.compute(shape, fcompute, name, tag, attrs)
+    for t in out if isinstance(out, list) else [out]:
+        _track(t)
+    return out
 
 
 __all__ = [

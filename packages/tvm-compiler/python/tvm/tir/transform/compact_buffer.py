@@ -36,6 +36,41 @@ class _AccessSites(StmtExprVisitor):
         self.generic_visit(store)
 
 
+class _FirstAccess(StmtExprVisitor):
+    """Whether the first access to data in a statement is a store that always runs."""
+
+    def __init__(self, data):
+        self.data = data
+        self.conditional = 0
+        self.first: str | None = None
+
+    def visit_IfThenElse(self, node):
+        self.visit(node.condition)
+        self.conditional += 1
+        self.visit(node.then_case)
+        if node.else_case is not None:
+            self.visit(node.else_case)
+        self.conditional -= 1
+
+    def visit_BufferLoad(self, load):
+        self.generic_visit(load)
+        if load.buffer.data is self.data and self.first is None:
+            self.first = "read"
+
+    def visit_BufferStore(self, store):
+        self.generic_visit(store)  # the value (its loads) is computed before the store
+        if store.buffer.data is self.data and self.first is None:
+            self.first = "read" if self.conditional else "write"
+
+
+def _fresh_each_iteration(loop, data) -> bool:
+    """No iteration of loop reads a value of data that an earlier one wrote: its first access
+    is an unconditional store (a reduction's `if k == 0` init carries values across k)."""
+    first = _FirstAccess(data)
+    first.visit(loop.body)
+    return first.first == "write"
+
+
 def _common_prefix(chains):
     prefix = list(chains[0])
     for chain in chains[1:]:
@@ -84,6 +119,10 @@ class _Compactor(StmtExprMutator):
         if not sites.sites:
             return alloc.with_fields(body=body)
         prefix = _common_prefix([chain for chain, _ in sites.sites])
+        for n, loop in enumerate(prefix):
+            if not _fresh_each_iteration(loop, buf.data):
+                prefix = prefix[:n]
+                break
         varying = {}
         for chain, _ in sites.sites:
             for loop in chain[len(prefix) :]:
