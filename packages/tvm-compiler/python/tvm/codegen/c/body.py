@@ -18,8 +18,10 @@ from .c_types import (
     c_string_literal,
     c_type,
     c_vector_type,
+    load_value,
     narrow_float,
     round_to,
+    store_value,
 )
 
 _C_RESERVED = {
@@ -250,8 +252,7 @@ class BodyWriter:
         vector = self._vector_access(e.buffer, e.indices[0], e.dtype)
         if vector is not None:
             return vector
-        text = f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]"
-        return f"tvm_bf16_to_f32({text})" if e.dtype.type_code == "bfloat" else text
+        return load_value(e.dtype, f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]")
 
     def _e_Call(self, e):
         name = e.op.name
@@ -308,8 +309,7 @@ class BodyWriter:
         value = self.expr(s.value)
         if target is None:
             target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
-            if s.buffer.dtype.type_code == "bfloat":
-                value = f"tvm_f32_to_bf16({value})"
+            value = store_value(s.buffer.dtype, value)
         self.emit(f"{target} = {value};", depth)
 
     def _s_For(self, s, depth):
