@@ -40,6 +40,8 @@ from tvm.tir.op import (  # noqa: E402
 
 from . import tensor as _tensor
 from .create_prim_func import _track, create_prim_func
+from .extern import ExternOp
+from .extern import extern as _extern
 from .reduction import CommReducer, Reduce, comm_reducer, max, min, sum
 from .tensor import ComputeOp, PlaceholderOp, Tensor, reduce_axis, size_var, var
 
@@ -58,15 +60,25 @@ def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None):
     return out
 
 
+def extern(shape, inputs, fcompute, name="extern", dtype=None, tag="", attrs=None):
+    """Tensors computed by the statement fcompute(ins, outs) returns (see te.extern.extern)."""
+    out = _extern(shape, inputs, fcompute, name, dtype, tag, attrs)
+    for t in out if isinstance(out, list) else [out]:
+        _track(t)
+    return out
+
+
 __all__ = [
     "CommReducer",
     "ComputeOp",
+    "ExternOp",
     "PlaceholderOp",
     "Reduce",
     "Tensor",
     "comm_reducer",
     "compute",
     "create_prim_func",
+    "extern",
     "max",
     "min",
     "placeholder",

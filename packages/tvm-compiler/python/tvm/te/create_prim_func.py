@@ -11,6 +11,7 @@ from tvm.tir.functor import post_order_visit, substitute
 from tvm.tir.stmt import (
     Block,
     BlockRealize,
+    BufferRegion,
     BufferStore,
     For,
     IfThenElse,
@@ -19,11 +20,16 @@ from tvm.tir.stmt import (
     seq,
 )
 
+from .extern import ExternOp
 from .reduction import Reduce
 from .tensor import ComputeOp, PlaceholderOp, Tensor
 
+_COMPUTED = (ComputeOp, ExternOp)
+
 
 def _inputs_of(tensor: Tensor, by_buffer: dict) -> list[Tensor]:
+    if isinstance(tensor.op, ExternOp):
+        return list(tensor.op.inputs)
     if not isinstance(tensor.op, ComputeOp):
         return []
     found: list[Tensor] = []
@@ -71,6 +77,8 @@ def _register_buffers(tensors, by_buffer):
             continue
         by_buffer[id(t.buffer)] = t
         frontier.extend(t.op.output_tensors())
+        if isinstance(t.op, ExternOp):
+            frontier.extend(t.op.inputs)
         if isinstance(t.op, ComputeOp):
 
             def record(node):
@@ -101,7 +109,25 @@ def _unique_name(name, used):
     return candidate
 
 
+def _extern_block(op: ExternOp, used_names: set) -> BlockRealize:
+    """One block running the opaque body; it reads and writes its buffers whole."""
+
+    def whole(buffers):
+        return [BufferRegion(b, [E.Range(0, extent) for extent in b.shape]) for b in buffers]
+
+    block = Block(
+        [],
+        whole(op.input_placeholders),
+        whole(op.output_placeholders),
+        _unique_name(op.name, used_names),
+        op.body,
+    )
+    return BlockRealize([], E.IntImm("bool", 1), block)
+
+
 def _block_for(op: ComputeOp, used_names: set) -> BlockRealize | For:
+    if isinstance(op, ExternOp):
+        return _extern_block(op, used_names)
     first = op.body[0]
     reduce_axes = first.axis if isinstance(first, Reduce) else ()
     all_axes = list(op.axis) + list(reduce_axes)
@@ -154,7 +180,7 @@ def create_prim_func(args, name: str = "main") -> PrimFunc:
     tensors = [a for a in args if isinstance(a, Tensor)]
     by_buffer: dict = {}
     _register_buffers(tensors, by_buffer)
-    order = _collect([t for t in tensors if isinstance(t.op, ComputeOp)], by_buffer)
+    order = _collect([t for t in tensors if isinstance(t.op, _COMPUTED)], by_buffer)
     arg_ids = {id(t) for t in tensors}
     for t in order:
         if isinstance(t.op, PlaceholderOp) and id(t) not in arg_ids:
@@ -172,13 +198,13 @@ def create_prim_func(args, name: str = "main") -> PrimFunc:
     used_names: set = set()
     ops = []
     for t in order:
-        if isinstance(t.op, ComputeOp) and all(t.op is not o for o in ops):
+        if isinstance(t.op, _COMPUTED) and all(t.op is not o for o in ops):
             ops.append(t.op)
     nests = [_block_for(op, used_names) for op in ops]
     if not nests:
         raise ValueError("create_prim_func: no te.compute tensor among the arguments")
     intermediates = [
-        t.buffer for t in order if isinstance(t.op, ComputeOp) and id(t) not in arg_ids
+        t.buffer for t in order if isinstance(t.op, _COMPUTED) and id(t) not in arg_ids
     ]
     root = Block([], [], [], "root", seq(*nests), alloc_buffers=intermediates)
     func = PrimFunc(

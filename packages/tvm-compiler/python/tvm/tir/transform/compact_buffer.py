@@ -19,6 +19,11 @@ class _AccessSites(StmtExprVisitor):
         self.data = data
         self.loops: list[For] = []
         self.sites: list[tuple[tuple[For, ...], tuple]] = []
+        self.opaque = False  # data itself is used (passed to an extern call): keep it whole
+
+    def visit_Var(self, var):
+        if var is self.data:
+            self.opaque = True
 
     def visit_For(self, loop):
         self.loops.append(loop)
@@ -116,7 +121,7 @@ class _Compactor(StmtExprMutator):
         buf = body.buffer
         sites = _AccessSites(buf.data)
         sites.visit(body.body)
-        if not sites.sites:
+        if not sites.sites or sites.opaque:
             return alloc.with_fields(body=body)
         prefix = _common_prefix([chain for chain, _ in sites.sites])
         for n, loop in enumerate(prefix):
