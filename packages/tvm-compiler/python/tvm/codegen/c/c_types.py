@@ -27,24 +27,25 @@ def narrow_float(dtype) -> bool:
     return dtype.is_float and (dtype.bits == 16 or dtype.is_float8) and dtype.lanes == 1
 
 
+def _storage_helper(dtype, load: bool) -> str | None:
+    """The prelude helper between a float and the bits a bfloat16 or float8 element stores."""
+    dtype = DataType(dtype)
+    name = "bf16" if dtype.type_code == "bfloat" else dtype.type_code if dtype.is_float8 else None
+    if name is None:
+        return None
+    return f"tvm_{name}_to_f32" if load else f"tvm_f32_to_{name}"
+
+
 def load_value(dtype, text: str) -> str:
     """C of the float value of a buffer element `text` stored as its bits (bfloat16, float8)."""
-    dtype = DataType(dtype)
-    if dtype.type_code == "bfloat":
-        return f"tvm_bf16_to_f32({text})"
-    if dtype.is_float8:
-        return f"tvm_{dtype.type_code}_to_f32({text})"
-    return text
+    helper = _storage_helper(dtype, load=True)
+    return f"{helper}({text})" if helper else text
 
 
 def store_value(dtype, text: str) -> str:
     """C of the bits stored for the float value `text` in a buffer element of dtype."""
-    dtype = DataType(dtype)
-    if dtype.type_code == "bfloat":
-        return f"tvm_f32_to_bf16({text})"
-    if dtype.is_float8:
-        return f"tvm_f32_to_{dtype.type_code}({text})"
-    return text
+    helper = _storage_helper(dtype, load=False)
+    return f"{helper}({text})" if helper else text
 
 
 def round_to(dtype, text: str) -> str:
