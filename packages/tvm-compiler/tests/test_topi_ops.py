@@ -118,3 +118,67 @@ def test_bad_inputs_name_the_operator_and_argument():
         topi.nn.dense(a, b)
     with pytest.raises(TypeError, match="topi.nn.softmax: argument 'x' must be a te.Tensor"):
         topi.nn.softmax(np.zeros(3))
+
+
+def _np_conv2d(x, w, stride, pad, dil):
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    n, c, h, wd = xp.shape
+    f, _, kh, kw = w.shape
+    oh = (h - (kh - 1) * dil - 1) // stride + 1
+    ow = (wd - (kw - 1) * dil - 1) // stride + 1
+    out = np.zeros((n, f, oh, ow), "float64")
+    for ry in range(kh):
+        for rx in range(kw):
+            patch = xp[
+                :,
+                :,
+                ry * dil : ry * dil + stride * oh : stride,
+                rx * dil : rx * dil + stride * ow : stride,
+            ]
+            out += np.einsum("nchw,fc->nfhw", patch, w[:, :, ry, rx])
+    return out
+
+
+@pytest.mark.parametrize(("stride", "pad", "dil"), [(1, 1, 1), (2, 0, 1), (1, 2, 2)])
+def test_conv2d_nchw(stride, pad, dil):
+    a = te.placeholder((1, 3, 9, 10), name="A")
+    w = te.placeholder((4, 3, 3, 3), name="W")
+    x = RNG.standard_normal((1, 3, 9, 10)).astype("float32")
+    wv = RNG.standard_normal((4, 3, 3, 3)).astype("float32")
+    out = _run([a, w], topi.nn.conv2d(a, w, stride, pad, dil), [x, wv])
+    np.testing.assert_allclose(out, _np_conv2d(x, wv, stride, pad, dil), rtol=1e-4, atol=1e-4)
+
+
+def test_pool2d_max_and_avg():
+    a = te.placeholder((1, 2, 6, 6), name="A")
+    x = RNG.standard_normal((1, 2, 6, 6)).astype("float32")
+    mx = _run([a], topi.nn.pool2d(a, (2, 2), (2, 2), (1, 1), (0, 0, 0, 0), "max"), [x])
+    np.testing.assert_array_equal(mx, x.reshape(1, 2, 3, 2, 3, 2).max(axis=(3, 5)))
+    avg = _run([a], topi.nn.pool2d(a, (2, 2), (2, 2), (1, 1), (0, 0, 0, 0), "avg"), [x])
+    np.testing.assert_allclose(avg, x.reshape(1, 2, 3, 2, 3, 2).mean(axis=(3, 5)), rtol=1e-6)
+    padded = _run([a], topi.nn.pool2d(a, (3, 3), (1, 1), (1, 1), (1, 1, 1, 1), "max"), [x])
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    ref = np.max([xp[:, :, i : i + 6, j : j + 6] for i in range(3) for j in range(3)], axis=0)
+    np.testing.assert_array_equal(padded, ref)
+    with pytest.raises(ValueError, match="topi.nn.pool2d: argument 'pool_type'"):
+        topi.nn.pool2d(a, (2, 2), (2, 2), (1, 1), (0, 0, 0, 0), "min")
+
+
+def test_concatenate_split_strided_slice_take():
+    a = te.placeholder((2, 3), name="A")
+    b = te.placeholder((2, 4), name="B")
+    x = RNG.standard_normal((2, 3)).astype("float32")
+    y = RNG.standard_normal((2, 4)).astype("float32")
+    cat = _run([a, b], topi.concatenate([a, b], axis=1), [x, y])
+    np.testing.assert_array_equal(cat, np.concatenate([x, y], axis=1))
+    parts = topi.split(b, 2, axis=1)
+    for part, ref in zip(parts, np.split(y, 2, axis=1)):
+        np.testing.assert_array_equal(_run([b], part, [y]), ref)
+    sl = _run([b], topi.strided_slice(b, [0, 1], [2, 4], [1, 2]), [y])
+    np.testing.assert_array_equal(sl, y[0:2, 1:4:2])
+    idx = te.placeholder((3,), "int32", name="I")
+    iv = np.array([2, 0, 1], "int32")
+    np.testing.assert_array_equal(_run([a, idx], topi.take(a, idx, axis=1), [x, iv]), x[:, iv])
+    np.testing.assert_array_equal(_run([a, idx], topi.take(a, idx), [x, iv]), x.ravel()[iv])
+    with pytest.raises(ValueError, match="topi.split: 3 sections do not divide extent 4"):
+        topi.split(b, 3, axis=1)

@@ -6,11 +6,21 @@ from . import nn  # noqa: E402
 from .broadcast import add, divide, maximum, minimum, multiply, subtract  # noqa: E402
 from .math import exp, sigmoid, tanh  # noqa: E402
 from .reduction import argmax, max, min, sum  # noqa: E402
-from .transform import expand_dims, reshape, squeeze, transpose  # noqa: E402
+from .transform import (  # noqa: E402
+    concatenate,
+    expand_dims,
+    reshape,
+    split,
+    squeeze,
+    strided_slice,
+    take,
+    transpose,
+)
 
 __all__ = [
     "add",
     "argmax",
+    "concatenate",
     "divide",
     "exp",
     "expand_dims",
@@ -22,9 +32,12 @@ __all__ = [
     "nn",
     "reshape",
     "sigmoid",
+    "split",
     "squeeze",
+    "strided_slice",
     "subtract",
     "sum",
+    "take",
     "tanh",
     "transpose",
 ]

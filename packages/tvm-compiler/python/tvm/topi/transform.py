@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tvm import te
 from tvm.tir import expr as E
+from tvm.tir.op import if_then_else
 
 
 def _check(who, data):
@@ -95,3 +96,95 @@ def squeeze(a, axis=None):
         return a[tuple(pos.get(k, 0) for k in range(a.ndim))]
 
     return te.compute([a.shape[k] for k in kept], body, name="T_squeeze")
+
+
+def concatenate(a_tuple, axis=0):
+    """The tensors of a_tuple joined along axis (their other extents agree)."""
+    tensors = list(a_tuple)
+    if not tensors or not all(isinstance(t, te.Tensor) for t in tensors):
+        raise TypeError("topi.concatenate: argument 'a_tuple' must be a non-empty list of tensors")
+    ndim = tensors[0].ndim
+    axis %= ndim
+    offsets, total = [], 0
+    for t in tensors:
+        offsets.append(total)
+        total = total + t.shape[axis]
+    shape = list(tensors[0].shape)
+    shape[axis] = total
+
+    def body(*i):
+        value = None
+        for t, off in zip(tensors, offsets):
+            index = list(i)
+            index[axis] = i[axis] - off
+            load = t[tuple(index)]
+            # if_then_else, not Select: only the chosen tensor is read (no out-of-bounds load).
+            value = load if value is None else if_then_else(i[axis] >= off, load, value)
+        return value
+
+    return te.compute(shape, body, name="T_concat")
+
+
+def strided_slice(a, begin, end, strides=None):
+    """a[begin:end:strides] per axis (constant bounds; missing axes are taken whole)."""
+    _check("topi.strided_slice", a)
+    strides = list(strides or [1] * len(begin))
+    shape, starts, steps = [], [], []
+    for k in range(a.ndim):
+        extent = a.shape[k].value
+        if k < len(begin):
+            lo, hi, step = slice(begin[k], end[k], strides[k]).indices(extent)
+        else:
+            lo, hi, step = 0, extent, 1
+        shape.append(len(range(lo, hi, step)))
+        starts.append(lo)
+        steps.append(step)
+    return te.compute(
+        shape,
+        lambda *i: a[tuple(s + x * st for x, s, st in zip(i, starts, steps))],
+        name="T_strided_slice",
+    )
+
+
+def split(ary, indices_or_sections, axis=0):
+    """ary cut along axis into equal sections (an int) or at the given indices."""
+    _check("topi.split", ary)
+    axis %= ary.ndim
+    extent = ary.shape[axis].value
+    if isinstance(indices_or_sections, int):
+        if extent % indices_or_sections:
+            raise ValueError(
+                f"topi.split: {indices_or_sections} sections do not divide extent {extent}"
+            )
+        step = extent // indices_or_sections
+        cuts = list(range(step, extent, step))
+    else:
+        cuts = list(indices_or_sections)
+    bounds = [0, *cuts, extent]
+    out = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        begin = [0] * ary.ndim
+        end = [s.value for s in ary.shape]
+        begin[axis], end[axis] = lo, hi
+        out.append(strided_slice(ary, begin, end))
+    return out
+
+
+def take(a, indices, axis=None):
+    """a's elements (flattened when axis is None) at the int tensor indices, clipped."""
+    _check("topi.take", a)
+    if not isinstance(indices, te.Tensor):
+        raise TypeError("topi.take: argument 'indices' must be a te.Tensor")
+    if axis is None:
+        flat = reshape(a, [_static_size(a.shape)])
+        return take(flat, indices, 0)
+    axis %= a.ndim
+    extent = a.shape[axis]
+
+    def body(*i):
+        pos = indices[tuple(i[axis : axis + indices.ndim])]
+        clipped = E.Max(E.Min(pos, extent - 1), 0)
+        return a[tuple(i[:axis]) + (clipped,) + tuple(i[axis + indices.ndim :])]
+
+    shape = list(a.shape[:axis]) + list(indices.shape) + list(a.shape[axis + 1 :])
+    return te.compute(shape, body, name="T_take")
