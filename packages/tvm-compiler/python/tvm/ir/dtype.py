@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 
-_PATTERN = re.compile(r"^(int|uint|float|bfloat|bool|handle|void)(\d*)(?:x(\d+))?$")
-_DEFAULT_BITS = {"bool": 1, "handle": 64, "void": 0}
+_PATTERN = re.compile(
+    r"^(float8_e4m3fn|float8_e5m2|int|uint|float|bfloat|bool|handle|void)(\d*)(?:x(\d+))?$"
+)
+# The float8 formats (as ml_dtypes and upstream name them) carry their width in the name.
+FLOAT8_TYPES = ("float8_e4m3fn", "float8_e5m2")
+_DEFAULT_BITS = {"bool": 1, "handle": 64, "void": 0, **dict.fromkeys(FLOAT8_TYPES, 8)}
 
 
 class DataType(str):
@@ -58,7 +62,11 @@ class DataType(str):
 
     @property
     def is_float(self) -> bool:
-        return self.type_code in ("float", "bfloat")
+        return self.type_code in ("float", "bfloat", *FLOAT8_TYPES)
+
+    @property
+    def is_float8(self) -> bool:
+        return self.type_code in FLOAT8_TYPES
 
     @property
     def is_bool(self) -> bool:

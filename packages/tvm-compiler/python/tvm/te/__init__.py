@@ -40,6 +40,8 @@ from tvm.tir.op import (  # noqa: E402
 
 from . import tensor as _tensor
 from .create_prim_func import _track, create_prim_func
+from .extern import ExternOp
+from .extern import extern as _extern
 from .reduction import CommReducer, Reduce, comm_reducer, max, min, sum
 from .tensor import ComputeOp, PlaceholderOp, Tensor, reduce_axis, size_var, var
 
@@ -49,20 +51,34 @@ def placeholder(shape, dtype="float32", name: str = "placeholder") -> Tensor:
     return _track(_tensor.placeholder(shape, dtype, name))
 
 
-def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None) -> Tensor:
-    """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...)."""
-    return _track(_tensor.compute(shape, fcompute, name, tag, attrs))
+def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None):
+    """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...); a list of tensors
+    when fcompute returns a tuple (a tuple reduction such as argmax, or several values)."""
+    out = _tensor.compute(shape, fcompute, name, tag, attrs)
+    for t in out if isinstance(out, list) else [out]:
+        _track(t)
+    return out
+
+
+def extern(shape, inputs, fcompute, name="extern", dtype=None, tag="", attrs=None):
+    """Tensors computed by the statement fcompute(ins, outs) returns (see te.extern.extern)."""
+    out = _extern(shape, inputs, fcompute, name, dtype, tag, attrs)
+    for t in out if isinstance(out, list) else [out]:
+        _track(t)
+    return out
 
 
 __all__ = [
     "CommReducer",
     "ComputeOp",
+    "ExternOp",
     "PlaceholderOp",
     "Reduce",
     "Tensor",
     "comm_reducer",
     "compute",
     "create_prim_func",
+    "extern",
     "max",
     "min",
     "placeholder",

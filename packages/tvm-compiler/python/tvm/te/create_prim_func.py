@@ -8,13 +8,28 @@ from tvm.tir import expr as E
 from tvm.tir.analysis import block_access_regions, undefined_vars
 from tvm.tir.function import PrimFunc
 from tvm.tir.functor import post_order_visit, substitute
-from tvm.tir.stmt import Block, BlockRealize, BufferStore, For, IfThenElse, IterVar, seq
+from tvm.tir.stmt import (
+    Block,
+    BlockRealize,
+    BufferRegion,
+    BufferStore,
+    For,
+    IfThenElse,
+    IterVar,
+    LetStmt,
+    seq,
+)
 
+from .extern import ExternOp
 from .reduction import Reduce
 from .tensor import ComputeOp, PlaceholderOp, Tensor
 
+_COMPUTED = (ComputeOp, ExternOp)
+
 
 def _inputs_of(tensor: Tensor, by_buffer: dict) -> list[Tensor]:
+    if isinstance(tensor.op, ExternOp):
+        return list(tensor.op.inputs)
     if not isinstance(tensor.op, ComputeOp):
         return []
     found: list[Tensor] = []
@@ -25,7 +40,8 @@ def _inputs_of(tensor: Tensor, by_buffer: dict) -> list[Tensor]:
             if t is not None and all(t is not f for f in found):
                 found.append(t)
 
-    post_order_visit(tensor.op.body, record)
+    for value in tensor.op.body:
+        post_order_visit(value, record)
     return found
 
 
@@ -43,7 +59,10 @@ def _collect(outputs, by_buffer) -> list[Tensor]:
         for inp in _inputs_of(t, by_buffer):
             visit(inp)
         visiting.discard(id(t))
-        order.append(t)
+        # A multi-output op's tensors come together: one block writes them all.
+        for sibling in t.op.output_tensors():
+            if all(sibling is not o for o in order):
+                order.append(sibling)
 
     for t in outputs:
         visit(t)
@@ -57,6 +76,9 @@ def _register_buffers(tensors, by_buffer):
         if id(t.buffer) in by_buffer:
             continue
         by_buffer[id(t.buffer)] = t
+        frontier.extend(t.op.output_tensors())
+        if isinstance(t.op, ExternOp):
+            frontier.extend(t.op.inputs)
         if isinstance(t.op, ComputeOp):
 
             def record(node):
@@ -65,7 +87,8 @@ def _register_buffers(tensors, by_buffer):
                     if owner is not None:
                         frontier.append(owner)
 
-            post_order_visit(t.op.body, record)
+            for value in t.op.body:
+                post_order_visit(value, record)
 
 
 # Buffers of every live te Tensor, so loads found in bodies lead back to their tensors.
@@ -86,10 +109,27 @@ def _unique_name(name, used):
     return candidate
 
 
-def _block_for(tensor: Tensor, used_names: set) -> BlockRealize | For:
-    op = tensor.op
-    body_expr = op.body
-    reduce_axes = body_expr.axis if isinstance(body_expr, Reduce) else ()
+def _extern_block(op: ExternOp, used_names: set) -> BlockRealize:
+    """One block running the opaque body; it reads and writes its buffers whole."""
+
+    def whole(buffers):
+        return [BufferRegion(b, [E.Range(0, extent) for extent in b.shape]) for b in buffers]
+
+    block = Block(
+        [],
+        whole(op.input_placeholders),
+        whole(op.output_placeholders),
+        _unique_name(op.name, used_names),
+        op.body,
+    )
+    return BlockRealize([], E.IntImm("bool", 1), block)
+
+
+def _block_for(op: ComputeOp, used_names: set) -> BlockRealize | For:
+    if isinstance(op, ExternOp):
+        return _extern_block(op, used_names)
+    first = op.body[0]
+    reduce_axes = first.axis if isinstance(first, Reduce) else ()
     all_axes = list(op.axis) + list(reduce_axes)
     loop_vars = [E.Var(iv.var.name, iv.var.dtype) for iv in all_axes]
     block_vars = [
@@ -97,18 +137,29 @@ def _block_for(tensor: Tensor, used_names: set) -> BlockRealize | For:
     ]
     vmap = {iv.var: bv.var for iv, bv in zip(all_axes, block_vars)}
     out_index = [bv.var for bv in block_vars[: len(op.axis)]]
-    buffer = tensor.buffer
+    buffers = [t.buffer for t in op.output_tensors()]
     init = None
-    if isinstance(body_expr, Reduce):
-        combiner = body_expr.combiner
-        source = substitute(body_expr.source, vmap)
-        identity = body_expr.init if body_expr.init is not None else combiner.identity
-        init = BufferStore(buffer, identity, out_index)
-        update = BufferStore(buffer, combiner.combine(buffer[tuple(out_index)], source), out_index)
-        cond = substitute(body_expr.condition, vmap)
+    if isinstance(first, Reduce):
+        combiner = first.combiner
+        sources = [substitute(s, vmap) for s in first.source]
+        identity = first.init or combiner.identity_element
+        init = seq(*[BufferStore(b, v, out_index) for b, v in zip(buffers, identity)])
+        current = [b[tuple(out_index)] for b in buffers]
+        combined = combiner(current, sources)
+        if len(buffers) == 1:
+            update = BufferStore(buffers[0], combined[0], out_index)
+        else:
+            # Every new value is computed from the old ones before any is stored.
+            temps = [E.Var(f"v_{b.name}", b.dtype) for b in buffers]
+            update = seq(*[BufferStore(b, t, out_index) for b, t in zip(buffers, temps)])
+            for t, value in reversed(list(zip(temps, combined))):
+                update = LetStmt(t, value, update)
+        cond = substitute(first.condition, vmap)
         body = update if (isinstance(cond, E.IntImm) and cond.value) else IfThenElse(cond, update)
     else:
-        body = BufferStore(buffer, substitute(body_expr, vmap), out_index)
+        body = seq(
+            *[BufferStore(b, substitute(v, vmap), out_index) for b, v in zip(buffers, op.body)]
+        )
     reads, writes = block_access_regions(body, init)
     block = Block(block_vars, reads, writes, _unique_name(op.name, used_names), body, init)
     stmt = BlockRealize(loop_vars, E.IntImm("bool", 1), block)
@@ -129,7 +180,7 @@ def create_prim_func(args, name: str = "main") -> PrimFunc:
     tensors = [a for a in args if isinstance(a, Tensor)]
     by_buffer: dict = {}
     _register_buffers(tensors, by_buffer)
-    order = _collect([t for t in tensors if isinstance(t.op, ComputeOp)], by_buffer)
+    order = _collect([t for t in tensors if isinstance(t.op, _COMPUTED)], by_buffer)
     arg_ids = {id(t) for t in tensors}
     for t in order:
         if isinstance(t.op, PlaceholderOp) and id(t) not in arg_ids:
@@ -145,11 +196,15 @@ def create_prim_func(args, name: str = "main") -> PrimFunc:
         else:
             params.append(a)
     used_names: set = set()
-    nests = [_block_for(t, used_names) for t in order if isinstance(t.op, ComputeOp)]
+    ops = []
+    for t in order:
+        if isinstance(t.op, _COMPUTED) and all(t.op is not o for o in ops):
+            ops.append(t.op)
+    nests = [_block_for(op, used_names) for op in ops]
     if not nests:
         raise ValueError("create_prim_func: no te.compute tensor among the arguments")
     intermediates = [
-        t.buffer for t in order if isinstance(t.op, ComputeOp) and id(t) not in arg_ids
+        t.buffer for t in order if isinstance(t.op, _COMPUTED) and id(t) not in arg_ids
     ]
     root = Block([], [], [], "root", seq(*nests), alloc_buffers=intermediates)
     func = PrimFunc(

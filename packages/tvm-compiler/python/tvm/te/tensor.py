@@ -16,11 +16,18 @@ from .reduction import Reduce
 class Tensor(Node):
     """A tensor of a te program; indexing it gives a load usable in other compute bodies."""
 
-    _fields = ("name", "shape", "dtype", "op")
+    _fields = ("name", "shape", "dtype", "op", "value_index")
 
-    def __init__(self, name, shape, dtype, op):
-        buffer = decl_buffer(shape, dtype, name=name)
-        self._set(name=name, shape=buffer.shape, dtype=buffer.dtype, op=op, buffer=buffer)
+    def __init__(self, name, shape, dtype, op, value_index=0, buffer_name=None):
+        buffer = decl_buffer(shape, dtype, name=buffer_name or name)
+        self._set(
+            name=name,
+            shape=buffer.shape,
+            dtype=buffer.dtype,
+            op=op,
+            value_index=value_index,
+            buffer=buffer,
+        )
 
     def __getitem__(self, indices):
         if not isinstance(indices, tuple):
@@ -39,24 +46,52 @@ class Tensor(Node):
         return f"Tensor({self.name!r}, shape={[str(s) for s in self.shape]}, dtype={self.dtype!r})"
 
 
-class PlaceholderOp(Node):
+class _Operation(Node):
+    """An op's output tensors, filled once when the op's tensors are made."""
+
+    _late_fields = ("_outputs",)
+
+    def output_tensors(self) -> tuple:
+        return self._outputs
+
+    @property
+    def num_outputs(self) -> int:
+        return len(self._outputs)
+
+    def output(self, index: int) -> Tensor:
+        if not 0 <= index < self.num_outputs:
+            raise IndexError(
+                f"{type(self).__name__}.output: index {index} out of range for "
+                f"{self.num_outputs} outputs"
+            )
+        return self._outputs[index]
+
+
+class PlaceholderOp(_Operation):
     _fields = ("name",)
 
     def __init__(self, name):
         self._set(name=name)
 
 
-class ComputeOp(Node):
-    """axis: the output's IterVars; body: the value at a point (a PrimExpr or a Reduce)."""
+class ComputeOp(_Operation):
+    """axis: the output's IterVars; body: one value per output at a point (PrimExprs, or
+    Reduces that differ only in value_index)."""
 
     _fields = ("name", "axis", "body", "tag", "attrs")
 
     def __init__(self, name, axis, body, tag="", attrs=None):
-        self._set(name=name, axis=tuple(axis), body=body, tag=tag, attrs=dict(attrs or {}))
+        self._set(
+            name=name,
+            axis=tuple(axis),
+            body=tuple(body),
+            tag=tag,
+            attrs=dict(attrs or {}),
+        )
 
     @property
     def reduce_axis(self):
-        return self.body.axis if isinstance(self.body, Reduce) else ()
+        return self.body[0].axis if isinstance(self.body[0], Reduce) else ()
 
 
 def var(name: str = "tindex", dtype="int32") -> E.Var:
@@ -88,7 +123,10 @@ def _shape(shape, who):
 
 def placeholder(shape, dtype="float32", name: str = "placeholder") -> Tensor:
     """An input tensor of the given shape and dtype."""
-    return Tensor(name, _shape(shape, "placeholder"), dtype, PlaceholderOp(name))
+    op = PlaceholderOp(name)
+    tensor = Tensor(name, _shape(shape, "placeholder"), dtype, op)
+    op._fill_late_field("_outputs", (tensor,))
+    return tensor
 
 
 def reduce_axis(dom, name: str = "rv") -> IterVar:
@@ -130,8 +168,40 @@ def _contains_nested_reduce(body) -> bool:
     return bool(found)
 
 
-def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None) -> Tensor:
-    """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...)."""
+def _check_body(name, body) -> tuple:
+    """fcompute's result as a tuple of expressions, one per output."""
+    values = tuple(body) if isinstance(body, (list, tuple)) else (body,)
+    if not values:
+        raise ValueError(f"compute {name!r}: fcompute returned no values")
+    try:
+        values = tuple(E.convert(v) for v in values)
+    except TypeError:
+        raise TypeError(
+            f"compute {name!r}: fcompute must return an expression or a tuple of expressions, "
+            f"got {body!r}"
+        ) from None
+    for v in values:
+        if _contains_nested_reduce(v):
+            raise ValueError(
+                f"compute {name!r}: a reduction (te.sum/max/min) must be the whole body, "
+                "not part of a larger expression"
+            )
+    reduces = [isinstance(v, Reduce) for v in values]
+    if any(reduces) and not all(reduces):
+        raise ValueError(f"compute {name!r}: fcompute mixes reductions and plain expressions")
+    if all(reduces) and len(values) > 1:
+        for k, v in enumerate(values):
+            if v.value_index != k or not v.same_as_except_value_index(values[0]):
+                raise ValueError(
+                    f"compute {name!r}: the reductions of a multi-output compute must be the "
+                    "values of one tuple reduction, in order"
+                )
+    return values
+
+
+def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None):
+    """A tensor whose element at index (i, j, ...) is fcompute(i, j, ...); a list of tensors
+    when fcompute returns a tuple (as a tuple reduction such as argmax does)."""
     shape = _shape(shape, f"compute {name!r}")
     if not callable(fcompute):
         raise TypeError(
@@ -142,19 +212,14 @@ def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None) -
         IterVar(E.Range(0, extent), E.Var(arg, extent.dtype), IterVar.DataPar)
         for arg, extent in zip(arg_names, shape)
     ]
-    body = fcompute(*[iv.var for iv in axis])
-    if isinstance(body, (list, tuple)):
-        raise NotImplementedError(f"compute {name!r}: multiple outputs are not supported")
-    try:
-        body = E.convert(body)
-    except TypeError:
-        raise TypeError(
-            f"compute {name!r}: fcompute must return an expression, got {type(body).__name__}"
-        ) from None
-    if _contains_nested_reduce(body):
-        raise ValueError(
-            f"compute {name!r}: a reduction (te.sum/max/min) must be the whole body, "
-            "not part of a larger expression"
-        )
+    body = _check_body(name, fcompute(*[iv.var for iv in axis]))
     op = ComputeOp(name, axis, body, tag, attrs)
-    return Tensor(name, shape, body.dtype, op)
+    if len(body) == 1:
+        outputs = (Tensor(name, shape, body[0].dtype, op),)
+    else:
+        outputs = tuple(
+            Tensor(f"{name}.v{k}", shape, v.dtype, op, k, buffer_name=f"{name}_v{k}")
+            for k, v in enumerate(body)
+        )
+    op._fill_late_field("_outputs", outputs)
+    return outputs[0] if len(outputs) == 1 else list(outputs)

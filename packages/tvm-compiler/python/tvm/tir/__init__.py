@@ -59,6 +59,7 @@ from .op import (
     atan,
     call_effect,
     call_extern,
+    call_packed,
     call_pure_extern,
     ceil,
     ceildiv,

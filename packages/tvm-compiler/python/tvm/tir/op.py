@@ -76,6 +76,9 @@ def _register_builtins() -> None:
         "tir.reinterpret": CallEffectKind.PURE,
         # prefetch(load): a cache hint for the address load reads; no effect on results.
         "tir.prefetch": CallEffectKind.READ_STATE,
+        "tir.tvm_call_packed": CallEffectKind.OPAQUE,
+        "tir.tvm_stack_make_array": CallEffectKind.PURE,
+        "tir.tvm_stack_make_shape": CallEffectKind.PURE,
         **{f"tir.{name}": CallEffectKind.PURE for name in BITWISE_C},
     }
     for name, effect in effects.items():
@@ -183,6 +186,42 @@ def sigmoid(x):
 def call_extern(dtype, func_name: str, *args) -> Call:
     """A call to an external C function; it may touch any state, so it is impure."""
     return Call(dtype, "tir.call_extern", [StringImm(func_name), *args])
+
+
+def call_packed(*args) -> Call:
+    """A call to the registered global function args[0] with the rest as its arguments; a
+    Buffer travels as a DLTensor of its data and shape (as upstream's tvm_stack_make_array)."""
+    from .buffer import Buffer
+
+    if not args or not isinstance(args[0], str):
+        raise TypeError(
+            "call_packed: the first argument must be the global function's name (a str), got "
+            f"{args[0]!r}"
+            if args
+            else "call_packed: the first argument must be a function name"
+        )
+    converted = [StringImm(args[0])]
+    for a in args[1:]:
+        if isinstance(a, Buffer):
+            shape = Call("handle", "tir.tvm_stack_make_shape", list(a.shape))
+            zero = const(0, a.dtype)  # carries the element dtype, as upstream's
+            converted.append(
+                Call(
+                    "handle",
+                    "tir.tvm_stack_make_array",
+                    [
+                        a.data,
+                        shape,
+                        IntImm("int32", 0),
+                        IntImm("int32", len(a.shape)),
+                        zero,
+                        a.elem_offset,
+                    ],
+                )
+            )
+        else:
+            converted.append(convert(a))
+    return Call("int32", "tir.tvm_call_packed", converted)
 
 
 def call_pure_extern(dtype, func_name: str, *args) -> Call:

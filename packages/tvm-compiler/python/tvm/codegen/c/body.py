@@ -18,8 +18,11 @@ from .c_types import (
     c_string_literal,
     c_type,
     c_vector_type,
+    dl_dtype_check,
+    load_value,
     narrow_float,
     round_to,
+    store_value,
 )
 
 _C_RESERVED = {
@@ -121,6 +124,7 @@ class BodyWriter:
         self.uses_openmp = False
         self.externs: dict[str, str] = {}
         self.vector_typedefs: dict[str, str] = {}
+        self.uses_packed = False
 
     def ctype(self, dtype) -> str:
         """The C type of a value of dtype; a vector dtype's typedef is recorded for the prelude."""
@@ -250,8 +254,7 @@ class BodyWriter:
         vector = self._vector_access(e.buffer, e.indices[0], e.dtype)
         if vector is not None:
             return vector
-        text = f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]"
-        return f"tvm_bf16_to_f32({text})" if e.dtype.type_code == "bfloat" else text
+        return load_value(e.dtype, f"{self.names.get(e.buffer.data)}[{self.expr(e.indices[0])}]")
 
     def _e_Call(self, e):
         name = e.op.name
@@ -266,10 +269,21 @@ class BodyWriter:
             return f"{c_name}{'f' if e.dtype.bits == 32 else ''}({', '.join(args)})"
         if name in ("tir.call_extern", "tir.call_pure_extern"):
             callee = e.args[0].value
-            self.externs[callee] = c_type(e.dtype) if not e.dtype.is_handle else "void*"
+            # A prototype from the call's argument types: unprototyped, C would pass a float
+            # argument as a double.
+            params = [c_type(a.dtype) if a.dtype.lanes == 1 else "?" for a in e.args[1:]]
+            if "?" in params:
+                raise CodegenError(f"codegen c: call_extern {callee!r} takes a vector argument")
+            self.externs[callee] = (c_type(e.dtype) if not e.dtype.is_handle else "void*", params)
             return f"{callee}({', '.join(args[1:])})"
         if name == "tir.if_then_else":
             return f"({args[0]} ? {args[1]} : {args[2]})"
+        if name == "tir.tvm_stack_make_shape":
+            return f"((int64_t[]){{{', '.join(args) or '0'}}})"
+        if name == "tir.tvm_stack_make_array":
+            return self._dl_tensor(e)
+        if name == "tir.tvm_call_packed":
+            raise CodegenError("codegen c: tir.call_packed must be a statement of its own")
         c_op = BITWISE_C.get(name[len("tir.") :]) if name.startswith("tir.") else None
         if c_op is not None:
             return f"({c_op}{args[0]})" if len(args) == 1 else f"({args[0]} {c_op} {args[1]})"
@@ -283,6 +297,73 @@ class BodyWriter:
         if name == "tir.ret":
             raise CodegenError("codegen c: T.ret(...) must be a statement of its own")
         raise CodegenError(f"codegen c: no C lowering for op {name!r}")
+
+    def _dl_tensor(self, e) -> str:
+        """A DLTensor* (a compound literal living to the end of the block) over a buffer."""
+        data, shape, _, ndim, like, offset = e.args
+        code, bits, lanes = dl_dtype_check(like.dtype)
+        return (
+            f"(&(DLTensor){{.data = (void*)({self.expr(data)}), .device = {{kDLCPU, 0}}, "
+            f".ndim = {self.expr(ndim)}, .dtype = {{{code}, {bits}, {lanes}}}, "
+            f".shape = {self.expr(shape)}, .strides = NULL, "
+            f".byte_offset = (uint64_t)({self.expr(offset)}) * {like.dtype.bytes}}})"
+        )
+
+    def _call_packed(self, call, depth):
+        """Look the global function up once, call it with the arguments, propagate errors."""
+        if self.in_parallel:
+            raise CodegenError("codegen c: tir.call_packed inside a parallel loop is not supported")
+        name = call.args[0].value
+        self.uses_packed = True
+        self.emit("{", depth)
+        inner = depth + 1
+        self.emit("static TVMFFIObjectHandle fn = NULL;", inner)
+        self.emit("if (fn == NULL) {", inner)
+        self.emit(
+            f"TVMFFIByteArray fn_name = {{{c_string_literal(name)}, {len(name.encode())}}};",
+            inner + 1,
+        )
+        self.emit("if (TVMFFIFunctionGetGlobal(&fn_name, &fn) != 0) return -1;", inner + 1)
+        self.emit("if (fn == NULL) {", inner + 1)
+        self.emit(
+            f'return tvm_raise("RuntimeError", "{self.func_name}: call_packed: no global '
+            f'function %s is registered", {c_string_literal(name)});',
+            inner + 2,
+        )
+        self.emit("}", inner + 1)
+        self.emit("}", inner)
+        values = call.args[1:]
+        self.emit(f"TVMFFIAny call_args[{max(1, len(values))}];", inner)
+        for k, v in enumerate(values):
+            slot = f"call_args[{k}]"
+            self.emit(f"{slot}.zero_padding = 0;", inner)
+            if v.dtype.is_handle:
+                kind = "kTVMFFIDLTensorPtr" if isinstance(v, E.Call) else "kTVMFFIOpaquePtr"
+                self.emit(f"{slot}.type_index = {kind}; {slot}.v_ptr = {self.expr(v)};", inner)
+            elif v.dtype.is_float:
+                self.emit(
+                    f"{slot}.type_index = kTVMFFIFloat; {slot}.v_float64 = {self.expr(v)};", inner
+                )
+            elif isinstance(v, E.StringImm):
+                self.emit(
+                    f"{slot}.type_index = kTVMFFIRawStr; {slot}.v_c_str = {self.expr(v)};", inner
+                )
+            else:
+                kind = "kTVMFFIBool" if v.dtype.is_bool else "kTVMFFIInt"
+                self.emit(f"{slot}.type_index = {kind}; {slot}.v_int64 = {self.expr(v)};", inner)
+        self.emit("TVMFFIAny call_result;", inner)
+        self.emit("call_result.type_index = kTVMFFINone; call_result.v_int64 = 0;", inner)
+        self.emit(
+            f"if (TVMFFIFunctionCall(fn, call_args, {len(values)}, &call_result) != 0) {{", inner
+        )
+        self.emit("return -1;", inner + 1)
+        self.emit("}", inner)
+        self.emit(
+            "if (call_result.type_index >= kTVMFFIStaticObjectBegin) "
+            "TVMFFIObjectDecRef(call_result.v_obj);",
+            inner,
+        )
+        self.emit("}", depth)
 
     # -- statements -----------------------------------------------------------------------
     def emit(self, line: str, depth: int) -> None:
@@ -308,8 +389,7 @@ class BodyWriter:
         value = self.expr(s.value)
         if target is None:
             target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
-            if s.buffer.dtype.type_code == "bfloat":
-                value = f"tvm_f32_to_bf16({value})"
+            value = store_value(s.buffer.dtype, value)
         self.emit(f"{target} = {value};", depth)
 
     def _s_For(self, s, depth):
@@ -406,6 +486,9 @@ class BodyWriter:
             return
         if isinstance(value, E.Call) and value.op.name == "tir.ret":
             self._return_value(value.args[0], depth)
+            return
+        if isinstance(value, E.Call) and value.op.name == "tir.tvm_call_packed":
+            self._call_packed(value, depth)
             return
         self.emit(f"(void)({self.expr(value)});", depth)
 

@@ -6,17 +6,46 @@ import math
 
 from tvm.ir.dtype import DataType
 
-DL_TYPE_CODE = {"int": 0, "uint": 1, "float": 2, "bfloat": 4, "bool": 6}
+DL_TYPE_CODE = {
+    "int": 0,
+    "uint": 1,
+    "float": 2,
+    "bfloat": 4,
+    "bool": 6,
+    "float8_e4m3fn": 10,
+    "float8_e5m2": 12,
+}
 # _Float16 is IEEE binary16 in GCC (x86-64, since 12) and Clang: F16C or AVX512-FP16
 # instructions where -march has them, libgcc's conversions where not.
 _FLOAT_C = {16: "_Float16", 32: "float", 64: "double"}
 
 
 def narrow_float(dtype) -> bool:
-    """float16 or bfloat16: computed in float, rounded to the dtype after every operation,
-    which is what NumPy (and ml_dtypes) do for these types."""
+    """float16, bfloat16 or a float8: computed in float, rounded to the dtype after every
+    operation, which is what NumPy (and ml_dtypes) do for these types."""
     dtype = DataType(dtype)
-    return dtype.is_float and dtype.bits == 16 and dtype.lanes == 1
+    return dtype.is_float and (dtype.bits == 16 or dtype.is_float8) and dtype.lanes == 1
+
+
+def _storage_helper(dtype, load: bool) -> str | None:
+    """The prelude helper between a float and the bits a bfloat16 or float8 element stores."""
+    dtype = DataType(dtype)
+    name = "bf16" if dtype.type_code == "bfloat" else dtype.type_code if dtype.is_float8 else None
+    if name is None:
+        return None
+    return f"tvm_{name}_to_f32" if load else f"tvm_f32_to_{name}"
+
+
+def load_value(dtype, text: str) -> str:
+    """C of the float value of a buffer element `text` stored as its bits (bfloat16, float8)."""
+    helper = _storage_helper(dtype, load=True)
+    return f"{helper}({text})" if helper else text
+
+
+def store_value(dtype, text: str) -> str:
+    """C of the bits stored for the float value `text` in a buffer element of dtype."""
+    helper = _storage_helper(dtype, load=False)
+    return f"{helper}({text})" if helper else text
 
 
 def round_to(dtype, text: str) -> str:
@@ -26,6 +55,8 @@ def round_to(dtype, text: str) -> str:
         return text
     if dtype.type_code == "bfloat":
         return f"tvm_bf16_round({text})"
+    if dtype.is_float8:
+        return f"tvm_{dtype.type_code}_round({text})"
     return f"((_Float16)({text}))"
 
 
@@ -39,6 +70,8 @@ def c_type(dtype) -> str:
             return _FLOAT_C[dtype.bits]
         if dtype.type_code == "bfloat" and dtype.bits == 16:
             return "uint16_t"  # its bits in memory; values are computed as float (see BF16_HELPERS)
+        if dtype.is_float8:
+            return "uint8_t"  # its bits in memory, like bfloat16 (see FLOAT8_HELPERS)
         raise NotImplementedError(f"codegen c: dtype {dtype} is not supported")
     if dtype.is_bool:
         return "int8_t"
@@ -71,7 +104,7 @@ def c_scalar_type(dtype) -> str:
     dtype = DataType(dtype)
     if dtype.is_int or dtype.is_bool:
         return "int64_t"
-    if dtype.type_code == "bfloat":
+    if dtype.type_code == "bfloat" or dtype.is_float8:
         return "float"
     return c_type(dtype)
 

@@ -41,8 +41,8 @@ def generate_c_source(mod: IRModule) -> CSource:
         names.append(symbol)
         uses_openmp = uses_openmp or body.uses_openmp
     declarations = [
-        f"extern {ret} {name}();"
-        for name, ret in sorted(externs.items())
+        f"extern {ret} {name}({', '.join(params) or 'void'});"
+        for name, (ret, params) in sorted(externs.items())
         if name not in _LIBC_DECLARED
     ]
     text = "\n".join(
@@ -58,6 +58,10 @@ _LIBC_DECLARED = {
     "abort",
     "malloc",
     "free",
+    "memset",
+    "memcpy",
+    "memmove",
+    "strlen",
     "exp",
     "expf",
     "sqrt",

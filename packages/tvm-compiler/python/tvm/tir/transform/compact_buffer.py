@@ -19,6 +19,11 @@ class _AccessSites(StmtExprVisitor):
         self.data = data
         self.loops: list[For] = []
         self.sites: list[tuple[tuple[For, ...], tuple]] = []
+        self.opaque = False  # data itself is used (passed to an extern call): keep it whole
+
+    def visit_Var(self, var):
+        if var is self.data:
+            self.opaque = True
 
     def visit_For(self, loop):
         self.loops.append(loop)
@@ -34,6 +39,41 @@ class _AccessSites(StmtExprVisitor):
         if store.buffer.data is self.data:
             self.sites.append((tuple(self.loops), store.indices))
         self.generic_visit(store)
+
+
+class _FirstAccess(StmtExprVisitor):
+    """Whether the first access to data in a statement is a store that always runs."""
+
+    def __init__(self, data):
+        self.data = data
+        self.conditional = 0
+        self.first: str | None = None
+
+    def visit_IfThenElse(self, node):
+        self.visit(node.condition)
+        self.conditional += 1
+        self.visit(node.then_case)
+        if node.else_case is not None:
+            self.visit(node.else_case)
+        self.conditional -= 1
+
+    def visit_BufferLoad(self, load):
+        self.generic_visit(load)
+        if load.buffer.data is self.data and self.first is None:
+            self.first = "read"
+
+    def visit_BufferStore(self, store):
+        self.generic_visit(store)  # the value (its loads) is computed before the store
+        if store.buffer.data is self.data and self.first is None:
+            self.first = "read" if self.conditional else "write"
+
+
+def _fresh_each_iteration(loop, data) -> bool:
+    """No iteration of loop reads a value of data that an earlier one wrote: its first access
+    is an unconditional store (a reduction's `if k == 0` init carries values across k)."""
+    first = _FirstAccess(data)
+    first.visit(loop.body)
+    return first.first == "write"
 
 
 def _common_prefix(chains):
@@ -83,9 +123,13 @@ class _Compactor(StmtExprMutator):
             return alloc.with_fields(body=body)
         sites = _AccessSites(buf.data)
         sites.visit(body.body)
-        if not sites.sites:
+        if not sites.sites or sites.opaque:
             return alloc.with_fields(body=body)
         prefix = _common_prefix([chain for chain, _ in sites.sites])
+        for n, loop in enumerate(prefix):
+            if not _fresh_each_iteration(loop, buf.data):
+                prefix = prefix[:n]
+                break
         varying = {}
         for chain, _ in sites.sites:
             for loop in chain[len(prefix) :]:

@@ -1,0 +1,190 @@
+"""Shape transforms of te tensors: reshape, transpose, expand_dims, squeeze."""
+
+from __future__ import annotations
+
+from tvm import te
+from tvm.tir import expr as E
+from tvm.tir.op import if_then_else
+
+
+def _check(who, data):
+    if not isinstance(data, te.Tensor):
+        raise TypeError(f"{who}: argument 'data' must be a te.Tensor, got {type(data).__name__}")
+
+
+def _static_size(shape):
+    size = 1
+    for s in shape:
+        if not isinstance(s, E.IntImm):
+            return None
+        size *= s.value
+    return size
+
+
+def reshape(a, newshape):
+    """a's elements in row-major order under newshape (one entry may be -1)."""
+    _check("topi.reshape", a)
+    newshape = list(newshape)
+    total = _static_size(a.shape)
+    if newshape.count(-1) > 1:
+        raise ValueError("topi.reshape: newshape may hold at most one -1")
+    if -1 in newshape:
+        known = _static_size([E.convert(s) for s in newshape if s != -1])
+        if total is None or known is None or known == 0 or total % known:
+            raise ValueError(f"topi.reshape: cannot infer -1 in {newshape} for {a.shape}")
+        newshape[newshape.index(-1)] = total // known
+    if total is not None and _static_size([E.convert(s) for s in newshape]) not in (None, total):
+        raise ValueError(
+            f"topi.reshape: newshape {newshape} does not hold the {total} elements of a"
+        )
+
+    def body(*i):
+        flat = 0
+        for idx, extent in zip(i, newshape):
+            flat = flat * extent + idx
+        index = []
+        for extent in reversed(a.shape):
+            index.append(E.FloorMod(flat, extent) if not isinstance(flat, int) else flat)
+            flat = E.FloorDiv(flat, extent) if not isinstance(flat, int) else flat
+        return a[tuple(reversed(index))]
+
+    return te.compute(newshape, body, name="T_reshape")
+
+
+def transpose(a, axes=None):
+    """a with its axes permuted (reversed when axes is None)."""
+    _check("topi.transpose", a)
+    axes = list(range(a.ndim))[::-1] if axes is None else [x % a.ndim for x in axes]
+    if sorted(axes) != list(range(a.ndim)):
+        raise ValueError(f"topi.transpose: axes {axes} is not a permutation of {a.ndim} axes")
+    inverse = [axes.index(k) for k in range(a.ndim)]
+    return te.compute(
+        [a.shape[k] for k in axes],
+        lambda *i: a[tuple(i[inverse[k]] for k in range(a.ndim))],
+        name="T_transpose",
+    )
+
+
+def expand_dims(a, axis, num_newaxis=1):
+    """a with num_newaxis axes of extent 1 inserted at axis."""
+    _check("topi.expand_dims", a)
+    if not -a.ndim - 1 <= axis <= a.ndim:
+        raise ValueError(f"topi.expand_dims: axis {axis} is out of range for {a.ndim} dimensions")
+    axis = axis % (a.ndim + 1)
+    shape = list(a.shape[:axis]) + [1] * num_newaxis + list(a.shape[axis:])
+    return te.compute(
+        shape,
+        lambda *i: a[tuple(i[:axis]) + tuple(i[axis + num_newaxis :])],
+        name="T_expand_dims",
+    )
+
+
+def squeeze(a, axis=None):
+    """a without its axes of extent 1 (only those in axis, when given)."""
+    _check("topi.squeeze", a)
+    ones = [k for k, s in enumerate(a.shape) if isinstance(s, E.IntImm) and s.value == 1]
+    drop = (
+        ones if axis is None else [x % a.ndim for x in ([axis] if isinstance(axis, int) else axis)]
+    )
+    for k in drop:
+        if k not in ones:
+            raise ValueError(f"topi.squeeze: axis {k} has extent {a.shape[k]}, not 1")
+    kept = [k for k in range(a.ndim) if k not in drop]
+
+    def body(*i):
+        pos = dict(zip(kept, i))
+        return a[tuple(pos.get(k, 0) for k in range(a.ndim))]
+
+    return te.compute([a.shape[k] for k in kept], body, name="T_squeeze")
+
+
+def concatenate(a_tuple, axis=0):
+    """The tensors of a_tuple joined along axis (their other extents agree)."""
+    tensors = list(a_tuple)
+    if not tensors or not all(isinstance(t, te.Tensor) for t in tensors):
+        raise TypeError("topi.concatenate: argument 'a_tuple' must be a non-empty list of tensors")
+    ndim = tensors[0].ndim
+    axis %= ndim
+    offsets, total = [], 0
+    for t in tensors:
+        offsets.append(total)
+        total = total + t.shape[axis]
+    shape = list(tensors[0].shape)
+    shape[axis] = total
+
+    def body(*i):
+        value = None
+        for t, off in zip(tensors, offsets):
+            index = list(i)
+            index[axis] = i[axis] - off
+            load = t[tuple(index)]
+            # if_then_else, not Select: only the chosen tensor is read (no out-of-bounds load).
+            value = load if value is None else if_then_else(i[axis] >= off, load, value)
+        return value
+
+    return te.compute(shape, body, name="T_concat")
+
+
+def strided_slice(a, begin, end, strides=None):
+    """a[begin:end:strides] per axis (constant bounds; missing axes are taken whole)."""
+    _check("topi.strided_slice", a)
+    strides = list(strides or [1] * len(begin))
+    shape, starts, steps = [], [], []
+    for k in range(a.ndim):
+        extent = a.shape[k].value
+        if k < len(begin):
+            lo, hi, step = slice(begin[k], end[k], strides[k]).indices(extent)
+        else:
+            lo, hi, step = 0, extent, 1
+        shape.append(len(range(lo, hi, step)))
+        starts.append(lo)
+        steps.append(step)
+    return te.compute(
+        shape,
+        lambda *i: a[tuple(s + x * st for x, s, st in zip(i, starts, steps))],
+        name="T_strided_slice",
+    )
+
+
+def split(ary, indices_or_sections, axis=0):
+    """ary cut along axis into equal sections (an int) or at the given indices."""
+    _check("topi.split", ary)
+    axis %= ary.ndim
+    extent = ary.shape[axis].value
+    if isinstance(indices_or_sections, int):
+        if extent % indices_or_sections:
+            raise ValueError(
+                f"topi.split: {indices_or_sections} sections do not divide extent {extent}"
+            )
+        step = extent // indices_or_sections
+        cuts = list(range(step, extent, step))
+    else:
+        cuts = list(indices_or_sections)
+    bounds = [0, *cuts, extent]
+    out = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        begin = [0] * ary.ndim
+        end = [s.value for s in ary.shape]
+        begin[axis], end[axis] = lo, hi
+        out.append(strided_slice(ary, begin, end))
+    return out
+
+
+def take(a, indices, axis=None):
+    """a's elements (flattened when axis is None) at the int tensor indices, clipped."""
+    _check("topi.take", a)
+    if not isinstance(indices, te.Tensor):
+        raise TypeError("topi.take: argument 'indices' must be a te.Tensor")
+    if axis is None:
+        flat = reshape(a, [_static_size(a.shape)])
+        return take(flat, indices, 0)
+    axis %= a.ndim
+    extent = a.shape[axis]
+
+    def body(*i):
+        pos = indices[tuple(i[axis : axis + indices.ndim])]
+        clipped = E.Max(E.Min(pos, extent - 1), 0)
+        return a[tuple(i[:axis]) + (clipped,) + tuple(i[axis + indices.ndim :])]
+
+    shape = list(a.shape[:axis]) + list(indices.shape) + list(a.shape[axis + 1 :])
+    return te.compute(shape, body, name="T_take")
