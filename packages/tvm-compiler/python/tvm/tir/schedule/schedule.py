@@ -8,7 +8,7 @@ from tvm.ir.module import IRModule
 
 from ..function import PrimFunc
 from ..stmt import Block, BlockRealize, For
-from . import annotation, cache, compute_at, inline, loops, query, reduction
+from . import annotation, cache, compute_at, inline, layout, loops, query, reduction
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
 
@@ -250,6 +250,19 @@ class Schedule:
     def add_unit_loop(self, block_or_loop) -> LoopRV:
         return self._apply(
             "add_unit_loop", {"block_or_loop": block_or_loop}, loops.add_unit_loop, block_or_loop
+        )
+
+    def transform_layout(self, block: BlockRV, buffer, index_map, pad_value=None) -> None:
+        """Give buffer (a name or ("read"|"write", index) of block) the layout index_map makes."""
+        index_map = layout.as_index_map(index_map)
+        self._apply(
+            "transform_layout",
+            {"block": block, "buffer": buffer, "index_map": index_map, "pad_value": pad_value},
+            layout.transform_layout,
+            block,
+            buffer,
+            index_map,
+            pad_value,
         )
 
     def get_producers(self, block: BlockRV) -> list[BlockRV]:
