@@ -124,7 +124,7 @@ def __getattr__(name):
         from .build_module import build
 
         return build
-    if name in ("Schedule", "ScheduleError"):
+    if name in ("Schedule", "ScheduleError", "IndexMap"):
         from . import schedule
 
         return getattr(schedule, name)

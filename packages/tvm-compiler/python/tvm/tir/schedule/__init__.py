@@ -1,5 +1,6 @@
 """tvm.tir.schedule: the Schedule API and its block/loop handles."""
 
+from .index_map import IndexMap
 from .schedule import BlockRV, LoopRV, Schedule
 from .trace import Trace
 
@@ -12,4 +13,4 @@ def __getattr__(name):
     raise AttributeError(f"module 'tvm.tir.schedule' has no attribute {name!r}")
 
 
-__all__ = ["BlockRV", "LoopRV", "Schedule", "Trace"]
+__all__ = ["BlockRV", "IndexMap", "LoopRV", "Schedule", "Trace"]

@@ -14,6 +14,7 @@ from . import (
     cache,
     compute_at,
     inline,
+    layout,
     loops,
     query,
     reduction,
@@ -369,6 +370,19 @@ class Schedule:
     def add_unit_loop(self, block_or_loop) -> LoopRV:
         return self._apply(
             "add_unit_loop", {"block_or_loop": block_or_loop}, loops.add_unit_loop, block_or_loop
+        )
+
+    def transform_layout(self, block: BlockRV, buffer, index_map, pad_value=None) -> None:
+        """Give buffer (a name or ("read"|"write", index) of block) the layout index_map makes."""
+        index_map = layout.as_index_map(index_map)
+        self._apply(
+            "transform_layout",
+            {"block": block, "buffer": buffer, "index_map": index_map, "pad_value": pad_value},
+            layout.transform_layout,
+            block,
+            buffer,
+            index_map,
+            pad_value,
         )
 
     def get_producers(self, block: BlockRV) -> list[BlockRV]:
