@@ -8,8 +8,8 @@
 #include "tvm_ffi/dlpack.h"
 
 /* ABI version. A library built against another major version is refused at load time. */
-#define TVM_FFI_ABI_VERSION_MAJOR 0
-#define TVM_FFI_ABI_VERSION_MINOR 1
+#define TVM_FFI_ABI_VERSION_MAJOR 1
+#define TVM_FFI_ABI_VERSION_MINOR 0
 
 #if defined(_MSC_VER)
 #define TVM_FFI_DLL __declspec(dllexport)
@@ -259,7 +259,7 @@ typedef struct TVMFFITypeInfo {
   int32_t type_index;
   int32_t type_depth;
   TVMFFIByteArray type_key;
-  /* type_acenstors[d] is the ancestor at depth d, for d < type_depth. */
+  /* type_ancestors[d] is the ancestor at depth d, for d < type_depth. */
   const struct TVMFFITypeInfo** type_ancestors;
   int32_t num_fields;
   int32_t num_methods;

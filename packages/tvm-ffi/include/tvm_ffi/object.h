@@ -141,10 +141,9 @@ class Object {
 /*! apache-tvm-ffi's spelling of a final object class. */
 #define TVM_FFI_DECLARE_OBJECT_INFO_FINAL(TypeKey, TypeName, ParentType) \
   TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, true)
-/*! The older spelling: ancestry-checked like a non-final class, as before. */
+/*! The older spelling of the same: the type is final, so casts compare one index. */
 #define TVM_FFI_DECLARE_FINAL_OBJECT_INFO(TypeKey, TypeName, ParentType) \
-  TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType)             \
-  static constexpr bool _type_final_flag = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, true)
 
 /*! For the built-in kinds whose index is fixed by the ABI. */
 #define TVM_FFI_DECLARE_STATIC_OBJECT_INFO(TypeKey, TypeName, ParentType, Index) \

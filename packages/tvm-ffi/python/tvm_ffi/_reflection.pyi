@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import Any
 
+TYPE_CHECKING: bool
 FLAG_WRITABLE: int
 FLAG_SEQ_IGNORE: int
 FLAG_SEQ_DEF: int

@@ -22,6 +22,20 @@ class Derived : public Base {
   TVM_FFI_DECLARE_OBJECT_INFO("cpptest.Derived", Derived, Base);
 };
 
+// Both spellings of a final class mark it final, so IsInstance compares one index.
+class FinalOld : public Base {
+ public:
+  explicit FinalOld(int v) : Base(v) {}
+  TVM_FFI_DECLARE_FINAL_OBJECT_INFO("cpptest.FinalOld", FinalOld, Base);
+};
+class FinalNew : public Base {
+ public:
+  explicit FinalNew(int v) : Base(v) {}
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("cpptest.FinalNew", FinalNew, Base);
+};
+static_assert(FinalOld::_type_final && FinalNew::_type_final && !Derived::_type_final,
+              "a class declared final must be final");
+
 class BaseRef : public ObjectRef {
  public:
   TVM_FFI_DEFINE_OBJECT_REF_METHODS(BaseRef, ObjectRef, Base);
@@ -30,6 +44,11 @@ class BaseRef : public ObjectRef {
 
 int main() {
   CHECK(Base::RuntimeTypeIndex() >= kTVMFFIDynObjectBegin);
+  {
+    ObjectPtr<FinalOld> f = make_object<FinalOld>(1);
+    CHECK(f->IsInstance<FinalOld>() && f->IsInstance<Base>() && !f->IsInstance<FinalNew>());
+  }
+  destroyed = 0;  // the counts below start from here
   CHECK(Derived::RuntimeTypeIndex() != Base::RuntimeTypeIndex());
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(Derived::RuntimeTypeIndex());
   CHECK(info != nullptr);
