@@ -9,12 +9,23 @@ static int raise_error(const char* kind, const char* message) {
   return -1;
 }
 
+/* Row-major without gaps: no strides, or strides that say exactly that (tvm-ffi fills them in). */
+static int is_compact(const DLTensor* t) {
+  if (t->strides == NULL) return 1;
+  int64_t expected = 1;
+  for (int i = t->ndim - 1; i >= 0; --i) {
+    if (t->shape[i] != 1 && t->strides[i] != expected) return 0;
+    expected *= t->shape[i];
+  }
+  return 1;
+}
+
 static const DLTensor* float32_tensor(const TVMFFIAny* value) {
   const DLTensor* t = NULL;
   if (value->type_index == kTVMFFITensor) t = TVMFFITensorGetDLTensorPtr(value->v_obj);
   if (value->type_index == kTVMFFIDLTensorPtr) t = (const DLTensor*)value->v_ptr;
   if (t == NULL || t->device.device_type != kDLCPU || t->dtype.code != kDLFloat ||
-      t->dtype.bits != 32 || t->dtype.lanes != 1 || t->strides != NULL) {
+      t->dtype.bits != 32 || t->dtype.lanes != 1 || !is_compact(t)) {
     return NULL;
   }
   return t;
