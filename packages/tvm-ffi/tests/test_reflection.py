@@ -2,6 +2,7 @@
 
 import copy
 import pickle
+import sys
 
 import pytest
 
@@ -93,3 +94,12 @@ def test_pickle_round_trip():
 def test_copy_of_uncopyable_type_is_type_error():
     with pytest.raises(TypeError, match="copy"):
         copy.copy(tvm_ffi.get_global_func("testing.echo"))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="copy.replace needs Python 3.13 (this interpreter is older)")
+def test_reflection_records_support_copy_replace():
+    schema = TypeSchema("list", ())
+    changed = copy.replace(schema, origin="dict")
+    assert changed.origin == "dict" and schema.origin == "list"
+    with pytest.raises(TypeError, match="unexpected field"):
+        copy.replace(schema, nonsense=1)

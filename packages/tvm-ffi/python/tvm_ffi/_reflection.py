@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys as _sys
+
 TYPE_CHECKING = False  # typing (and the re and enum it imports) would slow `import tvm_ffi`
 if TYPE_CHECKING:
     from typing import Any
@@ -83,6 +85,15 @@ def _record(repr: bool = True):  # noqa: A002
 
         cls.__eq__ = __eq__
         cls.__hash__ = None
+        if _sys.version_info >= (3, 13):
+            # copy.replace() support, as @dataclass gives it from Python 3.13 on.
+            def __replace__(self, **changes):
+                unknown = set(changes) - set(names)
+                if unknown:
+                    raise TypeError(f"{type(self).__name__}.__replace__() got unexpected field(s) {sorted(unknown)}")
+                return type(self)(**{n: changes.get(n, getattr(self, n)) for n in names})
+
+            cls.__replace__ = __replace__
         return cls
 
     return wrap
