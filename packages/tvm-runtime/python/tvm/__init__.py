@@ -10,6 +10,9 @@ from ._version_guard import require as _require  # noqa: E402
 _require("tvm-ffi", needed_by="tvm-runtime")  # the range in pyproject.toml
 
 from . import base, error  # noqa: E402  (error kinds registered before any FFI call)
+from ._openmp_env import apply_defaults as _openmp_defaults  # noqa: E402
+
+_openmp_defaults()  # before any kernel library loads libgomp
 
 base._load_core_libs()
 
