@@ -26,6 +26,13 @@ def _mul_int(a, b):
     return a * b
 
 
+@pytest.fixture(autouse=True, params=["generated", "loop"])
+def exec_path(request, monkeypatch):
+    # Every behaviour holds for both ways of running decoded bytecode.
+    monkeypatch.setattr(VirtualMachine, "_exec_loop", request.param == "loop")
+    return request.param
+
+
 def _vm(program):
     return VirtualMachine(program.executable(), tvm.cpu())
 
@@ -238,3 +245,25 @@ def test_loaded_bytecode_runs_like_the_original():
 def test_vm_is_loaded_lazily_by_import_tvm():
     code = "import sys, tvm; assert 'tvm.runtime.vm' not in sys.modules; tvm.runtime.vm.Executable"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_if_on_a_scalar_bool_tensor():
+    p = Program()
+    p.function(
+        "pick",
+        ["cond"],
+        2,
+        [
+            ("if", r(0), 3),
+            ("call", "vm.builtin.copy", [imm(5)], r(1)),
+            ("ret", r(1)),
+            ("call", "vm.builtin.copy", [imm(10)], r(1)),
+            ("ret", r(1)),
+        ],
+    )
+    vm = _vm(p)
+    assert vm["pick"](np.array(True)) == 5
+    assert vm["pick"](np.array(False)) == 10
+    assert vm["pick"](0) == 10
+    with pytest.raises(ValueError, match="must be a scalar tensor"):
+        vm["pick"](np.array([True, False]))
