@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import tvm
 import tvm_ffi
-from tvm.runtime.vm import Executable, ProfileReport, VirtualMachine
+from tvm.runtime.vm import Executable, ProfileReport, VirtualMachine, VMFuncKind
 from vm_program import VM, VOID, Program, f, imm, r
 
 
@@ -267,3 +267,11 @@ def test_if_on_a_scalar_bool_tensor():
     assert vm["pick"](0) == 10
     with pytest.raises(ValueError, match="must be a scalar tensor"):
         vm["pick"](np.array([True, False]))
+
+
+def test_compiled_vm_function_missing_from_the_library_is_named():
+    p = Program()
+    p.index("main", VMFuncKind.VM_TIR_FUNC)
+    p.functions[0].num_args = 0
+    with pytest.raises(AttributeError, match="'__vmtir__main' is neither"):
+        _vm(p)["main"]()
