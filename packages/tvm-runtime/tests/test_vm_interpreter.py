@@ -275,3 +275,28 @@ def test_compiled_vm_function_missing_from_the_library_is_named():
     p.functions[0].num_args = 0
     with pytest.raises(AttributeError, match="'__vmtir__main' is neither"):
         _vm(p)["main"]()
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11+")
+def test_failing_call_is_noted_with_function_and_instruction(exec_path):
+    def boom(x):
+        raise KeyError("inner failure")
+
+    tvm_ffi.register_global_func("test.vm.boom", boom, override=True)
+    p = Program()
+    p.function(
+        "main",
+        ["x"],
+        2,
+        [
+            ("call", "vm.builtin.copy", [r(0)], r(1)),
+            ("call", "test.vm.boom", [r(1)], r(1)),
+            ("ret", r(1)),
+        ],
+    )
+    with pytest.raises(Exception, match="inner failure") as info:
+        _vm(p)["main"](1)
+    if exec_path == "generated":
+        assert "in VM function 'main', instruction 1: call test.vm.boom" in "".join(
+            info.value.__notes__
+        )

@@ -103,6 +103,7 @@ class VirtualMachine:
         """One callable per function table entry; VM functions become frame runners."""
         ex = self.executable
         callables: list = [None] * len(ex.functions)
+        names = [f.name for f in ex.functions]
         runners: dict = {}
         for index, info in enumerate(ex.functions):
             if info.kind == VMFuncKind.PACKED_FUNC:
@@ -114,7 +115,7 @@ class VirtualMachine:
         for info in ex.functions:
             if info.kind == VMFuncKind.VM_FUNC:
                 layout, blocks = decode_function(
-                    info, ex.instructions, ex.constants, callables, self, wrap
+                    info, ex.instructions, ex.constants, callables, self, wrap, names
                 )
                 make = make_runner if self._exec_loop else generate_runner
                 runners[info.name] = make(layout, blocks, info.num_args, info.name)
