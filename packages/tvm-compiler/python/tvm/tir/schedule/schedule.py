@@ -11,6 +11,7 @@ from ..stmt import Block, BlockRealize, For
 from . import (
     annotation,
     binding,
+    blockize,
     cache,
     compute_at,
     inline,
@@ -271,6 +272,17 @@ class Schedule:
             compute_at.reverse_compute_at,
             block,
             loop,
+        )
+
+    def blockize(self, target, preserve_unit_iters: bool = True) -> BlockRV:
+        """Wrap the loop target (or the consecutive blocks of a list) in an outer block whose
+        iterators are what the wrapped loops leave of the inner bindings."""
+        return self._apply(
+            "blockize",
+            {"target": target, "preserve_unit_iters": preserve_unit_iters},
+            blockize.blockize,
+            target,
+            preserve_unit_iters,
         )
 
     def decompose_reduction(self, block: BlockRV, loop: LoopRV) -> BlockRV:
