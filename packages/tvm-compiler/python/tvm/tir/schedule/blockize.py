@@ -178,7 +178,9 @@ def _init_nest(block, init_ivs, vmap):
     """The reduction's init over the inner spatial iterators, a block of its own."""
     ivs, loop_vars, ivmap = [], [], dict(vmap)
     for d, outer_part, inner_iv in init_ivs:
-        loop_var = E.Var(f"{inner_iv.var.name}_init_l", inner_iv.var.dtype)
+        # Named as the loop the inner iterator is bound to, as upstream's init loops are.
+        name = d.inner.name if isinstance(d.inner, E.Var) else f"{inner_iv.var.name}_l"
+        loop_var = E.Var(name, inner_iv.var.dtype)
         iv = IterVar(inner_iv.dom, E.Var(f"{inner_iv.var.name}_init", inner_iv.var.dtype))
         ivs.append(iv)
         loop_vars.append(loop_var)

@@ -23,6 +23,7 @@ from . import (
     rfactor,
     sampling,
     storage,
+    tensorize,
 )
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
@@ -282,6 +283,25 @@ class Schedule:
             {"target": target, "preserve_unit_iters": preserve_unit_iters},
             blockize.blockize,
             target,
+            preserve_unit_iters,
+        )
+
+    def tensorize(
+        self, block_or_loop, tensor_intrin: str, preserve_unit_iters: bool = True
+    ) -> None:
+        """Replace the body of block_or_loop (a loop is blockized first) with the
+        implementation of the registered TensorIntrin tensor_intrin, whose description
+        it must match."""
+        self._apply(
+            "tensorize",
+            {
+                "block_or_loop": block_or_loop,
+                "tensor_intrin": tensor_intrin,
+                "preserve_unit_iters": preserve_unit_iters,
+            },
+            tensorize.tensorize,
+            block_or_loop,
+            tensor_intrin,
             preserve_unit_iters,
         )
 
