@@ -11,6 +11,7 @@ from ..stmt import Block, BlockRealize, For
 from . import (
     annotation,
     binding,
+    block_layout,
     blockize,
     cache,
     compute_at,
@@ -415,6 +416,18 @@ class Schedule:
             buffer,
             index_map,
             pad_value,
+        )
+
+    def transform_block_layout(self, block: BlockRV, index_map) -> None:
+        """Give block the iterators index_map makes of its own (a bijective affine map), with
+        new loops over them."""
+        index_map = layout.as_index_map(index_map)
+        self._apply(
+            "transform_block_layout",
+            {"block": block, "index_map": index_map},
+            block_layout.transform_block_layout,
+            block,
+            index_map,
         )
 
     def get_producers(self, block: BlockRV) -> list[BlockRV]:
