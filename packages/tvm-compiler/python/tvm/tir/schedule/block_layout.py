@@ -14,7 +14,7 @@ from .tree import replace_at
 PRIMITIVE = "transform_block_layout"
 
 
-def _loop_nest(sch, path, realize):
+def _loop_nest(sch, path, realize, primitive=PRIMITIVE):
     """The loops directly around realize, one per iterator, each iterator bound to its own
     loop variable: (index in path of the outermost of them, the loops)."""
     block = realize.block
@@ -33,7 +33,7 @@ def _loop_nest(sch, path, realize):
         or len({id(v) for v in values}) != len(values)
     ):
         raise sch._error(
-            PRIMITIVE,
+            primitive,
             f"the binding values of block {block.name_hint!r} are not variables of outer loops",
         )
     for iv, loop in zip(block.iter_vars, sorted(loops, key=lambda lp: _position(values, lp))):
@@ -45,7 +45,7 @@ def _loop_nest(sch, path, realize):
             and loop.min.value == 0
         ):
             raise sch._error(
-                PRIMITIVE, f"block {block.name_hint!r} must have constant iterator domains from 0"
+                primitive, f"block {block.name_hint!r} must have constant iterator domains from 0"
             )
     return k, loops
 

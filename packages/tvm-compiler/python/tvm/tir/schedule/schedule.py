@@ -18,6 +18,7 @@ from . import (
     inline,
     layout,
     loops,
+    pad_einsum,
     query,
     reduction,
     reindex,
@@ -428,6 +429,18 @@ class Schedule:
             block_layout.transform_block_layout,
             block,
             index_map,
+        )
+
+    def pad_einsum(self, block: BlockRV, padding) -> None:
+        """Round block's iterator extents up to multiples of padding (one per iterator): its
+        inputs are read from zero-padded copies, its output written to a padded buffer that
+        is copied back after it."""
+        self._apply(
+            "pad_einsum",
+            {"block": block, "padding": padding},
+            pad_einsum.pad_einsum,
+            block,
+            padding,
         )
 
     def get_producers(self, block: BlockRV) -> list[BlockRV]:
