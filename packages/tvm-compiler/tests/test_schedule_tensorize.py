@@ -38,11 +38,12 @@ def _register_mma4():
     tir.TensorIntrin.register("test_mma4", desc, sch.mod["main"], override=True)
 
 
-def _tiled_matmul():
+def _tiled_matmul(j_tile=4):
+    """16^3 matmul tiled 4 x j_tile x 4; returns the schedule and the tile's outer loop."""
     sch = tir.Schedule(_matmul(16))
     i, j, k = sch.get_loops(sch.get_block("C"))
     i0, i1 = sch.split(i, [4, 4])
-    j0, j1 = sch.split(j, [4, 4])
+    j0, j1 = sch.split(j, [None, j_tile])
     k0, k1 = sch.split(k, [4, 4])
     sch.reorder(i0, j0, k0, i1, j1, k1)
     return sch, i1
@@ -104,12 +105,7 @@ def test_tensorize_a_block_after_blockize_and_an_elementwise_intrin():
 
 def test_tensorize_errors_name_what_does_not_match():
     _register_mma4()
-    sch = tir.Schedule(_matmul(16))
-    i, j, k = sch.get_loops(sch.get_block("C"))
-    i0, i1 = sch.split(i, [4, 4])
-    j0, j1 = sch.split(j, [2, 8])
-    k0, k1 = sch.split(k, [4, 4])
-    sch.reorder(i0, j0, k0, i1, j1, k1)
+    sch, i1 = _tiled_matmul(j_tile=8)
     with pytest.raises(ScheduleError, match="tensorize: the body of block 'C_o' does not match"):
         sch.tensorize(i1, "test_mma4")
     sch, i1 = _tiled_matmul()
