@@ -2,33 +2,21 @@
 
 import json
 import os
+import sys
 import time
 
 import numpy as np
-import tvm
-from tvm import s_tir, te
-from tvm.target import codegen
+
+sys.path.insert(0, os.path.dirname(__file__))
+import tvm  # noqa: E402
+from te_kernels import matmul  # noqa: E402
+from tvm.target import codegen  # noqa: E402
 
 
 def scheduled_matmul(n: int):
-    """The same schedule as workloads.matmul_schedule, in apache-tvm 0.27's names."""
-    a = te.placeholder((n, n), name="A")
-    b = te.placeholder((n, n), name="B")
-    k = te.reduce_axis((0, n), name="k")
-    c = te.compute((n, n), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
-    sch = s_tir.Schedule(te.create_prim_func([a, b, c]))
-    block = sch.get_sblock("C")
-    write_back = sch.cache_write(block, 0, "global")
-    i, j, kk = sch.get_loops(block)
-    io, ii = sch.split(i, [None, 32])
-    jo, ji = sch.split(j, [None, 32])
-    ko, ki = sch.split(kk, [None, 4])
-    sch.reorder(io, jo, ko, ki, ii, ji)
-    sch.vectorize(ji)
-    sch.parallel(io)
-    sch.reverse_compute_at(write_back, jo)
-    sch.decompose_reduction(block, ko)
-    return sch.mod
+    """The same schedule as workloads.matmul_schedule (te_kernels.matmul, which is written in
+    the names apache-tvm 0.27 has)."""
+    return matmul(n)[0]
 
 
 def main():

@@ -124,6 +124,10 @@ def __getattr__(name):
         from .build_module import build
 
         return build
+    if name == "TensorIntrin":
+        from .tensor_intrin import TensorIntrin
+
+        return TensorIntrin
     if name in ("Schedule", "ScheduleError", "IndexMap"):
         from . import schedule
 

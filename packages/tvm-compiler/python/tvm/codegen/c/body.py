@@ -85,6 +85,38 @@ _BINARY_C = {
 }
 
 
+_NON_FAULTING = (
+    E.Var,
+    E.IntImm,
+    E.FloatImm,
+    E.Add,
+    E.Sub,
+    E.Mul,
+    E.Min,
+    E.Max,
+    E.EQ,
+    E.NE,
+    E.LT,
+    E.LE,
+    E.GT,
+    E.GE,
+    E.And,
+    E.Or,
+    E.Not,
+    E.Cast,
+)
+
+
+def _cannot_fault(e) -> bool:
+    """Whether evaluating e can neither fault nor have an effect: arithmetic without division
+    on variables and constants, comparisons and logic."""
+    from tvm.tir.functor import post_order_visit
+
+    found = []
+    post_order_visit(e, lambda n: found.append(n) if not isinstance(n, _NON_FAULTING) else None)
+    return not found
+
+
 class CodegenError(RuntimeError):
     """The program uses something the C code generator cannot express."""
 
@@ -232,6 +264,21 @@ class BodyWriter:
     def _e_Max(self, e):
         a, b = self.expr(e.a), self.expr(e.b)
         return f"(({a}) > ({b}) ? ({a}) : ({b}))"
+
+    def _e_And(self, e):
+        return self._logical(e, "&&", "&")
+
+    def _e_Or(self, e):
+        return self._logical(e, "||", "|")
+
+    def _logical(self, e, short_circuit, bitwise):
+        # Both sides are evaluated in TIR; C's && and || branch, and a branch in a loop body
+        # keeps the C compiler from vectorising it (a conditional load under a padding test
+        # ran scalar). When neither side can fault (no load, call or division), the bitwise
+        # operator on the 0/1 comparison results is the same value without the branch.
+        a, b = self._operand(e.a, e.b), self._operand(e.b, e.a)
+        pure = e.dtype.lanes == 1 and _cannot_fault(e.a) and _cannot_fault(e.b)
+        return f"({a} {bitwise if pure else short_circuit} {b})"
 
     def _e_Not(self, e):
         return f"(!{self.expr(e.a)})"

@@ -10,6 +10,10 @@ def __getattr__(name):
         from tvm.error import ScheduleError
 
         return ScheduleError
+    if name == "TensorIntrin":  # tvm.s_tir.TensorIntrin, upstream 0.27's home of it
+        from ..tensor_intrin import TensorIntrin
+
+        return TensorIntrin
     raise AttributeError(f"module 'tvm.tir.schedule' has no attribute {name!r}")
 
 

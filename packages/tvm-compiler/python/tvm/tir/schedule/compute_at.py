@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tvm.arith import Analyzer
+from tvm.arith.linear import to_linear
 
 from .. import expr as E
 from ..functor import StmtExprVisitor, substitute
@@ -67,40 +68,80 @@ def _region_under(sch, primitive, loop, buffer, want_stores):
         ) from None
 
 
+def _iterator_ranges(sch, primitive, block, buffer, sites, region, analyzer):
+    """(start, extent) of each spatial iterator of block whose accesses at sites cover region:
+    each index a constant or c * v + b of one iterator v (c > 0, each v in one axis); the
+    range over-approximates where c does not divide evenly, which only recomputes points."""
+    spatial = {id(iv.var): iv for iv in block.iter_vars if not iv.is_reduce}
+    refuse = sch._error(
+        primitive,
+        f"block {block.name_hint!r} must access {buffer.name!r} at an affine function "
+        "(c * v + b, c > 0) of one of its spatial iterators per axis to be moved",
+    )
+    if not sites or any(
+        len(s) != len(sites[0])
+        or not all(analyzer.can_prove_equal(a, b) for a, b in zip(s, sites[0]))
+        for s in sites
+    ):
+        raise sch._error(
+            primitive,
+            f"block {block.name_hint!r} accesses {buffer.name!r} at more than one place; "
+            "it cannot be moved",
+        )
+    ranges = {}
+    for index, (start, extent) in zip(sites[0], region):
+        form = to_linear(analyzer.simplify(index))
+        if not form.terms:
+            continue
+        if len(form.terms) != 1:
+            raise refuse
+        ((atom, coeff),) = form.terms.values()
+        if id(atom) not in spatial or coeff <= 0 or id(atom) in ranges:
+            raise refuse
+        offset = start - form.const
+        if coeff == 1:
+            ranges[id(atom)] = (analyzer.simplify(offset), extent, None)
+            continue
+        # Exactly the v with c * v + b in [start, start + extent): from ceil(offset / c), at
+        # most ceil(extent / c) of them, the last guarded when c does not divide evenly.
+        first = analyzer.simplify(E.FloorDiv(offset + (coeff - 1), coeff))
+        bound = (coeff, form.const, analyzer.simplify(start + extent))
+        ranges[id(atom)] = (first, -(-extent // coeff), bound)
+    return ranges
+
+
 def _moved_nest(sch, primitive, realize, buffer, region, want_store_index, outer_loops):
     """New loops around realize covering region of the buffer it accesses by its spatial iterators;
     outer_loops (the target loop and those around it) bound the region's start."""
     block = realize.block
     collector = _Accesses(buffer, want_store_index)
     collector.visit(block.body)
-    spatial = [iv for iv in block.iter_vars if not iv.is_reduce]
-    ok = collector.found and all(
-        len(indices) == len(spatial) and all(i is iv.var for i, iv in zip(indices, spatial))
-        for indices in collector.found
-    )
-    if not ok:
-        raise sch._error(
-            primitive,
-            f"block {block.name_hint!r} must access {buffer.name!r} at "
-            "exactly its spatial iterators to be moved",
-        )
     analyzer = Analyzer()
     for outer in outer_loops:
         analyzer.bind(outer.loop_var, E.Range.from_min_extent(outer.min, outer.extent))
+    ranges = _iterator_ranges(sch, primitive, block, buffer, collector.found, region, analyzer)
     loops, values, preds = [], {}, []
-    for iv, (start, extent), dim in zip(spatial, region, buffer.shape):
-        var = E.Var(f"ax{len(loops)}", iv.var.dtype)
-        loops.append((var, E.const(extent, iv.var.dtype)))
-        values[id(iv.var)] = analyzer.simplify(start + var)
-        analyzer.bind(var, E.Range(0, extent))
-        pred = analyzer.simplify(start + var < dim)
-        if not (isinstance(pred, E.IntImm) and pred.value):
-            preds.append(pred)
     for iv in block.iter_vars:
-        if iv.is_reduce:
-            var = E.Var(f"r{len(loops)}", iv.var.dtype)
+        if iv.is_reduce or id(iv.var) not in ranges:
+            # Reductions and iterators the buffer's index does not use: their whole domain.
+            var = E.Var(f"r{len(loops)}" if iv.is_reduce else f"ax{len(loops)}", iv.var.dtype)
             loops.append((var, iv.dom.extent))
             values[id(iv.var)] = iv.dom.min + var
+            continue
+        start, extent, bound = ranges[id(iv.var)]
+        var = E.Var(f"ax{len(loops)}", iv.var.dtype)
+        loops.append((var, E.const(extent, iv.var.dtype)))
+        value = analyzer.simplify(start + var)
+        values[id(iv.var)] = value
+        analyzer.bind(var, E.Range(0, extent))
+        guards = [value < iv.dom.min + iv.dom.extent, iv.dom.min <= value]
+        if bound is not None:
+            coeff, offset, end = bound
+            guards.append(value * coeff + offset < end)
+        for pred in guards:
+            pred = analyzer.simplify(pred)
+            if not (isinstance(pred, E.IntImm) and pred.value):
+                preds.append(pred)
     iter_values = [values[id(iv.var)] for iv in block.iter_vars]
     predicate = E.IntImm("bool", 1)
     for p in preds:

@@ -48,12 +48,22 @@ class IndexMap:
         return [analyzer.simplify(substitute(f, vmap)) for f in self.final_indices]
 
     def inverse(self, shape) -> IndexMap:
-        """The inverse map; only one given to from_func as inverse_index_map is known so far."""
+        """The inverse map over a buffer of this shape: the one given to from_func as
+        inverse_index_map, else worked out when the map fuses and splits its inputs."""
         if self._inverse is not None:
             return self._inverse
-        raise NotImplementedError(
-            "IndexMap.inverse: only maps made with inverse_index_map can be inverted"
-        )
+        from .bijection import NotBijective, inverse_and_shape
+
+        extents = [int(n) for n in shape]
+        try:
+            outputs, inverse, _ = inverse_and_shape(
+                self.initial_indices, self.final_indices, extents
+            )
+        except NotBijective as err:
+            raise ValueError(
+                f"IndexMap.inverse: {self!r} is not bijective over {extents}: {err}"
+            ) from None
+        return IndexMap(outputs, inverse, self)
 
     def __repr__(self):
         # The form upstream's trace prints: the map as a Python lambda.

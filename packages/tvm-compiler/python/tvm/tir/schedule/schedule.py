@@ -11,17 +11,21 @@ from ..stmt import Block, BlockRealize, For
 from . import (
     annotation,
     binding,
+    block_layout,
+    blockize,
     cache,
     compute_at,
     inline,
     layout,
     loops,
+    pad_einsum,
     query,
     reduction,
     reindex,
     rfactor,
     sampling,
     storage,
+    tensorize,
 )
 from .trace import Trace
 from .tree import enclosing_loops, find_all, find_path
@@ -273,6 +277,36 @@ class Schedule:
             loop,
         )
 
+    def blockize(self, target, preserve_unit_iters: bool = True) -> BlockRV:
+        """Wrap the loop target (or the consecutive blocks of a list) in an outer block whose
+        iterators are what the wrapped loops leave of the inner bindings."""
+        return self._apply(
+            "blockize",
+            {"target": target, "preserve_unit_iters": preserve_unit_iters},
+            blockize.blockize,
+            target,
+            preserve_unit_iters,
+        )
+
+    def tensorize(
+        self, block_or_loop, tensor_intrin: str, preserve_unit_iters: bool = True
+    ) -> None:
+        """Replace the body of block_or_loop (a loop is blockized first) with the
+        implementation of the registered TensorIntrin tensor_intrin, whose description
+        it must match."""
+        self._apply(
+            "tensorize",
+            {
+                "block_or_loop": block_or_loop,
+                "tensor_intrin": tensor_intrin,
+                "preserve_unit_iters": preserve_unit_iters,
+            },
+            tensorize.tensorize,
+            block_or_loop,
+            tensor_intrin,
+            preserve_unit_iters,
+        )
+
     def decompose_reduction(self, block: BlockRV, loop: LoopRV) -> BlockRV:
         return self._apply(
             "decompose_reduction",
@@ -383,6 +417,30 @@ class Schedule:
             buffer,
             index_map,
             pad_value,
+        )
+
+    def transform_block_layout(self, block: BlockRV, index_map) -> None:
+        """Give block the iterators index_map makes of its own (a bijective affine map), with
+        new loops over them."""
+        index_map = layout.as_index_map(index_map)
+        self._apply(
+            "transform_block_layout",
+            {"block": block, "index_map": index_map},
+            block_layout.transform_block_layout,
+            block,
+            index_map,
+        )
+
+    def pad_einsum(self, block: BlockRV, padding) -> None:
+        """Round block's iterator extents up to multiples of padding (one per iterator): its
+        inputs are read from zero-padded copies, its output written to a padded buffer that
+        is copied back after it."""
+        self._apply(
+            "pad_einsum",
+            {"block": block, "padding": padding},
+            pad_einsum.pad_einsum,
+            block,
+            padding,
         )
 
     def get_producers(self, block: BlockRV) -> list[BlockRV]:

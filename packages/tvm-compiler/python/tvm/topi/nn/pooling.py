@@ -1,4 +1,4 @@
-"""pool2d (max or avg) over NCHW data with kernel, stride, dilation and padding."""
+"""pool2d (max or avg) over NCHW data with kernel, stride, dilation, padding and ceil_mode."""
 
 from tvm import te
 from tvm.arith import Analyzer
@@ -20,23 +20,27 @@ def pool2d(
     count_include_pad=True,
 ):
     """Max or average over kernel windows (average divides by the window size, padding
-    included when count_include_pad, else by the elements inside data)."""
+    included when count_include_pad, else by the elements inside data). ceil_mode rounds the
+    output size up: the last window may overhang the bottom/right padding (by up to
+    stride - 1), and an average does not count what it overhangs, as upstream."""
     who = "topi.nn.pool2d"
     if layout != "NCHW":
         raise ValueError(f"{who}: argument 'layout' must be 'NCHW', got {layout!r}")
     if pool_type not in ("max", "avg"):
         raise ValueError(f"{who}: argument 'pool_type' must be 'max' or 'avg', got {pool_type!r}")
-    if ceil_mode:
-        raise NotImplementedError(f"{who}: ceil_mode=True is not supported")
     kh, kw = kernel
     sh, sw = stride
     dh, dw = dilation
     top, left, bottom, right = padding
     n, c, h, w = data.shape
     value = min_value(data.dtype).value if pool_type == "max" else 0.0
-    padded = pad(data, (0, 0, top, left), (0, 0, bottom, right), value, name="pad_temp")
-    oh = Analyzer().simplify(E.FloorDiv(h + top + bottom - (kh - 1) * dh - 1, sh) + 1)
-    ow = Analyzer().simplify(E.FloorDiv(w + left + right - (kw - 1) * dw - 1, sw) + 1)
+    # ceil_mode: extra padding after so that the floor division below rounds up.
+    extra_h, extra_w = (sh - 1, sw - 1) if ceil_mode else (0, 0)
+    padded = pad(
+        data, (0, 0, top, left), (0, 0, bottom + extra_h, right + extra_w), value, name="pad_temp"
+    )
+    oh = Analyzer().simplify(E.FloorDiv(h + top + bottom + extra_h - (kh - 1) * dh - 1, sh) + 1)
+    ow = Analyzer().simplify(E.FloorDiv(w + left + right + extra_w - (kw - 1) * dw - 1, sw) + 1)
     ry = te.reduce_axis((0, kh), name="ry")
     rx = te.reduce_axis((0, kw), name="rx")
 
@@ -50,8 +54,21 @@ def pool2d(
     total = te.compute(
         (n, c, oh, ow), lambda *i: te.sum(window(*i), axis=[ry, rx]), name="pool_sum"
     )
-    if count_include_pad:
+    if count_include_pad and not ceil_mode:
         return te.compute(total.shape, lambda *i: total[i] / float(kh * kw), name="pool_avg")
+    if count_include_pad:
+
+        def taps(start, size, k, d, pad_after):
+            # The window's taps inside data and its declared padding (not ceil_mode's extra).
+            last = E.Min(start + (k - 1) * d, size + pad_after - 1)
+            return E.FloorDiv(last - start, d) + 1
+
+        def avg_in_padding(b, ch, y, x):
+            rows = taps(y * sh - top, h, kh, dh, bottom)
+            cols = taps(x * sw - left, w, kw, dw, right)
+            return total[b, ch, y, x] / (rows * cols).astype(data.dtype)
+
+        return te.compute(total.shape, avg_in_padding, name="pool_avg")
 
     def avg(b, ch, y, x):
         y0, x0 = y * sh - top, x * sw - left

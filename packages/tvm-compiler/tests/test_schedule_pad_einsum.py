@@ -1,0 +1,64 @@
+# Tests of Schedule.pad_einsum: padded buffers and extents, the zero-padding and copy-back
+# blocks, results against NumPy, the trace, and the ScheduleError cases.
+import numpy as np
+import pytest
+import tvm
+from tvm import te, tir
+from tvm.error import ScheduleError
+
+
+def _matmul():
+    a = te.placeholder((127, 127), name="A")
+    b = te.placeholder((127, 127), name="B")
+    k = te.reduce_axis((0, 127), name="k")
+    c = te.compute((127, 127), lambda i, j: te.sum(a[i, k] * b[k, j], axis=k), name="C")
+    return te.create_prim_func([a, b, c])
+
+
+def test_pad_einsum_pads_a_matmul_to_multiples_of_32():
+    sch = tir.Schedule(_matmul())
+    sch.pad_einsum(sch.get_block("C"), [32, 32, 32])
+    text = sch.mod.script()
+    for name in ("A_pad", "B_pad", "C_pad"):
+        assert f"{name} = T.alloc_buffer(T.Buffer((128, 128), 'float32'))" in text
+    assert "A_pad[v0, v1] = T.if_then_else(v0 < 127 and v1 < 127, A[v0, v1], 0.0)" in text
+    assert "v_k = T.axis.reduce(128, k)" in text
+    assert "C_pad[v_i, v_j] = C_pad[v_i, v_j] + A_pad[v_i, v_k] * B_pad[v_k, v_j]" in text
+    assert sch.block_names() == ["A_pad", "B_pad", "C", "C_pad"]
+    rng = np.random.default_rng(0)
+    x, y = rng.random((127, 127), dtype="float32"), rng.random((127, 127), dtype="float32")
+    out = np.zeros((127, 127), "float32")
+    tvm.compile(sch.mod)(x, y, out)
+    np.testing.assert_allclose(out, x @ y, rtol=1e-4)
+    assert str(sch.trace).splitlines()[-1] == "sch.pad_einsum(block=b0, padding=[32, 32, 32])"
+
+
+def test_pad_einsum_leaves_buffers_no_padded_iterator_indexes():
+    a = te.placeholder((10, 8), name="A")
+    b = te.compute((10, 8), lambda i, j: a[i, j] * 2.0, name="B")
+    sch = tir.Schedule(te.create_prim_func([a, b]))
+    sch.pad_einsum(sch.get_block("B"), [4, 8])
+    assert "A_pad = T.alloc_buffer(T.Buffer((12, 8), 'float32'))" in sch.mod.script()
+    x = np.random.default_rng(1).random((10, 8), dtype="float32")
+    out = np.zeros((10, 8), "float32")
+    tvm.compile(sch.mod)(x, out)
+    np.testing.assert_allclose(out, x * 2, rtol=1e-6)
+    sch = tir.Schedule(te.create_prim_func([a, b]))
+    sch.pad_einsum(sch.get_block("B"), [2, 4])  # already multiples: nothing to pad
+    assert sch.block_names() == ["B"]
+
+
+def test_pad_einsum_errors_name_what_is_wrong():
+    for bad in ([32], [0, 32, 32], [32, 32, 32, 1]):
+        sch = tir.Schedule(_matmul())
+        with pytest.raises(ScheduleError, match="should be a list of 3 positive integers"):
+            sch.pad_einsum(sch.get_block("C"), bad)
+    a = te.placeholder((127, 127), name="A")
+    g = te.compute((127,), lambda i: a[i, i // 2] * 2.0, name="G")
+    sch = tir.Schedule(te.create_prim_func([a, g]))
+    with pytest.raises(ScheduleError, match="block 'G' is not an einsum: it must access 'A'"):
+        sch.pad_einsum(sch.get_block("G"), [32])
+    sch = tir.Schedule(_matmul())
+    sch.split(sch.get_loops(sch.get_block("C"))[0], [None, 4])
+    with pytest.raises(ScheduleError, match="pad_einsum: the binding values of block 'C' are not"):
+        sch.pad_einsum(sch.get_block("C"), [32, 32, 32])
