@@ -31,6 +31,10 @@ from .expr import (  # noqa: E402
     get_shape_of,
     prim_value,
 )
+from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
+
+from .exec_builder import ExecBuilder  # noqa: E402
+from .pipeline import get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
     FuncType,
@@ -46,6 +50,7 @@ from .struct_info import (  # noqa: E402
     TupleStructInfo,
     TupleType,
 )
+from .vm_build import build  # noqa: E402
 
 __all__ = [
     "Binding",
@@ -55,6 +60,8 @@ __all__ = [
     "DataTypeImm",
     "DataflowBlock",
     "DataflowVar",
+    "ExecBuilder",
+    "Executable",
     "Expr",
     "ExprWithOp",
     "ExternFunc",
@@ -84,8 +91,12 @@ __all__ = [
     "TupleType",
     "Var",
     "VarBinding",
+    "VirtualMachine",
+    "build",
     "const",
     "extern",
+    "get_pipeline",
     "get_shape_of",
     "prim_value",
+    "register_pipeline",
 ]
