@@ -52,6 +52,8 @@ from .struct_info import (  # noqa: E402
 )
 from .vm_build import build  # noqa: E402
 
+from . import backend, transform  # noqa: E402  (relax.transform.X, as upstream)
+
 __all__ = [
     "Binding",
     "BindingBlock",
