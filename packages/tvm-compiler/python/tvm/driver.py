@@ -96,9 +96,7 @@ def compile(  # noqa: A001  (the public name is tvm.compile)
     if _holds_relax(mod_or_func):
         from tvm.relax.vm_build import build as relax_build
 
-        return relax_build(
-            mod_or_func, target, relax_pipeline=relax_pipeline, exec_mode=exec_mode
-        )
+        return relax_build(mod_or_func, target, relax_pipeline=relax_pipeline, exec_mode=exec_mode)
     mod = _as_module(mod_or_func)
     target = Target(target if target is not None else "c")
     key = _build_key(mod, target)

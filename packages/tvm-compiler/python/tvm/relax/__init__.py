@@ -2,7 +2,10 @@
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
+from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
+from . import backend, transform  # noqa: E402  (relax.transform.X, as upstream)
+from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
     Binding,
     BindingBlock,
@@ -31,9 +34,6 @@ from .expr import (  # noqa: E402
     get_shape_of,
     prim_value,
 )
-from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
-
-from .exec_builder import ExecBuilder  # noqa: E402
 from .pipeline import get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
@@ -51,8 +51,6 @@ from .struct_info import (  # noqa: E402
     TupleType,
 )
 from .vm_build import build  # noqa: E402
-
-from . import backend, transform  # noqa: E402  (relax.transform.X, as upstream)
 
 __all__ = [
     "Binding",

@@ -63,7 +63,9 @@ def build(
     from tvm.target.target import Target
 
     if not isinstance(mod, IRModule):
-        raise TypeError(f"relax.build: argument 'mod' must be an IRModule, got {type(mod).__name__}")
+        raise TypeError(
+            f"relax.build: argument 'mod' must be an IRModule, got {type(mod).__name__}"
+        )
     if exec_mode not in ("bytecode", "compiled"):
         raise ValueError(
             f"relax.build: argument 'exec_mode' must be 'bytecode' or 'compiled', got {exec_mode!r}"

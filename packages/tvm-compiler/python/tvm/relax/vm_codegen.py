@@ -26,6 +26,8 @@ class _FunctionCodegen:
         self.func_name = func_name
         self.arg_of: dict = {}  # relax Var -> bytecode argument (register, constant, imm)
         self.num_regs = 0
+        self.void_value = None
+        self.used: set = set()
 
     def new_register(self) -> int:
         reg = self.builder.r(self.num_regs)
@@ -38,6 +40,9 @@ class _FunctionCodegen:
         with b.function(self.func_name, num_inputs=len(func.params), param_names=names):
             for param in func.params:
                 self.arg_of[param] = self.new_register()
+            from tvm.relax.transform.lowering_utils import free_relax_uses
+
+            self.used = set(free_relax_uses(func.body))
             result = self.visit(func.body)
             b.emit_ret(self.as_register(result))
 
@@ -55,6 +60,8 @@ class _FunctionCodegen:
         if isinstance(expr, rx.SeqExpr):
             for block in expr.blocks:
                 for binding in block.bindings:
+                    discarded = self._is_discarded(binding.var)
+                    self.void_value = binding.value if discarded else None
                     self.arg_of[binding.var] = self.visit(binding.value)
             return self.visit(expr.body)
         if isinstance(expr, rx.Var):
@@ -125,8 +132,18 @@ class _FunctionCodegen:
             dims.append(int(v.value))
         return self.builder.convert_constant(tvm_ffi.Shape(dims))
 
-    def call_into(self, name, args, dst=None):
-        dst = self.new_register() if dst is None else dst
+    def _is_discarded(self, var) -> bool:
+        """A binding nobody reads that returns nothing (a kernel call, a check) writes into
+        the void register, as upstream's bytecode does."""
+        from tvm.relax.struct_info import TupleStructInfo
+
+        sinfo = var.__dict__.get("struct_info_")
+        return isinstance(sinfo, TupleStructInfo) and not sinfo.fields and var not in self.used
+
+    def call_into(self, name, args, dst=None, expr=None):
+        if dst is None:
+            discard = expr is not None and expr is self.void_value
+            dst = self.builder.void_arg() if discard else self.new_register()
         self.builder.emit_call(name, args, dst)
         return dst
 
@@ -151,11 +168,13 @@ class _FunctionCodegen:
             return self.visit_op_call(call)
         args = [self.visit(a) for a in call.args]
         if isinstance(op, GlobalVar):
-            return self.call_into(self._declare(op), args)
+            return self.call_into(self._declare(op), args, expr=call)
         if isinstance(op, rx.ExternFunc):
-            return self.call_into(op.global_symbol, args)
+            return self.call_into(op.global_symbol, args, expr=call)
         closure = self.visit(op)  # a closure value held in a register
-        return self.call_into("vm.builtin.invoke_closure", [b.vm_state(), closure, *args])
+        return self.call_into(
+            "vm.builtin.invoke_closure", [b.vm_state(), closure, *args], expr=call
+        )
 
     def visit_op_call(self, call):
         from tvm.relax import expr as rx
@@ -165,32 +184,34 @@ class _FunctionCodegen:
         if name in ("relax.call_packed", "relax.call_pure_packed"):
             func = call.args[0]
             symbol = func.global_symbol if isinstance(func, rx.ExternFunc) else str(func)
-            return self.call_into(symbol, [self.visit(a) for a in call.args[1:]])
+            return self.call_into(symbol, [self.visit(a) for a in call.args[1:]], expr=call)
         if name == "relax.call_builtin_with_ctx":
             func, packed = call.args
             fields = packed.fields if isinstance(packed, rx.Tuple) else [packed]
             args = [b.vm_state(), *[self.visit(a) for a in fields]]
-            return self.call_into(func.global_symbol, args)
+            return self.call_into(func.global_symbol, args, expr=call)
         if name == "relax.vm.alloc_storage":
             size, device_index, dtype, scope = (self.visit(a) for a in call.args[:4])
             return self.call_into(
-                "vm.builtin.alloc_storage", [b.vm_state(), size, device_index, dtype, scope]
+                "vm.builtin.alloc_storage",
+                [b.vm_state(), size, device_index, dtype, scope],
+                expr=call,
             )
         if name == "relax.vm.alloc_tensor":
             args = [self.visit(a) for a in call.args[:4]]
-            return self.call_into("vm.builtin.alloc_tensor", args)
+            return self.call_into("vm.builtin.alloc_tensor", args, expr=call)
         if name == "relax.vm.kill_object":
             target = self.visit(call.args[0])
             if _is_register(b, target):
                 b.emit_call("vm.builtin.null_value", [], target)
             return b.void_arg()
         if name == "relax.null_value":
-            return self.call_into("vm.builtin.null_value", [])
+            return self.call_into("vm.builtin.null_value", [], expr=call)
         if name == "relax.vm.call_tir_dyn":
             func, packed = call.args
             fields = list(packed.fields)
             args = [self.visit(a) for a in fields]
-            return self.call_into("vm.builtin.call_tir_dyn", [self.visit(func), *args])
+            return self.call_into("vm.builtin.call_tir_dyn", [self.visit(func), *args], expr=call)
         raise CodegenError(
             f"CodeGenVM: {self.func_name}: the op {name!r} has no VM lowering (run "
             "relax.get_pipeline('default') first: LegalizeOps turns ops into call_tir)"
@@ -229,4 +250,3 @@ def codegen(builder, mod: IRModule) -> IRModule:
     for gv, func in relax_funcs:
         _FunctionCodegen(builder, mod, gv.name_hint).run(func)
     return IRModule({gv: f for gv, f in mod.functions.items() if not isinstance(f, Function)})
-

@@ -208,9 +208,7 @@ class _Lowerer:
     def compute_ready(self) -> None:
         """Compute (in one host PrimFunc) each composite expression whose vars are known."""
         ready = [
-            e
-            for e in self.pending_exprs
-            if all(self._key(v) in self.defined for v in _tir_vars(e))
+            e for e in self.pending_exprs if all(self._key(v) in self.defined for v in _tir_vars(e))
         ]
         if not ready:
             return
@@ -333,9 +331,9 @@ class _Lowerer:
                     self._assert_composites(value, binding.struct_info, err)
                     self.out.append(VarBinding(binding.var, value))
                 else:
-                    self.out.append(binding if value is binding.value else VarBinding(
-                        binding.var, value
-                    ))
+                    self.out.append(
+                        binding if value is binding.value else VarBinding(binding.var, value)
+                    )
         body = self.lower_value(seq.body)
         bindings, self.out = self.out, saved
         return with_sinfo(

@@ -17,7 +17,9 @@ from .lowering_utils import (
 def _with_ctx(name, args, sinfo):
     from tvm.relax.expr import ExternFunc, Tuple
 
-    return call("relax.call_builtin_with_ctx", [ExternFunc(name), Tuple(list(args))], sinfo, [sinfo])
+    return call(
+        "relax.call_builtin_with_ctx", [ExternFunc(name), Tuple(list(args))], sinfo, [sinfo]
+    )
 
 
 def _lower(value):

@@ -229,5 +229,14 @@ def free_relax_uses(expr) -> list:
         def visit_Var(self, node):  # noqa: N802
             found.append(node)
 
+        def visit_VarBinding(self, node):  # noqa: N802  (the bound var is no use)
+            self.visit(node.value)
+
+        def visit_MatchCast(self, node):  # noqa: N802
+            self.visit(node.value)
+
+        def visit_Function(self, node):  # noqa: N802
+            self.visit(node.body)
+
     _Uses().visit(expr)
     return found
