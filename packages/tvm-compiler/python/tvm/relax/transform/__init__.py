@@ -1,8 +1,10 @@
 """tvm.relax.transform: Relax passes (one file per pass)."""
 
+from .bind_params import BindParams
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .compute_prim_value import ComputePrimValue
+from .dead_code_elimination import DeadCodeElimination
 from .kill_after_last_use import KillAfterLastUse
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
@@ -19,9 +21,11 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
 
 
 __all__ = [
+    "BindParams",
     "CallTIRRewrite",
     "CanonicalizeBindings",
     "ComputePrimValue",
+    "DeadCodeElimination",
     "KillAfterLastUse",
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
