@@ -3,6 +3,8 @@
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 
+from . import analysis, op  # noqa: E402
+from .block_builder import BlockBuilder  # noqa: E402
 from .expr import (  # noqa: E402
     Binding,
     BindingBlock,
@@ -49,6 +51,7 @@ from .struct_info import (  # noqa: E402
 
 __all__ = [
     "Binding",
+    "BlockBuilder",
     "BindingBlock",
     "Call",
     "Constant",
@@ -84,8 +87,10 @@ __all__ = [
     "TupleType",
     "Var",
     "VarBinding",
+    "analysis",
     "const",
     "extern",
     "get_shape_of",
+    "op",
     "prim_value",
 ]
