@@ -4,7 +4,8 @@ import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from . import backend, transform  # noqa: E402  (relax.transform.X, as upstream)
+from . import analysis, backend, op, transform  # noqa: E402
+from .block_builder import BlockBuilder  # noqa: E402
 from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
     Binding,
@@ -54,6 +55,7 @@ from .vm_build import build  # noqa: E402
 
 __all__ = [
     "Binding",
+    "BlockBuilder",
     "BindingBlock",
     "Call",
     "Constant",
@@ -92,11 +94,13 @@ __all__ = [
     "Var",
     "VarBinding",
     "VirtualMachine",
+    "analysis",
     "build",
     "const",
     "extern",
     "get_pipeline",
     "get_shape_of",
+    "op",
     "prim_value",
     "register_pipeline",
 ]
