@@ -124,3 +124,22 @@ def test_value_builtins():
     assert g("vm.builtin.read_if_cond")(3) is True
     with pytest.raises(IndexError, match="index 5 is out of range"):
         g("vm.builtin.tuple_getitem")((1, 2), 5)
+
+
+def test_prim_value_shape_tensor_and_dynamic_call_builtins():
+    heap = _heap(2)
+    g("vm.builtin.match_prim_value")(9, heap, int(MatchShapeCode.kStoreToHeap), 1, "ctx")
+    assert g("vm.builtin.make_prim_value")(heap, int(MakeShapeCode.kLoadShape), 1) == 9
+    with pytest.raises(ValueError, match=r"n: dimension 0 .* is 8, expected 9"):
+        g("vm.builtin.match_prim_value")(8, heap, int(MatchShapeCode.kAssertEqualToLoad), 1, "n")
+    shape = g("vm.builtin.tensor_to_shape")(tvm.runtime.tensor(np.array([3, 4], "int64")))
+    assert tuple(shape) == (3, 4)
+    with pytest.raises(TypeError, match="must be int64 or int32, got float32"):
+        g("vm.builtin.tensor_to_shape")(tvm.runtime.empty((2,), "float32"))
+    tvm_ffi.register_global_func("test.vm.sum3", lambda a, b, c: a + b + c, override=True)
+    dyn = g("vm.builtin.call_tir_dyn")
+    assert dyn(g("test.vm.sum3"), 1, tvm_ffi.Shape([2, 3])) == 6
+    with pytest.raises(TypeError, match="ctx: expected a str, got int"):
+        g("vm.builtin.check_string_info")(1, "ctx")
+    moved = g("vm.builtin.to_device")(tvm.runtime.tensor(np.arange(3, dtype="int32")), 1, 0)
+    np.testing.assert_array_equal(moved.numpy(), np.arange(3))

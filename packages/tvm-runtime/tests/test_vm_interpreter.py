@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import tvm
 import tvm_ffi
-from tvm.runtime.vm import Executable, ProfileReport, VirtualMachine
+from tvm.runtime.vm import Executable, ProfileReport, VirtualMachine, VMFuncKind
 from vm_program import VM, VOID, Program, f, imm, r
 
 
@@ -24,6 +24,13 @@ def _sub_int(a, b):
 @tvm_ffi.register_global_func("test.vm.mul_int", override=True)
 def _mul_int(a, b):
     return a * b
+
+
+@pytest.fixture(autouse=True, params=["generated", "loop"])
+def exec_path(request, monkeypatch):
+    # Every behaviour holds for both ways of running decoded bytecode.
+    monkeypatch.setattr(VirtualMachine, "_exec_loop", request.param == "loop")
+    return request.param
 
 
 def _vm(program):
@@ -238,3 +245,58 @@ def test_loaded_bytecode_runs_like_the_original():
 def test_vm_is_loaded_lazily_by_import_tvm():
     code = "import sys, tvm; assert 'tvm.runtime.vm' not in sys.modules; tvm.runtime.vm.Executable"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_if_on_a_scalar_bool_tensor():
+    p = Program()
+    p.function(
+        "pick",
+        ["cond"],
+        2,
+        [
+            ("if", r(0), 3),
+            ("call", "vm.builtin.copy", [imm(5)], r(1)),
+            ("ret", r(1)),
+            ("call", "vm.builtin.copy", [imm(10)], r(1)),
+            ("ret", r(1)),
+        ],
+    )
+    vm = _vm(p)
+    assert vm["pick"](np.array(True)) == 5
+    assert vm["pick"](np.array(False)) == 10
+    assert vm["pick"](0) == 10
+    with pytest.raises(ValueError, match="must be a scalar tensor"):
+        vm["pick"](np.array([True, False]))
+
+
+def test_compiled_vm_function_missing_from_the_library_is_named():
+    p = Program()
+    p.index("main", VMFuncKind.VM_TIR_FUNC)
+    p.functions[0].num_args = 0
+    with pytest.raises(AttributeError, match="'__vmtir__main' is neither"):
+        _vm(p)["main"]()
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11+")
+def test_failing_call_is_noted_with_function_and_instruction(exec_path):
+    def boom(x):
+        raise KeyError("inner failure")
+
+    tvm_ffi.register_global_func("test.vm.boom", boom, override=True)
+    p = Program()
+    p.function(
+        "main",
+        ["x"],
+        2,
+        [
+            ("call", "vm.builtin.copy", [r(0)], r(1)),
+            ("call", "test.vm.boom", [r(1)], r(1)),
+            ("ret", r(1)),
+        ],
+    )
+    with pytest.raises(Exception, match="inner failure") as info:
+        _vm(p)["main"](1)
+    if exec_path == "generated":
+        assert "in VM function 'main', instruction 1: call test.vm.boom" in "".join(
+            info.value.__notes__
+        )

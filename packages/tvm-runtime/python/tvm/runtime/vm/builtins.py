@@ -348,3 +348,77 @@ def read_if_cond(cond):
         size = dtype_bytes(host.dtype)
         return any(ctypes.string_at(data_pointer(host), size))
     return bool(cond)
+
+
+@builtin("vm.builtin.check_string_info")
+def check_string_info(arg, err_ctx=None):
+    if not isinstance(arg, str):
+        where = _where(err_ctx, "vm.builtin.check_string_info")
+        raise TypeError(f"{where}: expected a str, got {_type_name(arg)}")
+
+
+@builtin("vm.builtin.match_prim_value")
+def match_prim_value(value, heap, code, reg, err_ctx=None):
+    """match_shape for one integer value (an R.Prim("int64") argument, say)."""
+    match_shape(tvm_ffi.Shape([int(value)]), heap, 1, code, reg, err_ctx)
+
+
+@builtin("vm.builtin.make_prim_value")
+def make_prim_value(heap, code, value):
+    return make_shape(heap, 1, code, value)[0]
+
+
+@builtin("vm.builtin.tensor_to_shape")
+def tensor_to_shape(tensor):
+    """The Shape a 1-d integer tensor holds."""
+    if not isinstance(tensor, tvm_ffi.Tensor) or len(tensor.shape) != 1:
+        raise TypeError(
+            "vm.builtin.tensor_to_shape: argument 'tensor' must be a 1-d integer tensor, got "
+            f"{_type_name(tensor)}"
+        )
+    dtype = str(tensor.dtype)
+    if dtype not in ("int64", "int32"):
+        raise TypeError(
+            f"vm.builtin.tensor_to_shape: argument 'tensor' must be int64 or int32, got {dtype}"
+        )
+    ctype = ctypes.c_int64 if dtype == "int64" else ctypes.c_int32
+    n = int(tensor.shape[0])
+    host = tensor
+    if int(tensor.device.device_type) != 1:
+        from ..tensor import copy_tensor
+
+        host = empty((n,), dtype)
+        copy_tensor(host, tensor)
+    return tvm_ffi.Shape(list((ctype * n).from_address(data_pointer(host))))
+
+
+@builtin("vm.builtin.call_tir_dyn")
+def call_tir_dyn(func, *args):
+    """func(*tensors, *shape): the last argument is a Shape whose values follow the tensors."""
+    if not args or not isinstance(args[-1], (tvm_ffi.Shape, tuple)):
+        raise TypeError("vm.builtin.call_tir_dyn: the last argument must be a Shape")
+    return func(*args[:-1], *(int(d) for d in args[-1]))
+
+
+@builtin("vm.builtin.ensure_zero_offset")
+def ensure_zero_offset(tensor):
+    # Tensors made here (and views from alloc_tensor) address their data directly.
+    return tensor
+
+
+@builtin("vm.builtin.to_device")
+def to_device(tensor, device_type, device_id):
+    from ..device import device as make_device
+    from ..tensor import copy_tensor
+
+    dev = make_device(int(device_type), int(device_id))
+    out = empty(tuple(tensor.shape), str(tensor.dtype), dev)
+    copy_tensor(out, tensor)
+    return out
+
+
+@builtin("vm.builtin.tuple_reset_item")
+def tuple_reset_item(tup, index):
+    # Upstream drops the item to free it early; Python tuples are immutable, so the item
+    # lives as long as the tuple does.
+    return None

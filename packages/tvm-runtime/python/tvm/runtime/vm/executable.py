@@ -26,6 +26,33 @@ def register_linker(linker) -> None:
     _LINKERS[:] = [linker]
 
 
+# How as_text and as_python write Call, Ret, Goto and If (in Opcode order).
+_TEXT_FORMS = (
+    "call  {func:<16} in: {args:<12} dst: {dst}",
+    "ret   {result}",
+    "goto  {offset}",
+    "If    {cond}, {offset}",
+)
+_PYTHON_FORMS = (
+    "ib.emit_call({func!r}, args=[{args}], dst={dst})",
+    "ib.emit_ret({result})",
+    "ib.emit_goto({offset})",
+    "ib.emit_if({cond}, {offset})",
+)
+
+
+def _render(ins, names, arg, forms) -> str:
+    call = ins.op == Opcode.Call
+    return forms[int(ins.op) - 1].format(
+        func=names[ins.func_idx] if call else "",
+        args=", ".join(arg(a) for a in ins.args),
+        dst=arg(ins.dst) if call else "",
+        result=arg(ins.result),
+        cond=arg(ins.cond),
+        offset=ins.offset,
+    )
+
+
 class Executable:
     """A VM program: functions, constants and instructions, and the library of its kernels.
 
@@ -127,15 +154,7 @@ class Executable:
         return "\n".join(lines) + "\n"
 
     def _instruction_text(self, ins, names) -> str:
-        if ins.op == Opcode.Call:
-            args = ", ".join(describe_arg(a, self.constants, names) for a in ins.args)
-            dst = describe_arg(ins.dst, self.constants, names)
-            return f"call  {names[ins.func_idx]:<16} in: {args:<12} dst: {dst}"
-        if ins.op == Opcode.Ret:
-            return f"ret   {describe_arg(ins.result)}"
-        if ins.op == Opcode.Goto:
-            return f"goto  {ins.offset}"
-        return f"If    {describe_arg(ins.cond)}, {ins.offset}"
+        return _render(ins, names, lambda a: describe_arg(a, self.constants, names), _TEXT_FORMS)
 
     def as_python(self) -> str:
         """ExecBuilder code that rebuilds the VM functions (constants referred to by index)."""
@@ -169,17 +188,7 @@ class Executable:
         }[kind].format(value)
 
     def _instruction_python(self, ins, names) -> str:
-        if ins.op == Opcode.Call:
-            args = ", ".join(self._arg_python(a) for a in ins.args)
-            return (
-                f"ib.emit_call({names[ins.func_idx]!r}, args=[{args}], "
-                f"dst={self._arg_python(ins.dst)})"
-            )
-        if ins.op == Opcode.Ret:
-            return f"ib.emit_ret({self._arg_python(ins.result)})"
-        if ins.op == Opcode.Goto:
-            return f"ib.emit_goto({ins.offset})"
-        return f"ib.emit_if({self._arg_python(ins.cond)}, {ins.offset})"
+        return _render(ins, names, self._arg_python, _PYTHON_FORMS)
 
     def stats(self) -> str:
         """The constant pool and the function table, in brief."""

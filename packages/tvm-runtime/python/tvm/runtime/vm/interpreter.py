@@ -95,8 +95,13 @@ def _leaders(code) -> list[int]:
     return sorted(s for s in starts if 0 <= s < len(code))
 
 
-def decode_function(info, instructions, constants, callables, vm, wrap=None):
-    """(template, blocks) of a VM function; wrap(fn, name) may wrap each call (profiling)."""
+def decode_function(info, instructions, constants, callables, vm, wrap=None, names=None):
+    """(layout, blocks) of a VM function; wrap(fn, func_idx) may wrap each call (profiling).
+
+    A block is (calls, kind, a, t, f). calls are (callable, argument slots, destination slot,
+    where: the pc and the callee's name, for error notes);
+    kind _RET returns slot a, _GOTO goes to block t, _IF goes to t when slot a is true, else f.
+    """
     layout = _Layout(info, constants, callables, vm)
     code = instructions[info.start_instr : info.end_instr]
     name = info.name
@@ -128,7 +133,8 @@ def decode_function(info, instructions, constants, callables, vm, wrap=None):
                 if wrap is not None:
                     fn = wrap(fn, ins.func_idx)
                 slots = [layout.slot(a) for a in ins.args]
-                calls.append((fn, _gatherer(slots), layout.dst(ins.dst)))
+                callee = names[ins.func_idx] if names else f"f[{ins.func_idx}]"
+                calls.append((fn, slots, layout.dst(ins.dst), f"{pc}: call {callee}"))
             elif ins.op == Opcode.Ret:
                 term = (_RET, layout.slot(ins.result), 0, 0)
             elif ins.op == Opcode.Goto:
@@ -145,11 +151,17 @@ def decode_function(info, instructions, constants, callables, vm, wrap=None):
         blocks.append((tuple(calls), *term))
     if not blocks:
         raise ValueError(f"VirtualMachine: function {name!r} has no instructions")
-    return layout.template, blocks
+    return layout, blocks
 
 
-def make_runner(template, blocks, nargs: int):
-    """frame-running function(args) for one decoded VM function."""
+def make_runner(layout, blocks, nargs: int, name: str = ""):
+    """frame-running function(args) for one decoded VM function (the portable loop; the VM
+    runs the Python code that codegen.py generates from the same blocks, which is faster)."""
+    template = layout.template
+    blocks = [
+        (tuple((fn, _gatherer(slots), dst) for fn, slots, dst, _where in calls), *rest)
+        for calls, *rest in blocks
+    ]
     if len(blocks) == 1 and blocks[0][1] == _RET:
         # Straight-line code: no dispatch loop at all.
         calls, _, ret, _, _ = blocks[0]

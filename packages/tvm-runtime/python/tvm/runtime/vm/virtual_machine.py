@@ -11,6 +11,7 @@ from ..time_evaluator import make_time_evaluator
 from .arguments import convert_arg
 from .builtins import BUILTINS
 from .bytecode import VMFuncKind
+from .codegen import generate_runner
 from .executable import Executable
 from .interpreter import decode_function, make_runner
 from .profiler import ProfileReport
@@ -49,6 +50,8 @@ class VirtualMachine:
 
     NAIVE_ALLOCATOR = 1
     POOLED_ALLOCATOR = 2
+    # True: run the portable block loop instead of the generated Python (tests run both).
+    _exec_loop = False
 
     def __init__(self, rt_mod, device, memory_cfg=None, profile=False):
         self.executable = _as_executable(rt_mod)
@@ -100,6 +103,7 @@ class VirtualMachine:
         """One callable per function table entry; VM functions become frame runners."""
         ex = self.executable
         callables: list = [None] * len(ex.functions)
+        names = [f.name for f in ex.functions]
         runners: dict = {}
         for index, info in enumerate(ex.functions):
             if info.kind == VMFuncKind.PACKED_FUNC:
@@ -110,10 +114,11 @@ class VirtualMachine:
                 callables[index] = self._vm_function(info, runners)
         for info in ex.functions:
             if info.kind == VMFuncKind.VM_FUNC:
-                template, blocks = decode_function(
-                    info, ex.instructions, ex.constants, callables, self, wrap
+                layout, blocks = decode_function(
+                    info, ex.instructions, ex.constants, callables, self, wrap, names
                 )
-                runners[info.name] = make_runner(template, blocks, info.num_args)
+                make = make_runner if self._exec_loop else generate_runner
+                runners[info.name] = make(layout, blocks, info.num_args, info.name)
         return callables
 
     def _vm_function(self, info, runners):
