@@ -153,3 +153,51 @@ def test_export_library_runs_in_a_fresh_process_without_the_compiler(tmp_path):
         np.testing.assert_allclose(
             np.load(xp + ".out.npy"), mlp_reference(x, weights), rtol=1e-5, atol=1e-5
         )
+
+
+def _if_on_tensor_module():
+    from tvm import tir
+    from tvm.ir.module import IRModule
+    from tvm.relax.transform.lowering_utils import with_sinfo
+
+    n = tir.Var("n", "int64")
+    s = relax.TensorStructInfo([n], "float32")
+    c = relax.Var("c", relax.TensorStructInfo([], "bool"))
+    x, y = relax.Var("x", s), relax.Var("y", s)
+    r = relax.Var("r", s)
+    branch = relax.If(c, with_sinfo(relax.SeqExpr([], x), s), with_sinfo(relax.SeqExpr([], y), s))
+    block = relax.BindingBlock([relax.VarBinding(r, with_sinfo(branch, s))])
+    func = relax.Function([c, x, y], relax.SeqExpr([block], r), s, attrs={"global_symbol": "main"})
+    return IRModule({"main": func})
+
+
+def test_if_on_a_scalar_bool_tensor():
+    ex = relax.build(_if_on_tensor_module(), "llvm")
+    x, y = np.ones(3, "float32"), np.zeros(3, "float32")
+    assert run(ex, np.array(True), x, y).numpy().tolist() == [1, 1, 1]
+    assert run(ex, np.array(False), x, y).numpy().tolist() == [0, 0, 0]
+
+
+def test_a_prim_value_argument_defines_a_symbolic_dimension():
+    from tvm import tir
+    from tvm.ir.module import IRModule
+
+    n = tir.Var("n", "int64")
+    p = relax.Var("p", relax.PrimStructInfo(value=n))
+    y = relax.Var("y", relax.TensorStructInfo([n], "float32"))
+    func = relax.Function([p, y], relax.SeqExpr([], y), y.struct_info, attrs={"global_symbol": "g"})
+    ex = relax.build(IRModule({"g": func}), "llvm")
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    assert tuple(vm["g"](3, tvm.runtime.tensor(np.ones(3, "float32"))).shape) == (3,)
+    with pytest.raises(ValueError, match="param=y.*is 3, expected 4"):
+        vm["g"](4, tvm.runtime.tensor(np.ones(3, "float32")))
+
+
+def test_wrong_argument_count_and_kind_name_the_function_and_parameter():
+    ex = relax.build(mlp_module((4, 8)), "llvm")
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    x = tvm.runtime.tensor(np.zeros((2, 4), "float32"))
+    with pytest.raises(TypeError, match=r"'main' takes 3 argument\(s\) \(x, w0, b0\), got 1"):
+        vm["main"](x)
+    with pytest.raises(TypeError, match="param=w0.*expected a Tensor, got int"):
+        vm["main"](x, 1, 2)
