@@ -101,6 +101,8 @@ def test_unknown_pipeline_and_exec_mode_are_refused():
         relax.build(mlp_module(), "llvm", relax_pipeline="nope")
     with pytest.raises(ValueError, match="exec_mode"):
         relax.build(mlp_module(), "llvm", exec_mode="jit")
+    with pytest.raises(NotImplementedError, match="exec_mode='compiled'"):
+        relax.build(mlp_module(), "llvm", exec_mode="compiled")
     with pytest.raises(TypeError, match="argument 'mod'"):
         relax.build("main", "llvm")
 

@@ -70,6 +70,11 @@ def build(
         raise ValueError(
             f"relax.build: argument 'exec_mode' must be 'bytecode' or 'compiled', got {exec_mode!r}"
         )
+    if exec_mode == "compiled":
+        raise NotImplementedError(
+            "relax.build: exec_mode='compiled' (the VM function compiled to native code) is not "
+            "implemented yet; use exec_mode='bytecode'"
+        )
     target = Target(target if target is not None else "llvm")
     mod = _bind_params(mod, params)
     pipeline = _resolve_pipeline(relax_pipeline)
