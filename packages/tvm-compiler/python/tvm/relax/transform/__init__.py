@@ -5,6 +5,7 @@ from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .compute_prim_value import ComputePrimValue
 from .dead_code_elimination import DeadCodeElimination
+from .fold_constant import FoldConstant
 from .kill_after_last_use import KillAfterLastUse
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
@@ -26,6 +27,7 @@ __all__ = [
     "CanonicalizeBindings",
     "ComputePrimValue",
     "DeadCodeElimination",
+    "FoldConstant",
     "KillAfterLastUse",
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
