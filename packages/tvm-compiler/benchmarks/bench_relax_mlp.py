@@ -12,11 +12,11 @@ import sys
 import time
 
 import numpy as np
-import tvm
-from tvm import relax, te, tir
 
-SIZES = (784, 512, 512, 10)
-BATCHES = (1, 64)
+sys.path.insert(0, os.path.dirname(__file__))
+import tvm  # noqa: E402
+from mlp_workload import BATCHES, SIZES, batch_input, best_ms, numpy_mlp, weights  # noqa: E402
+from tvm import relax, te, tir  # noqa: E402
 
 
 def dense(x, w):
@@ -74,33 +74,6 @@ def schedule_dense(mod):
     return tvm.IRModule(funcs, mod.attrs)
 
 
-def weights():
-    rng = np.random.default_rng(0)
-    return [
-        (
-            (rng.standard_normal((k, m)) / np.sqrt(k)).astype("float32"),
-            rng.standard_normal(m).astype("float32"),
-        )
-        for k, m in zip(SIZES[:-1], SIZES[1:])
-    ]
-
-
-def best_ms(fn, repeat=30):
-    fn()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
-
-
-def numpy_mlp(x, ws):
-    for w, b in ws:
-        x = np.maximum(x @ w + b, 0)
-    return x
-
-
 def reference_figures() -> dict:
     python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON")
     if not python:
@@ -155,7 +128,7 @@ def main():
     for name, (_, cold, cached) in variants.items():
         print(f"  compile ({name}): cold {cold:.0f} ms, cached {cached:.1f} ms")
     for batch in BATCHES:
-        x = np.random.default_rng(batch).standard_normal((batch, SIZES[0])).astype("float32")
+        x = batch_input(batch)
         xt = tvm.runtime.tensor(x)
         expected = numpy_mlp(x, ws)
         row = {}

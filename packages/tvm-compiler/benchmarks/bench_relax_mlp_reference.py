@@ -2,33 +2,11 @@
 (untuned, tvm.compile + VirtualMachine); prints JSON {batch: {name: ms}}."""
 
 import json
-import time
+import os
+import sys
 
-import numpy as np
-
-SIZES = (784, 512, 512, 10)
-BATCHES = (1, 64)
-
-
-def weights():
-    rng = np.random.default_rng(0)
-    return [
-        (
-            (rng.standard_normal((k, m)) / np.sqrt(k)).astype("float32"),
-            rng.standard_normal(m).astype("float32"),
-        )
-        for k, m in zip(SIZES[:-1], SIZES[1:])
-    ]
-
-
-def best_ms(fn, repeat=30):
-    fn()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
+sys.path.insert(0, os.path.dirname(__file__))
+from mlp_workload import BATCHES, SIZES, batch_input, best_ms, weights  # noqa: E402
 
 
 def onnxruntime_runner(ws):
@@ -98,7 +76,7 @@ def main():
             print(f"{name}: {err}")
     figures = {}
     for batch in BATCHES:
-        x = np.random.default_rng(batch).standard_normal((batch, SIZES[0])).astype("float32")
+        x = batch_input(batch)
         figures[str(batch)] = {
             name: best_ms(lambda fn=fn, x=x: fn(x), repeat=10 if "tvm" in name else 50)
             for name, fn in runners.items()

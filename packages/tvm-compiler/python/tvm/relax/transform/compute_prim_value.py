@@ -62,12 +62,7 @@ class _ComputePrimValue(BindingRewriter):
         if isinstance(expr, PrimValue) and not _is_trivial(expr.value):
             return self._lift(expr)
         if isinstance(expr, If):
-            cond = self.rewrite_expr(expr.cond)
-            then = self.rewrite_expr(expr.true_branch)
-            other = self.rewrite_expr(expr.false_branch)
-            if cond is expr.cond and then is expr.true_branch and other is expr.false_branch:
-                return expr
-            return expr.with_fields(cond=cond, true_branch=then, false_branch=other)
+            return self.rewrite_if(expr, self.rewrite_expr(expr.cond))
         if isinstance(expr, (SeqExpr, Function)):
             return super().rewrite_expr(expr)
         return self._lift_args(expr)

@@ -170,15 +170,18 @@ class BindingRewriter:
         if isinstance(expr, SeqExpr):
             return self.rewrite_seq(expr)
         if isinstance(expr, If):
-            cond = self.substitute(expr.cond)
-            then = self.rewrite_expr(expr.true_branch)
-            other = self.rewrite_expr(expr.false_branch)
-            if cond is expr.cond and then is expr.true_branch and other is expr.false_branch:
-                return expr
-            return expr.with_fields(cond=cond, true_branch=then, false_branch=other)
+            return self.rewrite_if(expr, self.substitute(expr.cond))
         if isinstance(expr, Function):
             return self.rewrite_function(expr)
         return self.substitute(expr)
+
+    def rewrite_if(self, expr, cond):
+        """expr with condition cond and both branches rewritten (itself when unchanged)."""
+        then = self.rewrite_expr(expr.true_branch)
+        other = self.rewrite_expr(expr.false_branch)
+        if cond is expr.cond and then is expr.true_branch and other is expr.false_branch:
+            return expr
+        return expr.with_fields(cond=cond, true_branch=then, false_branch=other)
 
     def substitute(self, expr):
         if not self.var_map:
