@@ -34,7 +34,8 @@ def test_parameters_are_checked_then_matched_into_the_heap():
     assert [c.args[1] for c in checks] == list(func.params)
     # The error context, character for character as upstream writes it.
     assert checks[0].args[-1].value == (
-        'ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n, 4), dtype="float32")) '
+        "ErrorContext(fn=main, loc=param[0], param=x, "
+        'annotation=R.Tensor((n, 4), dtype="float32")) '
     )
     matches = _packed(func, "vm.builtin.match_shape")
     x_match = matches[0]
