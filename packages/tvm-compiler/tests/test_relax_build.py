@@ -203,3 +203,23 @@ def test_wrong_argument_count_and_kind_name_the_function_and_parameter():
         vm["main"](x)
     with pytest.raises(TypeError, match="param=w0.*expected a Tensor, got int"):
         vm["main"](x, 1, 2)
+
+
+def test_match_cast_defines_dims_used_by_a_composite_shape():
+    from tvm import te, tir
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo(ndim=2, dtype="float32"))
+    m, k = tir.Var("m", "int64"), tir.Var("k", "int64")
+
+    def repeat_rows(a):
+        return te.compute((a.shape[0] * 2, a.shape[1]), lambda i, j: a[i // 2, j] + 1.0)
+
+    with bb.function("main", [x]):
+        y = bb.match_cast(x, relax.TensorStructInfo((m, k), "float32"))
+        bb.emit_func_output(bb.emit_te(repeat_rows, y))
+    ex = relax.build(bb.get(), "llvm")
+    data = np.arange(6, dtype="float32").reshape(3, 2)
+    np.testing.assert_array_equal(run(ex, data).numpy(), np.repeat(data, 2, axis=0) + 1)
+    with pytest.raises(ValueError, match="param=x.*2 dimensions"):
+        run(ex, np.zeros((4, 1, 1), "float32"))
