@@ -35,6 +35,7 @@ def default_build_pipeline():
         transform.LowerRuntimeBuiltin(),
         transform.ComputePrimValue(),
         transform.VMShapeLower(),
+        transform.AttachGlobalSymbol(),
     ]
     return tvm.transform.Sequential(passes, name="default_build_pipeline")
 

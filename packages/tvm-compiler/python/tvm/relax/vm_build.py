@@ -36,12 +36,14 @@ def _bind_params(mod, params):
     return BindParams("main", params)(mod)
 
 
-def _attach_global_symbols(tir_mod: IRModule) -> IRModule:
-    """Every kernel is exported under its module name, which is how the bytecode calls it."""
-    changed = {}
-    for gv, func in tir_mod.functions.items():
-        if func.attrs.get("global_symbol") != gv.name_hint:
-            changed[gv] = func.with_attr("global_symbol", gv.name_hint)
+def _export_under_module_names(tir_mod: IRModule) -> IRModule:
+    """The bytecode calls each kernel by its module name, so that is what it is exported as
+    (a te.create_prim_func kernel arrives as "main", whatever the module calls it)."""
+    changed = {
+        gv: func.with_attr("global_symbol", gv.name_hint)
+        for gv, func in tir_mod.functions.items()
+        if func.attrs.get("global_symbol") != gv.name_hint
+    }
     return tir_mod._with_replaced_functions(changed) if changed else tir_mod
 
 
@@ -82,5 +84,5 @@ def build(
         with target:
             mod = pipeline(mod)
     builder = ExecBuilder()
-    tir_mod = _attach_global_symbols(codegen(builder, mod))
+    tir_mod = _export_under_module_names(codegen(builder, mod))
     return vm_link(builder, target, tir_mod)

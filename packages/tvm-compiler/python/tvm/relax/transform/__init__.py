@@ -1,5 +1,6 @@
 """tvm.relax.transform: Relax passes (one file per pass)."""
 
+from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
@@ -22,6 +23,7 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
 
 
 __all__ = [
+    "AttachGlobalSymbol",
     "BindParams",
     "CallTIRRewrite",
     "CanonicalizeBindings",
