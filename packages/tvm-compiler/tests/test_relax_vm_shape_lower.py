@@ -60,3 +60,9 @@ def test_shapes_are_made_from_the_heap_and_composites_computed_by_a_shape_func()
     assert len(shape_funcs) == 1
     assert isinstance(mod[shape_funcs[0]], tir.PrimFunc)
     assert mod[shape_funcs[0]].attrs["tir.is_host_func"] is True
+
+
+def test_a_shape_is_made_once_per_function_body():
+    shapes = _packed(_lowered()["main"], "vm.builtin.make_shape")
+    made = [tuple(_ints(s, 2)) for s in shapes]
+    assert len(made) == len(set(made))

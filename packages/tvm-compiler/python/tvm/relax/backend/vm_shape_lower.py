@@ -90,6 +90,8 @@ class _Lowerer:
         self.pending_exprs: list = []  # composite exprs waiting for their vars
         self.heap = None
         self.out: list = []
+        self.shape_cache: dict = {}  # (ndim, codes...) -> the var that made that shape
+        self.depth = 0
 
     # -- slots ------------------------------------------------------------------------------
     def _key(self, expr):
@@ -333,9 +335,16 @@ class _Lowerer:
         from tvm.relax.struct_info import ShapeStructInfo
 
         pairs = self._load_pairs(shape.values)
+        key = (len(shape.values), *pairs)
+        cached = self.shape_cache.get(key) if self.depth == 1 else None
+        if cached is not None:  # the same shape made earlier in the function's own body
+            return cached
         args = [self._heap(), prim(len(shape.values)), *[prim(p) for p in pairs]]
         sinfo = ShapeStructInfo(ndim=len(shape.values))
-        return self.emit(call_packed("vm.builtin.make_shape", args, sinfo), "gv", sinfo)
+        var = self.emit(call_packed("vm.builtin.make_shape", args, sinfo), "gv", sinfo)
+        if self.depth == 1:
+            self.shape_cache[key] = var
+        return var
 
     def _make_prim_value(self, pv):
         from tvm.relax.struct_info import PrimStructInfo
@@ -350,6 +359,7 @@ class _Lowerer:
 
         saved = self.out
         self.out = []
+        self.depth += 1  # shapes made inside an If branch do not reach the code after it
         for block in seq.blocks:
             for binding in block.bindings:
                 value = self.lower_value(binding.value)
@@ -367,6 +377,7 @@ class _Lowerer:
                     )
         body = self.lower_value(seq.body)
         bindings, self.out = self.out, saved
+        self.depth -= 1
         return with_sinfo(
             SeqExpr([BindingBlock(bindings)] if bindings else [], body),
             seq.__dict__.get("struct_info_"),
