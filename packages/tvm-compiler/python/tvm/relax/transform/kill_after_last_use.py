@@ -28,6 +28,13 @@ def _kill_in_seq(seq):
         for alloc_op, kill in _KILL_OF.items():
             if is_op_call(binding.value, alloc_op):
                 kill_op[binding.var] = kill
+    killed = {
+        b.value.args[0]
+        for b in flat
+        if any(is_op_call(b.value, k) for k in (*_KILL_OF.values(), "relax.vm.kill_object"))
+    }
+    for var in killed:  # already dropped where it was last used (a second run of the pass)
+        kill_op.pop(var, None)
     if not kill_op:
         return seq
     last_use = {}
