@@ -3,7 +3,7 @@
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 
-from . import analysis, op  # noqa: E402
+from . import analysis, expr_functor, op, transform  # noqa: E402
 from .block_builder import BlockBuilder  # noqa: E402
 from .expr import (  # noqa: E402
     Binding,
@@ -88,9 +88,11 @@ __all__ = [
     "Var",
     "VarBinding",
     "analysis",
+    "expr_functor",
     "const",
     "extern",
     "get_shape_of",
     "op",
     "prim_value",
+    "transform",
 ]
