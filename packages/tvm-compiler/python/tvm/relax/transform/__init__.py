@@ -1,5 +1,6 @@
-"""tvm.relax.transform: Relax passes (one file per pass)."""
+"""tvm.relax.transform: Relax passes, one file per pass."""
 
+from . import legalize_ops  # noqa: E402,F401,I001  (registers every op family's legalisation)
 from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
 from .call_tir_rewrite import CallTIRRewrite
@@ -8,8 +9,11 @@ from .compute_prim_value import ComputePrimValue
 from .dead_code_elimination import DeadCodeElimination
 from .fold_constant import FoldConstant
 from .kill_after_last_use import KillAfterLastUse
+from .legalize_ops.common import register_legalize
+from .legalize_ops.legalize import LegalizeOps
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
+from .normalize import Normalize
 from .remove_purity_checking import RemovePurityChecking
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
@@ -31,10 +35,14 @@ __all__ = [
     "DeadCodeElimination",
     "FoldConstant",
     "KillAfterLastUse",
+    "LegalizeOps",
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
+    "Normalize",
     "RemovePurityChecking",
     "StaticPlanBlockMemory",
     "ToNonDataflow",
     "VMShapeLower",
+    "legalize_ops",
+    "register_legalize",
 ]
