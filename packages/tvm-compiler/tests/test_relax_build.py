@@ -223,3 +223,25 @@ def test_match_cast_defines_dims_used_by_a_composite_shape():
     np.testing.assert_array_equal(run(ex, data).numpy(), np.repeat(data, 2, axis=0) + 1)
     with pytest.raises(ValueError, match="param=x.*2 dimensions"):
         run(ex, np.zeros((4, 1, 1), "float32"))
+
+
+def test_blockbuilder_mlp_of_relax_ops_compiles_through_legalize_ops():
+    from tvm import tir
+
+    n = tir.Var("n", "int64")
+    x = relax.Var("x", relax.TensorStructInfo((n, 6), "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((6, 5), "float32"))
+    b = relax.Var("b", relax.TensorStructInfo((5,), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, w, b]):
+        with bb.dataflow():
+            y = bb.emit(relax.op.matmul(x, w))
+            y = bb.emit(relax.op.add(y, b))
+            out = bb.emit_output(bb.emit(relax.op.nn.relu(y)))
+        bb.emit_func_output(out)
+    ex = tvm.compile(bb.get(), target="llvm")
+    ((wv, bv),) = _weights((6, 5))
+    for batch in (1, 4):
+        xv = np.random.default_rng(batch).standard_normal((batch, 6)).astype("float32")
+        got = run(ex, xv, wv, bv).numpy()
+        np.testing.assert_allclose(got, mlp_reference(xv, [(wv, bv)]), rtol=1e-5, atol=1e-5)

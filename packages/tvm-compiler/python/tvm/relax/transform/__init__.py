@@ -1,5 +1,6 @@
 """tvm.relax.transform: Relax passes, one file per pass."""
 
+from .. import op as _op  # noqa: F401,I001  (the ops exist before their legalisations register)
 from . import legalize_ops  # noqa: E402,F401,I001  (registers every op family's legalisation)
 from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
