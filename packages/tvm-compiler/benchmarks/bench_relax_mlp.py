@@ -31,7 +31,9 @@ def bias_relu(y, b):
     return te.compute(y.shape, lambda i, j: tir.Max(y[i, j] + b[j], zero), name="bias_relu")
 
 
-def mlp_module():
+def mlp_module(ops: bool = False):
+    """The MLP with emit_te kernels (dense, bias_relu), or with ops=True as relax.op
+    matmul/add/relu that LegalizeOps lowers (the program apache-tvm is measured on)."""
     n = tir.Var("n", "int64")
     bb = relax.BlockBuilder()
     x = relax.Var("x", relax.TensorStructInfo((n, SIZES[0]), "float32"))
@@ -45,8 +47,12 @@ def mlp_module():
         with bb.dataflow():
             h = x
             for i in range(len(SIZES) - 1):
-                h = bb.emit_te(dense, h, params[1 + 2 * i])
-                h = bb.emit_te(bias_relu, h, params[2 + 2 * i])
+                w, b = params[1 + 2 * i], params[2 + 2 * i]
+                if ops:
+                    h = bb.emit(relax.op.matmul(h, w))
+                    h = bb.emit(relax.op.nn.relu(bb.emit(relax.op.add(h, b))))
+                else:
+                    h = bb.emit_te(bias_relu, bb.emit_te(dense, h, w), b)
             out = bb.emit_output(h)
         bb.emit_func_output(out)
     return bb.get()
@@ -113,7 +119,12 @@ def main():
     ws = weights()
     args = [tvm.runtime.tensor(a) for pair in ws for a in pair]
     variants = {}
-    for name, m in (("untuned", mod), ("dense scheduled", schedule_dense(mod))):
+    programs = (
+        ("ops untuned", mlp_module(ops=True)),
+        ("te untuned", mod),
+        ("dense scheduled", schedule_dense(mod)),
+    )
+    for name, m in programs:
         os.environ["TVM_STACK_KERNEL_CACHE"] = os.path.join(
             os.environ.get("TMPDIR", "/tmp"), f"bench-relax-mlp-{os.getpid()}-{len(variants)}"
         )
