@@ -245,3 +245,23 @@ def test_blockbuilder_mlp_of_relax_ops_compiles_through_legalize_ops():
         xv = np.random.default_rng(batch).standard_normal((batch, 6)).astype("float32")
         got = run(ex, xv, wv, bv).numpy()
         np.testing.assert_allclose(got, mlp_reference(xv, [(wv, bv)]), rtol=1e-5, atol=1e-5)
+
+
+def test_call_tir_with_tir_vars_passes_the_symbolic_values_as_scalars():
+    from tvm import te, tir
+    from tvm.ir.module import GlobalVar, IRModule
+    from tvm.relax.transform.lowering_utils import call
+
+    n, m = tir.Var("n", "int64"), tir.Var("m", "int64")
+    a = te.placeholder((n,), "float32", name="A")
+    b = te.compute((n,), lambda i: a[i] + m.astype("float32"), name="B")
+    kernel = te.create_prim_func([a, b, m])
+    s = relax.TensorStructInfo([n], "float32")
+    x, y = relax.Var("x", s), relax.Var("y", s)
+    gv = GlobalVar("add_m")
+    value = call("relax.call_tir", [gv, relax.Tuple([x]), relax.ShapeExpr([n * 2])], s, [s])
+    block = relax.BindingBlock([relax.VarBinding(y, value)])
+    func = relax.Function([x], relax.SeqExpr([block], y), s, attrs={"global_symbol": "main"})
+    ex = relax.build(IRModule({gv: kernel, "main": func}), "llvm")
+    assert "vm.builtin.call_tir_dyn" in ex.as_text()
+    assert run(ex, np.zeros(3, "float32")).numpy().tolist() == [6, 6, 6]
