@@ -147,3 +147,31 @@ def test_exec_builder_executable_exports_through_the_linker(tmp_path):
     path = ib.get().export_library(tmp_path / "plain.so")
     vm = relax.VirtualMachine(tvm.runtime.load_module(path), tvm.cpu())
     assert vm["main"](21) == 42
+
+
+_VMTIR_SOURCE = r"""
+#include <tvm_ffi/c_api.h>
+TVM_FFI_LIBRARY_ABI_TAG();
+/* A compiled VM function: args[0] is the VM, then the function's own arguments. */
+TVM_FFI_DLL_EXPORT int __tvm_ffi___vmtir__main(void* self, const TVMFFIAny* args,
+                                               int32_t num_args, TVMFFIAny* result) {
+  (void)self;
+  if (num_args != 2 || args[1].type_index != kTVMFFIInt) return -1;
+  result->type_index = kTVMFFIInt;
+  result->zero_padding = 0;
+  result->v_int64 = args[1].v_int64 * 10;
+  return 0;
+}
+"""
+
+
+def test_vm_tir_function_is_found_in_the_library_and_gets_the_vm_first():
+    from tvm.codegen.c import compile_shared_library
+    from tvm.runtime.vm import Executable, VMFuncInfo, VMFuncKind
+
+    lib = tvm.runtime.load_module(compile_shared_library(_VMTIR_SOURCE, False))
+    info = VMFuncInfo(VMFuncKind.VM_TIR_FUNC, "main", num_args=1, param_names=["n"])
+    vm = relax.VirtualMachine(Executable([info], [], [], lib), tvm.cpu())
+    assert vm["main"](4) == 40
+    with pytest.raises(TypeError, match=r"'main' takes 1 argument\(s\) \(n\), got 2"):
+        vm["main"](1, 2)
