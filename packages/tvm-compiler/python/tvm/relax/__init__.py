@@ -3,7 +3,7 @@
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 
-from . import analysis, expr_functor, op, transform  # noqa: E402
+from . import analysis, expr_functor, op, printer, transform  # noqa: E402
 from .block_builder import BlockBuilder  # noqa: E402
 from .expr import (  # noqa: E402
     Binding,
