@@ -33,6 +33,7 @@ from .expr import (  # noqa: E402
     get_shape_of,
     prim_value,
 )
+from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
     FuncType,
@@ -73,6 +74,8 @@ __all__ = [
     "PrimStructInfo",
     "PrimType",
     "PrimValue",
+    "PyExprMutator",
+    "PyExprVisitor",
     "SeqExpr",
     "ShapeExpr",
     "ShapeStructInfo",

@@ -76,8 +76,9 @@ class _Printer:
             if s.is_opaque():
                 return "R.Callable" + ("" if s.purity else "(purity=False)")
             params = ", ".join(self.sinfo(p) for p in s.params)
+            params += "," if len(s.params) == 1 else ""
             purity = "" if s.purity else ", purity=False"
-            return f"R.Callable(({params}{',' if len(s.params) == 1 else ''}), {self.sinfo(s.ret)}{purity})"
+            return f"R.Callable(({params}), {self.sinfo(s.ret)}{purity})"
         return repr(s)
 
     def var(self, v) -> str:
