@@ -4,7 +4,7 @@ import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from . import analysis, backend, expr_functor, op, transform  # noqa: E402
+from . import analysis, backend, expr_functor, op, printer, transform  # noqa: E402
 from .block_builder import BlockBuilder  # noqa: E402
 from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
@@ -35,6 +35,7 @@ from .expr import (  # noqa: E402
     get_shape_of,
     prim_value,
 )
+from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
 from .pipeline import get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
@@ -79,6 +80,8 @@ __all__ = [
     "PrimStructInfo",
     "PrimType",
     "PrimValue",
+    "PyExprMutator",
+    "PyExprVisitor",
     "SeqExpr",
     "ShapeExpr",
     "ShapeStructInfo",

@@ -98,6 +98,10 @@ class ExprMutator(NodeFunctor):
             method(self, binding)
 
     def visit_binding_block(self, block):
+        method = find_method(type(self), type(block), "visit_", self.namespace)
+        return method(self, block)
+
+    def visit_BindingBlock(self, block):  # DataflowBlock too
         bb = self.builder_
         bb._begin_frame(isinstance(block, DataflowBlock))
         for binding in block.bindings:
@@ -235,4 +239,137 @@ class ExprMutator(NodeFunctor):
         return node  # leaves: constants, shapes, prim values, extern functions, GlobalVars
 
 
-__all__ = ["ExprMutator", "ExprVisitor"]
+# -- upstream's Python-subclassable functors ------------------------------------------------
+# Node kind -> upstream's method name; each PyExpr* method defaults to the base functor's.
+_PY_NAMES = {
+    "Var": "visit_var_",
+    "DataflowVar": "visit_dataflow_var_",
+    "Constant": "visit_constant_",
+    "Tuple": "visit_tuple_",
+    "ShapeExpr": "visit_shape_expr_",
+    "ExternFunc": "visit_extern_func_",
+    "Function": "visit_function_",
+    "Call": "visit_call_",
+    "SeqExpr": "visit_seq_expr_",
+    "If": "visit_if_",
+    "TupleGetItem": "visit_tuple_getitem_",
+    "PrimValue": "visit_prim_value_",
+    "StringImm": "visit_string_imm_",
+    "DataTypeImm": "visit_data_type_imm_",
+    "VarBinding": "visit_var_binding_",
+    "MatchCast": "visit_match_cast_",
+    "BindingBlock": "visit_binding_block_",
+    "DataflowBlock": "visit_dataflow_block_",
+}
+
+
+def _py_functor(base):
+    """A subclass of base whose visit_<Name> dispatch calls upstream's snake-case methods."""
+
+    def default():
+        def method(self, node):
+            impl = find_method(base, type(node), "visit_", "relax")
+            return impl(self, node) if impl is not None else base.generic_visit(self, node)
+
+        return method
+
+    def forward(snake):
+        def method(self, node):
+            return getattr(self, snake)(node)
+
+        return method
+
+    attrs = {}
+    for kind, snake in _PY_NAMES.items():
+        attrs[snake] = default()
+        attrs[f"visit_{kind}"] = forward(snake)
+
+    def visit_expr_post_order(self, expr):
+        """expr with its children visited and the node rebuilt, as the base functor does."""
+        impl = find_method(base, type(expr), "visit_", "relax")
+        return impl(self, expr) if impl is not None else base.generic_visit(self, expr)
+
+    def visit_global_var_(self, gv):
+        return gv if base is ExprMutator else None
+
+    def visit_op_(self, op):
+        return op if base is ExprMutator else None
+
+    def generic_visit(self, node):
+        if isinstance(node, GlobalVar):
+            return self.visit_global_var_(node)
+        if isinstance(node, Op):
+            return self.visit_op_(node)
+        return base.generic_visit(self, node)
+
+    attrs.update(
+        visit_expr_post_order=visit_expr_post_order,
+        visit_global_var_=visit_global_var_,
+        visit_op_=visit_op_,
+        generic_visit=generic_visit,
+        visit_span=lambda self, span: span,
+    )
+    return attrs
+
+
+class PyExprVisitor(ExprVisitor):
+    """ExprVisitor with upstream's method names (visit_call_, visit_var_binding_, ...)."""
+
+    def visit_var_def_(self, var):
+        return None
+
+    def visit_dataflow_var_def_(self, var):
+        return self.visit_var_def_(var)
+
+    def visit_var_def(self, var):
+        if isinstance(var, DataflowVar):
+            return self.visit_dataflow_var_def_(var)
+        return self.visit_var_def_(var)
+
+
+class PyExprMutator(ExprMutator):
+    """ExprMutator with upstream's method names; self.builder_ is the BlockBuilder."""
+
+    def visit_var_def_(self, var):
+        return self.var_remap_.get(var, var)
+
+    def visit_dataflow_var_def_(self, var):
+        return self.visit_var_def_(var)
+
+    def visit_var_def(self, var):
+        if isinstance(var, DataflowVar):
+            return self.visit_dataflow_var_def_(var)
+        return self.visit_var_def_(var)
+
+    def with_struct_info(self, var, struct_info):
+        """var itself when it already has struct_info, else a fresh Var that has it."""
+        from tvm.ir.structural import structural_equal
+
+        if structural_equal(_sinfo_of(var), struct_info):
+            return var
+        cls = DataflowVar if isinstance(var, DataflowVar) else Var
+        return cls(var.name_hint, struct_info, var.span)
+
+
+for _cls, _base in ((PyExprVisitor, ExprVisitor), (PyExprMutator, ExprMutator)):
+    for _name, _method in _py_functor(_base).items():
+        setattr(_cls, _name, _method)
+
+
+def _check_functor(cls, base, who):
+    if not isinstance(cls, type) or not issubclass(cls, base):
+        raise TypeError(f"relax.expr_functor.{who}: decorate a subclass of {base.__name__}")
+    return cls
+
+
+def visitor(visitor_cls):
+    """Mark a PyExprVisitor subclass (upstream's decorator; the class is used as it is)."""
+    return _check_functor(visitor_cls, PyExprVisitor, "visitor")
+
+
+def mutator(mutator_cls):
+    """Mark a PyExprMutator subclass (upstream's decorator; the class is used as it is)."""
+    return _check_functor(mutator_cls, PyExprMutator, "mutator")
+
+
+__all__ = ["ExprMutator", "ExprVisitor", "PyExprMutator", "PyExprVisitor", "mutator", "visitor"]

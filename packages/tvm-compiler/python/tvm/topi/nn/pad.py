@@ -14,10 +14,14 @@ def pad(data, pad_before, pad_after=None, pad_value=0.0, name="PadInput"):
 
     def body(*i):
         inside, index = [], []
-        for x, extent, before in zip(i, data.shape, pad_before):
+        for x, extent, before, after in zip(i, data.shape, pad_before, pad_after):
             index.append(x - before)
             if not (isinstance(before, int) and before == 0):
-                inside += [x >= before, x - before < extent]
+                inside.append(x >= before)
+            if not (isinstance(before, int) and before == 0) or not (
+                isinstance(after, int) and after == 0
+            ):
+                inside.append(x - before < extent)  # padding after the data needs this bound
         load = data[tuple(index)]
         if not inside:
             return load

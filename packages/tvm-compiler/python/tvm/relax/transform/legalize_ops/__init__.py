@@ -8,6 +8,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     linear_algebra,
     manipulate,
     nn,
+    nn_conv,
     search,
     statistical,
     unary,
