@@ -66,3 +66,10 @@ def test_a_shape_is_made_once_per_function_body():
     shapes = _packed(_lowered()["main"], "vm.builtin.make_shape")
     made = [tuple(_ints(s, 2)) for s in shapes]
     assert len(made) == len(set(made))
+
+
+def test_a_symbolic_prim_value_is_loaded_once():
+    from relax_programs import if_on_symbolic_module
+
+    func = relax.get_pipeline("default")(if_on_symbolic_module())["main"]
+    assert len(_packed(func, "vm.builtin.make_prim_value")) == 1

@@ -350,9 +350,16 @@ class _Lowerer:
         from tvm.relax.struct_info import PrimStructInfo
 
         pairs = self._load_pairs([pv.value])
+        key = ("prim", str(pv.value.dtype), *pairs)
+        cached = self.shape_cache.get(key) if self.depth == 1 else None
+        if cached is not None:
+            return cached
         sinfo = PrimStructInfo(dtype=pv.value.dtype)
         args = [self._heap(), *[prim(p) for p in pairs]]
-        return self.emit(call_packed("vm.builtin.make_prim_value", args, sinfo), "gv", sinfo)
+        var = self.emit(call_packed("vm.builtin.make_prim_value", args, sinfo), "gv", sinfo)
+        if self.depth == 1:
+            self.shape_cache[key] = var
+        return var
 
     def lower_seq(self, seq):
         from tvm.relax.expr import BindingBlock, MatchCast, SeqExpr, VarBinding
