@@ -265,3 +265,13 @@ def test_call_tir_with_tir_vars_passes_the_symbolic_values_as_scalars():
     ex = relax.build(IRModule({gv: kernel, "main": func}), "llvm")
     assert "vm.builtin.call_tir_dyn" in ex.as_text()
     assert run(ex, np.zeros(3, "float32")).numpy().tolist() == [6, 6, 6]
+
+
+def test_building_an_equal_module_again_reuses_the_executable():
+    first = relax.build(mlp_module((4, 8)), "llvm")
+    assert relax.build(mlp_module((4, 8)), "llvm") is first  # a new, structurally equal module
+    assert relax.build(mlp_module((4, 6)), "llvm") is not first
+    assert relax.build(mlp_module((4, 8)), "llvm", relax_pipeline="default_build") is not first
+    x = np.ones((2, 4), "float32")
+    out = run(first, x, np.ones((4, 8), "float32"), np.zeros(8, "float32"))
+    assert out.numpy().tolist() == [[4.0] * 8] * 2

@@ -3,7 +3,14 @@ and the PrimFuncs compiled and linked beside the bytecode)."""
 
 from __future__ import annotations
 
+import collections
+
 from tvm.ir.module import IRModule
+
+# Recent builds by content: a structurally equal module built again with the same target,
+# pipeline name and settings returns the executable built before (no pipeline, no codegen).
+_RECENT: collections.OrderedDict = collections.OrderedDict()
+_RECENT_LIMIT = 16
 
 
 def has_relax_function(mod) -> bool:
@@ -59,6 +66,7 @@ def build(
 ):
     """Build mod (an IRModule holding Relax functions) into a relax Executable that
     tvm.relax.VirtualMachine(ex, device) runs."""
+    from tvm.ir.structural import structural_equal
     from tvm.relax.exec_builder import ExecBuilder
     from tvm.relax.vm_codegen import codegen
     from tvm.relax.vm_link import vm_link
@@ -78,6 +86,12 @@ def build(
             "implemented yet; use exec_mode='bytecode'"
         )
     target = Target(target if target is not None else "llvm")
+    key = _cache_key(mod, target, params, relax_pipeline, exec_mode)
+    cached = _RECENT.get(key) if key is not None else None
+    if cached is not None and structural_equal(cached[0], mod):
+        _RECENT.move_to_end(key)
+        return cached[1]
+    source = mod
     mod = _bind_params(mod, params)
     pipeline = _resolve_pipeline(relax_pipeline)
     if pipeline is not None:
@@ -85,4 +99,25 @@ def build(
             mod = pipeline(mod)
     builder = ExecBuilder()
     tir_mod = _export_under_module_names(codegen(builder, mod))
-    return vm_link(builder, target, tir_mod)
+    ex = vm_link(builder, target, tir_mod)
+    if key is not None:
+        _RECENT[key] = (source, ex)
+        while len(_RECENT) > _RECENT_LIMIT:
+            _RECENT.popitem(last=False)
+    return ex
+
+
+def _cache_key(mod, target, params, relax_pipeline, exec_mode):
+    """The build cache's key, or None when this build must run (bound params, a pipeline
+    given as a Pass object, instruments that expect to see the passes)."""
+    from tvm.driver import _build_key
+    from tvm.ir.op import _ATTRS
+
+    if params or not isinstance(relax_pipeline, (str, type(None))):
+        return None
+    key = _build_key(mod, target)
+    if key is None:
+        return None
+    # A legalisation registered (or overridden) since changes what the pipeline produces.
+    legalize = tuple((name, id(entry)) for name, entry in _ATTRS.get("FLegalize", {}).items())
+    return (*key, relax_pipeline, exec_mode, legalize)
