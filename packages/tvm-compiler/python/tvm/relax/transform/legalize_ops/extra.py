@@ -8,7 +8,7 @@ from tvm.tir import expr as E
 from tvm.tir import op as T
 
 from ...op._utils import dims_of
-from .common import register_legalize, scalar
+from .common import register_legalize, scalar, scale_shift
 from .manipulate import reshape_te
 
 
@@ -274,11 +274,7 @@ def _group_norm(call):
         def body(*i):
             o = tuple(i[k] for k in others) + (T.floordiv(i[c_ax], per),)
             v = (x[i] - mean[o]) / T.sqrt(ss[o] / denom + scalar(a.epsilon, x.dtype))
-            if a.scale:
-                v = v * gamma[(i[c_ax],)]
-            if a.center:
-                v = v + beta[(i[c_ax],)]
-            return v
+            return scale_shift(v, gamma, beta, (i[c_ax],), a.scale, a.center)
 
         return te.compute(x.shape, body, name="group_norm")
 
