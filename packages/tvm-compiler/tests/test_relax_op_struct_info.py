@@ -157,3 +157,28 @@ def test_structural_ops():
     assert _infer(R.call_dps_packed("f", [_v([2])], out)) is out
     assert not tvm.ir.Op.get("relax.print").get_attr("FPurity")
     assert tvm.ir.Op.get("relax.add").get_attr("FPurity")
+
+
+def test_more_ops_struct_info_and_errors():
+    assert _dims(_infer(R.stack([_v([2, 3]), _v([2, 3])], axis=-1))) == ["2", "3", "2"]
+    assert _dims(_infer(R.tile(_v([2, 3]), [2]))) == ["2", "6"]
+    assert _dims(_infer(R.repeat(_v([2, 3]), 3))) == ["18"]
+    assert _dims(_infer(R.one_hot(_v([4], "int64"), 1.0, 0.0, depth=5, axis=0))) == ["5", "4"]
+    assert _dims(_infer(R.cumsum(_v([2, 3])))) == ["6"]
+    assert _dims(_infer(R.nn.pad(_v([2, 3]), [1, 1, 0, 2]))) == ["4", "5"]
+    assert _dims(_infer(R.nn.attention(_v([1, 4, 2, 8]), _v([1, 6, 2, 8]), _v([1, 6, 2, 3])))) == [
+        "1",
+        "4",
+        "2",
+        "3",
+    ]
+    with pytest.raises(ValueError, match=r"stack: tensor 1 of shape \(2, 4\) differs"):
+        _infer(R.stack([_v([2, 3]), _v([2, 4])]))
+    with pytest.raises(ValueError, match="nn.pad: pad_width must hold"):
+        _infer(R.nn.pad(_v([2, 3]), [1, 1]))
+    with pytest.raises(ValueError, match="disagree on the head dimension"):
+        _infer(R.nn.attention(_v([1, 4, 2, 8]), _v([1, 4, 2, 7]), _v([1, 4, 2, 8])))
+    with pytest.raises(ValueError, match=r"nn.group_norm: the 3 channels .* 2 groups"):
+        _infer(R.nn.group_norm(_v([2, 3, 4]), _v([3]), _v([3]), 2, 1, [2]))
+    with pytest.raises(ValueError, match="tril: x must have at least 2 dimensions"):
+        _infer(R.tril(_v([3])))

@@ -303,3 +303,94 @@ def test_register_legalize_and_customize_map():
     np.testing.assert_allclose(run(mod, x), x * 2)
     with pytest.raises(ValueError, match="already set at level 10"):
         relax.transform.register_legalize("relax.exp", twice)
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _attention_ref(q, k, v, causal):
+    scores = np.einsum("bsnh,btnh->bnst", q, k) / np.sqrt(q.shape[-1])
+    if causal:
+        s, t = scores.shape[-2:]
+        scores = np.where(np.tril(np.ones((s, t), bool)), scores, np.finfo("float32").min)
+    return np.einsum("bnst,btnd->bsnd", _softmax(scores), v).astype("float32")
+
+
+def test_more_manipulation_and_nn_ops():
+    x, y = _rand(2, 3), _rand(2, 3)
+    idx = np.array([[1, 0, 1], [0, 1, 0]], dtype="int64")
+    q, k, v = _rand(1, 4, 2, 8), _rand(1, 4, 2, 8), _rand(1, 4, 2, 5)
+    w = np.abs(_rand(3)) + 0.5
+
+    def group_norm(x):
+        g = x.reshape(2, 1, 3)  # one group of 3 channels per batch row
+        m, s = g.mean(axis=(1, 2), keepdims=True), g.var(axis=(1, 2), keepdims=True)
+        return ((g - m) / np.sqrt(s + 1e-5)).reshape(2, 3)
+
+    _check_all(
+        {
+            "stack": (
+                lambda x, y, *_: R.stack([x, y], axis=1),
+                lambda x, y, *_: np.stack([x, y], 1),
+            ),
+            "tile": (lambda x, *_: R.tile(x, [2, 1, 2]), lambda x, *_: np.tile(x, (2, 1, 2))),
+            "repeat": (lambda x, *_: R.repeat(x, 2, axis=1), lambda x, *_: np.repeat(x, 2, axis=1)),
+            "repeat_flat": (lambda x, *_: R.repeat(x, 2), lambda x, *_: np.repeat(x, 2)),
+            "flip": (lambda x, *_: R.flip(x, 1), lambda x, *_: np.flip(x, 1)),
+            "gather": (
+                lambda x, y, i, *_: R.gather_elements(x, i, axis=0),
+                lambda x, y, i, *_: np.take_along_axis(x, i, axis=0),
+            ),
+            "one_hot": (
+                lambda x, y, i, *_: R.one_hot(
+                    i, tir.const(1.0, "float32"), tir.const(0.0, "float32"), depth=3
+                ),
+                lambda x, y, i, *_: np.eye(3, dtype="float32")[i],
+            ),
+            "tril": (lambda x, *_: R.tril(x, 0), lambda x, *_: np.tril(x, 0)),
+            "triu": (lambda x, *_: R.triu(x, 1), lambda x, *_: np.triu(x, 1)),
+            "cumsum": (lambda x, *_: R.cumsum(x, axis=1), lambda x, *_: np.cumsum(x, axis=1)),
+            "cumsum_flat": (lambda x, *_: R.cumsum(x), lambda x, *_: np.cumsum(x)),
+            "pad": (
+                lambda x, *_: R.nn.pad(x, [1, 0, 0, 2], 5.0),
+                lambda x, *_: np.pad(x, ((1, 0), (0, 2)), constant_values=5.0),
+            ),
+            "pad_edge": (
+                lambda x, *_: R.nn.pad(x, [1, 1, 2, 1], pad_mode="edge"),
+                lambda x, *_: np.pad(x, ((1, 1), (2, 1)), mode="edge"),
+            ),
+            "pad_reflect": (
+                lambda x, *_: R.nn.pad(x, [1, 1, 2, 1], pad_mode="reflect"),
+                lambda x, *_: np.pad(x, ((1, 1), (2, 1)), mode="reflect"),
+            ),
+            "rms_norm": (
+                lambda x, y, i, q, k, v, w: R.nn.rms_norm(x, w),
+                lambda x, y, i, q, k, v, w: x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-5) * w,
+            ),
+            "group_norm": (
+                lambda x, y, i, q, k, v, w: R.nn.group_norm(
+                    x, w, w, 1, 1, [], center=False, scale=False
+                ),
+                lambda x, *_: group_norm(x),
+            ),
+            "attention": (
+                lambda x, y, i, q, k, v, w: R.nn.attention(q, k, v),
+                lambda x, y, i, q, k, v, w: _attention_ref(q, k, v, False),
+            ),
+            "causal": (
+                lambda x, y, i, q, k, v, w: R.nn.attention(q, k, v, causal_mask="TopLeft"),
+                lambda x, y, i, q, k, v, w: _attention_ref(q, k, v, True),
+            ),
+        },
+        x,
+        y,
+        idx,
+        q,
+        k,
+        v,
+        w,
+        rtol=1e-4,
+        atol=1e-5,
+    )

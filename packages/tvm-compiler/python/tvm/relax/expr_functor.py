@@ -312,34 +312,30 @@ def _py_functor(base):
     return attrs
 
 
-class PyExprVisitor(ExprVisitor):
+class _VarDefNames:
+    """visit_var_def split into upstream's visit_var_def_ / visit_dataflow_var_def_."""
+
+    def visit_dataflow_var_def_(self, var):
+        return self.visit_var_def_(var)
+
+    def visit_var_def(self, var):
+        if isinstance(var, DataflowVar):
+            return self.visit_dataflow_var_def_(var)
+        return self.visit_var_def_(var)
+
+
+class PyExprVisitor(_VarDefNames, ExprVisitor):
     """ExprVisitor with upstream's method names (visit_call_, visit_var_binding_, ...)."""
 
     def visit_var_def_(self, var):
         return None
 
-    def visit_dataflow_var_def_(self, var):
-        return self.visit_var_def_(var)
 
-    def visit_var_def(self, var):
-        if isinstance(var, DataflowVar):
-            return self.visit_dataflow_var_def_(var)
-        return self.visit_var_def_(var)
-
-
-class PyExprMutator(ExprMutator):
+class PyExprMutator(_VarDefNames, ExprMutator):
     """ExprMutator with upstream's method names; self.builder_ is the BlockBuilder."""
 
     def visit_var_def_(self, var):
         return self.var_remap_.get(var, var)
-
-    def visit_dataflow_var_def_(self, var):
-        return self.visit_var_def_(var)
-
-    def visit_var_def(self, var):
-        if isinstance(var, DataflowVar):
-            return self.visit_dataflow_var_def_(var)
-        return self.visit_var_def_(var)
 
     def with_struct_info(self, var, struct_info):
         """var itself when it already has struct_info, else a fresh Var that has it."""

@@ -37,7 +37,7 @@ from .binary import (
     power,
     subtract,
 )
-from .create import arange, full, full_like, ones, ones_like, zeros, zeros_like
+from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
 from .datatype import astype
 from .index import strided_slice, take
 from .linear_algebra import linear, matmul
@@ -46,13 +46,19 @@ from .manipulate import (
     concat,
     expand_dims,
     flatten,
+    flip,
+    gather_elements,
+    one_hot,
     permute_dims,
+    repeat,
     reshape,
     split,
     squeeze,
+    stack,
+    tile,
 )
 from .search import argmax, argmin, where
-from .statistical import max, mean, min, prod, std, sum, variance
+from .statistical import cumsum, max, mean, min, prod, std, sum, variance
 from .unary import (
     abs,
     ceil,

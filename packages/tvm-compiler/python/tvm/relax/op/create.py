@@ -127,4 +127,39 @@ def arange(start, end=None, step=1, dtype=None):
     return call_op("arange", vals, InitAttrs(dtype=_dtype(dtype)))
 
 
-__all__ = ["arange", "full", "full_like", "ones", "ones_like", "zeros", "zeros_like"]
+def _infer_tri(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    if data.ndim not in (-1,) and data.ndim < 2:
+        raise ValueError(f"{op_name(call)}: x must have at least 2 dimensions, got {data.ndim}")
+    return data
+
+
+register("tril", _infer_tri)
+register("triu", _infer_tri)
+
+
+def tril(x, k: int = 0):
+    """x with the elements above diagonal k set to zero."""
+    from .op_attrs import TileAttrs
+
+    return call_op("tril", [x], TileAttrs(k=int(k)))
+
+
+def triu(x, k: int = 0):
+    """x with the elements below diagonal k set to zero."""
+    from .op_attrs import TileAttrs
+
+    return call_op("triu", [x], TileAttrs(k=int(k)))
+
+
+__all__ = [
+    "tril",
+    "triu",
+    "arange",
+    "full",
+    "full_like",
+    "ones",
+    "ones_like",
+    "zeros",
+    "zeros_like",
+]

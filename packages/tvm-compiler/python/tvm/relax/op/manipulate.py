@@ -23,7 +23,14 @@ from ._utils import (
     tensor_sinfo,
 )
 from .base import call_op, register
-from .op_attrs import ConcatAttrs, ExpandDimsAttrs, PermuteDimsAttrs, SplitAttrs, SqueezeAttrs
+from .op_attrs import (
+    ConcatAttrs,
+    ExpandDimsAttrs,
+    PermuteDimsAttrs,
+    SplitAttrs,
+    SqueezeAttrs,
+    TileAttrs,
+)
 
 
 def _resolve_minus_one(who, data_dims, new_dims, data_sinfo):
@@ -324,13 +331,166 @@ def broadcast_to(x, shape):
     return call_op("broadcast_to", [x, _shape_arg("broadcast_to", shape)])
 
 
+def _infer_stack(call, ctx):
+    fields = _tensor_fields("stack", arg_sinfo(call, 0, "tensors"))
+    first = fields[0]
+    if first.ndim == -1:
+        return TensorStructInfo(dtype=first.dtype, ndim=-1)
+    axis = normalize_axis("stack", call.attrs.axis, first.ndim + 1)
+    all_dims = [dims_of(f) for f in fields]
+    for i, (f, d) in enumerate(zip(fields, all_dims)):
+        if f.ndim != first.ndim or (
+            d is not None
+            and all_dims[0] is not None
+            and any(
+                static(a) is not None and static(b) is not None and static(a) != static(b)
+                for a, b in zip(d, all_dims[0])
+            )
+        ):
+            raise ValueError(
+                f"stack: tensor {i} of shape {fmt_shape(f)} differs from tensor 0 of shape "
+                f"{fmt_shape(first)}"
+            )
+    if all_dims[0] is None:
+        return TensorStructInfo(dtype=first.dtype, ndim=first.ndim + 1)
+    out = list(all_dims[0])
+    out.insert(axis, E.const(len(fields), "int64"))
+    return tensor_sinfo(out, first.dtype, first.vdevice)
+
+
+register("stack", _infer_stack)
+
+
+def stack(tensors, axis: int = 0):
+    """The tensors (of one shape) joined along a new axis."""
+    return call_op("stack", [_tuple_arg(tensors)], ConcatAttrs(axis=axis))
+
+
+def _infer_tile(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    reps = list(call.attrs.repeats)
+    dims = dims_of(data)
+    if dims is None:
+        return TensorStructInfo(
+            dtype=data.dtype, ndim=-1 if data.ndim == -1 else max(data.ndim, len(reps))
+        )
+    ndim = max(len(dims), len(reps))
+    dims = [E.const(1, "int64")] * (ndim - len(dims)) + dims
+    reps = [1] * (ndim - len(reps)) + reps
+    return tensor_sinfo([d * r for d, r in zip(dims, reps)], data.dtype, data.vdevice)
+
+
+register("tile", _infer_tile)
+
+
+def tile(x, repeats):
+    """x repeated repeats[k] times along axis k (NumPy's tile)."""
+    reps = (repeats,) if isinstance(repeats, int) else tuple(int(r) for r in repeats)
+    return call_op("tile", [x], TileAttrs(repeats=reps))
+
+
+def _infer_repeat(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    dims = dims_of(data)
+    axis, n = call.attrs.axis, call.attrs.repeats
+    if dims is None:
+        return TensorStructInfo(dtype=data.dtype, ndim=1 if axis is None else data.ndim)
+    if axis is None:
+        return tensor_sinfo([product(dims) * n], data.dtype, data.vdevice)
+    axis = normalize_axis("repeat", axis, data.ndim)
+    dims[axis] = dims[axis] * n
+    return tensor_sinfo(dims, data.dtype, data.vdevice)
+
+
+register("repeat", _infer_repeat)
+
+
+def repeat(data, repeats: int, axis=None):
+    """Each element of data repeated repeats times along axis (flattened when None)."""
+    if not isinstance(repeats, int) or repeats < 0:
+        raise ValueError(f"repeat: repeats must be a non-negative int, got {repeats!r}")
+    return call_op("repeat", [data], TileAttrs(repeats=repeats, axis=axis))
+
+
+def _infer_flip(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    if data.ndim != -1:
+        normalize_axis("flip", call.attrs.axis, data.ndim)
+    return data
+
+
+register("flip", _infer_flip)
+
+
+def flip(data, axis: int):
+    """data reversed along axis."""
+    return call_op("flip", [data], ConcatAttrs(axis=axis))
+
+
+def _infer_gather_elements(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    indices = tensor_arg(call, 1, "indices")
+    if indices.dtype != "void" and not indices.dtype.startswith(("int", "uint")):
+        raise TypeError(
+            f"gather_elements: indices must be an integer tensor, got dtype {indices.dtype}"
+        )
+    if -1 not in (data.ndim, indices.ndim) and data.ndim != indices.ndim:
+        raise ValueError(
+            f"gather_elements: data of shape {fmt_shape(data)} and indices of shape "
+            f"{fmt_shape(indices)} must have the same ndim"
+        )
+    if data.ndim != -1:
+        normalize_axis("gather_elements", call.attrs.axis, data.ndim)
+    return TensorStructInfo(indices.shape, data.dtype, data.vdevice, ndim=indices.ndim)
+
+
+register("gather_elements", _infer_gather_elements)
+
+
+def gather_elements(data, indices, axis: int = 0):
+    """out[i][j] = data[indices[i][j]][j] for axis 0 (and so on): ONNX's GatherElements."""
+    return call_op("gather_elements", [data, indices], ConcatAttrs(axis=axis))
+
+
+def _infer_one_hot(call, ctx):
+    indices = tensor_arg(call, 0, "indices")
+    on = arg_sinfo(call, 1, "on_value")
+    dims = dims_of(indices)
+    depth, axis = call.attrs.depth, call.attrs.axis
+    dtype = getattr(on, "dtype", "void")
+    if dims is None:
+        return TensorStructInfo(dtype=dtype, ndim=-1 if indices.ndim == -1 else indices.ndim + 1)
+    axis = normalize_axis("one_hot", axis, len(dims) + 1)
+    dims.insert(axis, E.const(depth, "int64"))
+    return tensor_sinfo(dims, dtype, indices.vdevice)
+
+
+register("one_hot", _infer_one_hot)
+
+
+def one_hot(indices, on_value, off_value, depth: int, axis: int = -1):
+    """A tensor with on_value where the index along a new axis equals indices, else
+    off_value (PrimValues)."""
+    from ..expr import PrimValue
+
+    on = on_value if isinstance(on_value, PrimValue) else PrimValue(on_value)
+    off = off_value if isinstance(off_value, PrimValue) else PrimValue(off_value)
+    return call_op("one_hot", [indices, on, off], TileAttrs(depth=int(depth), axis=axis))
+
+
 __all__ = [
     "broadcast_to",
     "concat",
     "expand_dims",
     "flatten",
+    "flip",
+    "gather_elements",
+    "one_hot",
     "permute_dims",
+    "repeat",
     "reshape",
     "split",
     "squeeze",
+    "stack",
+    "tile",
 ]

@@ -47,6 +47,7 @@ InitAttrs = _attrs_kind("InitAttrs", "zeros/ones/full: dtype.")
 LayerNormAttrs = _attrs_kind("LayerNormAttrs", "layer_norm: axes, epsilon, center, scale.")
 MatmulAttrs = _attrs_kind("MatmulAttrs", "matmul: out_dtype.")
 PermuteDimsAttrs = _attrs_kind("PermuteDimsAttrs", "permute_dims: axes.")
+ScanopAttrs = _attrs_kind("ScanopAttrs", "cumsum: axis, dtype, exclusive.")
 SoftmaxAttrs = _attrs_kind("SoftmaxAttrs", "softmax/log_softmax: axis.")
 SplitAttrs = _attrs_kind("SplitAttrs", "split: indices_or_sections, axis.")
 SqueezeAttrs = _attrs_kind("SqueezeAttrs", "squeeze: axis.")
@@ -54,6 +55,7 @@ StatisticalAttrs = _attrs_kind("StatisticalAttrs", "sum/mean/max/min: axis, keep
 StridedSliceAttrs = _attrs_kind(
     "StridedSliceAttrs", "strided_slice: axes, begin, end, strides, assume_inbound."
 )
+TileAttrs = _attrs_kind("TileAttrs", "tile/repeat/one_hot: repeats, axis, depth.")
 TakeAttrs = _attrs_kind("TakeAttrs", "take: axis, mode.")
 Conv2DAttrs = _attrs_kind(
     "Conv2DAttrs",

@@ -7,7 +7,7 @@ from tvm.tir import expr as E
 from ..struct_info import TensorStructInfo
 from ._utils import dims_of, normalize_axes, op_name, tensor_arg, tensor_sinfo
 from .base import call_op, register
-from .op_attrs import StatisticalAttrs
+from .op_attrs import ScanopAttrs, StatisticalAttrs
 
 
 def _infer_reduce(call, ctx):
@@ -49,4 +49,30 @@ std = _make("std")
 sum = _make("sum")  # noqa: A001
 variance = _make("variance")
 
-__all__ = ["max", "mean", "min", "prod", "std", "sum", "variance"]
+
+def _infer_cumsum(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    dtype = call.attrs.dtype if call.attrs.dtype != "void" else data.dtype
+    if call.attrs.axis is None:
+        dims = dims_of(data)
+        from ._utils import product
+
+        return tensor_sinfo(None if dims is None else [product(dims)], dtype, data.vdevice, 1)
+    if data.ndim != -1:
+        normalize_axes("cumsum", call.attrs.axis, data.ndim)
+    return TensorStructInfo(data.shape, dtype, data.vdevice, ndim=data.ndim)
+
+
+register("cumsum", _infer_cumsum)
+
+
+def cumsum(data, axis=None, dtype=None, exclusive: bool = False):
+    """Running sums along axis (of the flattened data when None)."""
+    return call_op(
+        "cumsum",
+        [data],
+        ScanopAttrs(axis=axis, dtype=str(dtype or "void"), exclusive=bool(exclusive)),
+    )
+
+
+__all__ = ["cumsum", "max", "mean", "min", "prod", "std", "sum", "variance"]

@@ -139,82 +139,42 @@ register("nn.max_pool2d", _infer_pool2d)
 register("nn.avg_pool2d", _infer_pool2d)
 
 
-def _pool(
-    name,
-    data,
-    pool_size,
-    strides,
-    padding,
-    dilation,
-    ceil_mode,
-    count_include_pad,
-    layout,
-    out_layout,
-):
+def _pool_op(name: str, doc: str):
+    """The constructor of nn.<name> (max_pool2d / avg_pool2d share their signature)."""
     who = f"nn.{name}"
-    attrs = Pool2DAttrs(
-        pool_size=_pair(who, "pool_size", pool_size),
-        strides=_pair(who, "strides", strides),
-        padding=_padding(who, padding),
-        dilation=_pair(who, "dilation", dilation),
-        ceil_mode=bool(ceil_mode),
-        count_include_pad=bool(count_include_pad),
-        layout=_layout(who, "layout", layout, _LAYOUTS),
-        out_layout=_layout(who, "out_layout", out_layout or layout, _LAYOUTS),
-    )
-    return call_op(who, [data], attrs)
 
-
-def max_pool2d(
-    data,
-    pool_size=(1, 1),
-    strides=(1, 1),
-    padding=(0, 0),
-    dilation=(1, 1),
-    ceil_mode=False,
-    count_include_pad=False,
-    layout="NCHW",
-    out_layout=None,
-):
-    """The maximum over each pool_size window."""
-    return _pool(
-        "max_pool2d",
+    def constructor(
         data,
-        pool_size,
-        strides,
-        padding,
-        dilation,
-        ceil_mode,
-        count_include_pad,
-        layout,
-        out_layout,
-    )
+        pool_size=(1, 1),
+        strides=(1, 1),
+        padding=(0, 0),
+        dilation=(1, 1),
+        ceil_mode=False,
+        count_include_pad=False,
+        layout="NCHW",
+        out_layout=None,
+    ):
+        attrs = Pool2DAttrs(
+            pool_size=_pair(who, "pool_size", pool_size),
+            strides=_pair(who, "strides", strides),
+            padding=_padding(who, padding),
+            dilation=_pair(who, "dilation", dilation),
+            ceil_mode=bool(ceil_mode),
+            count_include_pad=bool(count_include_pad),
+            layout=_layout(who, "layout", layout, _LAYOUTS),
+            out_layout=_layout(who, "out_layout", out_layout or layout, _LAYOUTS),
+        )
+        return call_op(who, [data], attrs)
+
+    constructor.__name__ = constructor.__qualname__ = name
+    constructor.__doc__ = doc
+    return constructor
 
 
-def avg_pool2d(
-    data,
-    pool_size=(1, 1),
-    strides=(1, 1),
-    padding=(0, 0),
-    dilation=(1, 1),
-    ceil_mode=False,
-    count_include_pad=False,
-    layout="NCHW",
-    out_layout=None,
-):
-    """The mean over each pool_size window (padding counted when count_include_pad)."""
-    return _pool(
-        "avg_pool2d",
-        data,
-        pool_size,
-        strides,
-        padding,
-        dilation,
-        ceil_mode,
-        count_include_pad,
-        layout,
-        out_layout,
-    )
+max_pool2d = _pool_op("max_pool2d", "The maximum over each pool_size window.")
+avg_pool2d = _pool_op(
+    "avg_pool2d", "The mean over each pool_size window (padding counted when count_include_pad)."
+)
 
 
 def _infer_adaptive(call, ctx):

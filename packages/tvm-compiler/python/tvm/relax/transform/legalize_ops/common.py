@@ -42,3 +42,12 @@ def index_at(tensor, out_index):
         for k, extent in enumerate(tensor.shape)
     ]
     return tensor[tuple(idx)] if idx else tensor[()]
+
+
+def scale_shift(value, gamma, beta, index, scale: bool, center: bool):
+    """value * gamma[index] + beta[index], each part only when asked (the norms' affine step)."""
+    if scale:
+        value = value * gamma[index]
+    if center:
+        value = value + beta[index]
+    return value

@@ -7,7 +7,7 @@ import math
 from tvm import te, topi
 from tvm.tir import op as T
 
-from .common import register_legalize, scalar
+from .common import register_legalize, scalar, scale_shift
 from .unary import unary_legalize
 
 
@@ -104,11 +104,7 @@ def layer_norm_te(x, gamma, beta, axes, epsilon, center, scale):
         o = tuple(i[k] for k in kept)
         p = tuple(i[a] for a in axes)
         value = (x[i] - mean[o]) / T.sqrt(var[o] + scalar(epsilon, x.dtype))
-        if scale:
-            value = value * gamma[p]
-        if center:
-            value = value + beta[p]
-        return value
+        return scale_shift(value, gamma, beta, p, scale, center)
 
     return te.compute(x.shape, body, name="layer_norm")
 

@@ -7,7 +7,7 @@ from tvm import te, topi
 from tvm.tir import expr as E
 from tvm.tir import op as T
 
-from .common import register_legalize, scalar
+from .common import register_legalize, scalar, scale_shift
 
 _TO_NCHW = {"NCHW": None, "NHWC": [0, 3, 1, 2]}
 _FROM_NCHW = {"NCHW": None, "NHWC": [0, 2, 3, 1]}
@@ -167,11 +167,7 @@ def batch_norm_te(x, gamma, beta, mean, var, axis, epsilon, center, scale):
     def body(*i):
         ch = (i[axis],)
         value = (x[i] - mean[ch]) / T.sqrt(var[ch] + scalar(epsilon, x.dtype))
-        if scale:
-            value = value * gamma[ch]
-        if center:
-            value = value + beta[ch]
-        return value
+        return scale_shift(value, gamma, beta, ch, scale, center)
 
     return te.compute(x.shape, body, name="batch_norm")
 

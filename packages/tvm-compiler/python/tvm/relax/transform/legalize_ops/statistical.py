@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tvm import te, topi
 from tvm.tir import op as T
+from tvm.topi.reduction import _reduce
 
 from .common import register_legalize, scalar
 
@@ -54,21 +55,7 @@ _prod_reducer = te.comm_reducer(lambda a, b: a * b, lambda t: scalar(1, t), name
 
 
 def prod_te(x, axis, keepdims):
-    axes = _axes(x, axis)
-    kept = [k for k in range(len(x.shape)) if k not in axes]
-    shape = (
-        [1 if k in axes else x.shape[k] for k in range(len(x.shape))]
-        if keepdims
-        else [x.shape[k] for k in kept]
-    )
-    raxes = [te.reduce_axis((0, x.shape[k]), name=f"k{k}") for k in axes]
-
-    def body(*i):
-        pos = dict(zip(kept, (i[k] for k in kept) if keepdims else i))
-        pos.update({k: r.var for k, r in zip(axes, raxes)})
-        return _prod_reducer(x[tuple(pos[k] for k in range(len(x.shape)))], axis=raxes)
-
-    return te.compute(shape, body, name="prod")
+    return _reduce("prod", _prod_reducer, x, _axes(x, axis), keepdims)  # topi's loop nest
 
 
 _TE = {
