@@ -1,5 +1,5 @@
-# Runs every Python example of docs/compiler.md and docs/relax.md, so the documented API
-# stays true.
+# Runs every Python example of docs/compiler.md, relax.md and relax-lowering.md, so the API
+# they document stays true.
 import pathlib
 import re
 
@@ -11,6 +11,7 @@ DOC = DOCS_DIR / "compiler.md"
 PAGES = {
     "compiler.md": ("class LowerClamp(StmtExprMutator)", 2),
     "relax.md": ("relax.BlockBuilder()", 1),
+    "relax-lowering.md": ("tvm.compile(bb.get()", 1),
 }
 
 
