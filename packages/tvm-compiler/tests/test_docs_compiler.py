@@ -1,28 +1,42 @@
-# Runs every Python example of docs/compiler.md, so the documented API stays true.
+# Runs every Python example of docs/compiler.md, relax.md and relax-lowering.md, so the API
+# they document stays true.
 import pathlib
 import re
 
 import pytest
 
-DOC = pathlib.Path(__file__).resolve().parents[3] / "docs" / "compiler.md"
+DOCS_DIR = pathlib.Path(__file__).resolve().parents[3] / "docs"
+DOC = DOCS_DIR / "compiler.md"
+# Each page: a snippet one of its examples must contain, and how many examples it has at least.
+PAGES = {
+    "compiler.md": ("class LowerClamp(StmtExprMutator)", 2),
+    "relax.md": ("relax.BlockBuilder()", 1),
+    "relax-lowering.md": ("tvm.compile(bb.get()", 1),
+}
 
 
-def _examples():
-    if not DOC.exists():
+def _examples(doc=DOC):
+    if not doc.exists():
         return []
-    return re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
+    return re.findall(r"```python\n(.*?)```", doc.read_text(), flags=re.S)
 
 
-@pytest.mark.parametrize("index", range(len(_examples())))
-def test_python_example(index, tmp_path, monkeypatch):
+_CASES = [(page, i) for page in PAGES for i in range(len(_examples(DOCS_DIR / page)))]
+
+
+@pytest.mark.parametrize(("page", "index"), _CASES)
+def test_python_example(page, index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # examples may write files (export_library("add.so"))
-    code = _examples()[index]
-    exec(compile(code, f"{DOC.name}[python {index}]", "exec"), {"__name__": f"doc_example_{index}"})
+    code = _examples(DOCS_DIR / page)[index]
+    exec(compile(code, f"{page}[python {index}]", "exec"), {"__name__": f"doc_example_{index}"})
 
 
-def test_doc_has_the_examples():
-    if not DOC.exists():
-        pytest.skip(f"{DOC} is not in this checkout (tests run outside the repository)")
-    examples = _examples()
-    assert len(examples) >= 2
-    assert any("class LowerClamp(StmtExprMutator)" in code for code in examples)
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_doc_has_the_examples(page):
+    doc = DOCS_DIR / page
+    if not doc.exists():
+        pytest.skip(f"{doc} is not in this checkout (tests run outside the repository)")
+    examples = _examples(doc)
+    snippet, least = PAGES[page]
+    assert len(examples) >= least
+    assert any(snippet in code for code in examples)

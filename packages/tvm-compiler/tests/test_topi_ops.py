@@ -182,3 +182,14 @@ def test_concatenate_split_strided_slice_take():
     np.testing.assert_array_equal(_run([a, idx], topi.take(a, idx), [x, iv]), x.ravel()[iv])
     with pytest.raises(ValueError, match="topi.split: 3 sections do not divide extent 4"):
         topi.split(b, 3, axis=1)
+
+
+def test_pad_only_after_the_data_fills_with_the_pad_value():
+    # Regression: an axis padded only after its data had no upper bound check, so the
+    # padding read past the end of the input instead of taking pad_value.
+    x = te.placeholder((2, 3), name="x")
+    out = topi.nn.pad(x, (1, 0), (0, 2), 5.0)
+    a = RNG.standard_normal((2, 3)).astype("float32")
+    np.testing.assert_array_equal(
+        _run([x], out, [a]), np.pad(a, ((1, 0), (0, 2)), constant_values=5.0)
+    )

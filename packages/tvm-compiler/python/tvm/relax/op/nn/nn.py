@@ -1,0 +1,326 @@
+"""Neural-network ops: activations (relu, gelu, silu), softmax, log_softmax, layer_norm."""
+
+from __future__ import annotations
+
+from ...struct_info import TensorStructInfo, TupleStructInfo
+from .._utils import dims_of, fmt_shape, normalize_axes, normalize_axis, op_name, static, tensor_arg
+from ..base import call_op, register
+from ..op_attrs import Attrs, BatchNormAttrs, LayerNormAttrs, SoftmaxAttrs
+
+
+class DropoutAttrs(Attrs):
+    """dropout: rate."""
+
+
+def _infer_float_unary(call, ctx):
+    sinfo = tensor_arg(call, 0, "data")
+    if sinfo.dtype != "void" and not sinfo.dtype.startswith(("float", "bfloat")):
+        if op_name(call) != "nn.relu":
+            raise TypeError(
+                f"{op_name(call)}: argument 'data' must be a float tensor, got dtype {sinfo.dtype}"
+            )
+    if op_name(call) in ("nn.softmax", "nn.log_softmax") and sinfo.ndim != -1:
+        normalize_axis(op_name(call), call.attrs.axis, sinfo.ndim)
+    return sinfo
+
+
+for _name in ("relu", "gelu", "gelu_tanh", "silu", "softmax", "log_softmax"):
+    register(f"nn.{_name}", _infer_float_unary)
+
+
+def relu(data):
+    """max(data, 0), elementwise."""
+    return call_op("nn.relu", [data])
+
+
+def gelu(data):
+    """The Gaussian error linear unit, data * Phi(data) (erf form)."""
+    return call_op("nn.gelu", [data])
+
+
+def gelu_tanh(data):
+    """GELU through its tanh approximation."""
+    return call_op("nn.gelu_tanh", [data])
+
+
+def silu(data):
+    """data * sigmoid(data)."""
+    return call_op("nn.silu", [data])
+
+
+def softmax(data, axis: int = -1):
+    """exp(data) / sum(exp(data)) along axis."""
+    return call_op("nn.softmax", [data], SoftmaxAttrs(axis=axis))
+
+
+def log_softmax(data, axis: int = -1):
+    """log(softmax(data)) along axis, computed stably."""
+    return call_op("nn.log_softmax", [data], SoftmaxAttrs(axis=axis))
+
+
+def _infer_layer_norm(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    gamma, beta = tensor_arg(call, 1, "gamma"), tensor_arg(call, 2, "beta")
+    if data.ndim == -1:
+        return data
+    axes = normalize_axes("nn.layer_norm", call.attrs.axes, data.ndim, "axes")
+    dims = dims_of(data)
+    for sinfo, name in ((gamma, "gamma"), (beta, "beta")):
+        if sinfo.ndim not in (-1, len(axes)):
+            raise ValueError(
+                f"nn.layer_norm: {name} of shape {fmt_shape(sinfo)} must have one dimension per "
+                f"normalised axis ({len(axes)})"
+            )
+        pdims = dims_of(sinfo)
+        if dims is None or pdims is None:
+            continue
+        for k, a in enumerate(axes):
+            x, y = static(dims[a]), static(pdims[k])
+            if x is not None and y is not None and x != y:
+                raise ValueError(
+                    f"nn.layer_norm: {name} of shape {fmt_shape(sinfo)} does not match data of "
+                    f"shape {fmt_shape(data)} on axes {axes}"
+                )
+    return data
+
+
+register("nn.layer_norm", _infer_layer_norm)
+
+
+def layer_norm(data, gamma, beta, axes, epsilon: float = 1e-5, center=True, scale=True):
+    """(data - mean) / sqrt(var + epsilon) * gamma + beta over axes."""
+    axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    attrs = LayerNormAttrs(axes=axes, epsilon=float(epsilon), center=center, scale=scale)
+    return call_op("nn.layer_norm", [data, gamma, beta], attrs)
+
+
+def _infer_batch_norm(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    axis = normalize_axis("nn.batch_norm", call.attrs.axis, data.ndim) if data.ndim != -1 else 0
+    dims = dims_of(data)
+    for index, name in enumerate(("gamma", "beta", "moving_mean", "moving_var"), start=1):
+        sinfo = tensor_arg(call, index, name)
+        if sinfo.ndim not in (-1, 1):
+            raise ValueError(f"nn.batch_norm: {name} must be 1-D, got shape {fmt_shape(sinfo)}")
+        pdims = dims_of(sinfo)
+        if dims is not None and pdims is not None:
+            x, y = static(dims[axis]), static(pdims[0])
+            if x is not None and y is not None and x != y:
+                raise ValueError(
+                    f"nn.batch_norm: {name} of shape {fmt_shape(sinfo)} does not match the "
+                    f"{x} channels of data (shape {fmt_shape(data)}, axis {axis})"
+                )
+    mean = tensor_arg(call, 3, "moving_mean")
+    var = tensor_arg(call, 4, "moving_var")
+    return TupleStructInfo([data, mean, var])
+
+
+register("nn.batch_norm", _infer_batch_norm)
+
+
+def batch_norm(
+    data,
+    gamma,
+    beta,
+    moving_mean,
+    moving_var,
+    axis: int = 1,
+    epsilon=1e-5,
+    center=True,
+    scale=True,
+    momentum=0.1,
+):
+    """Batch normalisation with the moving statistics (inference); returns the tuple
+    (normalised data, moving_mean, moving_var) as upstream does."""
+    attrs = BatchNormAttrs(
+        axis=axis, epsilon=float(epsilon), center=center, scale=scale, momentum=float(momentum)
+    )
+    return call_op("nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], attrs)
+
+
+def dropout(data, rate: float = 0.5):
+    """Dropout; at inference it is the identity, returned with an all-ones mask as upstream's
+    (data, mask) tuple."""
+    if not 0 <= rate < 1:
+        raise ValueError(f"nn.dropout: rate must be in [0, 1), got {rate!r}")
+    return call_op("nn.dropout", [data], DropoutAttrs(rate=float(rate)))
+
+
+register("nn.dropout", lambda call, ctx: TupleStructInfo([tensor_arg(call, 0, "data")] * 2))
+
+
+class RMSNormAttrs(Attrs):
+    """rms_norm: axes, epsilon."""
+
+
+class GroupNormAttrs(Attrs):
+    """group_norm: num_groups, channel_axis, axes, epsilon, center, scale."""
+
+
+class PadAttrs(Attrs):
+    """pad: pad_width, pad_value, pad_mode."""
+
+
+class AttentionAttrs(Attrs):
+    """attention: scale, causal_mask."""
+
+
+def _infer_rms_norm(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    weight = tensor_arg(call, 1, "weight")
+    if data.ndim != -1:
+        axes = normalize_axes("nn.rms_norm", call.attrs.axes, data.ndim, "axes")
+        if weight.ndim not in (-1, len(axes)):
+            raise ValueError(
+                f"nn.rms_norm: weight of shape {fmt_shape(weight)} must have one dimension per "
+                f"normalised axis ({len(axes)})"
+            )
+    return data
+
+
+register("nn.rms_norm", _infer_rms_norm)
+
+
+def rms_norm(data, weight, axes=-1, epsilon: float = 1e-5):
+    """data / sqrt(mean(data**2 over axes) + epsilon) * weight."""
+    axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    return call_op("nn.rms_norm", [data, weight], RMSNormAttrs(axes=axes, epsilon=float(epsilon)))
+
+
+def _infer_group_norm(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    a = call.attrs
+    dims = dims_of(data)
+    if dims is not None:
+        axis = normalize_axis("nn.group_norm", a.channel_axis, data.ndim, "channel_axis")
+        c = static(dims[axis])
+        if c is not None and c % a.num_groups:
+            raise ValueError(
+                f"nn.group_norm: the {c} channels of data (shape {fmt_shape(data)}) do not "
+                f"divide into {a.num_groups} groups"
+            )
+    tensor_arg(call, 1, "gamma")
+    tensor_arg(call, 2, "beta")
+    return data
+
+
+register("nn.group_norm", _infer_group_norm)
+
+
+def group_norm(
+    data,
+    gamma,
+    beta,
+    num_groups: int,
+    channel_axis: int,
+    axes,
+    epsilon=1e-5,
+    center=True,
+    scale=True,
+):
+    """Normalisation over each group of channels (and axes)."""
+    axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    attrs = GroupNormAttrs(
+        num_groups=int(num_groups),
+        channel_axis=channel_axis,
+        axes=axes,
+        epsilon=float(epsilon),
+        center=center,
+        scale=scale,
+    )
+    return call_op("nn.group_norm", [data, gamma, beta], attrs)
+
+
+def _infer_pad(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    width = call.attrs.pad_width
+    dims = dims_of(data)
+    if data.ndim != -1 and len(width) != 2 * data.ndim:
+        raise ValueError(
+            f"nn.pad: pad_width must hold (before, after) for each of the {data.ndim} axes, "
+            f"got {len(width)} values"
+        )
+    if dims is None:
+        return data
+    out = [d + width[2 * k] + width[2 * k + 1] for k, d in enumerate(dims)]
+    from .._utils import tensor_sinfo
+
+    return tensor_sinfo(out, data.dtype, data.vdevice)
+
+
+register("nn.pad", _infer_pad)
+
+
+def pad(data, pad_width, pad_value: float = 0.0, pad_mode: str = "constant"):
+    """data with pad_width = [before_0, after_0, before_1, ...] elements added per axis."""
+    if pad_mode not in ("constant", "edge", "reflect"):
+        raise ValueError(f"nn.pad: pad_mode must be constant, edge or reflect, got {pad_mode!r}")
+    width = tuple(int(w) for w in pad_width)
+    attrs = PadAttrs(pad_width=width, pad_value=float(pad_value), pad_mode=pad_mode)
+    return call_op("nn.pad", [data], attrs)
+
+
+def _infer_attention(call, ctx):
+    q, k, v = (tensor_arg(call, i, n) for i, n in enumerate(("query", "key", "value")))
+    for sinfo, name in ((q, "query"), (k, "key"), (v, "value")):
+        if sinfo.ndim not in (-1, 4):
+            raise ValueError(
+                f"nn.attention: {name} must be 4-D (batch, seq, heads, dim), got shape "
+                f"{fmt_shape(sinfo)}"
+            )
+    dq, dk, dv = dims_of(q), dims_of(k), dims_of(v)
+    if dq is None or dv is None:
+        return TensorStructInfo(dtype=q.dtype, vdevice=q.vdevice, ndim=4)
+    if dk is not None:
+        a, b = static(dq[3]), static(dk[3])
+        if a is not None and b is not None and a != b:
+            raise ValueError(
+                f"nn.attention: query of shape {fmt_shape(q)} and key of shape {fmt_shape(k)} "
+                "disagree on the head dimension"
+            )
+    from .._utils import tensor_sinfo
+
+    return tensor_sinfo([dq[0], dq[1], dq[2], dv[3]], q.dtype, q.vdevice)
+
+
+register("nn.attention", _infer_attention)
+
+
+def attention(query, key, value, bias=None, scale=None, causal_mask=None, window_size=None):
+    """Scaled dot-product attention over (batch, seq, heads, dim) tensors; bias is added to
+    the (batch, heads, seq, seq_kv) scores; causal_mask "TopLeft" or "BottomRight"."""
+    if causal_mask not in (None, "TopLeft", "BottomRight"):
+        raise ValueError(
+            f"nn.attention: causal_mask must be None, 'TopLeft' or 'BottomRight', got "
+            f"{causal_mask!r}"
+        )
+    if window_size is not None:
+        raise NotImplementedError("nn.attention: window_size is not supported")
+    args = [query, key, value] + ([bias] if bias is not None else [])
+    attrs = AttentionAttrs(scale=None if scale is None else float(scale), causal_mask=causal_mask)
+    return call_op("nn.attention", args, attrs)
+
+
+def linear(data, weight, bias=None, out_dtype=None):
+    """data @ weight.T (+ bias)."""
+    from ..linear_algebra import linear as _linear
+
+    return _linear(data, weight, bias, out_dtype)
+
+
+__all__ = [
+    "attention",
+    "batch_norm",
+    "group_norm",
+    "pad",
+    "rms_norm",
+    "dropout",
+    "gelu",
+    "gelu_tanh",
+    "layer_norm",
+    "linear",
+    "log_softmax",
+    "relu",
+    "silu",
+    "softmax",
+]
