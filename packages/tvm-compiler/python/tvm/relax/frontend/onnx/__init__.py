@@ -1,6 +1,7 @@
 """tvm.relax.frontend.onnx: from_onnx converts an ONNX model to a Relax IRModule."""
 
 from . import (  # noqa: F401  (each module registers its converters)
+    ops_attention,
     ops_elementwise,
     ops_index,
     ops_nn,

@@ -21,9 +21,25 @@ def np_dtype_name(elem_type: int) -> str:
         return onnx.TensorProto.DataType.Name(elem_type).lower()
 
 
+def unsupported_dtype(dtype: str, where: str) -> OpNotImplemented:
+    return OpNotImplemented(f"from_onnx: {where}: the element type {dtype} is not supported")
+
+
+def check_dtype(dtype: str, where: str) -> str:
+    """dtype itself when this stack's tensors can hold it, else OpNotImplemented."""
+    try:
+        TensorStructInfo([1], dtype)
+    except (ValueError, TypeError):
+        raise unsupported_dtype(dtype, where) from None
+    return dtype
+
+
 def const(value, dtype=None):
     array = np.array(value, dtype=dtype, order="C")  # keeps 0-d arrays 0-d
-    return relax.const(array, str(array.dtype))
+    try:
+        return relax.const(array, str(array.dtype))
+    except (ValueError, TypeError):
+        raise unsupported_dtype(str(array.dtype), "a constant") from None
 
 
 def shape_of(expr):
@@ -141,6 +157,16 @@ class Node:
         if not is_static(shape):
             raise self.unsupported(f"an {what} with symbolic dimensions {shape}")
         return shape
+
+
+def relax_op(node: Node, path: str):
+    """relax.op.<path>, or OpNotImplemented when this Relax build does not have it."""
+    fn = relax.op
+    for part in path.split("."):
+        fn = getattr(fn, part, None)
+        if fn is None:
+            raise node.unsupported(f"{node.op_type} (relax.op.{path} is missing)")
+    return fn
 
 
 def normalize_axis(node: Node, axis: int, ndim: int) -> int:

@@ -12,7 +12,7 @@ from tvm.error import OpNotImplemented
 
 from . import registry
 from ._relax_api import TensorStructInfo, tir
-from .common import Node, const, np_dtype_name
+from .common import Node, check_dtype, const, np_dtype_name
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 
@@ -72,6 +72,7 @@ class GraphImporter:
                 "inputs are supported"
             )
         dtype = np_dtype_name(ttype.tensor_type.elem_type)
+        check_dtype(dtype, f"graph input {name!r}")
         if isinstance(self.dtype_dict, str):
             dtype = self.dtype_dict
         elif self.dtype_dict and name in self.dtype_dict:
@@ -133,7 +134,8 @@ class GraphImporter:
         for name, array in initializers.items():
             if self.keep_params_in_input:
                 var_name = _sanitize(name) if self.sanitize else name
-                var = relax.Var(var_name, TensorStructInfo(list(array.shape), str(array.dtype)))
+                dtype = check_dtype(str(array.dtype), f"initializer {name!r}")
+                var = relax.Var(var_name, TensorStructInfo(list(array.shape), dtype))
                 params.append(var)
                 param_values.append(tvm.runtime.tensor(np.ascontiguousarray(array)))
                 self.values[name] = var

@@ -8,7 +8,7 @@ from functools import reduce
 import numpy as np
 from tvm.relax import op as R
 
-from .common import Node, const, const_value, dtype_of, np_dtype_name
+from .common import Node, check_dtype, const, const_value, dtype_of, np_dtype_name, relax_op
 from .registry import converter
 
 
@@ -202,12 +202,7 @@ def _unary(op_type):
         folded = fold(node)
         if folded is not None:
             return folded
-        fn = R
-        for part in path.split("."):
-            fn = getattr(fn, part, None)
-            if fn is None:
-                raise node.unsupported(f"{op_type} (relax.op.{path} is missing)")
-        return node.emit(fn(node.input(0)))
+        return node.emit(relax_op(node, path)(node.input(0)))
 
     return convert
 
@@ -401,6 +396,7 @@ def _cast(node: Node, x, dtype: str):
     for t in (dtype, dtype_of(x)):
         if t in _SUB_BYTE or t.startswith("complex"):
             raise node.unsupported(f"the element type {t}")
+        check_dtype(t, node.where())
     node.ignore("round_mode")  # only float8_e8m0 reads it
     if (dtype in _FLOAT8 or dtype_of(x) in _FLOAT8) and not saturate:
         raise node.unsupported("saturate=0")

@@ -7,19 +7,9 @@ import numpy as np
 from tvm import relax
 from tvm.relax import op as R
 
-from .common import Node, const, dtype_of, is_static, normalize_axis
+from .common import Node, const, dtype_of, is_static, normalize_axis, relax_op
 from .ops_elementwise import scalar
 from .registry import converter
-
-
-def relax_op(node: Node, path: str):
-    """relax.op.<path>, or OpNotImplemented when this Relax build does not have it."""
-    fn = R
-    for part in path.split("."):
-        fn = getattr(fn, part, None)
-        if fn is None:
-            raise node.unsupported(f"{node.op_type} (relax.op.{path} is missing)")
-    return fn
 
 
 def _slice_axis(x, axis: int, begin: int, end: int):
@@ -319,3 +309,53 @@ def _compress(node: Node):
     axis = normalize_axis(node, axis, len(node.shape(x)))
     picked = np.nonzero(cond)[0].astype("int64")
     return node.emit(R.take(x, const(picked), axis=axis))
+
+
+@converter("Resize", since=11)
+def _resize(node: Node):
+    x = node.input(0)
+    shape = node.static_shape(x)
+    if len(shape) != 4:
+        raise node.unsupported(f"Resize of a {len(shape)}-D tensor")
+    roi = node.const_input(1, "roi", optional=True)
+    scales = node.const_input(2, "scales", optional=True)
+    sizes = node.const_input(3, "sizes", optional=True)
+    axes = node.attr("axes", None) if node.opset >= 18 else None
+    if node.opset >= 18 and (
+        node.attr("antialias", 0) or node.attr("keep_aspect_ratio_policy", "stretch") != "stretch"
+    ):
+        raise node.unsupported("antialias / keep_aspect_ratio_policy")
+    if axes is not None and sorted(normalize_axis(node, a, 4) for a in axes) != [2, 3]:
+        raise node.unsupported(f"axes={list(axes)}")
+    if sizes is not None and sizes.size:
+        out_hw = [int(s) for s in sizes.reshape(-1)[-2:]]
+    elif scales is not None and scales.size:
+        sc = scales.reshape(-1)
+        if len(sc) == 4 and (sc[0] != 1 or sc[1] != 1):
+            raise node.unsupported("Resize of the batch or channel axis")
+        out_hw = [int(np.floor(shape[2 + i] * float(sc[-2 + i]))) for i in range(2)]
+    else:
+        raise ValueError(f"from_onnx: {node.where()} needs scales or sizes")
+    mode = node.attr("mode", "nearest")
+    method = {"nearest": "nearest_neighbor", "linear": "linear", "cubic": "cubic"}.get(mode)
+    if method is None:
+        raise node.unsupported(f"mode={mode!r}")
+    coord = node.attr("coordinate_transformation_mode", "half_pixel")
+    rounding = node.attr("nearest_mode", "round_prefer_floor") if mode == "nearest" else ""
+    roi_hw = None
+    if coord == "tf_crop_and_resize":
+        r = [float(v) for v in roi.reshape(-1)]
+        half = len(r) // 2
+        roi_hw = (r[half - 2], r[half - 1], r[-2], r[-1])
+    fn = relax_op(node, "image.resize2d")
+    kwargs = {
+        "roi": roi_hw,
+        "layout": "NCHW",
+        "method": method,
+        "coordinate_transformation_mode": coord,
+        "rounding_method": rounding,
+        "cubic_alpha": node.attr("cubic_coeff_a", -0.75),
+        "cubic_exclude": node.attr("exclude_outside", 0),
+        "extrapolation_value": node.attr("extrapolation_value", 0.0),
+    }
+    return node.emit(fn(x, out_hw, **kwargs))

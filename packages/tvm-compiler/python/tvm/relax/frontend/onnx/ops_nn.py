@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tvm.relax import op as R
 
-from .common import Node, const, dtype_of, normalize_axis
+from .common import Node, const, dtype_of, normalize_axis, relax_op
 from .ops_elementwise import scalar
 from .registry import converter
 
@@ -65,13 +65,6 @@ def _spatial_params(node: Node, x, kernel):
     return strides, dilations, pads
 
 
-def _nn_op(node: Node, name: str):
-    fn = getattr(R.nn, name, None)
-    if fn is None:
-        raise node.unsupported(f"{node.op_type} (relax.op.nn.{name} is missing)")
-    return fn
-
-
 def _to_2d(node: Node, x):
     """1-D spatial ops run as 2-D ones over an added unit height."""
     return node.emit(R.expand_dims(x, 2))
@@ -96,7 +89,7 @@ def _conv(node: Node):
         )
         out = R.squeeze(out, [2])
     elif nsp in (2, 3):
-        fn = _nn_op(node, f"conv{nsp}d")
+        fn = relax_op(node, f"nn.conv{nsp}d")
         out = fn(x, w, strides=strides, padding=pads, dilation=dilations, groups=groups)
     else:
         raise node.unsupported(f"a {nsp}-D convolution")
@@ -158,7 +151,7 @@ def _pool(node: Node, kind: str):
         )
         return node.emit(R.squeeze(out, [2]))
     if nsp == 3:
-        fn = _nn_op(node, f"{kind}_pool3d")
+        fn = relax_op(node, f"nn.{kind}_pool3d")
     elif nsp != 2:
         raise node.unsupported(f"{nsp}-D pooling")
     return node.emit(
@@ -326,7 +319,7 @@ def _nll(node: Node, logp, target, weight, reduction: str, ignore_index):
     else:
         valid, safe = None, target
     safe = node.emit(safe)
-    picked = R.gather_elements(logp, R.expand_dims(safe, 1), 1)
+    picked = relax_op(node, "gather_elements")(logp, R.expand_dims(safe, 1), 1)
     loss = R.negative(R.squeeze(picked, [1]))
     w = None
     if weight is not None:
