@@ -113,6 +113,13 @@ def freeze_shape_operands(model, inputs):
     return model, rest
 
 
+def _as_array(value):
+    """Test data comes as NumPy arrays or, for some cases, as TensorProtos."""
+    if isinstance(value, onnx.TensorProto):
+        return onnx.numpy_helper.to_array(value)
+    return value
+
+
 def _to_numpy(value):
     if hasattr(value, "numpy"):
         return [value.numpy()]
@@ -156,7 +163,7 @@ def run_case(case, from_onnx, execute: bool = True):
     import tvm
     from tvm.error import OpNotImplemented
 
-    inputs, expected = case.data_sets[0]
+    inputs, expected = ([_as_array(x) for x in values] for values in case.data_sets[0])
     model, rest = freeze_shape_operands(case.model, inputs)
     for _, array in rest:
         dtype = getattr(array, "dtype", None)  # sequence and optional inputs have none

@@ -106,7 +106,12 @@ class GraphImporter:
             node.check_attrs_used()
         except OpNotImplemented:
             raise
-        except (TypeError, ValueError, IndexError, AttributeError) as err:
+        except AttributeError as err:
+            owner = getattr(getattr(err, "obj", None), "__name__", "")
+            if owner.startswith("tvm.relax.op"):  # an op this Relax build does not have yet
+                raise node.unsupported(f"{proto.op_type} ({owner}.{err.name} is missing)") from err
+            raise type(err)(f"from_onnx: {node.where()}: {err}") from err
+        except (TypeError, ValueError, IndexError) as err:
             if str(err).startswith("from_onnx:"):
                 raise
             raise type(err)(f"from_onnx: {node.where()}: {err}") from err

@@ -135,5 +135,5 @@ def _attention(node: Node):
         raise node.unsupported(f"qk_matmul_output_mode={mode}")
     out = node.emit(R.matmul(probs, v))
     if three_d:
-        out = node.emit(R.reshape(R.permute_dims(out, [0, 2, 1, 3]), [batch, q_len, -1]))
+        out = node.emit(R.reshape(node.emit(R.permute_dims(out, [0, 2, 1, 3])), [batch, q_len, -1]))
     return [out, present_k, present_v, qk_out][: node.num_outputs]

@@ -96,7 +96,13 @@ def _xor(node: Node):
     folded = fold(node)
     if folded is not None:
         return folded
-    return node.emit(R.not_equal(node.input(0), node.input(1)))
+    return node.emit(_bool_xor(node.input(0), node.input(1)))
+
+
+def _bool_xor(a, b):
+    """a != b for bool tensors (logical_xor where Relax has it)."""
+    fn = getattr(R, "logical_xor", None)
+    return fn(a, b) if fn is not None else R.not_equal(a, b)
 
 
 @converter("Div", since=1)
@@ -113,7 +119,7 @@ def _div(node: Node):
         # the signs differ and the division is inexact.
         q = node.emit(R.floor_divide(a, b))
         inexact = R.not_equal(R.multiply(q, b), a)
-        neg = R.not_equal(R.less(a, scalar(0, a)), R.less(b, scalar(0, b)))
+        neg = _bool_xor(R.less(a, scalar(0, a)), R.less(b, scalar(0, b)))
         fix = R.astype(R.logical_and(inexact, neg), dtype)
         return node.emit(R.add(q, fix))
     return node.emit(R.divide(a, b))
@@ -124,6 +130,9 @@ def _mod(node: Node):
     a, b = node.input(0), node.input(1)
     fmod = node.attr("fmod", 0)
     dtype = dtype_of(a)
+    va, vb = const_value(a), const_value(b)
+    if va is not None and vb is not None and _is_int(dtype):
+        return const((np.fmod if fmod else np.mod)(va, vb).astype(dtype))
     if not fmod and not _is_int(dtype):
         raise node.unsupported("fmod=0 on floating-point inputs")
     # floor-mod: a - floor(a / b) * b; fmod: truncated toward zero
