@@ -100,3 +100,20 @@ def test_scalar_parameter():
     func = te.create_prim_func([a, b, s])
     assert func.params[2] is s and s not in func.buffer_map
     assert tir.analysis.undefined_vars(func) == []
+
+
+def test_intermediate_tensor_held_only_by_a_body_survives_collection():
+    # Regression: te tensors were found from the buffers their consumers load through a weak
+    # map, so an intermediate that only a helper's closure had held was collected and
+    # create_prim_func reported its buffer as an unbound variable.
+    import gc
+
+    def helper(x):
+        inner = te.compute(x.shape, lambda i: x[i] * 2.0, name="inner")
+        return te.compute(x.shape, lambda i: inner[i] + 1.0, name="outer")
+
+    x = te.placeholder((4,), name="x")
+    out = helper(x)
+    gc.collect()
+    func = te.create_prim_func([x, out])
+    assert "inner" in func.script()

@@ -156,7 +156,10 @@ class IRModule(Node):
             self.functions[gv] = func
 
     def script(self) -> str:
-        from .printer import node_to_str
+        from .printer import has_printer, node_to_str
+
+        if has_printer(self):  # an IR family prints whole modules (Relax: @I.ir_module)
+            return node_to_str(self)
 
         return "\n\n".join(
             node_to_str(func, name=gv.name_hint) for gv, func in self.functions.items()

@@ -10,6 +10,11 @@ def register_printer(predicate, printer) -> None:
     _PRINTERS.append((predicate, printer))
 
 
+def has_printer(node) -> bool:
+    """Whether an IR family registered a printer for node."""
+    return any(predicate(node) for predicate, _ in _PRINTERS)
+
+
 def node_to_str(node, **options) -> str:
     """The text of node; options (such as name= for a function) go to its printer."""
     for predicate, printer in reversed(_PRINTERS):

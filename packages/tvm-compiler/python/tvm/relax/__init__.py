@@ -3,7 +3,7 @@
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 
-from . import analysis, op  # noqa: E402
+from . import analysis, expr_functor, op, printer, transform  # noqa: E402
 from .block_builder import BlockBuilder  # noqa: E402
 from .expr import (  # noqa: E402
     Binding,
@@ -33,6 +33,7 @@ from .expr import (  # noqa: E402
     get_shape_of,
     prim_value,
 )
+from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
     FuncType,
@@ -73,6 +74,8 @@ __all__ = [
     "PrimStructInfo",
     "PrimType",
     "PrimValue",
+    "PyExprMutator",
+    "PyExprVisitor",
     "SeqExpr",
     "ShapeExpr",
     "ShapeStructInfo",
@@ -88,9 +91,11 @@ __all__ = [
     "Var",
     "VarBinding",
     "analysis",
+    "expr_functor",
     "const",
     "extern",
     "get_shape_of",
     "op",
     "prim_value",
+    "transform",
 ]

@@ -367,7 +367,7 @@ class BlockBuilder(Normalizer):
         """func (a te computation) as a private PrimFunc added to the module, called through
         call_tir on args (relax tensors become te placeholders with their, possibly symbolic,
         shapes). Extra keywords: primfunc_name_hint, primfunc_attrs."""
-        from tvm import te
+        from tvm import te, tir
 
         from .op.base import call_tir
 
@@ -426,12 +426,11 @@ class BlockBuilder(Normalizer):
                     f"{type(o).__name__}"
                 )
         placeholders = [ph for _, ph in inputs]
-        known = tir_vars_in([list(ph.shape) for ph in placeholders])
-        extra = [
-            v
-            for v in tir_vars_in([[*o.shape] for o in out_list] + prim_args)
-            if all(v is not k for k in known)
-        ]
+        # A dim that is a bare variable defines it from the tensor; any other variable
+        # (in an expression such as n - 1, or only in the outputs) is passed as a scalar.
+        known = [d for ph in placeholders for d in ph.shape if isinstance(d, tir.Var)]
+        used = [list(ph.shape) for ph in placeholders] + [list(o.shape) for o in out_list]
+        extra = [v for v in tir_vars_in(used + prim_args) if all(v is not k for k in known)]
         prim = te.create_prim_func([*placeholders, *out_list, *extra])
         prim = prim.without_attr("global_symbol")  # private: called only from Relax
         if extra_attrs:

@@ -97,7 +97,29 @@ _TENSOR_OF_BUFFER: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 def _track(tensor: Tensor) -> Tensor:
     _TENSOR_OF_BUFFER[id(tensor.buffer)] = tensor
+    if isinstance(tensor.op, ComputeOp) and tensor.op not in _INPUTS_OF_OP:
+        _hold_inputs(tensor.op)
     return tensor
+
+
+# The tensors each compute op's body reads, held as long as the op lives: a body names
+# buffers only, so an intermediate tensor nobody else held (one built inside a helper) would
+# drop out of _TENSOR_OF_BUFFER before create_prim_func looks it up.
+_INPUTS_OF_OP: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _hold_inputs(op: ComputeOp) -> None:
+    found: list = []
+
+    def record(node):
+        if isinstance(node, E.BufferLoad):
+            owner = _TENSOR_OF_BUFFER.get(id(node.buffer))
+            if owner is not None and all(owner is not f for f in found):
+                found.append(owner)
+
+    for value in op.body:
+        post_order_visit(value, record)
+    _INPUTS_OF_OP[op] = found
 
 
 def _unique_name(name, used):

@@ -6,10 +6,12 @@ from .struct_info_analysis import (
     struct_info_base_check,
     struct_info_lca,
 )
+from .well_formed import well_formed
 
 __all__ = [
     "derive_call_ret_struct_info",
     "erase_to_well_defined",
     "struct_info_base_check",
     "struct_info_lca",
+    "well_formed",
 ]

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from ...struct_info import TupleStructInfo
 from .._utils import dims_of, fmt_shape, normalize_axes, normalize_axis, op_name, static, tensor_arg
 from ..base import call_op, register
-from ..op_attrs import LayerNormAttrs, SoftmaxAttrs
+from ..op_attrs import Attrs, BatchNormAttrs, LayerNormAttrs, SoftmaxAttrs
+
+
+class DropoutAttrs(Attrs):
+    """dropout: rate."""
 
 
 def _infer_float_unary(call, ctx):
@@ -89,6 +94,61 @@ def layer_norm(data, gamma, beta, axes, epsilon: float = 1e-5, center=True, scal
     return call_op("nn.layer_norm", [data, gamma, beta], attrs)
 
 
+def _infer_batch_norm(call, ctx):
+    data = tensor_arg(call, 0, "data")
+    axis = normalize_axis("nn.batch_norm", call.attrs.axis, data.ndim) if data.ndim != -1 else 0
+    dims = dims_of(data)
+    for index, name in enumerate(("gamma", "beta", "moving_mean", "moving_var"), start=1):
+        sinfo = tensor_arg(call, index, name)
+        if sinfo.ndim not in (-1, 1):
+            raise ValueError(f"nn.batch_norm: {name} must be 1-D, got shape {fmt_shape(sinfo)}")
+        pdims = dims_of(sinfo)
+        if dims is not None and pdims is not None:
+            x, y = static(dims[axis]), static(pdims[0])
+            if x is not None and y is not None and x != y:
+                raise ValueError(
+                    f"nn.batch_norm: {name} of shape {fmt_shape(sinfo)} does not match the "
+                    f"{x} channels of data (shape {fmt_shape(data)}, axis {axis})"
+                )
+    mean = tensor_arg(call, 3, "moving_mean")
+    var = tensor_arg(call, 4, "moving_var")
+    return TupleStructInfo([data, mean, var])
+
+
+register("nn.batch_norm", _infer_batch_norm)
+
+
+def batch_norm(
+    data,
+    gamma,
+    beta,
+    moving_mean,
+    moving_var,
+    axis: int = 1,
+    epsilon=1e-5,
+    center=True,
+    scale=True,
+    momentum=0.1,
+):
+    """Batch normalisation with the moving statistics (inference); returns the tuple
+    (normalised data, moving_mean, moving_var) as upstream does."""
+    attrs = BatchNormAttrs(
+        axis=axis, epsilon=float(epsilon), center=center, scale=scale, momentum=float(momentum)
+    )
+    return call_op("nn.batch_norm", [data, gamma, beta, moving_mean, moving_var], attrs)
+
+
+def dropout(data, rate: float = 0.5):
+    """Dropout; at inference it is the identity, returned with an all-ones mask as upstream's
+    (data, mask) tuple."""
+    if not 0 <= rate < 1:
+        raise ValueError(f"nn.dropout: rate must be in [0, 1), got {rate!r}")
+    return call_op("nn.dropout", [data], DropoutAttrs(rate=float(rate)))
+
+
+register("nn.dropout", lambda call, ctx: TupleStructInfo([tensor_arg(call, 0, "data")] * 2))
+
+
 def linear(data, weight, bias=None, out_dtype=None):
     """data @ weight.T (+ bias)."""
     from ..linear_algebra import linear as _linear
@@ -97,6 +157,8 @@ def linear(data, weight, bias=None, out_dtype=None):
 
 
 __all__ = [
+    "batch_norm",
+    "dropout",
     "gelu",
     "gelu_tanh",
     "layer_norm",

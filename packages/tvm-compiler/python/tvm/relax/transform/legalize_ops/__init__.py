@@ -1,0 +1,18 @@
+"""tvm.relax.transform.legalize_ops: each op's legalisation to TIR through te/topi, registered
+as its FLegalize attribute (register_legalize lets users add or override one)."""
+
+from . import (  # noqa: F401  (importing a family registers its legalisations)
+    binary,
+    create,
+    index,
+    linear_algebra,
+    manipulate,
+    nn,
+    nn_conv,
+    search,
+    statistical,
+    unary,
+)
+from .common import register_legalize
+
+__all__ = ["register_legalize"]

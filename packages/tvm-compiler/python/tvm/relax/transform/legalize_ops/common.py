@@ -1,0 +1,44 @@
+"""The legalisation registry (FLegalize on each op: (bb, call) -> Expr) and helpers shared by
+the op families' legalisations."""
+
+from __future__ import annotations
+
+from tvm.ir.op import register_op_attr
+from tvm.tir import expr as E
+
+LegalizeFunc = object  # (BlockBuilder, Call) -> Expr
+
+
+def register_legalize(op_name: str, legal_func=None, level: int = 10):
+    """Register legal_func as op_name's legalisation (a decorator when legal_func is None);
+    a higher level replaces an existing one."""
+    return register_op_attr(op_name, "FLegalize", legal_func, level)
+
+
+def call_topi(te_func, name: str | None = None):
+    """A legalisation calling te_func on the call's arguments (no attributes)."""
+
+    def legalize(bb, call):
+        return bb.call_te(te_func, *call.args, primfunc_name_hint=name or te_func.__name__)
+
+    return legalize
+
+
+def scalar(value, dtype):
+    """value as a TIR constant of dtype (a float for float dtypes, an int otherwise)."""
+    dtype = str(dtype)
+    if dtype.startswith(("float", "bfloat")):
+        return E.const(float(value), dtype)
+    if dtype == "bool":
+        return E.const(bool(value), "bool")
+    return E.const(int(value), dtype)
+
+
+def index_at(tensor, out_index):
+    """tensor's element for out_index of a result it broadcasts to (NumPy's rules)."""
+    offset = len(out_index) - len(tensor.shape)
+    idx = [
+        0 if isinstance(extent, E.IntImm) and extent.value == 1 else out_index[offset + k]
+        for k, extent in enumerate(tensor.shape)
+    ]
+    return tensor[tuple(idx)] if idx else tensor[()]

@@ -1,0 +1,68 @@
+"""Legalisation of strided_slice and take."""
+
+from __future__ import annotations
+
+from tvm import te
+from tvm.tir import expr as E
+from tvm.tir import op as T
+
+from ...op._utils import dims_of, static
+from .common import register_legalize
+
+
+def _start(begin, stride, extent):
+    """Where Python's slice begin:...:stride starts on an axis of extent (maybe symbolic)."""
+    n = static(extent)
+    if n is not None:
+        return slice(begin, None, stride).indices(n)[0]
+    if begin >= 0:
+        return E.Min(E.const(begin, "int64"), extent)
+    return E.Max(extent + begin, E.const(0, "int64"))
+
+
+@register_legalize("relax.strided_slice")
+def _strided_slice(bb, call):
+    attrs = call.attrs
+    data = call.args[0].struct_info
+    ndim = data.ndim
+    in_dims = dims_of(data)
+    out_dims = dims_of(call.struct_info)
+    starts, steps = [0] * ndim, [1] * ndim
+    for axis, b, s in zip(attrs.axes, attrs.begin, attrs.strides):
+        axis %= ndim
+        starts[axis], steps[axis] = _start(b, s, in_dims[axis]), s
+
+    def strided_slice(x):
+        return te.compute(
+            out_dims,
+            lambda *i: x[tuple(st + v * sp for v, st, sp in zip(i, starts, steps))],
+            name="strided_slice",
+        )
+
+    return bb.call_te(strided_slice, call.args[0], primfunc_name_hint="strided_slice")
+
+
+@register_legalize("relax.take")
+def _take(bb, call):
+    axis = call.attrs.axis
+    mode = call.attrs.mode
+    data = call.args[0].struct_info
+    axis = 0 if axis is None else axis % data.ndim
+
+    def take(x, indices):
+        extent = x.shape[axis]
+        k = len(indices.shape)
+
+        def body(*i):
+            pos = indices[tuple(i[axis : axis + k])]
+            pos = pos if str(pos.dtype) == str(extent.dtype) else pos.astype(extent.dtype)
+            if mode == "wrap":
+                pos = T.floormod(pos, extent)
+            else:  # "fast" and "clip": an index outside the axis reads its nearest end
+                pos = E.Max(E.Min(pos, extent - 1), E.const(0, str(extent.dtype)))
+            return x[tuple(i[:axis]) + (pos,) + tuple(i[axis + k :])]
+
+        shape = list(x.shape[:axis]) + list(indices.shape) + list(x.shape[axis + 1 :])
+        return te.compute(shape, body, name="take")
+
+    return bb.call_te(take, call.args[0], call.args[1], primfunc_name_hint="take")

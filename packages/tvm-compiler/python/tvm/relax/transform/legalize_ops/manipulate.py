@@ -1,0 +1,139 @@
+"""Legalisation of the shape manipulation ops (reshape, permute_dims, expand_dims, squeeze,
+flatten, concat, split, broadcast_to)."""
+
+from __future__ import annotations
+
+from tvm import te, topi
+from tvm.tir import op as T
+
+from ...op._utils import dims_of
+from .common import register_legalize
+
+
+def _out_dims(call):
+    return dims_of(call.struct_info)
+
+
+def reshape_te(x, new_shape):
+    """x's elements in row-major order under new_shape (dims may be symbolic; no -1: Relax
+    has resolved it in the struct info)."""
+
+    def body(*i):
+        flat = None
+        for idx, extent in zip(i, new_shape):
+            flat = idx if flat is None else flat * extent + idx
+        if flat is None:
+            flat = 0
+        index = []
+        for extent in reversed(x.shape):
+            index.append(T.floormod(flat, extent))
+            flat = T.floordiv(flat, extent)
+        return x[tuple(reversed(index))]
+
+    return te.compute(new_shape, body, name="T_reshape")
+
+
+@register_legalize("relax.reshape")
+def _reshape(bb, call):
+    return bb.call_te(reshape_te, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
+
+
+@register_legalize("relax.flatten")
+def _flatten(bb, call):
+    return bb.call_te(reshape_te, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
+
+
+@register_legalize("relax.permute_dims")
+def _permute_dims(bb, call):
+    axes = call.attrs.axes
+    return bb.call_te(
+        topi.transpose,
+        call.args[0],
+        None if axes is None else list(axes),
+        primfunc_name_hint="transpose",
+    )
+
+
+def _expand_dims_te(x, axes, out_ndim):
+    axes = sorted(a % out_ndim for a in axes)
+    kept = [k for k in range(out_ndim) if k not in axes]
+    shape, it = [], iter(x.shape)
+    for k in range(out_ndim):
+        shape.append(1 if k in axes else next(it))
+    return te.compute(shape, lambda *i: x[tuple(i[k] for k in kept)], name="expand_dims")
+
+
+@register_legalize("relax.expand_dims")
+def _expand_dims(bb, call):
+    out_ndim = call.struct_info.ndim
+    return bb.call_te(
+        _expand_dims_te,
+        call.args[0],
+        list(call.attrs.axis),
+        out_ndim,
+        primfunc_name_hint="expand_dims",
+    )
+
+
+@register_legalize("relax.squeeze")
+def _squeeze(bb, call):
+    axis = call.attrs.axis
+    return bb.call_te(
+        topi.squeeze,
+        call.args[0],
+        None if axis is None else list(axis),
+        primfunc_name_hint="squeeze",
+    )
+
+
+@register_legalize("relax.concat")
+def _concat(bb, call):
+    return bb.call_te(
+        topi.concatenate, call.args[0], call.attrs.axis, primfunc_name_hint="concatenate"
+    )
+
+
+def _split_te(x, bounds, axis):
+    outs = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        shape = list(x.shape)
+        shape[axis] = T.max(hi - lo, 0)
+
+        def body(*i, lo=lo):
+            idx = list(i)
+            idx[axis] = idx[axis] + lo
+            return x[tuple(idx)]
+
+        outs.append(te.compute(shape, body, name="split"))
+    return outs
+
+
+@register_legalize("relax.split")
+def _split(bb, call):
+    sinfo = call.args[0].struct_info
+    axis = call.attrs.axis % sinfo.ndim
+    extent = dims_of(sinfo)[axis]
+    spec = call.attrs.indices_or_sections
+    if isinstance(spec, int):
+        part = dims_of(call.struct_info.fields[0])[axis]
+        bounds = [part * k for k in range(spec)] + [extent]
+    else:
+        bounds = [0, *spec, extent]
+    from tvm.tir.expr import convert
+
+    bounds = [convert(b) for b in bounds]
+    bounds = [b if str(b.dtype) == "int64" else b.astype("int64") for b in bounds]
+    return bb.call_te(_split_te, call.args[0], bounds, axis, primfunc_name_hint="split")
+
+
+def _broadcast_to_te(x, shape):
+    from .common import index_at
+
+    return te.compute(shape, lambda *i: index_at(x, i), name="broadcast_to")
+
+
+@register_legalize("relax.broadcast_to")
+def _broadcast_to(bb, call):
+    return bb.call_te(
+        _broadcast_to_te, call.args[0], _out_dims(call), primfunc_name_hint="broadcast_to"
+    )

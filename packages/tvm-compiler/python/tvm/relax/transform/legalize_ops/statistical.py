@@ -1,0 +1,100 @@
+"""Legalisation of the reductions (sum, mean, max, min, prod, variance, std)."""
+
+from __future__ import annotations
+
+from tvm import te, topi
+from tvm.tir import op as T
+
+from .common import register_legalize, scalar
+
+
+def _axes(x, axis):
+    return list(range(len(x.shape))) if axis is None else [a % len(x.shape) for a in axis]
+
+
+def _count(x, axes):
+    n = 1
+    for a in axes:
+        n = n * x.shape[a]
+    return n
+
+
+def _divide(t, n, name):
+    """t / n elementwise, n an element count (an int or a symbolic product)."""
+    divisor = scalar(n, t.dtype) if isinstance(n, int) else n.astype(t.dtype)
+    return te.compute(t.shape, lambda *i: t[i] / divisor, name=name)
+
+
+def mean_te(x, axis, keepdims):
+    axes = _axes(x, axis)
+    total = topi.sum(x, axes, keepdims)
+    return _divide(total, _count(x, axes), "mean")
+
+
+def variance_te(x, axis, keepdims):
+    axes = _axes(x, axis)
+    mean = mean_te(x, axes, True)
+    dev = te.compute(
+        x.shape,
+        lambda *i: (
+            (x[i] - mean[tuple(0 if k in axes else v for k, v in enumerate(i))])
+            * (x[i] - mean[tuple(0 if k in axes else v for k, v in enumerate(i))])
+        ),
+        name="sq_dev",
+    )
+    return _divide(topi.sum(dev, axes, keepdims), _count(x, axes), "variance")
+
+
+def std_te(x, axis, keepdims):
+    var = variance_te(x, axis, keepdims)
+    return te.compute(var.shape, lambda *i: T.sqrt(var[i]), name="std")
+
+
+_prod_reducer = te.comm_reducer(lambda a, b: a * b, lambda t: scalar(1, t), name="prod")
+
+
+def prod_te(x, axis, keepdims):
+    axes = _axes(x, axis)
+    kept = [k for k in range(len(x.shape)) if k not in axes]
+    shape = (
+        [1 if k in axes else x.shape[k] for k in range(len(x.shape))]
+        if keepdims
+        else [x.shape[k] for k in kept]
+    )
+    raxes = [te.reduce_axis((0, x.shape[k]), name=f"k{k}") for k in axes]
+
+    def body(*i):
+        pos = dict(zip(kept, (i[k] for k in kept) if keepdims else i))
+        pos.update({k: r.var for k, r in zip(axes, raxes)})
+        return _prod_reducer(x[tuple(pos[k] for k in range(len(x.shape)))], axis=raxes)
+
+    return te.compute(shape, body, name="prod")
+
+
+_TE = {
+    "sum": topi.sum,
+    "max": topi.max,
+    "min": topi.min,
+    "mean": mean_te,
+    "prod": prod_te,
+    "variance": variance_te,
+    "std": std_te,
+}
+
+
+def _legalize(name, te_func):
+    def legalize(bb, call):
+        axis = call.attrs.axis
+        return bb.call_te(
+            te_func,
+            call.args[0],
+            None if axis is None else list(axis),
+            call.attrs.keepdims,
+            primfunc_name_hint=name,
+        )
+
+    return legalize
+
+
+for _name, _func in _TE.items():
+    register_legalize(f"relax.{_name}", _legalize(_name, _func))

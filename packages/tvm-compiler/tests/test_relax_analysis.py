@@ -1,0 +1,147 @@
+# relax.analysis: well_formed's rules (each with a module breaking it) and the struct info
+# relations (base check, least common ancestor, erasing undefined symbolic dims).
+import logging
+
+import pytest
+from tvm import relax, tir
+from tvm.relax import op as R
+from tvm.relax.analysis import (
+    erase_to_well_defined,
+    struct_info_base_check,
+    struct_info_lca,
+    well_formed,
+)
+
+
+def _t(shape, dtype="float32"):
+    return relax.TensorStructInfo(shape, dtype)
+
+
+def _func(blocks, body, params):
+    return relax.Function(params, relax.SeqExpr(blocks, body))
+
+
+def _messages(caplog, obj):
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="tvm.relax.analysis"):
+        ok = well_formed(obj)
+    return ok, " | ".join(r.getMessage() for r in caplog.records)
+
+
+def test_a_builder_made_module_is_well_formed(caplog):
+    n = tir.Var("n", "int64")
+    x = relax.Var("x", _t([n, 2]))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            lv = bb.emit(R.exp(x))
+            gv = bb.emit_output(R.add(lv, x))
+        bb.emit_func_output(gv)
+    assert _messages(caplog, bb.get()) == (True, "")
+
+
+def test_var_used_out_of_scope(caplog):
+    x = relax.Var("x", _t([2]))
+    stray = relax.Var("stray", _t([2]))
+    y = relax.Var("y", _t([2]))
+    block = relax.BindingBlock([relax.VarBinding(y, R.add(x, stray))])
+    ok, text = _messages(caplog, _func([block], y, [x]))
+    assert not ok and "variable 'stray' is used out of its scope" in text
+
+
+def test_dataflow_var_escaping_its_block(caplog):
+    x = relax.Var("x", _t([2]))
+    lv = relax.DataflowVar("lv", _t([2]))
+    block = relax.DataflowBlock([relax.VarBinding(lv, R.exp(x))])
+    ok, text = _messages(caplog, _func([block], lv, [x]))
+    assert not ok and "DataflowVar 'lv' is used outside its dataflow block" in text
+
+
+def test_dataflow_var_bound_outside_a_dataflow_block(caplog):
+    x = relax.Var("x", _t([2]))
+    lv = relax.DataflowVar("lv", _t([2]))
+    ok, text = _messages(caplog, _func([relax.BindingBlock([relax.VarBinding(lv, x)])], x, [x]))
+    assert not ok and "bound outside a dataflow block" in text
+
+
+def test_undefined_symbolic_var(caplog):
+    n, m = tir.Var("n", "int64"), tir.Var("m", "int64")
+    x = relax.Var("x", _t([n]))
+    y = relax.Var("y", _t([m]))
+    block = relax.BindingBlock([relax.VarBinding(y, R.reshape(x, relax.ShapeExpr([m])))])
+    ok, text = _messages(caplog, _func([block], x, [x]))
+    assert not ok and "symbolic variable 'm'" in text and "is not defined" in text
+
+
+def test_match_cast_defines_symbolic_vars(caplog):
+    m = tir.Var("m", "int64")
+    x = relax.Var("x", relax.TensorStructInfo(ndim=1))
+    y = relax.Var("y", _t([m]))
+    blocks = [relax.BindingBlock([relax.MatchCast(y, x, _t([m]))])]
+    assert _messages(caplog, _func(blocks, relax.ShapeExpr([m]), [x])) == (True, "")
+
+
+def test_impure_call_in_a_dataflow_block(caplog):
+    x = relax.Var("x", _t([2]))
+    lv = relax.DataflowVar("lv", relax.ObjectStructInfo())
+    out = relax.Var("out", _t([2]))
+    call = relax.BlockBuilder().normalize(R.call_packed("side_effect", x))
+    block = relax.DataflowBlock([relax.VarBinding(lv, call), relax.VarBinding(out, x)])
+    ok, text = _messages(caplog, _func([block], out, [x]))
+    assert not ok and "impure call of side_effect inside a dataflow block" in text
+
+
+def test_nested_call_is_not_normal_form_and_unknown_global_var(caplog):
+    x = relax.Var("x", _t([2]))
+    y = relax.Var("y", _t([2]))
+    nested = relax.Call(R.add(x, x).op, [R.exp(x), x])
+    block = relax.BindingBlock([relax.VarBinding(y, nested)])
+    ok, text = _messages(caplog, _func([block], y, [x]))
+    assert not ok and "is not a leaf" in text
+    import tvm
+
+    z = relax.Var("z", relax.ObjectStructInfo())
+    call = relax.Call(relax.GlobalVar("missing"), [x], sinfo_args=[relax.ObjectStructInfo()])
+    mod = tvm.IRModule({"main": _func([relax.BindingBlock([relax.VarBinding(z, call)])], z, [x])})
+    ok, text = _messages(caplog, mod)
+    assert not ok and "GlobalVar @missing is not a function of the module" in text
+
+
+def test_struct_info_base_check_and_lca():
+    n = tir.Var("n", "int64")
+    assert struct_info_base_check(relax.ObjectStructInfo(), _t([2]))
+    assert struct_info_base_check(relax.TensorStructInfo(ndim=2), _t([2, 3]))
+    assert struct_info_base_check(relax.TensorStructInfo(dtype=None, ndim=-1), _t([2], "int8"))
+    assert not struct_info_base_check(_t([2, 3]), relax.TensorStructInfo(ndim=2))
+    assert not struct_info_base_check(_t([2]), _t([3]))
+    assert struct_info_base_check(_t([n]), _t([n]))
+    assert _t([2]).is_base_of(_t([2]))
+    lca = struct_info_lca(_t([2, 3]), _t([2, 4]))
+    assert lca.ndim == 2 and lca.shape is None and lca.dtype == "float32"
+    assert struct_info_lca(_t([2]), _t([2], "int32")).dtype == "void"
+    assert isinstance(
+        struct_info_lca(_t([2]), relax.ShapeStructInfo(ndim=1)), relax.ObjectStructInfo
+    )
+    tup = struct_info_lca(relax.TupleStructInfo([_t([1])]), relax.TupleStructInfo([_t([1])]))
+    assert isinstance(tup, relax.TupleStructInfo)
+
+
+def test_erase_to_well_defined():
+    n, m = tir.Var("n", "int64"), tir.Var("m", "int64")
+    erased = erase_to_well_defined(_t([n, m]), {n: n})
+    assert erased.shape is None and erased.ndim == 2
+    kept = erase_to_well_defined(_t([n, 2]), {n: n})
+    assert kept.shape.values[0] is n
+    replaced = erase_to_well_defined(_t([n * 2]), {n: tir.const(3, "int64")})
+    assert int(tvm_simplify(replaced.shape.values[0])) == 6
+
+
+def tvm_simplify(e):
+    from tvm.arith import Analyzer
+
+    return Analyzer().simplify(e)
+
+
+def test_well_formed_rejects_other_objects():
+    with pytest.raises(TypeError, match="well_formed: expected an IRModule or a relax Function"):
+        well_formed(relax.const(1.0))
