@@ -2,9 +2,11 @@
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
+from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from . import analysis, expr_functor, op, printer, transform  # noqa: E402
+from . import analysis, backend, expr_functor, op, printer, transform  # noqa: E402
 from .block_builder import BlockBuilder  # noqa: E402
+from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
     Binding,
     BindingBlock,
@@ -34,6 +36,7 @@ from .expr import (  # noqa: E402
     prim_value,
 )
 from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
+from .pipeline import get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
     FuncType,
@@ -49,6 +52,7 @@ from .struct_info import (  # noqa: E402
     TupleStructInfo,
     TupleType,
 )
+from .vm_build import build  # noqa: E402
 
 __all__ = [
     "Binding",
@@ -59,6 +63,8 @@ __all__ = [
     "DataTypeImm",
     "DataflowBlock",
     "DataflowVar",
+    "ExecBuilder",
+    "Executable",
     "Expr",
     "ExprWithOp",
     "ExternFunc",
@@ -90,12 +96,16 @@ __all__ = [
     "TupleType",
     "Var",
     "VarBinding",
+    "VirtualMachine",
     "analysis",
+    "build",
     "expr_functor",
     "const",
     "extern",
+    "get_pipeline",
     "get_shape_of",
     "op",
     "prim_value",
+    "register_pipeline",
     "transform",
 ]

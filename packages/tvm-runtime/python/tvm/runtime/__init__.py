@@ -31,3 +31,13 @@ __all__ = [
     "tensor",
     "tensor_from_pointer",
 ]
+
+
+def __getattr__(name):
+    # The VM loads on first use (tvm.runtime.vm, tvm.runtime.Executable): `import tvm` stays light.
+    if name in ("vm", "Executable"):
+        import importlib
+
+        vm = importlib.import_module(f"{__name__}.vm")
+        return vm if name == "vm" else vm.Executable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

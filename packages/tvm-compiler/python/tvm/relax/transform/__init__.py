@@ -1,8 +1,49 @@
 """tvm.relax.transform: Relax passes, one file per pass."""
 
+from .. import op as _op  # noqa: F401,I001  (the ops exist before their legalisations register)
 from . import legalize_ops  # noqa: E402,F401,I001  (registers every op family's legalisation)
+from .attach_global_symbol import AttachGlobalSymbol
+from .bind_params import BindParams
+from .call_tir_rewrite import CallTIRRewrite
+from .canonicalize_bindings import CanonicalizeBindings
+from .compute_prim_value import ComputePrimValue
+from .dead_code_elimination import DeadCodeElimination
+from .fold_constant import FoldConstant
+from .kill_after_last_use import KillAfterLastUse
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
+from .lower_alloc_tensor import LowerAllocTensor
+from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
+from .remove_purity_checking import RemovePurityChecking
+from .static_plan_block_memory import StaticPlanBlockMemory
+from .to_non_dataflow import ToNonDataflow
 
-__all__ = ["LegalizeOps", "Normalize", "legalize_ops", "register_legalize"]
+
+def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
+    """relax.transform.VMShapeLower (lives in relax.backend, as upstream's C++ does)."""
+    from ..backend.vm_shape_lower import VMShapeLower as _make
+
+    return _make(emit_err_ctx=emit_err_ctx)
+
+
+__all__ = [
+    "AttachGlobalSymbol",
+    "BindParams",
+    "CallTIRRewrite",
+    "CanonicalizeBindings",
+    "ComputePrimValue",
+    "DeadCodeElimination",
+    "FoldConstant",
+    "KillAfterLastUse",
+    "LegalizeOps",
+    "LowerAllocTensor",
+    "LowerRuntimeBuiltin",
+    "Normalize",
+    "RemovePurityChecking",
+    "StaticPlanBlockMemory",
+    "ToNonDataflow",
+    "VMShapeLower",
+    "legalize_ops",
+    "register_legalize",
+]

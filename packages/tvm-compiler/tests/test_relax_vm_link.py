@@ -1,0 +1,149 @@
+"""vm_link: bytecode calling compiled TIR kernels, in one library that exports and loads back
+in a process without the compiler."""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+import tvm
+import tvm_ffi
+from tvm import relax, te
+from tvm.relax.vm_link import vm_link
+from tvm.runtime.vm import MakeShapeCode, MatchShapeCode
+
+
+def _add_module(n=None):
+    length = te.var("n") if n is None else n
+    a = te.placeholder((length,), "float32", name="A")
+    b = te.placeholder((length,), "float32", name="B")
+    c = te.compute((length,), lambda i: a[i] + b[i], name="C")
+    return tvm.IRModule({"add": te.create_prim_func([a, b, c]).with_attr("global_symbol", "add")})
+
+
+def _dynamic_program():
+    """main(x: R.Tensor((n,), "float32")) -> x + x + x, with the shape heap and checks."""
+    ib = relax.ExecBuilder()
+    f32 = ib.convert_constant(tvm_ffi.dtype("float32"))
+    with ib.function("main", num_inputs=1, param_names=["x"]):
+        ctx = ib.convert_constant("main: argument 'x'")
+        ib.emit_call("vm.builtin.check_tensor_info", args=[ib.r(0), ib.imm(1), f32, ctx])
+        ib.emit_call("vm.builtin.alloc_shape_heap", args=[ib.vm_state(), ib.imm(1)], dst=ib.r(1))
+        store = [ib.imm(MatchShapeCode.kStoreToHeap), ib.imm(0)]
+        ib.emit_call("vm.builtin.match_shape", args=[ib.r(0), ib.r(1), ib.imm(1), *store, ctx])
+        load = [ib.imm(MakeShapeCode.kLoadShape), ib.imm(0)]
+        ib.emit_call("vm.builtin.make_shape", args=[ib.r(1), ib.imm(1), *load], dst=ib.r(2))
+        glob = ib.convert_constant("global")
+        ib.emit_call(
+            "vm.builtin.alloc_storage",
+            args=[ib.vm_state(), ib.r(2), ib.imm(0), f32, glob],
+            dst=ib.r(3),
+        )
+        ib.emit_call(
+            "vm.builtin.alloc_tensor", args=[ib.r(3), ib.imm(0), ib.r(2), f32], dst=ib.r(4)
+        )
+        ib.emit_call("add", args=[ib.r(0), ib.r(0), ib.r(4)])
+        ib.emit_call("add", args=[ib.r(4), ib.r(0), ib.r(4)])
+        ib.emit_ret(ib.r(4))
+    return ib
+
+
+def test_bytecode_calls_compiled_kernels_on_any_length():
+    ex = vm_link(_dynamic_program(), "llvm", tir_mod=_add_module())
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    for n in (1, 5, 17):
+        x = np.arange(n, dtype="float32")
+        np.testing.assert_allclose(vm["main"](x).numpy(), 3 * x)
+
+
+def test_wrong_dtype_and_ndim_name_the_function_argument():
+    vm = relax.VirtualMachine(vm_link(_dynamic_program(), "llvm", _add_module()), tvm.cpu())
+    with pytest.raises(ValueError, match="main: argument 'x': expected a tensor of dtype float32"):
+        vm["main"](np.zeros(3, "int32"))
+    with pytest.raises(ValueError, match="main: argument 'x': expected a tensor of 1 dimensions"):
+        vm["main"](np.zeros((3, 2), "float32"))
+    with pytest.raises(TypeError, match="main: argument 'x': expected a Tensor, got int"):
+        vm["main"](3)
+
+
+def test_static_shape_mismatch_names_dimension_and_values():
+    ib = relax.ExecBuilder()
+    with ib.function("main", num_inputs=1, param_names=["x"]):
+        ctx = ib.convert_constant("main: argument 'x'")
+        check = [ib.imm(MatchShapeCode.kAssertEqualToImm), ib.imm(4)]
+        ib.emit_call(
+            "vm.builtin.match_shape", args=[ib.r(0), ib.void_arg(), ib.imm(1), *check, ctx]
+        )
+        ib.emit_ret(ib.r(0))
+    vm = relax.VirtualMachine(vm_link(ib, "llvm"), tvm.cpu())
+    with pytest.raises(ValueError, match=r"main: argument 'x': dimension 0 .* is 3, expected 4"):
+        vm["main"](np.zeros(3, "float32"))
+
+
+def test_unsupported_target_and_params_are_refused():
+    with pytest.raises(ValueError, match="argument 'params' is not supported"):
+        vm_link(relax.ExecBuilder(), "llvm", params={"main": [1]})
+    with pytest.raises(TypeError, match="argument 'builder' must be an ExecBuilder"):
+        vm_link(42, "llvm")
+
+
+# Run in a child: the compiler's packages cannot be imported there, as with only tvm-runtime.
+_RUNTIME_ONLY = """
+import sys, importlib.abc
+BLOCKED = ("tvm.tir", "tvm.relax", "tvm.ir", "tvm.te", "tvm.codegen", "tvm.driver", "tvm.target")
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.startswith(BLOCKED):
+            raise ImportError(f"{name} is blocked: this process has only tvm-runtime")
+sys.meta_path.insert(0, Block())
+import numpy as np, tvm
+from tvm.runtime.vm import VirtualMachine
+mod = tvm.runtime.load_module(sys.argv[1])
+vm = VirtualMachine(mod, tvm.cpu())
+print(vm["main"](np.arange(6, dtype="float32")).numpy().tolist())
+try:
+    vm["main"](np.zeros((2, 2), "float32"))
+except ValueError as err:
+    print("ValueError", err)
+assert not [m for m in sys.modules if m.startswith(BLOCKED)]
+"""
+
+
+def test_export_library_loads_in_a_process_without_the_compiler(tmp_path):
+    ex = vm_link(_dynamic_program(), "llvm", tir_mod=_add_module())
+    path = ex.export_library(tmp_path / "model.so")
+    assert str(path).endswith("model.so")
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(_RUNTIME_ONLY), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "[0.0, 3.0, 6.0, 9.0, 12.0, 15.0]"
+    assert lines[1].startswith("ValueError main: argument 'x': expected a tensor of 1 dimensions")
+
+
+def test_loaded_module_runs_in_this_process_and_exports_again(tmp_path):
+    ex = vm_link(_dynamic_program(), "llvm", tir_mod=_add_module())
+    first = ex.export_library(tmp_path / "a.so")
+    loaded = tvm.runtime.load_module(first)
+    again = relax.Executable.from_module(loaded).export_library(tmp_path / "b.so")
+    vm = relax.VirtualMachine(tvm.runtime.load_module(again), tvm.cpu())
+    np.testing.assert_allclose(vm["main"](np.ones(4, "float32")).numpy(), np.full(4, 3.0))
+
+
+def test_exec_builder_executable_exports_through_the_linker(tmp_path):
+    @tvm_ffi.register_global_func("test.link.twice", override=True)
+    def twice(x):
+        return 2 * x
+
+    ib = relax.ExecBuilder()
+    with ib.function("main", num_inputs=1):
+        ib.emit_call("test.link.twice", args=[ib.r(0)], dst=ib.r(1))
+        ib.emit_ret(ib.r(1))
+    path = ib.get().export_library(tmp_path / "plain.so")
+    vm = relax.VirtualMachine(tvm.runtime.load_module(path), tvm.cpu())
+    assert vm["main"](21) == 42

@@ -1,0 +1,41 @@
+"""Turning what a caller passes to a VM function (NumPy, PyTorch, tvm tensors, ints, tuples,
+shapes) into the values the bytecode works on."""
+
+from __future__ import annotations
+
+import tvm_ffi
+
+_PASS_THROUGH = (bool, int, float, str, bytes, type(None), tvm_ffi.Shape, tvm_ffi.dtype)
+
+
+def convert_arg(value, func: str, param: str):
+    if isinstance(value, tvm_ffi.Tensor):
+        return value
+    if isinstance(value, _PASS_THROUGH) or isinstance(value, tvm_ffi.Device):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(convert_arg(v, func, f"{param}[{i}]") for i, v in enumerate(value))
+    if isinstance(value, tvm_ffi.Object) or callable(value):
+        return value
+    module = type(value).__module__
+    if module == "numpy":
+        from ..tensor import _from_array_like
+
+        if type(value).__name__ != "ndarray":  # a NumPy scalar: a plain number
+            return value.item()
+        return _from_array_like(
+            value, None, f"VirtualMachine: function {func!r} argument {param!r}"
+        )
+    if hasattr(value, "__dlpack__"):
+        try:
+            return tvm_ffi.from_dlpack(value)
+        except Exception as err:
+            raise TypeError(
+                f"VirtualMachine: function {func!r} argument {param!r}: cannot read the "
+                f"{type(value).__name__} through DLPack: {err}"
+            ) from None
+    raise TypeError(
+        f"VirtualMachine: function {func!r} argument {param!r} cannot be a "
+        f"{type(value).__name__} (expected a tensor, NumPy array, DLPack tensor, int, float, "
+        "bool, str, shape or tuple)"
+    )

@@ -1,0 +1,118 @@
+"""The executable's binary form: round trip of every constant kind, refusals of bad data."""
+
+import struct
+
+import numpy as np
+import pytest
+import tvm
+import tvm_ffi
+from tvm.runtime.vm import BYTECODE_VERSION, Executable
+from tvm.runtime.vm.serialize import MAGIC
+from vm_program import VM, VOID, Program, imm, r
+
+
+def _program():
+    p = Program()
+    t = tvm.runtime.tensor(np.arange(6, dtype="float32").reshape(2, 3))
+    p.const(t)
+    p.const(tvm_ffi.Shape([4, 5]))
+    p.const("a string")
+    p.const(-7)
+    p.const(2.5)
+    p.const(tvm_ffi.dtype("int8"))
+    p.const(True)
+    p.const(None)
+    p.const((1, "x", tvm_ffi.Shape([2])))
+    p.function(
+        "main",
+        ["x", "y"],
+        4,
+        [
+            ("call", "vm.builtin.make_tuple", [r(0), imm(-3), VM, VOID], r(2)),
+            ("if", r(1), 2),
+            ("goto", 1),
+            ("ret", r(2)),
+        ],
+    )
+    return p.executable()
+
+
+def test_round_trip_keeps_functions_constants_and_instructions():
+    ex = _program()
+    back = Executable.load_from_bytes(ex.save_to_bytes())
+    assert [
+        (f.name, f.kind, f.num_args, f.param_names, f.register_file_size) for f in back.functions
+    ] == [(f.name, f.kind, f.num_args, f.param_names, f.register_file_size) for f in ex.functions]
+    assert back.instructions == ex.instructions
+    tensor, shape, text, num, real, dtype, flag, none, tup = back.constants
+    np.testing.assert_array_equal(tensor.numpy(), np.arange(6, dtype="float32").reshape(2, 3))
+    assert str(tensor.dtype) == "float32"
+    assert tuple(shape) == (4, 5) and isinstance(shape, tvm_ffi.Shape)
+    assert (text, num, real, str(dtype), flag, none) == ("a string", -7, 2.5, "int8", True, None)
+    assert tup[0] == 1 and tup[1] == "x" and tuple(tup[2]) == (2,)
+    assert back.save_to_bytes() == ex.save_to_bytes()
+
+
+def test_wrong_magic_is_a_value_error():
+    data = b"NOTAVMEX" + _program().save_to_bytes()[8:]
+    with pytest.raises(ValueError, match="not a VM executable.*magic"):
+        Executable.load_from_bytes(data)
+
+
+def test_other_bytecode_version_is_refused_naming_both_versions():
+    data = bytearray(_program().save_to_bytes())
+    data[len(MAGIC) : len(MAGIC) + 4] = struct.pack("<I", BYTECODE_VERSION + 1)
+    with pytest.raises(
+        ValueError, match=f"version {BYTECODE_VERSION + 1}.*version {BYTECODE_VERSION}"
+    ):
+        Executable.load_from_bytes(bytes(data))
+
+
+def test_every_truncation_is_a_value_error():
+    data = _program().save_to_bytes()
+    for cut in range(len(data)):
+        with pytest.raises(ValueError, match="Executable.load_from_bytes"):
+            Executable.load_from_bytes(data[:cut])
+
+
+def test_trailing_bytes_and_corrupt_counts_are_refused():
+    data = _program().save_to_bytes()
+    with pytest.raises(ValueError, match="follow the last instruction"):
+        Executable.load_from_bytes(data + b"\0")
+    huge = data[:12] + struct.pack("<q", 1 << 60) + data[20:]
+    with pytest.raises(ValueError, match="cannot fit"):
+        Executable.load_from_bytes(huge)
+
+
+def test_load_from_bytes_takes_only_bytes():
+    with pytest.raises(TypeError, match="argument 'data' must be bytes"):
+        Executable.load_from_bytes("text")
+
+
+def test_unserialisable_constant_is_a_type_error():
+    p = Program()
+    p.const(object())
+    p.function("main", [], 1, [("ret", VOID)])
+    with pytest.raises(TypeError, match="constant of type object"):
+        p.executable().save_to_bytes()
+
+
+def test_text_forms_name_instructions_and_functions():
+    ex = _program()
+    text = ex.as_text()
+    assert "@main(x, y):" in text
+    assert "call  vm.builtin.make_tuple" in text and "in: %0, i-3, %vm, %void" in text
+    assert "ret   %2" in text and "@vm.builtin.make_tuple packed_func;" in text
+    assert "ib.emit_if(ib.r(1), 2)" in ex.as_python()
+    assert "Constant pool (# 9)" in ex.stats()
+
+
+def test_export_without_a_linker_names_what_is_missing():
+    ex = _program()
+    with pytest.raises(RuntimeError, match="needs tvm-compiler"):
+        ex.export_library("/nonexistent/x.so")
+
+
+def test_from_module_refuses_a_library_without_bytecode():
+    with pytest.raises(ValueError, match="holds no VM bytecode"):
+        Executable.from_module(tvm_ffi.system_lib())
