@@ -50,7 +50,9 @@ def test_unknown_dim_is_a_fresh_symbolic_dim_and_shape_dict_overrides():
     from tvm.relax.frontend.onnx.common import shape_of
 
     m = _model(
-        [helper.make_node("Relu", ["x"], ["y"])], [_tensor("x", [None, 3])], [_tensor("y", None)]
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [_tensor("x", [None, 3])],
+        [_tensor("y", [None, 3])],
     )
     dim = shape_of(from_onnx(m)["main"].params[0])[0]
     assert not isinstance(dim, int)
@@ -106,9 +108,9 @@ def test_unsupported_attribute_is_op_not_implemented():
     from tvm.error import OpNotImplemented
     from tvm.relax.frontend.onnx import from_onnx
 
-    node = helper.make_node("Relu", ["x"], ["y"], name="r", bogus_attr=1)
-    m = _model([node], [_tensor("x", [2])], [_tensor("y", [2])])
-    with pytest.raises(OpNotImplemented, match=r"'r'.*Relu.*bogus_attr"):
+    node = helper.make_node("MaxPool", ["x"], ["y"], name="p", kernel_shape=[2], storage_order=1)
+    m = _model([node], [_tensor("x", [1, 1, 4])], [_tensor("y", [1, 1, 3])])
+    with pytest.raises(OpNotImplemented, match=r"'p'.*MaxPool.*storage_order"):
         from_onnx(m)
 
 

@@ -142,7 +142,8 @@ class GraphImporter:
                 dtype = check_dtype(str(array.dtype), f"initializer {name!r}")
                 var = relax.Var(var_name, TensorStructInfo(list(array.shape), dtype))
                 params.append(var)
-                param_values.append(tvm.runtime.tensor(np.ascontiguousarray(array)))
+                # a writable copy: tvm.runtime.tensor refuses read-only arrays (to_array's are)
+                param_values.append(tvm.runtime.tensor(np.array(array, order="C")))
                 self.values[name] = var
             else:
                 self.values[name] = const(array)
