@@ -7,9 +7,11 @@ import numpy as np
 from tvm import relax
 from tvm.relax import op as R
 
+from . import te_fallbacks
 from .common import Node, const, dtype_of, is_static, normalize_axis, relax_op
 from .ops_elementwise import scalar
 from .registry import converter
+from .te_fallbacks import op_or_te
 
 
 def _slice_axis(x, axis: int, begin: int, end: int):
@@ -85,7 +87,7 @@ def _pad(node: Node):
                         pieces.append(const(np.full(fill_shape, val, dtype=dtype_of(x))))
                     out = node.emit(R.concat([pieces[0], out, pieces[1]], axis=a))
             return out
-        return node.emit(R.nn.pad(x, width, "constant", float(val)))
+        return op_or_te(node, "nn.pad", te_fallbacks.pad, x, width, "constant", float(val))
     for a in range(ndim):
         if before[a] or after[a]:
             if not isinstance(shape[a], int):
@@ -108,7 +110,7 @@ def _gather_elements(node: Node):
     shape = node.shape(data)
     axis = normalize_axis(node, node.attr("axis", 0), len(shape))
     idx = node.emit(_wrap_indices(node, indices, shape[axis]))
-    return node.emit(relax_op(node, "gather_elements")(data, idx, axis))
+    return op_or_te(node, "gather_elements", te_fallbacks.gather_elements, data, idx, axis=axis)
 
 
 _REDUCTIONS = {"none": "update", "add": "add", "mul": "mul", "max": "max", "min": "min"}
@@ -130,7 +132,14 @@ def _scatter_elements(node: Node):
 @converter("GatherND", since=11)
 def _gather_nd(node: Node):
     batch_dims = node.attr("batch_dims", 0) if node.opset >= 12 else 0
-    return node.emit(relax_op(node, "gather_nd")(node.input(0), node.input(1), batch_dims))
+    return op_or_te(
+        node,
+        "gather_nd",
+        te_fallbacks.gather_nd,
+        node.input(0),
+        node.input(1),
+        batch_dims=batch_dims,
+    )
 
 
 @converter("ScatterND", since=11)
@@ -193,12 +202,11 @@ def _cumsum(node: Node):
     x = node.input(0)
     axis = normalize_axis(node, int(node.const_input(1, "axis").reshape(-1)[0]), len(node.shape(x)))
     exclusive, reverse = node.attr("exclusive", 0), node.attr("reverse", 0)
-    fn = relax_op(node, "cumsum")
     if reverse:
-        x = node.emit(R.flip(x, axis=axis))
-    out = node.emit(fn(x, axis=axis, exclusive=bool(exclusive)))
+        x = op_or_te(node, "flip", te_fallbacks.flip, x, axis=axis)
+    out = op_or_te(node, "cumsum", te_fallbacks.cumsum, x, axis=axis, exclusive=bool(exclusive))
     if reverse:
-        out = node.emit(R.flip(out, axis=axis))
+        out = op_or_te(node, "flip", te_fallbacks.flip, out, axis=axis)
     return out
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from tvm.relax import op as R
 
+from . import te_fallbacks
 from .common import Node, const, dtype_of, normalize_axis, relax_op
 from .ops_elementwise import scalar
 from .registry import converter
+from .te_fallbacks import op_or_te
 
 
 def _flatten_softmax(node: Node, fn, default_axis: int):
@@ -271,8 +273,8 @@ def _group_norm(node: Node):
     normed = R.reshape(normed, shape)
     if node.opset < 21:  # scale and bias are per group before opset 21
         channels_per_group = shape[1] // groups
-        scale = R.repeat(scale, channels_per_group, axis=0)
-        bias = R.repeat(bias, channels_per_group, axis=0)
+        scale = op_or_te(node, "repeat", te_fallbacks.repeat, scale, channels_per_group, axis=0)
+        bias = op_or_te(node, "repeat", te_fallbacks.repeat, bias, channels_per_group, axis=0)
     return node.emit(R.add(R.multiply(normed, _channel(scale, ndim)), _channel(bias, ndim)))
 
 
@@ -319,7 +321,14 @@ def _nll(node: Node, logp, target, weight, reduction: str, ignore_index):
     else:
         valid, safe = None, target
     safe = node.emit(safe)
-    picked = relax_op(node, "gather_elements")(logp, R.expand_dims(safe, 1), 1)
+    picked = op_or_te(
+        node,
+        "gather_elements",
+        te_fallbacks.gather_elements,
+        logp,
+        node.emit(R.expand_dims(safe, 1)),
+        axis=1,
+    )
     loss = R.negative(R.squeeze(picked, [1]))
     w = None
     if weight is not None:

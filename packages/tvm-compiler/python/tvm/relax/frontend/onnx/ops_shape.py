@@ -7,8 +7,10 @@ import numpy as np
 from tvm import relax
 from tvm.relax import op as R
 
+from . import te_fallbacks
 from .common import Node, const, const_value, dtype_of, normalize_axis
 from .registry import converter
+from .te_fallbacks import op_or_te
 
 
 def _all_const(node: Node):
@@ -209,7 +211,7 @@ def _expand(node: Node):
 @converter("Tile", since=6)
 def _tile(node: Node):
     repeats = [int(v) for v in node.const_input(1, "repeats")]
-    return node.emit(R.tile(node.input(0), repeats))
+    return op_or_te(node, "tile", te_fallbacks.tile, node.input(0), repeats)
 
 
 @converter("Split", since=1)

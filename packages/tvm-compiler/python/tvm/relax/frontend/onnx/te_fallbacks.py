@@ -1,0 +1,106 @@
+"""te computations for the ops the frontend needs where relax.op does not have them (yet):
+each converter asks `op_or_te`, which prefers the Relax op and else emits one of these."""
+
+from __future__ import annotations
+
+from tvm import te
+
+from ._relax_api import tir
+from .common import Node
+
+
+def op_or_te(node: Node, name: str, te_fn, *args, **attrs):
+    """relax.op.<name>(*args, **attrs) where Relax has it, else bb.emit_te(te_fn, ...)."""
+    from tvm.relax import op as R
+
+    fn = R
+    for part in name.split("."):
+        fn = getattr(fn, part, None) if fn is not None else None
+    if fn is not None:
+        return node.emit(fn(*args, **attrs))
+    return node.emit_te(te_fn, *args, **attrs)
+
+
+def _shape(t):
+    return list(t.shape)
+
+
+def flip(x, axis):
+    n = x.shape[axis]
+    return te.compute(
+        _shape(x),
+        lambda *i: x[i[:axis] + (n - 1 - i[axis],) + i[axis + 1 :]],
+        name="flip",
+    )
+
+
+def repeat(x, repeats, axis):
+    shape = _shape(x)
+    shape[axis] = shape[axis] * repeats
+    return te.compute(
+        shape,
+        lambda *i: x[i[:axis] + (tir.floordiv(i[axis], repeats),) + i[axis + 1 :]],
+        name="repeat",
+    )
+
+
+def tile(x, repeats):
+    repeats = list(repeats)
+    rank = max(len(repeats), len(x.shape))
+    reps = [1] * (rank - len(repeats)) + repeats
+    lead = rank - len(x.shape)
+    shape = [1] * lead + _shape(x)
+    out = [d * r for d, r in zip(shape, reps)]
+    return te.compute(
+        out,
+        lambda *i: x[
+            tuple(tir.floormod(i[lead + k], shape[lead + k]) for k in range(len(x.shape)))
+        ],
+        name="tile",
+    )
+
+
+def gather_elements(data, indices, axis=0):
+    return te.compute(
+        _shape(indices),
+        lambda *i: data[i[:axis] + (indices[i],) + i[axis + 1 :]],
+        name="gather_elements",
+    )
+
+
+def gather_nd(data, indices, batch_dims=0):
+    m = int(indices.shape[-1])
+    out = _shape(indices)[:-1] + _shape(data)[batch_dims + m :]
+    lead = len(indices.shape) - 1
+
+    def at(*i):
+        picks = tuple(indices[i[:lead] + (k,)] for k in range(m))
+        return data[i[:batch_dims] + picks + i[lead:]]
+
+    return te.compute(out, at, name="gather_nd")
+
+
+def cumsum(x, axis, exclusive=False):
+    n = x.shape[axis]
+    k = te.reduce_axis((0, n), name="k")
+
+    def at(*i):
+        keep = k < i[axis] if exclusive else k <= i[axis]
+        value = x[i[:axis] + (k,) + i[axis + 1 :]]
+        return te.sum(tir.if_then_else(keep, value, tir.const(0, x.dtype)), axis=k)
+
+    return te.compute(_shape(x), at, name="cumsum")
+
+
+def pad(x, pad_width, pad_mode="constant", pad_value=0.0):
+    before, after = pad_width[0::2], pad_width[1::2]
+    out = [d + b + a for d, b, a in zip(_shape(x), before, after)]
+
+    def at(*i):
+        inside = [
+            tir.all(i[d] >= before[d], i[d] < before[d] + x.shape[d]) for d in range(len(out))
+        ]
+        src = tuple(i[d] - before[d] for d in range(len(out)))
+        return tir.if_then_else(tir.all(*inside), x[src], tir.const(pad_value, x.dtype))
+
+    return te.compute(out, at, name="pad")
