@@ -5,6 +5,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_elementwise,
     ops_index,
     ops_nn,
+    ops_quantize,
     ops_reduce,
     ops_shape,
     ops_tensor,

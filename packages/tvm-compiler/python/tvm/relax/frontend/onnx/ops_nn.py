@@ -103,29 +103,59 @@ def _conv(node: Node):
 @converter("ConvTranspose", since=1)
 def _conv_transpose(node: Node):
     x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
-    wshape = node.shape(w, "weight")
+    wshape = node.static_shape(w, "weight")
     nsp = len(wshape) - 2
-    if nsp != 2:
+    if nsp not in (1, 2):
         raise node.unsupported(f"a {nsp}-D transposed convolution")
-    if "output_shape" in node.attrs or node.attr("auto_pad", "NOTSET") != "NOTSET":
-        raise node.unsupported("output_shape / auto_pad")
-    node.ignore("kernel_shape")  # the weight's shape says the same
+    in_sp = node.static_shape(x)[2:]
+    kernel = list(node.attr("kernel_shape", wshape[2:]))
     strides = list(node.attr("strides", [1] * nsp))
     dilations = list(node.attr("dilations", [1] * nsp))
+    out_pad = list(node.attr("output_padding", [0] * nsp))
     pads = list(node.attr("pads", [0] * (2 * nsp)))
-    output_padding = list(node.attr("output_padding", [0] * nsp))
-    out = R.nn.conv2d_transpose(
+    auto_pad = node.attr("auto_pad", "NOTSET")
+    out_shape = node.attr("output_shape", None)
+    if out_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        # pads that give the requested output size (input * stride for SAME)
+        target = (
+            list(out_shape)[-nsp:]
+            if out_shape is not None
+            else [in_sp[i] * strides[i] for i in range(nsp)]
+        )
+        for i in range(nsp):
+            full = strides[i] * (in_sp[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1
+            total = full - target[i]
+            if total < 0:  # a larger output than the kernel covers: extra rows at the end
+                out_pad[i] -= total
+                total = 0
+            small, big = total // 2, total - total // 2
+            pads[i], pads[i + nsp] = (small, big) if auto_pad != "SAME_LOWER" else (big, small)
+    elif auto_pad == "VALID":
+        pads = [0] * (2 * nsp)
+    elif auto_pad != "NOTSET":
+        raise node.unsupported(f"auto_pad={auto_pad!r}")
+    groups = node.attr("group", 1)
+    if nsp == 1:
+        x, w = _to_2d(node, x), _to_2d(node, w)
+        strides, dilations, out_pad = [1] + strides, [1] + dilations, [0] + out_pad
+        pads = [0, pads[0], 0, pads[1]]
+    out = op_or_te(
+        node,
+        "nn.conv2d_transpose",
+        te_fallbacks.conv2d_transpose,
         x,
         w,
         strides=strides,
         padding=pads,
-        output_padding=output_padding,
+        output_padding=out_pad,
         dilation=dilations,
-        groups=node.attr("group", 1),
+        groups=groups,
     )
+    if nsp == 1:
+        out = node.emit(R.squeeze(out, [2]))
     if b is not None:
-        out = R.add(out, R.reshape(b, [1, -1] + [1] * nsp))
-    return node.emit(out)
+        out = node.emit(R.add(out, R.reshape(b, [1, -1] + [1] * nsp)))
+    return out
 
 
 def _pool(node: Node, kind: str):
