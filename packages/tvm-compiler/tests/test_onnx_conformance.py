@@ -165,10 +165,10 @@ def run_case(case, from_onnx, execute: bool = True):
 
     inputs, expected = ([_as_array(x) for x in values] for values in case.data_sets[0])
     model, rest = freeze_shape_operands(case.model, inputs)
-    for _, array in rest:
+    for array in [a for _, a in rest] + list(expected):
         dtype = getattr(array, "dtype", None)  # sequence and optional inputs have none
         if dtype is not None and (dtype.kind == "V" or dtype.name in ("bfloat16", "object")):
-            return "unsupported-dtype", f"input data of NumPy dtype {dtype}"
+            return "unsupported-dtype", f"test data of NumPy dtype {dtype} (no tvm tensor type)"
     try:
         mod = from_onnx(model)
     except OpNotImplemented as err:

@@ -67,6 +67,14 @@ def _spatial_params(node: Node, x, kernel):
     return strides, dilations, pads
 
 
+def _from_2d(node: Node, out):
+    """Drops the unit height _to_2d added (a reshape: the pooled height is an unsimplified
+    expression some squeeze legalisations cannot prove to be 1)."""
+    out = node.emit(out)
+    n, c, _, w = node.shape(out)
+    return node.emit(R.reshape(out, [n, c, w]))
+
+
 def _to_2d(node: Node, x):
     """1-D spatial ops run as 2-D ones over an added unit height."""
     return node.emit(R.expand_dims(x, 2))
@@ -89,7 +97,7 @@ def _conv(node: Node):
             dilation=[1, dilations[0]],
             groups=groups,
         )
-        out = R.squeeze(out, [2])
+        out = _from_2d(node, out)
     elif nsp in (2, 3):
         fn = relax_op(node, f"nn.conv{nsp}d")
         out = fn(x, w, strides=strides, padding=pads, dilation=dilations, groups=groups)
@@ -152,7 +160,7 @@ def _conv_transpose(node: Node):
         groups=groups,
     )
     if nsp == 1:
-        out = node.emit(R.squeeze(out, [2]))
+        out = _from_2d(node, out)
     if b is not None:
         out = node.emit(R.add(out, R.reshape(b, [1, -1] + [1] * nsp)))
     return out
@@ -181,22 +189,39 @@ def _pool(node: Node, kind: str):
             ceil_mode=ceil_mode,
             **extra,
         )
-        return node.emit(R.squeeze(out, [2]))
+        return _onnx_pool_size(node, _from_2d(node, out), x, kernel, strides, dilations, pads)
     if nsp == 3:
         fn = relax_op(node, f"nn.{kind}_pool3d")
     elif nsp != 2:
         raise node.unsupported(f"{nsp}-D pooling")
-    return node.emit(
-        fn(
-            x,
-            pool_size=kernel,
-            strides=strides,
-            padding=pads,
-            dilation=dilations,
-            ceil_mode=ceil_mode,
-            **extra,
-        )
+    out = fn(
+        x,
+        pool_size=kernel,
+        strides=strides,
+        padding=pads,
+        dilation=dilations,
+        ceil_mode=ceil_mode,
+        **extra,
     )
+    return _onnx_pool_size(node, node.emit(out), x, kernel, strides, dilations, pads)
+
+
+def _onnx_pool_size(node: Node, out, x, kernel, strides, dilations, pads):
+    """With ceil_mode ONNX drops a last window that would start inside the end padding; cut
+    the pooled result to ONNX's size where the op kept it."""
+    in_sp, out_shape = node.shape(x)[2:], node.shape(out)
+    nsp = len(in_sp)
+    if not all(isinstance(d, int) for d in list(in_sp) + list(out_shape)):
+        return out
+    want = list(out_shape)
+    for i in range(nsp):
+        o = out_shape[2 + i]
+        if o > 0 and (o - 1) * strides[i] >= in_sp[i] + pads[i]:
+            want[2 + i] = o - 1
+    if want == list(out_shape):
+        return out
+    axes = list(range(2, 2 + nsp))
+    return node.emit(R.strided_slice(out, axes=axes, begin=[0] * nsp, end=want[2:]))
 
 
 @converter("MaxPool", since=1)
