@@ -281,7 +281,12 @@ def _space_to_depth(node: Node):
 @converter("Einsum", since=12)
 def _einsum(node: Node):
     equation = node.attr("equation").replace(" ", "")
-    return node.emit(relax_op(node, "einsum")([x for x in node.inputs if x is not None], equation))
+    args = [x for x in node.inputs if x is not None]
+    if "." in equation:
+        raise node.unsupported("an einsum equation with an ellipsis")
+    if hasattr(R, "einsum"):
+        return node.emit(R.einsum(args, equation))
+    return node.emit_te(te_fallbacks.einsum, *args, subscripts=equation)
 
 
 _BITWISE = {"BitwiseAnd": "bitwise_and", "BitwiseOr": "bitwise_or", "BitwiseXor": "bitwise_xor"}

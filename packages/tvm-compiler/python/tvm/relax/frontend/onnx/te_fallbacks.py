@@ -167,3 +167,34 @@ def right_shift(a, b):
 
 def bitwise_not(x):
     return te.compute(_shape(x), lambda *i: ~x[i], name="bitwise_not")
+
+
+def einsum(*operands, subscripts):
+    """Explicit or implicit einsum without ellipsis: a sum over the letters the output drops."""
+    lhs, arrow, rhs = subscripts.partition("->")
+    terms = lhs.split(",")
+    if "." in subscripts or len(terms) != len(operands):
+        raise ValueError(f"einsum: unsupported equation {subscripts!r}")
+    extent = {}
+    for term, t in zip(terms, operands):
+        for letter, dim in zip(term, t.shape):
+            extent.setdefault(letter, dim)
+    if not arrow:  # implicit output: the letters used once, in alphabetical order
+        rhs = "".join(sorted(c for c in extent if lhs.count(c) == 1))
+    reduced = [c for c in extent if c not in rhs]
+    axes = {c: te.reduce_axis((0, extent[c]), name=f"r_{c}") for c in reduced}
+
+    def at(*idx):
+        where = dict(zip(rhs, idx))
+        where.update(axes)
+        prod = None
+        for term, t in zip(terms, operands):
+            value = t[tuple(where[c] for c in term)]
+            prod = value if prod is None else prod * value
+        return te.sum(prod, axis=list(axes.values())) if axes else prod
+
+    return te.compute([extent[c] for c in rhs], at, name="einsum")
+
+
+def atan(x):
+    return te.compute(_shape(x), lambda *i: tir.atan(x[i]), name="atan")
