@@ -12,6 +12,17 @@ from relax_programs import if_on_symbolic_module, mlp_module, mlp_reference, run
 from tvm import relax
 
 
+@pytest.fixture(params=["bytecode", "compiled"])
+def build(request):
+    """relax.build in one execution mode: every program must run the same in both."""
+
+    def build_in_mode(mod, target, **kwargs):
+        return relax.build(mod, target, exec_mode=request.param, **kwargs)
+
+    build_in_mode.exec_mode = request.param
+    return build_in_mode
+
+
 def _weights(sizes, seed=0):
     rng = np.random.default_rng(seed)
     return [
@@ -25,17 +36,17 @@ def _flat(weights):
 
 
 @pytest.mark.parametrize("batch", [1, 7])
-def test_mlp_with_symbolic_batch_matches_numpy(batch):
+def test_mlp_with_symbolic_batch_matches_numpy(batch, build):
     sizes = (6, 16, 5)
-    ex = relax.build(mlp_module(sizes), "llvm")
+    ex = build(mlp_module(sizes), "llvm")
     weights = _weights(sizes)
     x = np.random.default_rng(1).standard_normal((batch, sizes[0])).astype("float32")
     out = run(ex, x, *_flat(weights))
     np.testing.assert_allclose(out.numpy(), mlp_reference(x, weights), rtol=1e-5, atol=1e-5)
 
 
-def test_tvm_compile_of_a_relax_module_is_a_vm_executable():
-    ex = tvm.compile(mlp_module(), target="llvm")
+def test_tvm_compile_of_a_relax_module_is_a_vm_executable(build):
+    ex = tvm.compile(mlp_module(), target="llvm", exec_mode=build.exec_mode)
     assert isinstance(ex, relax.Executable)
     assert "main" in ex
 
@@ -45,8 +56,8 @@ def test_tvm_compile_of_tir_is_unchanged(add_one_func):
     assert not isinstance(lib, relax.Executable)
 
 
-def test_a_mismatched_dimension_names_argument_dimension_and_values():
-    ex = relax.build(mlp_module((4, 8)), "llvm")
+def test_a_mismatched_dimension_names_argument_dimension_and_values(build):
+    ex = build(mlp_module((4, 8)), "llvm")
     x = np.zeros((2, 4), "float32")
     with pytest.raises(ValueError) as info:
         run(ex, x, np.zeros((3, 8), "float32"), np.zeros(8, "float32"))
@@ -55,8 +66,8 @@ def test_a_mismatched_dimension_names_argument_dimension_and_values():
     assert "dimension 0" in message and "is 3" in message and "expected 4" in message
 
 
-def test_a_symbolic_dimension_seen_twice_must_agree():
-    ex = relax.build(mlp_module((4, 8)), "llvm")
+def test_a_symbolic_dimension_seen_twice_must_agree(build):
+    ex = build(mlp_module((4, 8)), "llvm")
     vm = relax.VirtualMachine(ex, tvm.cpu())
     # The output's batch dimension is checked against n when main returns; here the input
     # itself disagrees with the weights' declared dims, so the VM refuses before any kernel.
@@ -68,8 +79,8 @@ def test_a_symbolic_dimension_seen_twice_must_agree():
         )
 
 
-def test_wrong_dtype_and_rank_are_refused():
-    ex = relax.build(mlp_module((4, 8)), "llvm")
+def test_wrong_dtype_and_rank_are_refused(build):
+    ex = build(mlp_module((4, 8)), "llvm")
     args = [np.zeros((4, 8), "float32"), np.zeros(8, "float32")]
     with pytest.raises((TypeError, ValueError), match="param=x"):
         run(ex, np.zeros((2, 4), "float64"), *args)
@@ -77,20 +88,20 @@ def test_wrong_dtype_and_rank_are_refused():
         run(ex, np.zeros((2, 4, 1), "float32"), *args)
 
 
-def test_if_on_a_symbolic_shape_condition():
-    ex = relax.build(if_on_symbolic_module(), "llvm")
+def test_if_on_a_symbolic_shape_condition(build):
+    ex = build(if_on_symbolic_module(), "llvm")
     assert run(ex, np.arange(16)) == 5
     assert run(ex, np.arange(20)) == 10
 
 
-def test_assert_op_raises_assertion_error_with_formatted_message():
-    ex = relax.build(if_on_symbolic_module(), "llvm")
+def test_assert_op_raises_assertion_error_with_formatted_message(build):
+    ex = build(if_on_symbolic_module(), "llvm")
     with pytest.raises(AssertionError, match=r"N too small: \[0 1\]"):
         run(ex, np.arange(2))
 
 
-def test_if_bytecode_branches_with_if_and_goto():
-    ex = relax.build(if_on_symbolic_module(), "llvm")
+def test_if_bytecode_branches_with_if_and_goto(build):
+    ex = build(if_on_symbolic_module(), "llvm")
     text = ex.as_text()
     assert "vm.builtin.read_if_cond" in text
     assert "If " in text and "goto" in text
@@ -101,8 +112,8 @@ def test_unknown_pipeline_and_exec_mode_are_refused():
         relax.build(mlp_module(), "llvm", relax_pipeline="nope")
     with pytest.raises(ValueError, match="exec_mode"):
         relax.build(mlp_module(), "llvm", exec_mode="jit")
-    with pytest.raises(NotImplementedError, match="exec_mode='compiled'"):
-        relax.build(mlp_module(), "llvm", exec_mode="compiled")
+    with pytest.raises(ValueError, match="relax.build: argument 'exec_mode' must be"):
+        relax.build(mlp_module(), "llvm", exec_mode="Compiled")
     with pytest.raises(TypeError, match="argument 'mod'"):
         relax.build("main", "llvm")
 
@@ -131,9 +142,9 @@ _FRESH = textwrap.dedent(
 )
 
 
-def test_export_library_runs_in_a_fresh_process_without_the_compiler(tmp_path):
+def test_export_library_runs_in_a_fresh_process_without_the_compiler(tmp_path, build):
     sizes = (4, 8, 3)
-    ex = relax.build(mlp_module(sizes), "llvm")
+    ex = build(mlp_module(sizes), "llvm")
     lib = tmp_path / "mlp.so"
     ex.export_library(str(lib))
     weights = _weights(sizes)
@@ -173,14 +184,14 @@ def _if_on_tensor_module():
     return IRModule({"main": func})
 
 
-def test_if_on_a_scalar_bool_tensor():
-    ex = relax.build(_if_on_tensor_module(), "llvm")
+def test_if_on_a_scalar_bool_tensor(build):
+    ex = build(_if_on_tensor_module(), "llvm")
     x, y = np.ones(3, "float32"), np.zeros(3, "float32")
     assert run(ex, np.array(True), x, y).numpy().tolist() == [1, 1, 1]
     assert run(ex, np.array(False), x, y).numpy().tolist() == [0, 0, 0]
 
 
-def test_a_prim_value_argument_defines_a_symbolic_dimension():
+def test_a_prim_value_argument_defines_a_symbolic_dimension(build):
     from tvm import tir
     from tvm.ir.module import IRModule
 
@@ -188,15 +199,15 @@ def test_a_prim_value_argument_defines_a_symbolic_dimension():
     p = relax.Var("p", relax.PrimStructInfo(value=n))
     y = relax.Var("y", relax.TensorStructInfo([n], "float32"))
     func = relax.Function([p, y], relax.SeqExpr([], y), y.struct_info, attrs={"global_symbol": "g"})
-    ex = relax.build(IRModule({"g": func}), "llvm")
+    ex = build(IRModule({"g": func}), "llvm")
     vm = relax.VirtualMachine(ex, tvm.cpu())
     assert tuple(vm["g"](3, tvm.runtime.tensor(np.ones(3, "float32"))).shape) == (3,)
     with pytest.raises(ValueError, match="param=y.*is 3, expected 4"):
         vm["g"](4, tvm.runtime.tensor(np.ones(3, "float32")))
 
 
-def test_wrong_argument_count_and_kind_name_the_function_and_parameter():
-    ex = relax.build(mlp_module((4, 8)), "llvm")
+def test_wrong_argument_count_and_kind_name_the_function_and_parameter(build):
+    ex = build(mlp_module((4, 8)), "llvm")
     vm = relax.VirtualMachine(ex, tvm.cpu())
     x = tvm.runtime.tensor(np.zeros((2, 4), "float32"))
     with pytest.raises(TypeError, match=r"'main' takes 3 argument\(s\) \(x, w0, b0\), got 1"):
@@ -205,7 +216,7 @@ def test_wrong_argument_count_and_kind_name_the_function_and_parameter():
         vm["main"](x, 1, 2)
 
 
-def test_match_cast_defines_dims_used_by_a_composite_shape():
+def test_match_cast_defines_dims_used_by_a_composite_shape(build):
     from tvm import te, tir
 
     bb = relax.BlockBuilder()
@@ -218,14 +229,14 @@ def test_match_cast_defines_dims_used_by_a_composite_shape():
     with bb.function("main", [x]):
         y = bb.match_cast(x, relax.TensorStructInfo((m, k), "float32"))
         bb.emit_func_output(bb.emit_te(repeat_rows, y))
-    ex = relax.build(bb.get(), "llvm")
+    ex = build(bb.get(), "llvm")
     data = np.arange(6, dtype="float32").reshape(3, 2)
     np.testing.assert_array_equal(run(ex, data).numpy(), np.repeat(data, 2, axis=0) + 1)
     with pytest.raises(ValueError, match="param=x.*2 dimensions"):
         run(ex, np.zeros((4, 1, 1), "float32"))
 
 
-def test_blockbuilder_mlp_of_relax_ops_compiles_through_legalize_ops():
+def test_blockbuilder_mlp_of_relax_ops_compiles_through_legalize_ops(build):
     from tvm import tir
 
     n = tir.Var("n", "int64")
@@ -239,7 +250,7 @@ def test_blockbuilder_mlp_of_relax_ops_compiles_through_legalize_ops():
             y = bb.emit(relax.op.add(y, b))
             out = bb.emit_output(bb.emit(relax.op.nn.relu(y)))
         bb.emit_func_output(out)
-    ex = tvm.compile(bb.get(), target="llvm")
+    ex = tvm.compile(bb.get(), target="llvm", exec_mode=build.exec_mode)
     ((wv, bv),) = _weights((6, 5))
     for batch in (1, 4):
         xv = np.random.default_rng(batch).standard_normal((batch, 6)).astype("float32")
@@ -247,7 +258,7 @@ def test_blockbuilder_mlp_of_relax_ops_compiles_through_legalize_ops():
         np.testing.assert_allclose(got, mlp_reference(xv, [(wv, bv)]), rtol=1e-5, atol=1e-5)
 
 
-def test_call_tir_with_tir_vars_passes_the_symbolic_values_as_scalars():
+def test_call_tir_with_tir_vars_passes_the_symbolic_values_as_scalars(build):
     from tvm import te, tir
     from tvm.ir.module import GlobalVar, IRModule
     from tvm.relax.transform.lowering_utils import call
@@ -262,7 +273,7 @@ def test_call_tir_with_tir_vars_passes_the_symbolic_values_as_scalars():
     value = call("relax.call_tir", [gv, relax.Tuple([x]), relax.ShapeExpr([n * 2])], s, [s])
     block = relax.BindingBlock([relax.VarBinding(y, value)])
     func = relax.Function([x], relax.SeqExpr([block], y), s, attrs={"global_symbol": "main"})
-    ex = relax.build(IRModule({gv: kernel, "main": func}), "llvm")
+    ex = build(IRModule({gv: kernel, "main": func}), "llvm")
     assert "vm.builtin.call_tir_dyn" in ex.as_text()
     assert run(ex, np.zeros(3, "float32")).numpy().tolist() == [6, 6, 6]
 

@@ -14,6 +14,16 @@ from tvm.relax.vm_link import vm_link
 from tvm.runtime.vm import MakeShapeCode, MatchShapeCode
 
 
+@pytest.fixture(params=["bytecode", "compiled"])
+def link(request):
+    """vm_link in one execution mode: every program must run the same in both."""
+
+    def link_in_mode(*args, **kwargs):
+        return vm_link(*args, exec_mode=request.param, **kwargs)
+
+    return link_in_mode
+
+
 def _add_module(n=None):
     length = te.var("n") if n is None else n
     a = te.placeholder((length,), "float32", name="A")
@@ -49,16 +59,16 @@ def _dynamic_program():
     return ib
 
 
-def test_bytecode_calls_compiled_kernels_on_any_length():
-    ex = vm_link(_dynamic_program(), "llvm", tir_mod=_add_module())
+def test_bytecode_calls_compiled_kernels_on_any_length(link):
+    ex = link(_dynamic_program(), "llvm", tir_mod=_add_module())
     vm = relax.VirtualMachine(ex, tvm.cpu())
     for n in (1, 5, 17):
         x = np.arange(n, dtype="float32")
         np.testing.assert_allclose(vm["main"](x).numpy(), 3 * x)
 
 
-def test_wrong_dtype_and_ndim_name_the_function_argument():
-    vm = relax.VirtualMachine(vm_link(_dynamic_program(), "llvm", _add_module()), tvm.cpu())
+def test_wrong_dtype_and_ndim_name_the_function_argument(link):
+    vm = relax.VirtualMachine(link(_dynamic_program(), "llvm", _add_module()), tvm.cpu())
     with pytest.raises(ValueError, match="main: argument 'x': expected a tensor of dtype float32"):
         vm["main"](np.zeros(3, "int32"))
     with pytest.raises(ValueError, match="main: argument 'x': expected a tensor of 1 dimensions"):
@@ -67,7 +77,7 @@ def test_wrong_dtype_and_ndim_name_the_function_argument():
         vm["main"](3)
 
 
-def test_static_shape_mismatch_names_dimension_and_values():
+def test_static_shape_mismatch_names_dimension_and_values(link):
     ib = relax.ExecBuilder()
     with ib.function("main", num_inputs=1, param_names=["x"]):
         ctx = ib.convert_constant("main: argument 'x'")
@@ -76,7 +86,7 @@ def test_static_shape_mismatch_names_dimension_and_values():
             "vm.builtin.match_shape", args=[ib.r(0), ib.void_arg(), ib.imm(1), *check, ctx]
         )
         ib.emit_ret(ib.r(0))
-    vm = relax.VirtualMachine(vm_link(ib, "llvm"), tvm.cpu())
+    vm = relax.VirtualMachine(link(ib, "llvm"), tvm.cpu())
     with pytest.raises(ValueError, match=r"main: argument 'x': dimension 0 .* is 3, expected 4"):
         vm["main"](np.zeros(3, "float32"))
 
@@ -110,8 +120,8 @@ assert not [m for m in sys.modules if m.startswith(BLOCKED)]
 """
 
 
-def test_export_library_loads_in_a_process_without_the_compiler(tmp_path):
-    ex = vm_link(_dynamic_program(), "llvm", tir_mod=_add_module())
+def test_export_library_loads_in_a_process_without_the_compiler(tmp_path, link):
+    ex = link(_dynamic_program(), "llvm", tir_mod=_add_module())
     path = ex.export_library(tmp_path / "model.so")
     assert str(path).endswith("model.so")
     out = subprocess.run(
@@ -126,8 +136,8 @@ def test_export_library_loads_in_a_process_without_the_compiler(tmp_path):
     assert lines[1].startswith("ValueError main: argument 'x': expected a tensor of 1 dimensions")
 
 
-def test_loaded_module_runs_in_this_process_and_exports_again(tmp_path):
-    ex = vm_link(_dynamic_program(), "llvm", tir_mod=_add_module())
+def test_loaded_module_runs_in_this_process_and_exports_again(tmp_path, link):
+    ex = link(_dynamic_program(), "llvm", tir_mod=_add_module())
     first = ex.export_library(tmp_path / "a.so")
     loaded = tvm.runtime.load_module(first)
     again = relax.Executable.from_module(loaded).export_library(tmp_path / "b.so")
@@ -152,26 +162,31 @@ def test_exec_builder_executable_exports_through_the_linker(tmp_path):
 _VMTIR_SOURCE = r"""
 #include <tvm_ffi/c_api.h>
 TVM_FFI_LIBRARY_ABI_TAG();
-/* A compiled VM function: args[0] is the VM, then the function's own arguments. */
+/* A compiled VM function: the VM, the pooled-allocator flag and the constants come first,
+   then the function's own arguments. */
 TVM_FFI_DLL_EXPORT int __tvm_ffi___vmtir__main(void* self, const TVMFFIAny* args,
                                                int32_t num_args, TVMFFIAny* result) {
   (void)self;
-  if (num_args != 2 || args[1].type_index != kTVMFFIInt) return -1;
+  if (num_args != 4 || args[2].type_index != kTVMFFIArray) return -1;
+  if (args[3].type_index != kTVMFFIInt) return -1;
   result->type_index = kTVMFFIInt;
   result->zero_padding = 0;
-  result->v_int64 = args[1].v_int64 * 10;
+  result->v_int64 = args[3].v_int64 * 10 + args[1].v_int64;
   return 0;
 }
 """
 
 
-def test_vm_tir_function_is_found_in_the_library_and_gets_the_vm_first():
+def test_vm_tir_function_is_found_in_the_library_and_gets_the_vm_cfg_and_constants_first():
     from tvm.codegen.c import compile_shared_library
     from tvm.runtime.vm import Executable, VMFuncInfo, VMFuncKind
 
     lib = tvm.runtime.load_module(compile_shared_library(_VMTIR_SOURCE, False))
     info = VMFuncInfo(VMFuncKind.VM_TIR_FUNC, "main", num_args=1, param_names=["n"])
     vm = relax.VirtualMachine(Executable([info], [], [], lib), tvm.cpu())
-    assert vm["main"](4) == 40
+    assert vm["main"](4) == 41  # pooled (the default): 1
+    assert (
+        relax.VirtualMachine(Executable([info], [], [], lib), tvm.cpu(), "naive")["main"](4) == 40
+    )
     with pytest.raises(TypeError, match=r"'main' takes 1 argument\(s\) \(n\), got 2"):
         vm["main"](1, 2)

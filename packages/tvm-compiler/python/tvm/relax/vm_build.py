@@ -76,15 +76,9 @@ def build(
         raise TypeError(
             f"relax.build: argument 'mod' must be an IRModule, got {type(mod).__name__}"
         )
-    if exec_mode not in ("bytecode", "compiled"):
-        raise ValueError(
-            f"relax.build: argument 'exec_mode' must be 'bytecode' or 'compiled', got {exec_mode!r}"
-        )
-    if exec_mode == "compiled":
-        raise NotImplementedError(
-            "relax.build: exec_mode='compiled' (the VM function compiled to native code) is not "
-            "implemented yet; use exec_mode='bytecode'"
-        )
+    from tvm.relax.vm_link import _check_exec_mode
+
+    _check_exec_mode("relax.build", exec_mode)
     target = Target(target if target is not None else "llvm")
     key = _cache_key(mod, target, params, relax_pipeline, exec_mode)
     cached = _RECENT.get(key) if key is not None else None
@@ -99,7 +93,7 @@ def build(
             mod = pipeline(mod)
     builder = ExecBuilder()
     tir_mod = _export_under_module_names(codegen(builder, mod))
-    ex = vm_link(builder, target, tir_mod)
+    ex = vm_link(builder, target, tir_mod, exec_mode=exec_mode)
     if key is not None:
         _RECENT[key] = (source, ex)
         while len(_RECENT) > _RECENT_LIMIT:

@@ -1,6 +1,7 @@
 """vm_link: join VM bytecode and its compiled TIR kernels into one Executable (one library).
 
-The kernels' C source and the serialised bytecode are compiled into a single shared library:
+The kernels' C source, the runtime's native builtins (tvm/runtime/vm/csrc/vm_builtins.c) and
+the serialised bytecode are compiled into a single shared library:
 the bytecode is embedded as read-only data (.incbin of a content-named file) and handed out by
 two exported functions, so tvm.runtime.load_module(path) in a process with only tvm-runtime
 finds both the kernels and the program.
@@ -13,6 +14,7 @@ import os
 
 from tvm.runtime.vm import Executable, register_linker
 from tvm.runtime.vm.executable import BYTECODE_SIZE_SYMBOL, BYTECODE_SYMBOL
+from tvm.runtime.vm.native import native_source
 
 _MINIMAL_PRELUDE = "#include <tvm_ffi/c_api.h>\n\nTVM_FFI_LIBRARY_ABI_TAG();\n"
 
@@ -115,22 +117,35 @@ def _resolve_target(target):
     return target
 
 
-def link_executable(ex: Executable, target=None, tir_mod=None, ext_libs=None) -> Executable:
-    """ex with its kernels (tir_mod) and bytecode compiled into one loaded library."""
+def link_executable(
+    ex: Executable, target=None, tir_mod=None, ext_libs=None, exec_mode: str = "bytecode"
+) -> Executable:
+    """ex with its kernels (tir_mod) and bytecode compiled into one loaded library; with
+    exec_mode="compiled" its VM functions are compiled into it too (relax.vm_compiled)."""
     target = _resolve_target(target)
     if tir_mod is not None:
         text, uses_openmp = _kernel_source(tir_mod, target)
     else:
         text, uses_openmp = _MINIMAL_PRELUDE, False
+    text += "\n" + native_source()
+    if exec_mode == "compiled":
+        from tvm.relax.vm_compiled import compile_vm_functions
+
+        kernels = [gv.name_hint for gv in tir_mod.functions] if tir_mod is not None else []
+        ex, functions = compile_vm_functions(ex, kernels)
+        text += functions
     blob = ex.save_to_bytes()
-    lib = _compile(text + _blob_source(blob), uses_openmp, target)
+    text += _blob_source(blob)
+    lib = _compile(text, uses_openmp, target)
     for ext in ext_libs or ():
         lib.import_module(ext)
     linked = Executable(ex.functions, ex.constants, ex.instructions, lib, lib_has_bytecode=True)
     return linked
 
 
-def vm_link(builder, target, tir_mod=None, ext_libs=None, params=None) -> Executable:
+def vm_link(
+    builder, target, tir_mod=None, ext_libs=None, params=None, exec_mode: str = "bytecode"
+) -> Executable:
     """The Executable of builder's bytecode with tir_mod's PrimFuncs compiled for target.
 
     Kernels are looked up by name in the one library that also embeds the bytecode, so
@@ -145,7 +160,15 @@ def vm_link(builder, target, tir_mod=None, ext_libs=None, params=None) -> Execut
         raise TypeError(
             f"vm_link: argument 'builder' must be an ExecBuilder, got {type(builder).__name__}"
         )
-    return link_executable(ex, target, tir_mod, ext_libs)
+    _check_exec_mode("vm_link", exec_mode)
+    return link_executable(ex, target, tir_mod, ext_libs, exec_mode)
+
+
+def _check_exec_mode(func: str, exec_mode) -> None:
+    if exec_mode not in ("bytecode", "compiled"):
+        raise ValueError(
+            f"{func}: argument 'exec_mode' must be 'bytecode' or 'compiled', got {exec_mode!r}"
+        )
 
 
 def _export_unlinked(ex: Executable, file_name: str, **kwargs) -> str:

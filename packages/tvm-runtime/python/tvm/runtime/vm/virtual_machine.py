@@ -9,14 +9,27 @@ import tvm_ffi
 from ..device import Device
 from ..time_evaluator import make_time_evaluator
 from .arguments import convert_arg
-from .builtins import BUILTINS
+from .builtins import BUILTINS, REGISTERED
 from .bytecode import VMFuncKind
 from .codegen import generate_runner
 from .executable import Executable
 from .interpreter import decode_function, make_runner
+from .native import native_symbol
 from .profiler import ProfileReport
 
 _MEMORY_CFGS = ("naive", "pooled")
+_DEFAULT_MEMORY_CFG = "pooled"  # upstream's default
+
+
+# Builtins that must both be native or both Python: a storage is the other's argument.
+_PAIRED = ("vm.builtin.alloc_storage", "vm.builtin.alloc_tensor")
+
+
+def _replaced(name: str) -> bool:
+    """Whether BUILTINS[name] (or its pair) is no longer what registered it: then that Python
+    function runs, not the library's native builtin (a test counting allocations, say)."""
+    names = _PAIRED if name in _PAIRED else (name,)
+    return any(BUILTINS.get(n) is not REGISTERED.get(n) for n in names)
 
 
 def _as_executable(rt_mod) -> Executable:
@@ -57,6 +70,7 @@ class VirtualMachine:
         self.executable = _as_executable(rt_mod)
         self.module = self.executable.lib
         self.devices = self._setup_device(device, memory_cfg)
+        self.memory_cfg = self._memory_cfg_of(memory_cfg)
         self._inputs: dict = {}
         self._outputs: dict = {}
         self._callables = self._link()
@@ -87,8 +101,24 @@ class VirtualMachine:
                 )
         return devs
 
+    def _memory_cfg_of(self, memory_cfg) -> str:
+        """The allocator of the device the VM allocates on (the first): "naive" or "pooled"."""
+        if isinstance(memory_cfg, dict):
+            memory_cfg = memory_cfg.get(self.devices[0], _DEFAULT_MEMORY_CFG)
+        return memory_cfg or _DEFAULT_MEMORY_CFG
+
+    def _native_ok(self) -> bool:
+        # The native builtins allocate host memory: they stand in only when every device is
+        # the CPU (other devices allocate through the Python builtins and their runtime).
+        return all(int(d.device_type) == 1 for d in self.devices)
+
     def _lookup_packed(self, name: str):
         lib = self.executable.lib
+        symbol = native_symbol(name, self.memory_cfg) if lib is not None else None
+        if symbol is not None and self._native_ok() and not _replaced(name):
+            fn = lib.get_function(symbol, allow_missing=True)
+            if fn is not None:
+                return fn
         if lib is not None:
             fn = lib.get_function(name, allow_missing=True)
             if fn is not None:
@@ -141,13 +171,21 @@ class VirtualMachine:
         fn = lib.get_function("__vmtir__" + info.name, allow_missing=True) if lib else None
         if fn is None:
             return _missing("__vmtir__" + info.name)
+        if not self._native_ok():
+            raise NotImplementedError(
+                f"VirtualMachine: the compiled VM function {info.name!r} runs on CPU devices "
+                f"only, got {self.devices}; build with exec_mode='bytecode'"
+            )
         nargs = info.num_args
         name = info.name
+        # What a compiled function takes before its parameters (relax.vm_compiled).
+        pooled = int(self.memory_cfg == "pooled")
+        consts = tvm_ffi.Array(self.executable.constants)
 
         def vm_tir_function(*args):
             if len(args) != nargs:
                 raise TypeError(self._arity_message(name, nargs, info.param_names, len(args)))
-            return fn(self, *args)
+            return fn(self, pooled, consts, *args)
 
         return vm_tir_function
 
