@@ -41,3 +41,16 @@ def __getattr__(name):
         vm = importlib.import_module(f"{__name__}.vm")
         return vm if name == "vm" else vm.Executable
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _vm_load_executable(module, device_type, device_id, memory_cfg=""):
+    # What an RPC client's VirtualMachine(remote_module, remote_device) asks the serving side
+    # for; the VM itself is imported only then.
+    from .vm.remote import load_executable
+
+    return load_executable(module, device_type, device_id, memory_cfg)
+
+
+import tvm_ffi as _tvm_ffi  # noqa: E402
+
+_tvm_ffi.register_global_func("vm.remote.load_executable", _vm_load_executable, override=True)

@@ -16,6 +16,7 @@ from .executable import Executable
 from .interpreter import decode_function, make_runner
 from .native import native_symbol
 from .profiler import ProfileReport
+from .remote import connect_remote, is_remote_module
 
 _MEMORY_CFGS = ("naive", "pooled")
 _DEFAULT_MEMORY_CFG = "pooled"  # upstream's default
@@ -67,6 +68,13 @@ class VirtualMachine:
     _exec_loop = False
 
     def __init__(self, rt_mod, device, memory_cfg=None, profile=False):
+        self._remote = None
+        if is_remote_module(rt_mod):
+            # The VM runs on the serving side; this one forwards calls to its functions.
+            self.executable, self.module = None, rt_mod
+            self.devices = self._setup_device(device, memory_cfg)
+            self._remote = connect_remote(rt_mod, self.devices, memory_cfg)
+            return
         self.executable = _as_executable(rt_mod)
         self.module = self.executable.lib
         self.devices = self._setup_device(device, memory_cfg)
@@ -232,6 +240,8 @@ class VirtualMachine:
         )
 
     def __getitem__(self, func_name: str):
+        if self._remote is not None:
+            return self._remote(func_name)
         index = self._entry(func_name)
         fn = self._callables[index]
 
