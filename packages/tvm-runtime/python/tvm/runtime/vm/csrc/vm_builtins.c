@@ -65,6 +65,16 @@ static int tvmvm_dtype(const TVMFFIAny* v, DLDataType* out) {
   return TVMFFIDataTypeFromString(&text, out) == 0;
 }
 
+/* *result: a Tensor owning `managed` (its deleter runs when the tensor dies). */
+static int tvmvm_adopt(DLManagedTensorVersioned* managed, TVMFFIAny* result) {
+  TVMFFIObjectHandle out = NULL;
+  if (TVMFFITensorFromDLPackVersioned(managed, 0, 0, &out) != 0) return -1;
+  result->type_index = kTVMFFITensor;
+  result->zero_padding = 0;
+  result->v_obj = (TVMFFIObject*)out;
+  return 0;
+}
+
 static int64_t tvmvm_dtype_bytes(DLDataType t) { return ((int64_t)t.bits * t.lanes + 7) / 8; }
 
 /* ---- storage: a 1-d uint8 tensor; the pooled allocator keeps freed buffers by size ------ */
@@ -172,15 +182,11 @@ static int tvmvm_alloc_storage_impl(const TVMFFIAny* args, int32_t n, TVMFFIAny*
   t->dtype.bits = 8;
   t->dtype.lanes = 1;
   t->shape = s->shape;
-  TVMFFIObjectHandle out = NULL;
-  if (TVMFFITensorFromDLPackVersioned(&s->managed, 0, 0, &out) != 0) {
+  if (tvmvm_adopt(&s->managed, result) != 0) {
     free(data);
     free(s);
     return -1;
   }
-  result->type_index = kTVMFFITensor;
-  result->zero_padding = 0;
-  result->v_obj = (TVMFFIObject*)out;
   return 0;
 }
 
@@ -229,16 +235,12 @@ static int tvmvm_make_view(TVMFFIObjectHandle owner, void* data, const int64_t* 
   t->ndim = ndim;
   t->dtype = dtype;
   t->shape = v->shape;
-  TVMFFIObjectHandle out = NULL;
   TVMFFIObjectIncRef(owner);
-  if (TVMFFITensorFromDLPackVersioned(&v->managed, 0, 0, &out) != 0) {
+  if (tvmvm_adopt(&v->managed, result) != 0) {
     TVMFFIObjectDecRef(owner);
     free(v);
     return -1;
   }
-  result->type_index = kTVMFFITensor;
-  result->zero_padding = 0;
-  result->v_obj = (TVMFFIObject*)out;
   return 0;
 }
 
