@@ -191,8 +191,8 @@ static int tvmvm_alloc_storage_impl(const TVMFFIAny* args, int32_t n, TVMFFIAny*
 }
 
 /* vm.builtin.alloc_storage(vm, buffer_shape, device_index, dtype_hint, mem_scope) */
-TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_storage(void* self, const TVMFFIAny* args,
-                                                      int32_t n, TVMFFIAny* result) {
+TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_storage(void* self, const TVMFFIAny* args, int32_t n,
+                                                      TVMFFIAny* result) {
   (void)self;
   return tvmvm_alloc_storage_impl(args, n, result, 0);
 }
@@ -245,8 +245,8 @@ static int tvmvm_make_view(TVMFFIObjectHandle owner, void* data, const int64_t* 
 }
 
 /* vm.builtin.alloc_tensor(storage, offset, shape, dtype[, device_index]) */
-TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_tensor(void* self, const TVMFFIAny* args,
-                                                     int32_t n, TVMFFIAny* result) {
+TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_tensor(void* self, const TVMFFIAny* args, int32_t n,
+                                                     TVMFFIAny* result) {
   (void)self;
   int64_t offset;
   DLDataType dtype;
@@ -264,7 +264,8 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_tensor(void* self, const TVMFFIAny
     char msg[256];
     snprintf(msg, sizeof msg,
              "vm.builtin.alloc_tensor: a tensor of %lld bytes at offset %lld does not fit the "
-             "storage of %lld bytes", (long long)need, (long long)offset, (long long)have);
+             "storage of %lld bytes",
+             (long long)need, (long long)offset, (long long)have);
     return tvmvm_raise("ValueError", msg);
   }
   return tvmvm_make_view(args[0].v_obj, (char*)st->data + st->byte_offset + offset, shape->data,
@@ -472,7 +473,8 @@ TVMVM_HELPER int tvmvm_global(const char* name, TVMFFIObjectHandle* cache) {
     char msg[300];
     snprintf(msg, sizeof msg,
              "VirtualMachine: function '%s' is neither in the executable's library nor a "
-             "registered global function", name);
+             "registered global function",
+             name);
     return tvmvm_raise("AttributeError", msg);
   }
   return 0;
