@@ -53,10 +53,12 @@ def test_remote_vm_runs_an_uploaded_executable(server, tmp_path, exec_mode):
             )
 
 
-def test_remote_vm_needs_a_device_of_the_session(server, tmp_path):
+def test_remote_vm_needs_a_device_of_the_session_and_only_calls_functions(server, tmp_path):
     path = relax.build(_dense_module(), "llvm").export_library(str(tmp_path / "d.so"))
     with rpc.connect("127.0.0.1", server.port) as remote:
         remote.upload(path)
         rt_mod = remote.load_module("d.so")
         with pytest.raises(ValueError, match="argument 'device' must be a device of the module"):
             relax.VirtualMachine(rt_mod, tvm.cpu())
+        with pytest.raises(NotImplementedError, match=r"runs functions with vm\[name\]"):
+            relax.VirtualMachine(rt_mod, remote.cpu()).set_input("main", 1, 2)

@@ -205,6 +205,11 @@ class VirtualMachine:
     # ---- calling --------------------------------------------------------------------------
 
     def _entry(self, func_name: str) -> int:
+        if self._remote is not None:
+            raise NotImplementedError(
+                "VirtualMachine: a VM over an RPC module runs functions with vm[name](*args) "
+                "only (set_input, invoke_stateful, time_evaluator and profile run locally)"
+            )
         if not isinstance(func_name, str):
             raise TypeError(
                 f"VirtualMachine: a function name must be a str, got {type(func_name).__name__}"
@@ -218,7 +223,8 @@ class VirtualMachine:
         return index
 
     def _convert_args(self, func_name: str, args, kwargs) -> tuple:
-        info = self.executable.functions[self._entry(func_name)]
+        index = self._entry(func_name)
+        info = self.executable.functions[index]
         params = info.param_names
         if kwargs:
             args = list(args)
