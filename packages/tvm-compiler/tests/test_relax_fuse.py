@@ -1,0 +1,283 @@
+"""AnnotateTIROpPattern, FuseOps and FuseTIR: patterns as upstream assigns them, groups as
+upstream's partitioner makes them (structurally equal to hand-built modules), the fused kernels
+computing what the unfused ones did, and copy-on-write."""
+
+import numpy as np
+import pytest
+import tvm
+from tvm import relax, te, tir, topi
+from tvm.relax import op as R
+from tvm.relax import transform
+
+
+def _pattern(fcompute, *shapes):
+    ts = [te.placeholder(s, "float32", name=f"a{i}") for i, s in enumerate(shapes)]
+    func = te.create_prim_func([*ts, fcompute(*ts)])
+    annotated = transform.AnnotateTIROpPattern()(tvm.IRModule({"f": func}))
+    return annotated["f"].attrs["op_pattern"]
+
+
+# Each value is what apache-tvm 0.27's AnnotateTIROpPattern gives the same te computation.
+_PATTERNS = {
+    "add": (lambda a, b: topi.add(a, b), 0, (4, 3), (4, 3)),
+    "add broadcasting a row": (lambda a, b: topi.add(a, b), 0, (4, 3), (3,)),
+    "add broadcasting a unit dim": (lambda a, b: topi.add(a, b), 0, (4, 3), (4, 1)),
+    "expand_dims": (lambda a: topi.expand_dims(a, 0), 1, (3,)),
+    "transpose": (lambda a: topi.transpose(a), 2, (4, 3)),
+    "reshape": (lambda a: topi.reshape(a, (12,)), 2, (4, 3)),
+    "strided_slice": (lambda a: topi.strided_slice(a, [1, 0], [3, 3]), 2, (4, 3)),
+    "pad": (lambda a: topi.nn.pad(a, [1, 1], [1, 1]), 2, (4, 3)),
+    "concat": (lambda a, b: topi.concatenate([a, b]), 2, (4, 3), (4, 3)),
+    "constant fill": (lambda a: te.compute((4, 3), lambda i, j: tir.const(1.0)), 0, (4, 3)),
+    "sum": (lambda a: topi.sum(a, axis=1), 3, (4, 3)),
+    "sum of all": (lambda a: topi.sum(a), 3, (4, 3)),
+    "sum then exp": (lambda a: topi.exp(topi.sum(a, axis=1)), 4, (4, 3)),
+    "exp then sum": (lambda a: topi.sum(topi.exp(a), axis=1), 3, (4, 3)),
+    "softmax": (lambda a: topi.nn.softmax(a), 4, (4, 3)),
+    "dense": (lambda a, b: topi.nn.dense(a, b), 4, (4, 3), (5, 3)),
+    "max_pool": (
+        lambda a: topi.nn.pool2d(a, (2, 2), (1, 1), (1, 1), (0, 0, 0, 0), "max"),
+        4,
+        (1, 1, 4, 4),
+    ),
+    "a fixed row": (lambda a: te.compute((4, 3), lambda i, j: a[0, j]), 2, (4, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PATTERNS))
+def test_op_pattern_is_upstreams(name):
+    fcompute, expected, *shapes = _PATTERNS[name]
+    assert _pattern(fcompute, *shapes) == expected
+
+
+def test_op_pattern_of_an_extern_call_is_opaque():
+    a = te.placeholder((4,), "float32", name="a")
+    out = te.extern(
+        (4,), [a], lambda ins, outs: tir.call_packed("my_func", ins[0], outs[0]), name="e"
+    )
+    func = te.create_prim_func([a, out])
+    assert transform.AnnotateTIROpPattern()(tvm.IRModule({"f": func}))["f"].attrs[
+        "op_pattern"
+    ] == int(relax.analysis.OpPatternKind.kOpaque)
+
+
+def test_annotate_keeps_a_given_pattern_and_is_copy_on_write():
+    a = te.placeholder((4,), "float32", name="a")
+    func = te.create_prim_func([a, topi.exp(a)]).with_attr("op_pattern", 8)
+    mod = tvm.IRModule({"f": func})
+    assert transform.AnnotateTIROpPattern()(mod) is mod
+    with pytest.raises(TypeError, match="IRModule"):
+        transform.AnnotateTIROpPattern()(func)
+
+
+def _legalized(build, shape=("n", 8)):
+    dims = [tir.Var(d, "int64") if isinstance(d, str) else d for d in shape]
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo(dims, "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((8, 4), "float32"))
+    b = relax.Var("b", relax.TensorStructInfo((4,), "float32"))
+    with bb.function("main", [x, w, b]):
+        with bb.dataflow():
+            out = bb.emit_output(build(bb, x, w, b))
+        bb.emit_func_output(out)
+    return transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
+
+
+def _mlp_tail(bb, x, w, b):
+    h = bb.emit(R.nn.relu(bb.emit(R.add(bb.emit(R.matmul(x, w)), b))))
+    return bb.emit(R.exp(bb.emit(R.sum(h, axis=[1]))))
+
+
+def _kernel(mod, name):
+    return mod.get_global_var(name), mod[name]
+
+
+def test_fuse_ops_groups_matmul_bias_relu_as_upstream():
+    mod = _legalized(_mlp_tail)
+    fused = transform.FuseOps()(mod)
+
+    # What upstream's FuseOps makes of it: one primitive function for matmul + add + relu; the
+    # reduction and what follows it stay (a reduction's epilogue does not fuse into it).
+    n = tir.Var("n", "int64")
+    bb = relax.BlockBuilder()
+    gvs = {}
+    for name in ("matmul", "add", "relu", "sum", "exp"):
+        gvs[name] = bb.add_func(mod[name], name)
+    t_n4 = relax.TensorStructInfo((n, 4), "float32")
+    px = relax.Var("x", relax.TensorStructInfo((n, 8), "float32"))
+    pw = relax.Var("w", relax.TensorStructInfo((8, 4), "float32"))
+    pb = relax.Var("b", relax.TensorStructInfo((4,), "float32"))
+    with bb.function("fused_matmul_add_relu", [px, pw, pb], {"Primitive": 1}, private=True):
+        with bb.dataflow():
+            lv = bb.emit(R.call_tir(gvs["matmul"], (px, pw), t_n4))
+            lv1 = bb.emit(R.call_tir(gvs["add"], (lv, pb), t_n4))
+            gv = bb.emit_output(R.call_tir(gvs["relu"], (lv1,), t_n4))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused_matmul_add_relu")
+    x = relax.Var("x", relax.TensorStructInfo((n, 8), "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((8, 4), "float32"))
+    b = relax.Var("b", relax.TensorStructInfo((4,), "float32"))
+    with bb.function("main", [x, w, b]):
+        with bb.dataflow():
+            lv = bb.emit(relax.Call(fused_gv, [x, w, b]))
+            lv = bb.emit(R.call_tir(gvs["sum"], (lv,), relax.TensorStructInfo((n,), "float32")))
+            lv = bb.emit(R.call_tir(gvs["exp"], (lv,), relax.TensorStructInfo((n,), "float32")))
+            out = bb.emit_output(lv)
+        bb.emit_func_output(out)
+    _assert_modules_equal(fused, bb.get())
+    assert relax.analysis.well_formed(fused)
+    assert transform.FuseOps()(fused) is fused
+
+
+def _assert_modules_equal(actual, expected):
+    """Function by function (the modules' orders of functions differ)."""
+    names = sorted(gv.name_hint for gv in actual.get_global_vars())
+    assert names == sorted(gv.name_hint for gv in expected.get_global_vars())
+    for name in names:
+        tvm.ir.assert_structural_equal(actual[name], expected[name])
+
+
+# Each graph and the primitive functions apache-tvm 0.27's FuseOps makes of it.
+_GROUPS = {
+    "elementwise into a reduction": (
+        lambda bb, x, w, b: bb.emit(R.sum(bb.emit(R.exp(x)), axis=[1])),
+        ["fused_exp_sum"],
+    ),
+    "a diamond": (
+        lambda bb, x, w, b: _diamond(bb, x),
+        ["fused_exp_log_add"],
+    ),
+    "injective in the middle": (
+        lambda bb, x, w, b: bb.emit(
+            R.add(bb.emit(R.permute_dims(bb.emit(R.exp(x)))), relax.const(1.0))
+        ),
+        ["fused_exp_transpose_add"],
+    ),
+    "a reduction then its epilogue": (
+        lambda bb, x, w, b: bb.emit(R.exp(bb.emit(R.sum(x, axis=[1])))),
+        [],
+    ),
+    "softmax after exp": (lambda bb, x, w, b: bb.emit(R.nn.softmax(bb.emit(R.exp(x)))), []),
+}
+
+
+def _diamond(bb, x):
+    a = bb.emit(R.exp(x))
+    return bb.emit(R.add(a, bb.emit(R.log(a))))
+
+
+@pytest.mark.parametrize("name", sorted(_GROUPS))
+def test_fuse_ops_groups_as_upstream(name):
+    build, expected = _GROUPS[name]
+    fused = transform.FuseOps()(_legalized(build, shape=(4, 8)))
+    primitive = sorted(
+        gv.name_hint
+        for gv, f in fused.functions.items()
+        if isinstance(f, relax.Function) and f.attrs.get("Primitive")
+    )
+    assert primitive == expected
+    assert relax.analysis.well_formed(fused)
+
+
+def test_fuse_ops_at_level_zero_fuses_nothing():
+    mod = _legalized(_mlp_tail)
+    assert transform.FuseOps(fuse_opt_level=0)(mod) is mod
+    with tvm.transform.PassContext(opt_level=0):
+        assert transform.FuseOps()(mod) is mod
+    assert transform.FuseOps(fuse_opt_level=2)(mod) is not mod
+
+
+def test_fuse_ops_bad_input():
+    with pytest.raises(ValueError, match="FuseOps: fuse_opt_level must be -1"):
+        transform.FuseOps(fuse_opt_level=7)
+    with pytest.raises(TypeError, match="FuseOps: fuse_opt_level must be an int"):
+        transform.FuseOps(fuse_opt_level="2")
+    with pytest.raises(TypeError, match="IRModule"):
+        transform.FuseOps()(relax.Var("x", relax.TensorStructInfo((2,), "float32")))
+    with pytest.raises(TypeError, match="IRModule"):
+        transform.FuseTIR()("not a module")
+
+
+def _fused_reference_kernel():
+    """matmul + add + relu as one te program: what FuseTIR should make of the group."""
+    n = tir.Var("n", "int64")
+    c4, c8 = tir.IntImm("int64", 4), tir.IntImm("int64", 8)  # the dims Relax shapes give
+    x = te.placeholder((n, c8), "float32", name="x")
+    w = te.placeholder((c8, c4), "float32", name="w")
+    b = te.placeholder((c4,), "float32", name="b")
+    k = te.reduce_axis((0, c8), "k")
+    mm = te.compute((n, c4), lambda i, j: te.sum(x[i, k] * w[k, j], axis=k), name="matmul")
+    add = te.compute((n, c4), lambda i, j: mm[i, j] + b[j], name="T_add")
+    relu = te.compute(
+        (n, c4), lambda i, j: tir.Max(add[i, j], tir.const(0, "float32")), name="T_relu"
+    )
+    return te.create_prim_func([x, w, b, relu])
+
+
+def test_fuse_tir_makes_one_kernel_of_the_group():
+    fused = transform.FuseTIR()(transform.FuseOps()(_legalized(_mlp_tail)))
+    names = sorted(gv.name_hint for gv in fused.get_global_vars())
+    assert names == ["exp", "fused_matmul_add_relu", "main", "sum"]
+    kernel = fused["fused_matmul_add_relu"]
+    expected = _fused_reference_kernel()
+    expected = expected.with_fields(
+        attrs={k: v for k, v in expected.attrs.items() if k != "global_symbol"}
+    )
+    tvm.ir.assert_structural_equal(kernel.with_fields(attrs=expected.attrs), expected)
+    assert "op_pattern" not in kernel.attrs
+    assert relax.analysis.well_formed(fused)
+    assert transform.FuseTIR()(fused) is fused
+
+
+def test_fuse_tir_call_site_is_a_call_tir():
+    fused = transform.FuseTIR()(transform.FuseOps()(_legalized(_mlp_tail)))
+    first = fused["main"].body.blocks[0].bindings[0].value
+    assert first.op.name == "relax.call_tir"
+    assert first.args[0].name_hint == "fused_matmul_add_relu"
+    assert [a.name_hint for a in first.args[1].fields] == ["x", "w", "b"]
+
+
+def _run(mod, *arrays):
+    ex = tvm.compile(mod, target="llvm")
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    return vm["main"](*[tvm.runtime.tensor(a) for a in arrays]).numpy()
+
+
+def test_fused_kernels_compute_what_the_unfused_ones_did():
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((8, 4)).astype("float32")
+    b = rng.standard_normal(4).astype("float32")
+    mod = _legalized(_mlp_tail)
+    for batch in (1, 5):
+        x = rng.standard_normal((batch, 8)).astype("float32")
+        expected = np.exp(np.maximum(x @ w + b, 0).sum(axis=1))
+        np.testing.assert_allclose(_run(mod, x, w, b), expected, rtol=1e-5)
+
+
+def _chain(bb, x, w, b):
+    """exp twice (one kernel inlined twice), a diamond and a transpose in one group."""
+    a = bb.emit(R.exp(x))
+    c = bb.emit(R.exp(bb.emit(R.log(bb.emit(R.add(a, relax.const(2.0)))))))
+    return bb.emit(R.permute_dims(bb.emit(R.add(a, c))))
+
+
+def test_a_kernel_inlined_twice_defines_fresh_variables():
+    mod = _legalized(_chain, shape=(3, 8))
+    fused = transform.FuseTIR()(transform.FuseOps()(mod))
+    prims = [gv.name_hint for gv, f in fused.functions.items() if isinstance(f, tir.PrimFunc)]
+    assert len(prims) == 1 and prims[0].startswith("fused_")
+    x = np.random.default_rng(1).standard_normal((3, 8)).astype("float32")
+    w, b = np.zeros((8, 4), "float32"), np.zeros(4, "float32")
+    a = np.exp(x)
+    expected = (a + np.exp(np.log(a + 2))).T
+    np.testing.assert_allclose(_run(fused, x, w, b), expected, rtol=1e-5)
+
+
+def test_default_pipeline_fuses_the_mlp():
+    mod = _legalized(_mlp_tail)
+    lowered = relax.get_pipeline("default")(mod)
+    prims = sorted(
+        gv.name_hint for gv, f in lowered.functions.items() if isinstance(f, tir.PrimFunc)
+    )
+    assert "fused_matmul_add_relu" in prims
+    assert "matmul" not in prims and "relu" not in prims
