@@ -281,3 +281,24 @@ def test_default_pipeline_fuses_the_mlp():
     )
     assert "fused_matmul_add_relu" in prims
     assert "matmul" not in prims and "relu" not in prims
+
+
+def _then_tuple(bb, x, w, b):
+    """An elementwise chain whose result goes into a tuple and out again (a decomposed
+    batch_norm's shape: (out, mean, var)[0])."""
+    out = bb.emit(R.add(bb.emit(R.exp(x)), x))
+    tup = bb.emit(relax.Tuple([out, x, x]))
+    return bb.emit(relax.TupleGetItem(tup, 0))
+
+
+def test_a_trailing_tuple_stays_outside_the_group():
+    # Regression: the tuple and its item were put in the group and then dropped from main,
+    # which read a variable nothing bound any more (and FuseTIR allocated its own output).
+    fused = transform.FuseOps()(_legalized(_then_tuple, shape=(4, 8)))
+    main = fused["main"].body.blocks[0].bindings
+    assert isinstance(main[1].value, relax.Tuple) and isinstance(main[2].value, relax.TupleGetItem)
+    (prim,) = [f for gv, f in fused.functions.items() if gv.name_hint.startswith("fused_")]
+    assert len(prim.body.blocks[0].bindings) == 2
+    x = np.random.default_rng(2).standard_normal((4, 8)).astype("float32")
+    w, b = np.zeros((8, 4), "float32"), np.zeros(4, "float32")
+    np.testing.assert_allclose(_run(fused, x, w, b), np.exp(x) + x, rtol=1e-5)

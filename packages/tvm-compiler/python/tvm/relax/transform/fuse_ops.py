@@ -157,9 +157,9 @@ class _Fuser:
             made = self.make_group(block, group_nodes, position, used_outside)
             if made is None:
                 continue
-            last, new_bindings = made
+            last, new_bindings, fused_nodes = made
             replace[last] = new_bindings
-            dropped.update(position[id(n.binding)] for n in group_nodes)
+            dropped.update(position[id(n.binding)] for n in fused_nodes)
         if not replace:
             return block
         out = []
@@ -173,6 +173,9 @@ class _Fuser:
     def make_group(self, block, group_nodes, position, used_outside):
         from tvm.relax.expr import Constant, DataflowBlock, DataflowVar, SeqExpr, Var, VarBinding
 
+        group_nodes = _without_trailing_tuples(group_nodes)
+        if len(group_nodes) < 2:
+            return None
         member_vars = {n.binding.var for n in group_nodes}
         idx = sorted(position[id(n.binding)] for n in group_nodes)
         first, last = idx[0], idx[-1]
@@ -234,14 +237,31 @@ class _Fuser:
 
         call = with_sinfo(Call(gv, args), result.struct_info)
         if single:
-            return last, [VarBinding(outputs[0], call)]
+            return last, [VarBinding(outputs[0], call)], group_nodes
         from tvm.relax.expr import TupleGetItem
 
         tuple_var = DataflowVar("lv", result.struct_info)
         new = [VarBinding(tuple_var, call)]
         for i, var in enumerate(outputs):
             new.append(VarBinding(var, with_sinfo(TupleGetItem(tuple_var, i), var.struct_info)))
-        return last, new
+        return last, new, group_nodes
+
+
+def _without_trailing_tuples(group_nodes):
+    """The group less the tuples and tuple items no kernel of it reads (upstream leaves a
+    group's trailing tuple outside the primitive function)."""
+    members = list(group_nodes)
+    while True:
+        member_vars = {n.binding.var for n in members}
+        keep = [
+            n
+            for n in members
+            if is_op_call(n.binding.value, "relax.call_tir")
+            or any(c.binding is not None and c.binding.var in member_vars for c, _ in n.outputs)
+        ]
+        if len(keep) == len(members):
+            return members
+        members = keep
 
 
 def _tuple_sinfo(fields):

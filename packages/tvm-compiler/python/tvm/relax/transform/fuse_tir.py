@@ -180,7 +180,15 @@ class _Fuse:
                         f"relax.transform.FuseTIR: cannot fuse binding {var.name_hint!r} "
                         f"(only call_tir, tuples and tuple items are fused)"
                     )
-        for buf in self._result_buffers(result):
+        params_bufs = list(self.buffer_map.values())
+        results = self._result_buffers(result)
+        for i, buf in enumerate(results):
+            if any(buf is b for b in params_bufs) or any(buf is b for b in results[:i]):
+                raise ValueError(
+                    "relax.transform.FuseTIR: a primitive function may not return one of its "
+                    "inputs, nor one value twice"
+                )
+            self.allocs = [b for b in self.allocs if b is not buf]
             handle = TVar(buf.name, "handle")
             self.params.append(handle)
             self.buffer_map[handle] = buf
