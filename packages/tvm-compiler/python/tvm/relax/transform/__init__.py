@@ -9,6 +9,8 @@ from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .compute_prim_value import ComputePrimValue
 from .dead_code_elimination import DeadCodeElimination
+from .decompose_ops import DecomposeOpsForInference
+from .eliminate_common_subexpr import EliminateCommonSubexpr
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
 from .fuse_tir import FuseTIR
@@ -38,6 +40,8 @@ __all__ = [
     "CanonicalizeBindings",
     "ComputePrimValue",
     "DeadCodeElimination",
+    "DecomposeOpsForInference",
+    "EliminateCommonSubexpr",
     "FoldConstant",
     "FuseOps",
     "FuseTIR",
