@@ -302,3 +302,29 @@ def test_a_trailing_tuple_stays_outside_the_group():
     x = np.random.default_rng(2).standard_normal((4, 8)).astype("float32")
     w, b = np.zeros((8, 4), "float32"), np.zeros(4, "float32")
     np.testing.assert_allclose(_run(fused, x, w, b), np.exp(x) + x, rtol=1e-5)
+
+
+def test_a_tuple_parameter_of_a_group_is_passed_as_its_tensors():
+    # Regression: a group starting with an item of a tuple parameter took the tuple whole,
+    # and the fused PrimFunc (one buffer per tensor) was called with too few arguments.
+    pair = relax.Var("pair", relax.TupleStructInfo([_t(4), _t(4)]))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [pair]):
+        with bb.dataflow():
+            first = bb.emit(relax.TupleGetItem(pair, 1))
+            out = bb.emit_output(R.multiply(first, relax.const(2.0)))
+        bb.emit_func_output(out)
+    mod = transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
+    fused = transform.FuseTIR()(transform.FuseOps()(mod))
+    call = fused["main"].body.blocks[0].bindings[-1].value
+    assert [a.struct_info.ndim for a in call.args[1].fields] == [1, 1, 0]
+    ex = tvm.compile(fused, target="llvm")
+    a, b = np.ones(4, "float32"), np.arange(4, dtype="float32")
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](
+        [tvm.runtime.tensor(a), tvm.runtime.tensor(b)]
+    )
+    np.testing.assert_allclose(got.numpy(), 2 * b)
+
+
+def _t(*shape):
+    return relax.TensorStructInfo(shape, "float32")

@@ -284,7 +284,9 @@ def _rewrite_calls(func, fused, mod):
             if isinstance(value, Call) and isinstance(value.op, GlobalVar):
                 target = fused.get(value.op.name_hint)
                 if target is not None:
-                    fields = list(value.args)
+                    fields = []
+                    for arg in value.args:
+                        fields += _flatten_arg(arg, emit)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
                     sinfo = value.struct_info
                     call = make_call("relax.call_tir", [target, args], sinfo, [sinfo])
@@ -293,6 +295,23 @@ def _rewrite_calls(func, fused, mod):
             emit(binding)
 
     return _Calls().rewrite_function(func)
+
+
+def _flatten_arg(arg, emit) -> list:
+    """The tensors of arg: a tuple-typed argument is taken apart into item bindings (the
+    fused PrimFunc has one buffer per tensor, as FuseTIR's _Fuse flattens parameters)."""
+    from tvm.relax.expr import TupleGetItem, Var, VarBinding
+    from tvm.relax.struct_info import TupleStructInfo
+
+    sinfo = arg.struct_info
+    if not isinstance(sinfo, TupleStructInfo):
+        return [arg]
+    out = []
+    for i, field in enumerate(sinfo.fields):
+        item = Var(f"{getattr(arg, 'name_hint', 'tup')}_{i}", field)
+        emit(VarBinding(item, with_sinfo(TupleGetItem(arg, i), field)))
+        out += _flatten_arg(item, emit)
+    return out
 
 
 def _tuple_sinfo(fields):
