@@ -17,6 +17,7 @@ from .fuse_tir import FuseTIR
 from .kill_after_last_use import KillAfterLastUse
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
+from .lift_transform_params import LiftTransformParams
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
@@ -47,6 +48,7 @@ __all__ = [
     "FuseTIR",
     "KillAfterLastUse",
     "LegalizeOps",
+    "LiftTransformParams",
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
     "Normalize",
