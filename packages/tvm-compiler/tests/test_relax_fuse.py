@@ -328,3 +328,15 @@ def test_a_tuple_parameter_of_a_group_is_passed_as_its_tensors():
 
 def _t(*shape):
     return relax.TensorStructInfo(shape, "float32")
+
+
+def test_fuse_ops_max_depth_bounds_a_group():
+    mod = _legalized(_mlp_tail)
+    with tvm.transform.PassContext(config={"relax.FuseOps.max_depth": 2}):
+        fused = transform.FuseOps()(mod)
+    primitive = sorted(
+        gv.name_hint
+        for gv, f in fused.functions.items()
+        if isinstance(f, relax.Function) and f.attrs.get("Primitive")
+    )
+    assert primitive == ["fused_matmul_add", "fused_relu_sum"]  # as apache-tvm 0.27 groups it

@@ -5,11 +5,15 @@ Relax function with attribute Primitive=1, called where the group's last binding
 from __future__ import annotations
 
 from tvm.ir.module import GlobalVar, IRModule
-from tvm.transform import PassContext, module_pass
+from tvm.transform import PassContext, module_pass, register_config_option
 
 from ..analysis.fusion_graph import Node, Partitioner
 from ..analysis.tir_op_pattern import OpPatternKind as K
 from .lowering_utils import free_relax_uses, is_op_call, with_sinfo
+
+# The most kernels one group may take (upstream's config key and default).
+register_config_option("relax.FuseOps.max_depth", int)
+_MAX_DEPTH = 256
 
 
 def _call_tir_pattern(value, mod):
@@ -107,11 +111,12 @@ class _Leaves:
 
 
 class _Fuser:
-    def __init__(self, mod, opt_level):
+    def __init__(self, mod, opt_level, max_depth=_MAX_DEPTH):
         from tvm.relax.block_builder import BlockBuilder
 
         self.mod = mod
         self.opt_level = opt_level
+        self.max_depth = max_depth
         self.builder = BlockBuilder(mod)
 
     def fuse_function(self, func):
@@ -141,7 +146,7 @@ class _Fuser:
         total = Counter(uses)
         used_outside = {v for v, n in total.items() if n > inside.get(v, 0)}
         nodes = build_graph(block, self.mod, used_outside)
-        groups = Partitioner(nodes, self.opt_level).partition()
+        groups = Partitioner(nodes, self.opt_level, self.max_depth).partition()
         members: dict = {}
         for node in nodes:
             if node.binding is not None:
@@ -299,7 +304,7 @@ def FuseOps(fuse_opt_level: int = -1):  # noqa: N802  (pass constructors are cap
     @module_pass(opt_level=0, name="FuseOps")
     def fuse_ops(mod: IRModule, ctx: PassContext) -> IRModule:
         level = ctx.opt_level if fuse_opt_level == -1 else fuse_opt_level
-        fuser = _Fuser(mod, level)
+        fuser = _Fuser(mod, level, ctx.config.get("relax.FuseOps.max_depth", _MAX_DEPTH))
         changed = False
         for gv, func in list(mod.functions.items()):
             if not isinstance(func, Function) or "Primitive" in func.attrs:
