@@ -340,3 +340,8 @@ def test_fuse_ops_max_depth_bounds_a_group():
         if isinstance(f, relax.Function) and f.attrs.get("Primitive")
     )
     assert primitive == ["fused_matmul_add", "fused_relu_sum"]  # as apache-tvm 0.27 groups it
+
+
+def test_get_default_pipeline_for_a_cpu_target_fuses():
+    lowered = relax.get_default_pipeline(tvm.target.Target("llvm"))(_legalized(_mlp_tail))
+    assert "fused_matmul_add_relu" in [gv.name_hint for gv in lowered.get_global_vars()]

@@ -44,6 +44,12 @@ def default_build_pipeline():
     return tvm.transform.Sequential(passes, name="default_build_pipeline")
 
 
+def get_default_pipeline(target=None) -> tvm.transform.Pass:
+    """The default pipeline for target (relax.get_default_pipeline); every CPU target gets
+    default_build_pipeline, which is upstream's cpu_generic pipeline."""
+    return default_build_pipeline()
+
+
 PIPELINE_MAP = {
     "zero": zero_pipeline,
     "default": default_build_pipeline,
