@@ -8,8 +8,9 @@ from tvm.ir.module import IRModule
 from tvm.ir.op import Op
 from tvm.transform import PassContext, module_pass
 
-from ..expr import Function, Tuple
+from ..expr import Tuple
 from ..expr_functor import ExprMutator
+from .lowering_utils import rewrite_relax_functions
 
 
 def _expand_to_input(expr, ndim: int, axis: int):
@@ -73,14 +74,11 @@ def DecomposeOpsForInference(func_name: str | None = None):  # noqa: N802
                 f"module (it has {sorted(names)})"
             )
         mutator = _Decomposer(mod)
-        changed = False
-        for gv, func in list(mod.functions.items()):
-            if not isinstance(func, Function) or func_name not in (None, gv.name_hint):
-                continue
-            new = mutator.visit_expr(func)
-            if new is not func:
-                mutator.builder_.update_func(gv, new)
-                changed = True
-        return mutator.builder_.get() if changed else mod
+        return rewrite_relax_functions(
+            mod,
+            mutator.builder_,
+            mutator.visit_expr,
+            lambda gv, f: func_name in (None, gv.name_hint),
+        )
 
     return decompose

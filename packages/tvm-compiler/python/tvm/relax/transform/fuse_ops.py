@@ -9,7 +9,7 @@ from tvm.transform import PassContext, module_pass, register_config_option
 
 from ..analysis.fusion_graph import Node, Partitioner
 from ..analysis.tir_op_pattern import OpPatternKind as K
-from .lowering_utils import free_relax_uses, is_op_call, with_sinfo
+from .lowering_utils import free_relax_uses, is_op_call, rewrite_relax_functions, with_sinfo
 
 # The most kernels one group may take (upstream's config key and default).
 register_config_option("relax.FuseOps.max_depth", int)
@@ -297,24 +297,17 @@ def FuseOps(fuse_opt_level: int = -1):  # noqa: N802  (pass constructors are cap
     """Fuse call_tir bindings into primitive Relax functions by their op patterns
     (relax.transform.FuseOps); fuse_opt_level -1 takes the PassContext's opt_level, and
     level 0 fuses nothing. A module with nothing to fuse comes back as itself."""
-    from tvm.relax.expr import Function
-
     _check_level(fuse_opt_level)
 
     @module_pass(opt_level=0, name="FuseOps")
     def fuse_ops(mod: IRModule, ctx: PassContext) -> IRModule:
         level = ctx.opt_level if fuse_opt_level == -1 else fuse_opt_level
         fuser = _Fuser(mod, level, ctx.config.get("relax.FuseOps.max_depth", _MAX_DEPTH))
-        changed = False
-        for gv, func in list(mod.functions.items()):
-            if not isinstance(func, Function) or "Primitive" in func.attrs:
-                continue
-            if "Codegen" in func.attrs:
-                continue
-            new = fuser.fuse_function(func)
-            if new is not func:
-                fuser.builder.update_func(gv, new)
-                changed = True
-        return fuser.builder.get() if changed else mod
+        return rewrite_relax_functions(
+            mod,
+            fuser.builder,
+            fuser.fuse_function,
+            lambda gv, f: "Primitive" not in f.attrs and "Codegen" not in f.attrs,
+        )
 
     return fuse_ops
