@@ -170,3 +170,25 @@ def test_cse_bad_argument():
         transform.EliminateCommonSubexpr(call_only="yes")
     with pytest.raises(TypeError, match="IRModule"):
         transform.EliminateCommonSubexpr()(None)
+
+
+def test_cse_after_lowering_keeps_allocations_and_kernel_calls():
+    # Regression: two builtin.alloc_tensor of one shape (no FPurity registered: taken as pure)
+    # were merged, and so were the direct PrimFunc calls writing into them.
+    from relax_programs import _relu_kernel, call_tir, tensor
+    from tvm.ir.module import GlobalVar, IRModule
+
+    relu = GlobalVar("relu8")
+    x = relax.Var("x", tensor(2, 8))
+    a, b = relax.Var("a", tensor(2, 8)), relax.Var("b", tensor(2, 8))
+    block = relax.BindingBlock(
+        [
+            relax.VarBinding(a, call_tir(relu, [x], tensor(2, 8))),
+            relax.VarBinding(b, call_tir(relu, [x], tensor(2, 8))),
+        ]
+    )
+    func = relax.Function([x], relax.SeqExpr([block], relax.Tuple([a, b])), None)
+    mod = IRModule({relu: _relu_kernel(8), "main": func.with_attr("global_symbol", "main")})
+    lowered = transform.CallTIRRewrite()(mod)
+    assert transform.EliminateCommonSubexpr()(lowered) is lowered
+    assert transform.EliminateCommonSubexpr()(mod) is not mod  # before lowering: one relu

@@ -10,17 +10,27 @@ from tvm.ir.structural import structural_equal, structural_hash
 
 from .lowering_utils import relax_function_pass, substitute_vars, with_sinfo
 
+# Calls never merged even when registered pure: allocations (two are two buffers) and what
+# the lowering passes emit; plus the effect ops DeadCodeElimination keeps.
+_LOWERING_PREFIXES = ("relax.builtin.", "relax.memory.", "relax.vm.")
+
 
 def _is_pure_call(call, mod) -> bool:
-    from tvm.relax.expr import ExternFunc
+    from tvm.relax.expr import ExternFunc, Function
     from tvm.relax.struct_info import FuncStructInfo
+
+    from .dead_code_elimination import _EFFECT_OPS
 
     op = call.op
     if isinstance(op, Op):
+        if op.name in _EFFECT_OPS or op.name.startswith(_LOWERING_PREFIXES):
+            return False
         return bool(op.get_attr("FPurity", True))
-    if isinstance(op, GlobalVar) and op in mod:
-        sinfo = mod[op].__dict__.get("struct_info_")
-        return not isinstance(sinfo, FuncStructInfo) or sinfo.purity
+    if isinstance(op, GlobalVar):
+        callee = mod[op] if op in mod else None
+        if not isinstance(callee, Function):
+            return False  # a PrimFunc called directly writes into its output arguments
+        return callee.is_pure
     if isinstance(op, ExternFunc):
         return False
     sinfo = op.__dict__.get("struct_info_")
