@@ -50,6 +50,56 @@ def test_op_pattern_is_upstreams(name):
     assert _pattern(fcompute, *shapes) == expected
 
 
+def test_op_pattern_of_a_gather_is_opaque():
+    # Regression: an index read from a tensor (take) was taken as injective; upstream's
+    # UsesVar sees the index tensor's data variable, which no store index is: kOpaque.
+    a = te.placeholder((4, 3), "float32", name="a")
+    idx = te.placeholder((2,), "int64", name="idx")
+    out = te.compute((2, 3), lambda i, j: a[idx[i], j], name="take")
+    func = te.create_prim_func([a, idx, out])
+    mod = transform.AnnotateTIROpPattern()(tvm.IRModule({"f": func}))
+    assert mod["f"].attrs["op_pattern"] == int(relax.analysis.OpPatternKind.kOpaque)
+
+
+def _t(*shape, dtype="float32"):
+    return relax.TensorStructInfo(shape, dtype)
+
+
+# Legalised relax ops and the patterns apache-tvm 0.27 gives its own legalisations of them.
+_OP_PATTERNS = {
+    "conv2d": (lambda p: R.nn.conv2d(p(1, 3, 8, 8), p(4, 3, 3, 3), padding=1), [4]),
+    "softmax": (lambda p: R.nn.softmax(p(4, 8)), [4]),
+    "layer_norm": (lambda p: R.nn.layer_norm(p(4, 8), p(8), p(8), axes=[-1]), [4]),
+    "max_pool2d": (lambda p: R.nn.max_pool2d(p(1, 3, 8, 8), (2, 2), (2, 2)), [4]),
+    "reshape": (lambda p: R.reshape(p(4, 8), (8, 4)), [2]),
+    "permute_dims": (lambda p: R.permute_dims(p(4, 8)), [2]),
+    "take": (lambda p: R.take(p(4, 8), relax.Var("i", _t(3, dtype="int64")), axis=0), [8]),
+    "mean": (lambda p: R.mean(p(4, 8), axis=[1]), [4]),
+    "max": (lambda p: R.max(p(4, 8), axis=[1]), [3]),
+    "broadcast_to": (lambda p: R.broadcast_to(p(1, 8), (4, 8)), [1]),
+    "linear": (lambda p: R.linear(p(4, 8), p(3, 8), p(3)), [0, 2, 4]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_OP_PATTERNS))
+def test_op_pattern_of_legalized_ops_is_upstreams(name):
+    from tvm.relax.transform.lowering_utils import free_relax_uses
+
+    build, expected = _OP_PATTERNS[name]
+    call = build(lambda *shape: relax.Var("p", _t(*shape)))
+    params = list(dict.fromkeys(free_relax_uses(call)))
+    bb = relax.BlockBuilder()
+    with bb.function("main", params):
+        with bb.dataflow():
+            out = bb.emit_output(call)
+        bb.emit_func_output(out)
+    mod = transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
+    patterns = sorted(
+        f.attrs["op_pattern"] for f in mod.functions.values() if "op_pattern" in f.attrs
+    )
+    assert patterns == expected
+
+
 def test_op_pattern_of_an_extern_call_is_opaque():
     a = te.placeholder((4,), "float32", name="a")
     out = te.extern(
@@ -324,10 +374,6 @@ def test_a_tuple_parameter_of_a_group_is_passed_as_its_tensors():
         [tvm.runtime.tensor(a), tvm.runtime.tensor(b)]
     )
     np.testing.assert_allclose(got.numpy(), 2 * b)
-
-
-def _t(*shape):
-    return relax.TensorStructInfo(shape, "float32")
 
 
 def test_fuse_ops_max_depth_bounds_a_group():

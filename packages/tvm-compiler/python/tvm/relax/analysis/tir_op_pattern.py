@@ -25,11 +25,20 @@ def _same_indices(a, b) -> bool:
 
 
 def _vars_in(expr) -> set:
-    from tvm.tir.expr import Var
+    """The Vars expr reads; a load inside it reads its buffer's data variable too (as
+    upstream's UsesVar sees it), so an index computed from a tensor uses a foreign var."""
+    from tvm.tir.expr import BufferLoad, Var
     from tvm.tir.functor import post_order_visit
 
     found: set = set()
-    post_order_visit(expr, lambda n: found.add(n) if isinstance(n, Var) else None)
+
+    def visit(node):
+        if isinstance(node, Var):
+            found.add(node)
+        elif isinstance(node, BufferLoad):
+            found.add(node.buffer.data)
+
+    post_order_visit(expr, visit)
     return found
 
 
