@@ -391,3 +391,80 @@ def test_fuse_ops_max_depth_bounds_a_group():
 def test_get_default_pipeline_for_a_cpu_target_fuses():
     lowered = relax.get_default_pipeline(tvm.target.Target("llvm"))(_legalized(_mlp_tail))
     assert "fused_matmul_add_relu" in [gv.name_hint for gv in lowered.get_global_vars()]
+
+
+def _cnn_block():
+    x = relax.Var("x", _t(1, 3, 16, 16))
+    w, w2 = relax.Var("w", _t(8, 3, 3, 3)), relax.Var("w2", _t(8, 8, 3, 3))
+    g = relax.Var("g", _t(8))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, w, w2, g]):
+        with bb.dataflow():
+            h = bb.emit(R.nn.conv2d(x, w, padding=1))
+            h = bb.emit(R.nn.relu(bb.emit(R.multiply(h, R.reshape(g, (1, 8, 1, 1))))))
+            r = bb.emit(R.nn.conv2d(h, w2, padding=1))
+            h = bb.emit(R.nn.relu(bb.emit(R.add(r, h))))
+            h = bb.emit(
+                R.nn.softmax(bb.emit(R.flatten(bb.emit(R.nn.max_pool2d(h, (2, 2), (2, 2))))))
+            )
+            out = bb.emit_output(h)
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+def _attention_like():
+    x, wq, wk = relax.Var("x", _t(4, 16)), relax.Var("wq", _t(16, 16)), relax.Var("wk", _t(16, 16))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, wq, wk]):
+        with bb.dataflow():
+            q = bb.emit(
+                R.permute_dims(bb.emit(R.reshape(bb.emit(R.matmul(x, wq)), (4, 2, 8))), [1, 0, 2])
+            )
+            k = bb.emit(
+                R.permute_dims(bb.emit(R.reshape(bb.emit(R.matmul(x, wk)), (4, 2, 8))), [1, 2, 0])
+            )
+            s = bb.emit(R.multiply(bb.emit(R.matmul(q, k)), relax.const(0.35, "float32")))
+            s = bb.emit(R.sum(bb.emit(R.nn.softmax(s, axis=-1)), axis=[0]))
+            s = bb.emit(R.add(s, relax.const(1.0, "float32")))
+            out = bb.emit_output(R.concat([bb.emit(R.exp(s)), bb.emit(R.log(s))]))
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+# The primitive functions apache-tvm 0.27 makes of each (its kernel names without "tir_").
+_MODELS = {
+    "cnn block": (_cnn_block, ["fused_conv2d1_add_relu1", "fused_conv2d_multiply_relu"]),
+    "attention-like": (
+        _attention_like,
+        [
+            "fused_add_exp_log_concatenate",
+            "fused_matmul1_multiply",
+            "fused_reshape_transpose",
+            "fused_reshape_transpose1",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MODELS))
+def test_fuse_ops_groups_models_as_upstream(name):
+    # Regressions: paths through two injective ops combined to kOpaque in the post-dominator
+    # tree (the add before exp/log/concat stayed out), and topi's A[0, c] for a unit dim made
+    # a multiply kBroadcast, so conv2d kept its epilogue.
+    build, expected = _MODELS[name]
+    mod = transform.AnnotateTIROpPattern()(transform.LegalizeOps()(build()))
+    fused = transform.FuseOps()(mod)
+    primitive = sorted(
+        gv.name_hint
+        for gv, f in fused.functions.items()
+        if isinstance(f, relax.Function) and f.attrs.get("Primitive")
+    )
+    assert primitive == expected
+    rng = np.random.default_rng(3)
+    args = [
+        rng.standard_normal([int(d) for d in p.struct_info.shape]).astype("float32")
+        for p in mod["main"].params
+    ]
+    with tvm.transform.PassContext(opt_level=0):  # FuseOps at level 0: nothing fused
+        reference = _run(mod, *args)
+    np.testing.assert_allclose(_run(mod, *args), reference, rtol=1e-4, atol=1e-6)

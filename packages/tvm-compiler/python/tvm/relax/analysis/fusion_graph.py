@@ -36,9 +36,7 @@ class Group:
 
 
 def combine(lhs, rhs):
-    """The pattern of a path through two kinds (two complex kinds do not combine)."""
-    if lhs > K.kBroadcast and rhs > K.kBroadcast:
-        return K.kOpaque
+    """The pattern of a path through two kinds: the more general one."""
     return max(lhs, rhs)
 
 

@@ -24,6 +24,30 @@ def _same_indices(a, b) -> bool:
     return len(a) == len(b) and all(structural_equal(x, y) for x, y in zip(a, b))
 
 
+def _is_unit(buffer, dim: int) -> bool:
+    from tvm.tir.expr import IntImm
+
+    extent = buffer.shape[dim]
+    return isinstance(extent, IntImm) and extent.value == 1
+
+
+def _is_elemwise(store, load) -> bool:
+    """The same indices; on a dimension of extent 1 in both, reading 0 is the same (this
+    stack's topi writes A[0, i] where upstream's writes A[v0, i] for a unit dimension, and
+    the two must fuse alike)."""
+    from tvm.tir.expr import IntImm
+
+    if len(store.indices) != len(load.indices):
+        return False
+    for dim, (s, ld) in enumerate(zip(store.indices, load.indices)):
+        if structural_equal(s, ld):
+            continue
+        zero = isinstance(ld, IntImm) and ld.value == 0
+        if not (zero and _is_unit(load.buffer, dim) and _is_unit(store.buffer, dim)):
+            return False
+    return True
+
+
 def _vars_in(expr) -> set:
     """The Vars expr reads; a load inside it reads its buffer's data variable too (as
     upstream's UsesVar sees it), so an index computed from a tensor uses a foreign var."""
@@ -158,7 +182,7 @@ def _block_pattern(block, kind_so_far) -> OpPatternKind:
     kind = OpPatternKind.kElemWise
     has_elemwise = False
     for load in scan.loads:
-        if _same_indices(load.indices, store.indices):
+        if _is_elemwise(store, load):
             has_elemwise = True
         elif _is_broadcast(store, load):
             kind = max(kind, OpPatternKind.kBroadcast)
