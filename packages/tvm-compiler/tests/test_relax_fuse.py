@@ -431,8 +431,22 @@ def _attention_like():
     return bb.get()
 
 
+def _split_exp_log():
+    x = relax.Var("x", _t(4, 8))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            parts = bb.emit(R.split(x, 2, axis=1))
+            a = bb.emit(R.exp(bb.emit(relax.TupleGetItem(parts, 0))))
+            b = bb.emit(R.log(bb.emit(relax.TupleGetItem(parts, 1))))
+            out = bb.emit_output(R.concat([a, b], axis=1))
+        bb.emit_func_output(out)
+    return bb.get()
+
+
 # The primitive functions apache-tvm 0.27 makes of each (its kernel names without "tir_").
 _MODELS = {
+    "split then concat": (_split_exp_log, ["fused_split_exp_log_concatenate"]),
     "cnn block": (_cnn_block, ["fused_conv2d1_add_relu1", "fused_conv2d_multiply_relu"]),
     "attention-like": (
         _attention_like,
@@ -462,7 +476,7 @@ def test_fuse_ops_groups_models_as_upstream(name):
     assert primitive == expected
     rng = np.random.default_rng(3)
     args = [
-        rng.standard_normal([int(d) for d in p.struct_info.shape]).astype("float32")
+        rng.uniform(0.5, 1.5, [int(d) for d in p.struct_info.shape]).astype("float32")
         for p in mod["main"].params
     ]
     with tvm.transform.PassContext(opt_level=0):  # FuseOps at level 0: nothing fused
