@@ -36,7 +36,7 @@ from .expr import (  # noqa: E402
     prim_value,
 )
 from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
-from .pipeline import get_pipeline, register_pipeline  # noqa: E402
+from .pipeline import get_default_pipeline, get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
     FuncType,
@@ -102,6 +102,7 @@ __all__ = [
     "expr_functor",
     "const",
     "extern",
+    "get_default_pipeline",
     "get_pipeline",
     "get_shape_of",
     "op",

@@ -6,18 +6,22 @@ from __future__ import annotations
 import tvm.transform
 
 
-def _optional_passes(*names):
-    """The passes among names that this build provides (AnnotateTIROpPattern may be absent)."""
+def _legalize_passes():
+    """Upstream's legalisation passes: ops to TIR, then fusion of the kernels by pattern."""
     from tvm.relax import transform
 
-    return [getattr(transform, name)() for name in names if hasattr(transform, name)]
+    return [
+        transform.LegalizeOps(),
+        transform.AnnotateTIROpPattern(),
+        transform.FoldConstant(),
+        transform.FuseOps(),
+        transform.FuseTIR(),
+    ]
 
 
 def zero_pipeline():
-    """Legalise ops to TIR and annotate their patterns, nothing more."""
-    return tvm.transform.Sequential(
-        _optional_passes("LegalizeOps", "AnnotateTIROpPattern"), name="zero_pipeline"
-    )
+    """Legalise ops to TIR, annotate their patterns and fuse them, nothing more."""
+    return tvm.transform.Sequential(_legalize_passes(), name="zero_pipeline")
 
 
 def default_build_pipeline():
@@ -25,7 +29,7 @@ def default_build_pipeline():
     from tvm.relax import transform
 
     passes = [
-        *_optional_passes("LegalizeOps", "AnnotateTIROpPattern"),
+        *_legalize_passes(),
         transform.ToNonDataflow(),
         transform.RemovePurityChecking(),
         transform.CallTIRRewrite(),
@@ -38,6 +42,12 @@ def default_build_pipeline():
         transform.AttachGlobalSymbol(),
     ]
     return tvm.transform.Sequential(passes, name="default_build_pipeline")
+
+
+def get_default_pipeline(target=None) -> tvm.transform.Pass:
+    """The default pipeline for target (relax.get_default_pipeline); every CPU target gets
+    default_build_pipeline, which is upstream's cpu_generic pipeline."""
+    return default_build_pipeline()
 
 
 PIPELINE_MAP = {

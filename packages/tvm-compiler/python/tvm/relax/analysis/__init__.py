@@ -6,9 +6,12 @@ from .struct_info_analysis import (
     struct_info_base_check,
     struct_info_lca,
 )
+from .tir_op_pattern import OpPatternKind, analyze_op_pattern
 from .well_formed import well_formed
 
 __all__ = [
+    "OpPatternKind",
+    "analyze_op_pattern",
     "derive_call_ret_struct_info",
     "erase_to_well_defined",
     "struct_info_base_check",

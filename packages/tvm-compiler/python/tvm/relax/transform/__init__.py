@@ -2,16 +2,22 @@
 
 from .. import op as _op  # noqa: F401,I001  (the ops exist before their legalisations register)
 from . import legalize_ops  # noqa: E402,F401,I001  (registers every op family's legalisation)
+from .annotate_tir_op_pattern import AnnotateTIROpPattern
 from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .compute_prim_value import ComputePrimValue
 from .dead_code_elimination import DeadCodeElimination
+from .decompose_ops import DecomposeOpsForInference
+from .eliminate_common_subexpr import EliminateCommonSubexpr
 from .fold_constant import FoldConstant
+from .fuse_ops import FuseOps
+from .fuse_tir import FuseTIR
 from .kill_after_last_use import KillAfterLastUse
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
+from .lift_transform_params import LiftTransformParams
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
@@ -28,15 +34,21 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
 
 
 __all__ = [
+    "AnnotateTIROpPattern",
     "AttachGlobalSymbol",
     "BindParams",
     "CallTIRRewrite",
     "CanonicalizeBindings",
     "ComputePrimValue",
     "DeadCodeElimination",
+    "DecomposeOpsForInference",
+    "EliminateCommonSubexpr",
     "FoldConstant",
+    "FuseOps",
+    "FuseTIR",
     "KillAfterLastUse",
     "LegalizeOps",
+    "LiftTransformParams",
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
     "Normalize",

@@ -18,6 +18,22 @@ def relax_function_pass(name: str, opt_level: int = 0):
     return wrap
 
 
+def rewrite_relax_functions(mod, builder, rewrite, only=lambda gv, func: True):
+    """Run rewrite(func) on each Relax function of mod that only(gv, func) accepts, storing what
+    changed in builder (a BlockBuilder on mod); mod itself when nothing changed."""
+    from tvm.relax.expr import Function
+
+    changed = False
+    for gv, func in list(mod.functions.items()):
+        if not isinstance(func, Function) or not only(gv, func):
+            continue
+        new = rewrite(func)
+        if new is not func:
+            builder.update_func(gv, new)
+            changed = True
+    return builder.get() if changed else mod
+
+
 def op(name: str) -> Op:
     """The operator called name, registering it when no op family has (lowering-only ops such
     as relax.memory.* and relax.vm.* have no user-facing constructor of their own)."""

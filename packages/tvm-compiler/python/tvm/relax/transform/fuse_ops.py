@@ -1,0 +1,313 @@
+"""FuseOps: group the call_tir bindings of each dataflow block by their PrimFuncs' op_pattern
+(upstream's post-dominator partitioner) and move each group of two or more into a private
+Relax function with attribute Primitive=1, called where the group's last binding was."""
+
+from __future__ import annotations
+
+from tvm.ir.module import GlobalVar, IRModule
+from tvm.transform import PassContext, module_pass, register_config_option
+
+from ..analysis.fusion_graph import Node, Partitioner
+from ..analysis.tir_op_pattern import OpPatternKind as K
+from .lowering_utils import free_relax_uses, is_op_call, rewrite_relax_functions, with_sinfo
+
+# The most kernels one group may take (upstream's config key and default).
+register_config_option("relax.FuseOps.max_depth", int)
+_MAX_DEPTH = 256
+
+
+def _call_tir_pattern(value, mod):
+    """The op_pattern of a call_tir's PrimFunc (kOpaque without one, or with tir_vars)."""
+    from tvm.tir.function import PrimFunc
+
+    callee = value.args[0]
+    if len(value.args) != 2 or not isinstance(callee, GlobalVar) or callee not in mod:
+        return K.kOpaque
+    func = mod[callee]
+    if not isinstance(func, PrimFunc) or "op_pattern" not in func.attrs:
+        return K.kOpaque
+    return K(int(func.attrs["op_pattern"]))
+
+
+def _operands(value):
+    """The leaf operands a binding's value reads: Vars and Constants, in order."""
+    from tvm.relax.expr import Constant, Tuple, TupleGetItem, Var
+
+    if is_op_call(value, "relax.call_tir"):
+        return list(value.args[1].fields)
+    if isinstance(value, TupleGetItem):
+        return [value.tuple_value]
+    if isinstance(value, Tuple):
+        return [f for f in value.fields if isinstance(f, (Var, Constant))]
+    return free_relax_uses(value)
+
+
+def _pattern(value, mod):
+    from tvm.relax.expr import Constant, Tuple, TupleGetItem, Var
+
+    if is_op_call(value, "relax.call_tir"):
+        if all(isinstance(a, (Var, Constant)) for a in value.args[1].fields):
+            return _call_tir_pattern(value, mod)
+        return K.kOpaque
+    if isinstance(value, TupleGetItem):
+        return K.kInjective
+    if isinstance(value, Tuple) and all(isinstance(f, (Var, Constant)) for f in value.fields):
+        return K.kTuple
+    return K.kOpaque
+
+
+def build_graph(block, mod, used_outside) -> list:
+    """The block's bindings (and the leaves they read) as fusion-graph nodes, in order."""
+    from tvm.relax.expr import DataflowVar, MatchCast
+
+    nodes: list = []
+    by_id: dict = {}  # id(relax Var or Constant) -> its node
+
+    def node_of(expr):
+        node = by_id.get(id(expr))
+        if node is None:  # a leaf: a parameter, a constant, a var of an earlier block
+            node = Node(len(nodes), expr, None, K.kOpaque)
+            nodes.append(node)
+            by_id[id(expr)] = node
+        return node
+
+    for binding in block.bindings:
+        value = binding.value
+        pattern = K.kOpaque if isinstance(binding, MatchCast) else _pattern(value, mod)
+        inputs = [node_of(e) for e in _operands(value)]
+        node = Node(len(nodes), binding.var, binding, pattern)
+        nodes.append(node)
+        for src in inputs:
+            src.outputs.append((node, pattern))
+        by_id[id(binding.var)] = node
+        node.extern_ref = not isinstance(binding.var, DataflowVar) or binding.var in used_outside
+    return nodes
+
+
+class _Leaves:
+    """Rebuilds a member's value with its outer operands replaced by the function's params."""
+
+    def __init__(self, mapping):
+        self.mapping = mapping  # id(outer expr) -> inner expr
+
+    def rebuild(self, value):
+        from tvm.relax.expr import Call, Tuple, TupleGetItem
+
+        sinfo = value.__dict__.get("struct_info_")
+        if isinstance(value, Call):
+            args = list(value.args)
+            args[1] = self.rebuild(args[1])
+            new = Call(value.op, args, value.attrs, value.sinfo_args, value.span)
+        elif isinstance(value, Tuple):
+            new = Tuple([self.get(f) for f in value.fields], value.span)
+        elif isinstance(value, TupleGetItem):
+            new = TupleGetItem(self.get(value.tuple_value), value.index, value.span)
+        else:
+            return self.get(value)
+        return with_sinfo(new, sinfo)
+
+    def get(self, expr):
+        return self.mapping.get(id(expr), expr)
+
+
+class _Fuser:
+    def __init__(self, mod, opt_level, max_depth=_MAX_DEPTH):
+        from tvm.relax.block_builder import BlockBuilder
+
+        self.mod = mod
+        self.opt_level = opt_level
+        self.max_depth = max_depth
+        self.builder = BlockBuilder(mod)
+
+    def fuse_function(self, func):
+        from tvm.relax.expr import DataflowBlock, SeqExpr
+
+        body = func.body
+        if not isinstance(body, SeqExpr):
+            return func
+        uses = free_relax_uses(body)
+        blocks = []
+        for block in body.blocks:
+            if isinstance(block, DataflowBlock):
+                block = self.fuse_block(block, uses)
+            blocks.append(block)
+        if all(a is b for a, b in zip(blocks, body.blocks)):
+            return func
+        return func.with_fields(
+            body=with_sinfo(SeqExpr(blocks, body.body, body.span), body.struct_info)
+        )
+
+    def fuse_block(self, block, uses):
+        from collections import Counter
+
+        inside = Counter()
+        for binding in block.bindings:
+            inside.update(free_relax_uses(binding.value))
+        total = Counter(uses)
+        used_outside = {v for v, n in total.items() if n > inside.get(v, 0)}
+        nodes = build_graph(block, self.mod, used_outside)
+        groups = Partitioner(nodes, self.opt_level, self.max_depth).partition()
+        members: dict = {}
+        for node in nodes:
+            if node.binding is not None:
+                members.setdefault(groups[node.index].root(), []).append(node)
+        position = {id(b): i for i, b in enumerate(block.bindings)}
+        replace: dict = {}  # index of a group's last binding -> the bindings that replace it
+        dropped: set = set()
+        for group_nodes in members.values():
+            if len(group_nodes) < 2 or not any(
+                is_op_call(n.binding.value, "relax.call_tir") for n in group_nodes
+            ):
+                continue
+            made = self.make_group(block, group_nodes, position, used_outside)
+            if made is None:
+                continue
+            last, new_bindings, fused_nodes = made
+            replace[last] = new_bindings
+            dropped.update(position[id(n.binding)] for n in fused_nodes)
+        if not replace:
+            return block
+        out = []
+        for i, binding in enumerate(block.bindings):
+            if i in replace:
+                out.extend(replace[i])
+            elif i not in dropped:
+                out.append(binding)
+        return type(block)(out, block.span)
+
+    def make_group(self, block, group_nodes, position, used_outside):
+        from tvm.relax.expr import Constant, DataflowBlock, DataflowVar, SeqExpr, Var, VarBinding
+
+        group_nodes = _without_trailing_tuples(group_nodes)
+        if len(group_nodes) < 2:
+            return None
+        member_vars = {n.binding.var for n in group_nodes}
+        idx = sorted(position[id(n.binding)] for n in group_nodes)
+        first, last = idx[0], idx[-1]
+        # Outputs: member values read by anything but the group.
+        outputs = []
+        for n in group_nodes:
+            if n.extern_ref or any(c.binding.var not in member_vars for c, _ in n.outputs):
+                outputs.append(n.binding.var)
+        between = [
+            b for i, b in enumerate(block.bindings[first:last], first) if b.var not in member_vars
+        ]
+        for b in between:  # the fused call goes at the last member: nothing before may need it
+            if any(u in member_vars for u in free_relax_uses(b.value)):
+                return None
+        params, args, mapping = [], [], {}
+        for n in sorted(group_nodes, key=lambda n: position[id(n.binding)]):
+            for operand in _operands(n.binding.value):
+                if id(operand) in mapping or operand in member_vars:
+                    continue
+                if isinstance(operand, Constant):
+                    param = Var(f"param_{len(params)}", operand.struct_info)
+                else:
+                    param = Var(operand.name_hint, operand.struct_info)
+                mapping[id(operand)] = param
+                params.append(param)
+                args.append(operand)
+        inner = []
+        single = len(outputs) == 1
+        for n in sorted(group_nodes, key=lambda n: position[id(n.binding)]):
+            var = n.binding.var
+            if single and var is outputs[0]:
+                new_var = Var("gv", var.struct_info)
+            else:
+                new_var = DataflowVar(var.name_hint, var.struct_info)
+            value = _Leaves(mapping).rebuild(n.binding.value)
+            inner.append(VarBinding(new_var, value))
+            mapping[id(var)] = new_var
+        if single:
+            result = mapping[id(outputs[0])]
+        else:
+            from tvm.relax.expr import Tuple
+
+            fields = [mapping[id(v)] for v in outputs]
+            tup = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
+            result = Var("gv", tup.struct_info)
+            inner.append(VarBinding(result, tup))
+        from tvm.relax.expr import Function
+
+        seq = with_sinfo(SeqExpr([DataflowBlock(inner)], result), result.struct_info)
+        func = Function(params, seq, result.struct_info, True, {"Primitive": 1})
+        names = [
+            n.binding.value.args[0].name_hint
+            for n in group_nodes
+            if is_op_call(n.binding.value, "relax.call_tir")
+        ]
+        gv = self.builder.add_func(func, "fused_" + "_".join(names))
+        _set_global_sinfo(gv, func)
+        from tvm.relax.expr import Call
+
+        call = with_sinfo(Call(gv, args), result.struct_info)
+        if single:
+            return last, [VarBinding(outputs[0], call)], group_nodes
+        from tvm.relax.expr import TupleGetItem
+
+        tuple_var = DataflowVar("lv", result.struct_info)
+        new = [VarBinding(tuple_var, call)]
+        for i, var in enumerate(outputs):
+            new.append(VarBinding(var, with_sinfo(TupleGetItem(tuple_var, i), var.struct_info)))
+        return last, new, group_nodes
+
+
+def _without_trailing_tuples(group_nodes):
+    """The group less the tuples and tuple items no kernel of it reads (upstream leaves a
+    group's trailing tuple outside the primitive function)."""
+    members = list(group_nodes)
+    while True:
+        member_vars = {n.binding.var for n in members}
+        keep = [
+            n
+            for n in members
+            if is_op_call(n.binding.value, "relax.call_tir")
+            or any(c.binding is not None and c.binding.var in member_vars for c, _ in n.outputs)
+        ]
+        if len(keep) == len(members):
+            return members
+        members = keep
+
+
+def _tuple_sinfo(fields):
+    from tvm.relax.struct_info import TupleStructInfo
+
+    return TupleStructInfo([f.struct_info for f in fields])
+
+
+def _set_global_sinfo(gv, func):
+    """A GlobalVar of a Relax function carries the function's struct info (as upstream)."""
+    if gv.__dict__.get("struct_info_") is None:
+        gv._fill_late_field("struct_info_", func.struct_info)
+
+
+def _check_level(level):
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise TypeError(
+            f"relax.transform.FuseOps: fuse_opt_level must be an int, got {type(level).__name__}"
+        )
+    if not -1 <= level <= 4:
+        raise ValueError(
+            f"relax.transform.FuseOps: fuse_opt_level must be -1 (the PassContext's opt_level) "
+            f"or 0..4, got {level}"
+        )
+
+
+def FuseOps(fuse_opt_level: int = -1):  # noqa: N802  (pass constructors are capitalised)
+    """Fuse call_tir bindings into primitive Relax functions by their op patterns
+    (relax.transform.FuseOps); fuse_opt_level -1 takes the PassContext's opt_level, and
+    level 0 fuses nothing. A module with nothing to fuse comes back as itself."""
+    _check_level(fuse_opt_level)
+
+    @module_pass(opt_level=0, name="FuseOps")
+    def fuse_ops(mod: IRModule, ctx: PassContext) -> IRModule:
+        level = ctx.opt_level if fuse_opt_level == -1 else fuse_opt_level
+        fuser = _Fuser(mod, level, ctx.config.get("relax.FuseOps.max_depth", _MAX_DEPTH))
+        return rewrite_relax_functions(
+            mod,
+            fuser.builder,
+            fuser.fuse_function,
+            lambda gv, f: "Primitive" not in f.attrs and "Codegen" not in f.attrs,
+        )
+
+    return fuse_ops

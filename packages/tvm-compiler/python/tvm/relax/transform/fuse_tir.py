@@ -1,0 +1,383 @@
+"""FuseTIR: each primitive Relax function FuseOps made becomes one PrimFunc (the bodies of its
+call_tir kernels in order, intermediates as root-block allocations, each kernel's symbolic
+dimensions bound to the group's), and its calls become call_tir of that PrimFunc."""
+
+from __future__ import annotations
+
+from tvm.ir.module import GlobalVar, IRModule
+from tvm.transform import PassContext, module_pass
+
+from .lowering_utils import call as make_call
+from .lowering_utils import is_op_call, with_sinfo
+
+
+def _new_buffer(name, sinfo):
+    from tvm.relax.op._utils import dims_of
+    from tvm.tir.buffer import Buffer
+    from tvm.tir.expr import Var
+
+    dims = dims_of(sinfo)
+    if dims is None:
+        raise ValueError(f"relax.transform.FuseTIR: tensor {name!r} has no known shape")
+    return Buffer(Var(name, "handle"), sinfo.dtype, dims, name=name)
+
+
+def _tensor_sinfos(sinfo) -> list:
+    from tvm.relax.struct_info import TensorStructInfo, TupleStructInfo
+
+    if isinstance(sinfo, TensorStructInfo):
+        return [sinfo]
+    if isinstance(sinfo, TupleStructInfo):
+        return [s for f in sinfo.fields for s in _tensor_sinfos(f)]
+    raise ValueError(f"relax.transform.FuseTIR: a fused value must be tensors, got {sinfo}")
+
+
+class _Inline:
+    """One kernel's body with its buffers and symbolic dims replaced and every definition (loop
+    and block variables, allocations) fresh, so a kernel inlined twice defines nothing twice."""
+
+    def __init__(self, buffer_map, var_map):
+        from tvm.tir.functor import StmtExprMutator
+
+        self.buffer_map = dict(buffer_map)
+        self.var_map = dict(var_map)
+        outer = self
+
+        class _Mut(StmtExprMutator):
+            def visit_Var(self, var):  # noqa: N802  (dispatch names follow the node class)
+                return outer.var_map.get(var, var)
+
+            def visit_For(self, node):  # noqa: N802
+                outer.fresh_var(node.loop_var)
+                return self.generic_visit(node)
+
+            def visit_LetStmt(self, node):  # noqa: N802
+                outer.fresh_var(node.var)
+                return self.generic_visit(node)
+
+            def visit_Block(self, node):  # noqa: N802
+                for iv in node.iter_vars:
+                    outer.fresh_var(iv.var)
+                allocs = tuple(outer.fresh_buffer(b) for b in node.alloc_buffers)
+                new = self.generic_visit(node)
+                if any(a is not b for a, b in zip(allocs, node.alloc_buffers)):
+                    new = new.with_fields(alloc_buffers=allocs)
+                return new
+
+            def visit_BufferLoad(self, node):  # noqa: N802
+                from tvm.tir.expr import BufferLoad
+
+                indices = [self.visit(i) for i in node.indices]
+                return BufferLoad(outer.buffer(node.buffer), indices, node.span)
+
+            def visit_BufferStore(self, node):  # noqa: N802
+                from tvm.tir.stmt import BufferStore
+
+                value = self.visit(node.value)
+                indices = [self.visit(i) for i in node.indices]
+                return BufferStore(outer.buffer(node.buffer), value, indices, node.span)
+
+            def visit_BufferRegion(self, node):  # noqa: N802
+                from tvm.tir.stmt import BufferRegion
+
+                region = [self.visit(r) for r in node.region]
+                return BufferRegion(outer.buffer(node.buffer), region)
+
+        self.mutator = _Mut()
+
+    def fresh_var(self, var):
+        from tvm.tir.expr import Var
+
+        if var not in self.var_map:
+            self.var_map[var] = Var(var.name, var.dtype)
+
+    def buffer(self, buf):
+        return self.buffer_map.get(buf, buf)
+
+    def fresh_buffer(self, buf):
+        from tvm.tir.buffer import Buffer
+        from tvm.tir.expr import Var
+        from tvm.tir.functor import substitute
+
+        if buf in self.buffer_map:
+            return self.buffer_map[buf]
+        shape = [substitute(s, self.var_map) for s in buf.shape]
+        new = Buffer(
+            Var(buf.data.name, buf.data.dtype),
+            buf.dtype,
+            shape,
+            name=buf.name,
+            scope=buf.scope,
+            data_alignment=buf.data_alignment,
+        )
+        self.buffer_map[buf] = new
+        return new
+
+    def run(self, stmt):
+        return self.mutator.visit(stmt)
+
+
+def _bind_dims(kernel_buf, fused_buf, var_map):
+    """Map the kernel's symbolic dims to the fused buffer's (the call's struct info)."""
+    from tvm.tir.expr import Var
+
+    for mine, theirs in zip(kernel_buf.shape, fused_buf.shape):
+        if isinstance(mine, Var) and mine not in var_map:
+            var_map[mine] = theirs
+
+
+class _Fuse:
+    """Builds the fused PrimFunc of one primitive Relax function."""
+
+    def __init__(self, mod, func):
+        self.mod = mod
+        self.func = func
+        self.params: list = []
+        self.buffer_map: dict = {}
+        self.allocs: list = []
+        self.bodies: list = []
+        self.attrs: dict = {}
+        self.buffers_of: dict = {}  # relax var -> its flattened list of buffers
+
+    def build(self):
+        from tvm.relax.expr import SeqExpr, Tuple, TupleGetItem, Var
+        from tvm.tir.expr import Var as TVar
+
+        for p in self.func.params:
+            bufs = []
+            for i, sinfo in enumerate(_tensor_sinfos(p.struct_info)):
+                name = p.name_hint if i == 0 else f"{p.name_hint}_{i}"
+                buf = _new_buffer(name, sinfo)
+                handle = TVar(name, "handle")
+                self.params.append(handle)
+                self.buffer_map[handle] = buf
+                bufs.append(buf)
+            self.buffers_of[p] = bufs
+        body = self.func.body
+        if not isinstance(body, SeqExpr):
+            raise ValueError(
+                "relax.transform.FuseTIR: a primitive function's body must be a SeqExpr"
+            )
+        result = body.body
+        outputs = self._outputs(result)
+        for block in body.blocks:
+            for binding in block.bindings:
+                value = binding.value
+                var = binding.var
+                if is_op_call(value, "relax.call_tir"):
+                    self._inline(var, value, outputs)
+                elif isinstance(value, TupleGetItem):
+                    src = self.buffers_of[value.tuple_value]
+                    start = self._offset(value.tuple_value.struct_info, value.index)
+                    count = len(_tensor_sinfos(var.struct_info))
+                    self.buffers_of[var] = src[start : start + count]
+                elif isinstance(value, Tuple):
+                    self.buffers_of[var] = [b for f in value.fields for b in self.buffers_of[f]]
+                elif isinstance(value, Var):
+                    self.buffers_of[var] = self.buffers_of[value]
+                else:
+                    raise ValueError(
+                        f"relax.transform.FuseTIR: cannot fuse binding {var.name_hint!r} "
+                        f"(only call_tir, tuples and tuple items are fused)"
+                    )
+        params_bufs = list(self.buffer_map.values())
+        results = self._result_buffers(result)
+        for i, buf in enumerate(results):
+            if any(buf is b for b in params_bufs) or any(buf is b for b in results[:i]):
+                raise ValueError(
+                    "relax.transform.FuseTIR: a primitive function may not return one of its "
+                    "inputs, nor one value twice"
+                )
+            self.allocs = [b for b in self.allocs if b is not buf]
+            handle = TVar(buf.name, "handle")
+            self.params.append(handle)
+            self.buffer_map[handle] = buf
+        return self._prim_func()
+
+    @staticmethod
+    def _offset(sinfo, index):
+        return sum(len(_tensor_sinfos(f)) for f in sinfo.fields[:index])
+
+    def _outputs(self, result):
+        """The Relax vars whose buffers the fused function writes as its outputs."""
+        from tvm.relax.expr import Tuple
+
+        if isinstance(result, Tuple):
+            return set(result.fields)
+        return {result}
+
+    def _result_buffers(self, result):
+        from tvm.relax.expr import Tuple
+
+        if isinstance(result, Tuple):
+            return [b for f in result.fields for b in self.buffers_of[f]]
+        return self.buffers_of[result]
+
+    def _inline(self, var, call, outputs):
+        from tvm.tir.function import PrimFunc
+        from tvm.tir.stmt import BlockRealize
+
+        callee = call.args[0]
+        kernel = self.mod[callee] if isinstance(callee, GlobalVar) and callee in self.mod else None
+        if not isinstance(kernel, PrimFunc) or len(call.args) != 2:
+            raise ValueError(
+                f"relax.transform.FuseTIR: {var.name_hint!r} must call a PrimFunc of the module "
+                f"without tir_vars"
+            )
+        args = call.args[1].fields
+        in_bufs = [b for a in args for b in self.buffers_of[a]]
+        out_sinfos = _tensor_sinfos(var.struct_info)
+        is_output = var in outputs
+        out_bufs = []
+        handles = kernel.params
+        if len(handles) != len(in_bufs) + len(out_sinfos):
+            raise ValueError(
+                f"relax.transform.FuseTIR: {callee.name_hint} takes {len(handles)} buffers, "
+                f"the call gives {len(in_bufs)} inputs and {len(out_sinfos)} outputs"
+            )
+        for i, sinfo in enumerate(out_sinfos):
+            kbuf = kernel.buffer_map[handles[len(in_bufs) + i]]
+            buf = _new_buffer(f"{kbuf.name}_intermediate", sinfo)
+            out_bufs.append(buf)
+            if not is_output:
+                self.allocs.append(buf)
+        self.buffers_of[var] = out_bufs
+        buffer_map, var_map = {}, {}
+        for handle, buf in zip(handles, [*in_bufs, *out_bufs]):
+            kbuf = kernel.buffer_map[handle]
+            buffer_map[kbuf] = buf
+            _bind_dims(kbuf, buf, var_map)
+        inline = _Inline(buffer_map, var_map)
+        body = kernel.body
+        if isinstance(body, BlockRealize) and body.block.name_hint == "root":
+            root = body.block
+            self.allocs.extend(inline.fresh_buffer(b) for b in root.alloc_buffers)
+            body = root.body
+        self.bodies.append(inline.run(body))
+        for key, value in kernel.attrs.items():
+            if key not in ("global_symbol", "op_pattern"):
+                self.attrs.setdefault(key, value)
+
+    def _prim_func(self):
+        from tvm.tir.function import PrimFunc
+        from tvm.tir.stmt import Block, BlockRealize, SeqStmt
+
+        body = self.bodies[0] if len(self.bodies) == 1 else SeqStmt(self.bodies)
+        root = Block([], [], [], "root", body, alloc_buffers=self.allocs)
+        return PrimFunc(
+            self.params,
+            BlockRealize([], True, root),
+            buffer_map=self.buffer_map,
+            attrs=self.attrs,
+        )
+
+
+def _rewrite_calls(func, fused, mod):
+    """func with each call of a fused primitive function made a call_tir of its PrimFunc."""
+    from tvm.relax.expr import Call, Tuple
+
+    from .lowering_utils import BindingRewriter
+
+    class _Calls(BindingRewriter):
+        def rewrite_binding(self, binding, emit):
+            value = binding.value
+            if isinstance(value, Call) and isinstance(value.op, GlobalVar):
+                target = fused.get(value.op.name_hint)
+                if target is not None:
+                    fields = []
+                    for arg in value.args:
+                        fields += _flatten_arg(arg, emit)
+                    args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
+                    sinfo = value.struct_info
+                    call = make_call("relax.call_tir", [target, args], sinfo, [sinfo])
+                    emit(binding.with_fields(value=call))
+                    return
+            emit(binding)
+
+    return _Calls().rewrite_function(func)
+
+
+def _flatten_arg(arg, emit) -> list:
+    """The tensors of arg: a tuple-typed argument is taken apart into item bindings (the
+    fused PrimFunc has one buffer per tensor, as FuseTIR's _Fuse flattens parameters)."""
+    from tvm.relax.expr import TupleGetItem, Var, VarBinding
+    from tvm.relax.struct_info import TupleStructInfo
+
+    sinfo = arg.struct_info
+    if not isinstance(sinfo, TupleStructInfo):
+        return [arg]
+    out = []
+    for i, field in enumerate(sinfo.fields):
+        item = Var(f"{getattr(arg, 'name_hint', 'tup')}_{i}", field)
+        emit(VarBinding(item, with_sinfo(TupleGetItem(arg, i), field)))
+        out += _flatten_arg(item, emit)
+    return out
+
+
+def _tuple_sinfo(fields):
+    from tvm.relax.struct_info import TupleStructInfo
+
+    return TupleStructInfo([f.struct_info for f in fields])
+
+
+def FuseTIR():  # noqa: N802  (pass constructors are capitalised)
+    """Turn each primitive Relax function into one PrimFunc (relax.transform.FuseTIR); the
+    primitive functions and the kernels nothing calls any more are removed. A module without
+    primitive functions comes back as itself."""
+    from tvm.relax.block_builder import BlockBuilder
+    from tvm.relax.expr import Function
+
+    @module_pass(opt_level=0, name="FuseTIR")
+    def fuse_tir(mod: IRModule, ctx: PassContext) -> IRModule:
+        primitive = {
+            gv: f
+            for gv, f in mod.functions.items()
+            if isinstance(f, Function) and f.attrs.get("Primitive")
+        }
+        if not primitive:
+            return mod
+        bb = BlockBuilder(IRModule({}, mod.attrs))
+        kept = {gv: f for gv, f in mod.functions.items() if gv not in primitive}
+        for gv, f in kept.items():
+            bb._store(gv, f)
+        fused = {}
+        for gv, f in primitive.items():
+            prim = _Fuse(mod, f).build()
+            fused[gv.name_hint] = bb.add_func(prim, gv.name_hint)
+        for gv, f in kept.items():
+            if isinstance(f, Function):
+                new = _rewrite_calls(f, fused, mod)
+                if new is not f:
+                    bb.update_func(gv, new)
+        return _drop_unused_kernels(bb.get(), primitive)
+
+    return fuse_tir
+
+
+def _drop_unused_kernels(out, primitive):
+    """out without the private PrimFuncs only the primitive functions called."""
+    from tvm.tir.function import PrimFunc
+
+    from .dead_code_elimination import _find_global_vars
+
+    used_by_primitive: set = set()
+    for f in primitive.values():
+        found: list = []
+        _find_global_vars(f, found, GlobalVar)
+        used_by_primitive.update(g.name_hint for g in found)
+    still_used: set = set()
+    for gv, f in out.functions.items():
+        found = []
+        _find_global_vars(f, found, GlobalVar)
+        still_used.update(g.name_hint for g in found if g.name_hint != gv.name_hint)
+    keep = {
+        gv: f
+        for gv, f in out.functions.items()
+        if not (
+            isinstance(f, PrimFunc)
+            and gv.name_hint in used_by_primitive
+            and gv.name_hint not in still_used
+            and "global_symbol" not in f.attrs
+        )
+    }
+    return IRModule(keep, out.attrs)
