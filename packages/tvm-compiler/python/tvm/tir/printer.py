@@ -101,6 +101,8 @@ class _Printer:
         self.keep: list = []
         self.pending: list[str] = []  # definitions a statement needs printed before it
         self.loops: dict[int, S.For] = {}
+        # In a function, free variables and undeclared buffer views are declared at the top.
+        self.hoisted: list[str] | None = None
 
     # -- names ----------------------------------------------------------------------------
     def fresh(self, obj, hint: str | None = None) -> str:
@@ -116,15 +118,22 @@ class _Printer:
         text = self.defined.get(id(v))
         if text is None:  # a free variable: upstream declares it where first used
             text = self.fresh(v)
-            self.pending.append(f"{text} = T.{v.dtype}()")
+            (self.pending if self.hoisted is None else self.hoisted).append(
+                f"{text} = T.{v.dtype}()"
+            )
         return text
 
     def buffer(self, buf) -> str:
         text = self.defined.get(id(buf))
         if text is None:  # a view not declared in the IR: declare it where first used
-            data = self.var(buf.data)
-            text = self.fresh(buf)
-            self.pending.append(f"{text} = T.Buffer({self.buffer_args(buf, data=data)})")
+            known = id(buf.data) in self.defined
+            if known:
+                text = self.fresh(buf)
+                line = f"{text} = T.Buffer({self.buffer_args(buf, data=self.var(buf.data))})"
+            else:  # its memory is its own: T.Buffer without data= makes that
+                text = self.define_buffer(buf)
+                line = f"{text} = T.Buffer({self.buffer_args(buf)})"
+            (self.hoisted if known and self.hoisted is not None else self.pending).append(line)
         return text
 
     def define_buffer(self, buf) -> str:
@@ -318,7 +327,7 @@ class _Printer:
             and body.buffer.data is s.buffer_var
             and body.buffer.dtype == s.dtype
             and len(s.extents) == len(body.buffer.shape)
-            and all(a is b or a == b for a, b in zip(s.extents, body.buffer.shape))
+            and all(a.structural_equal(b) for a, b in zip(s.extents, body.buffer.shape))
         ):
             # An allocation made for one declared buffer is upstream's T.decl_buffer(shape).
             args = self.buffer_args(body.buffer, dtype_always=False)
@@ -431,6 +440,7 @@ class _Printer:
         if attrs:
             decls.append(f"    T.func_attr({literal(attrs, self.expr)})")
         body = f.body
+        self.hoisted = []
         if _implicit_root(body):
             for buf in body.block.alloc_buffers:
                 self.define_buffer(buf)
@@ -438,6 +448,7 @@ class _Printer:
             self.alloc_buffers(body.block.alloc_buffers, "    ", body_out)
             body = body.block.body
         self.stmt(body, 1, body_out)
+        decls += ["    " + line for line in self.hoisted]
         return "\n".join(out + decls + body_out)
 
 

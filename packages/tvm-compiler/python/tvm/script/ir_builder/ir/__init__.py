@@ -24,6 +24,8 @@ def module_attrs(attrs: dict) -> None:
     """Attributes of the module being built (I.module_attrs({...}) in a class body)."""
     if not isinstance(attrs, dict):
         raise TypeError(f"I.module_attrs: expected a dict, got {type(attrs).__name__}")
+    if not IRBuilder.is_in_scope():
+        return  # Python running the class body first; @I.ir_module parses it afterwards
     frame = IRBuilder.current().find_frame(IRModuleFrame)
     if frame is None:
         raise ValueError("I.module_attrs must be inside an @I.ir_module class")

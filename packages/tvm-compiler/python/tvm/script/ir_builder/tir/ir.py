@@ -259,7 +259,15 @@ def _region(value, who: str) -> S.BufferRegion:
     if isinstance(value, S.BufferRegion):
         return value
     if isinstance(value, E.BufferLoad):
-        return S.BufferRegion(value.buffer, [E.Range.from_min_extent(i, 1) for i in value.indices])
+        return S.BufferRegion(
+            value.buffer,
+            [
+                E.Range.from_min_extent(i.base, i.lanes)
+                if isinstance(i, E.Ramp)
+                else E.Range.from_min_extent(i, 1)
+                for i in value.indices
+            ],
+        )
     if isinstance(value, _Buffer):
         return S.BufferRegion(value, [E.Range(0, d) for d in value.shape])
     raise TypeError(f"{who}: expected buffer regions such as A[i, 0:4], got {value!r}")

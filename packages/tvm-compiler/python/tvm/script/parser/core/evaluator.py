@@ -7,7 +7,6 @@ import builtins
 import operator
 
 from tvm.error import DiagnosticError
-from tvm.ir.node import Node
 from tvm.tir import expr as E
 from tvm.tir.buffer import Buffer
 from tvm.tir.stmt import BufferRegion
@@ -61,7 +60,7 @@ def _with_span(value, span, operands=()):
     """value, carrying span if it is a node just made here (variables and shared nodes keep
     their own)."""
     if (
-        isinstance(value, Node)
+        isinstance(value, E.PrimExpr)  # not buffers: builder frames hold those by identity
         and value.__dict__.get("span", 0) is None
         and not type(value)._is_var
         and all(value is not o for o in operands)
@@ -224,9 +223,26 @@ class ExprEvaluator:
             items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             indices = [self.eval(i) for i in items]
             if any(isinstance(i, slice) for i in indices):
-                return buffer_region(value, indices)
+                ramps = [ramp_of(i) if isinstance(i, slice) else i for i in indices]
+                if any(r is None for r in ramps):
+                    return buffer_region(value, indices)
+                # A[i:i + 4] with constant lengths: a vector load (T.reads takes it as region).
+                return E.BufferLoad(value, ramps, span=self.parser.source.span(node))
             return E.BufferLoad(value, indices, span=self.parser.source.span(node))
         return value[self.eval(node.slice)]
+
+
+def ramp_of(index: slice):
+    """The Ramp a constant-length slice stands for, or None."""
+    from tvm.script.ir_builder.tir.ir import _simplify
+
+    if index.start is None or index.stop is None:
+        return None
+    lo = E.convert(index.start)
+    lanes = _simplify(E.convert(index.stop) - lo)
+    if not isinstance(lanes, E.IntImm) or lanes.value < 2:
+        return None
+    return E.Ramp(lo, 1 if index.step is None else index.step, lanes.value)
 
 
 def buffer_region(buffer, indices) -> BufferRegion:

@@ -17,8 +17,7 @@ class _PrimFuncDecorator:
 
     def __call__(self, func):
         if in_class_body():
-            func.__tvmscript_private__ = self.private
-            return func  # the @I.ir_module around the class parses it
+            return _defer(func, self.private)  # the @I.ir_module around the class parses it
         return _parse_function(func, self.private, caller_vars())
 
 
@@ -30,8 +29,20 @@ def prim_func(func=None, private: bool = False, check_well_formed: bool = True):
     if not inspect.isfunction(func):
         raise TypeError(f"T.prim_func: expected a Python function, got {type(func).__name__}")
     if in_class_body():
-        return func
+        return _defer(func, private)
     return _parse_function(func, private, caller_vars())
+
+
+def _defer(func, private: bool):
+    func.__tvmscript_prim_func__ = True
+    func.__tvmscript_private__ = private
+    func.__tvmscript_vars__ = caller_vars(3)
+    return func
+
+
+def parse_later(func):
+    """A @T.prim_func written in a class body (outside an @I.ir_module), parsed now."""
+    return _parse_function(func, func.__tvmscript_private__, func.__tvmscript_vars__)
 
 
 def _parse_function(func, private: bool, values: dict):

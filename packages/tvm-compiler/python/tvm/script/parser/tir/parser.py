@@ -13,6 +13,7 @@ from tvm.tir import expr as E
 from tvm.tir import stmt as S
 from tvm.tir.buffer import Buffer
 
+from ..core.evaluator import ramp_of
 from ..core.parser import Parser
 
 _STATEMENT_NAMES = {
@@ -40,6 +41,8 @@ class TIRParser(Parser):
             frame = F.PrimFuncFrame(node.name, private, self.source.span(node))
             with frame, self.scope():
                 self._prescan_symbols(node.body, frame)
+                for name, var in frame.symbols.items():
+                    self.bind(name, var)
                 self._signature(node, frame)
                 self.visit_body(node.body)
         return builder.get()
@@ -197,11 +200,9 @@ class TIRParser(Parser):
         for item in items:
             index = self.eval(item)
             if isinstance(index, slice):
-                lo = E.convert(0 if index.start is None else index.start)
-                lanes = T._simplify(E.convert(index.stop) - lo)
-                if not isinstance(lanes, E.IntImm):
-                    raise self.error(item, "a stored slice needs a constant length")
-                index = E.Ramp(lo, 1 if index.step is None else index.step, lanes.value)
+                index = ramp_of(index)
+                if index is None:
+                    raise self.error(item, "a stored slice needs a constant length of 2 or more")
             indices.append(index)
         F.add_stmt(S.BufferStore(buf, value, indices, span=self.source.span(node)))
 
