@@ -103,6 +103,7 @@ class _Printer:
         self.loops: dict[int, S.For] = {}
         # In a function, free variables and undeclared buffer views are declared at the top.
         self.hoisted: list[str] | None = None
+        self.last = True
 
     # -- names ----------------------------------------------------------------------------
     def fresh(self, obj, hint: str | None = None) -> str:
@@ -256,10 +257,13 @@ class _Printer:
         return ", ".join(args)
 
     # -- statements -----------------------------------------------------------------------
-    def stmt(self, s, indent: int, out: list) -> None:
+    def stmt(self, s, indent: int, out: list, last: bool = True) -> None:
+        """Print s; last says whether it ends its sequence (binding statements then print
+        concisely, their body being the rest of the sequence)."""
         method = find_method(type(self), type(s), "_s_", "tir")
         if method is None:
             raise TypeError(f"TIR printer: no text form for {type(s).__name__}")
+        self.last = last
         method(self, s, "    " * indent, indent, out)
 
     def emit(self, out: list, pad: str, line: str) -> None:
@@ -269,8 +273,8 @@ class _Printer:
         out.append(pad + line)
 
     def _s_SeqStmt(self, s, pad, indent, out):
-        for item in s.seq:
-            self.stmt(item, indent, out)
+        for i, item in enumerate(s.seq):
+            self.stmt(item, indent, out, last=i == len(s.seq) - 1)
 
     def _s_BufferStore(self, s, pad, indent, out):
         target = f"{self.buffer(s.buffer)}[{self.indices(s.indices)}]"
@@ -315,10 +319,21 @@ class _Printer:
             out.append(f"{pad}else:")
             self.stmt(s.else_case, indent + 1, out)
 
+    def scoped(self, out, pad, indent, concise: str, with_form: str, body) -> None:
+        """A binding statement: `x = ...` when it lasts to the end of its sequence (as
+        upstream's concise form), else `with ... as x:` with its body indented."""
+        if self.last:
+            self.emit(out, pad, concise)
+            self.stmt(body, indent, out)
+        else:
+            self.emit(out, pad, with_form)
+            self.stmt(body, indent + 1, out)
+
     def _s_LetStmt(self, s, pad, indent, out):
         value = self.expr(s.value)
-        self.emit(out, pad, f"{self.fresh(s.var)}: T.{s.var.dtype} = {value}")
-        self.stmt(s.body, indent, out)
+        name = self.fresh(s.var)
+        concise = f"{name}: T.{s.var.dtype} = {value}"
+        self.scoped(out, pad, indent, concise, f"with T.LetStmt({value}) as {name}:", s.body)
 
     def _s_Allocate(self, s, pad, indent, out):
         body = s.body
@@ -330,23 +345,25 @@ class _Printer:
             and all(a.structural_equal(b) for a, b in zip(s.extents, body.buffer.shape))
         ):
             # An allocation made for one declared buffer is upstream's T.decl_buffer(shape).
-            args = self.buffer_args(body.buffer, dtype_always=False)
-            self.emit(out, pad, f"{self.define_buffer(body.buffer)} = T.decl_buffer({args})")
-            self.stmt(body.body, indent, out)
+            call = f"T.decl_buffer({self.buffer_args(body.buffer, dtype_always=False)})"
+            name = self.define_buffer(body.buffer)
+            self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", body.body)
             return
         ext = ", ".join(self.expr(x) for x in s.extents)
         name = self.fresh(s.buffer_var)
-        self.emit(out, pad, f'{name} = T.allocate([{ext}], {quote(s.dtype)}, "global")')
-        self.stmt(s.body, indent, out)
+        call = f'T.allocate([{ext}], {quote(s.dtype)}, "global")'
+        self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
     def _s_DeclBuffer(self, s, pad, indent, out):
         args = self.buffer_args(s.buffer, data=self.var(s.buffer.data), dtype_always=False)
-        self.emit(out, pad, f"{self.fresh(s.buffer)} = T.decl_buffer({args})")
-        self.stmt(s.body, indent, out)
+        name = self.fresh(s.buffer)
+        call = f"T.decl_buffer({args})"
+        self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
     def _s_AssertStmt(self, s, pad, indent, out):
-        self.emit(out, pad, f"assert {self.expr(s.condition)}, {quote(s.message)}")
-        self.stmt(s.body, indent, out)
+        cond, msg = self.expr(s.condition), quote(s.message)
+        concise, with_form = f"assert {cond}, {msg}", f"with T.Assert({cond}, {msg}):"
+        self.scoped(out, pad, indent, concise, with_form, s.body)
 
     def _s_Evaluate(self, s, pad, indent, out):
         text = self.expr(s.value)

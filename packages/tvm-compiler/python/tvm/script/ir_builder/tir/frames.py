@@ -148,10 +148,14 @@ class ElseFrame(TIRFrame):
 class LetFrame(TIRFrame):
     def __init__(self, var, value, span=None):
         super().__init__(span)
-        self.var, self.value = var, value
+        self.var, self.bound = var, value
+
+    def __enter__(self):
+        super().__enter__()
+        return self.var
 
     def exit(self):
-        add_stmt(S.LetStmt(self.var, self.value, _body(self.stmts), self.span))
+        add_stmt(S.LetStmt(self.var, self.bound, _body(self.stmts), self.span))
 
 
 class AssertFrame(TIRFrame):

@@ -177,21 +177,42 @@ def allocate(extents, dtype, scope="global", condition=True, annotations=None) -
     return AllocateFrame(var, DataType(dtype), [E.convert(e) for e in extents])
 
 
+def LetStmt(value, var=None):  # noqa: N802
+    """`with T.LetStmt(value) as x:`: x bound to value in the body."""
+    from .frames import LetFrame
+
+    value = E.convert(value)
+    if var is None:
+        var = E.Var(_builder().take_name("v"), value.dtype)
+    return LetFrame(var, value)
+
+
+def Assert(condition, message):  # noqa: N802
+    """`with T.Assert(cond, "msg"):`: the body runs after checking cond."""
+    from .frames import AssertFrame
+
+    return AssertFrame(E.convert(condition), message)
+
+
 # -- loops -----------------------------------------------------------------------------------
 def _loop_dtype(*values) -> str:
-    # (no builtin any(): this module's any is T.any)
-    for v in values:
-        if getattr(v, "dtype", None) == "int64":
-            return "int64"
-    return "int32"
+    # The widest integer dtype among the bounds (a typed bound such as T.int8(4) decides).
+    dtypes = [v.dtype for v in values if isinstance(v, E.PrimExpr)]
+    if "int64" in dtypes:
+        return "int64"
+    typed = [d for d in dtypes if d != "int32"]
+    return typed[0] if typed else "int32"
 
 
 def _loop(kind, start, stop, thread=None, annotations=None) -> ForFrame:
     if stop is None:
-        start, stop = 0, start
-    start, stop = E.convert(start), E.convert(stop)
-    dtype = _loop_dtype(start, stop)
-    extent = _simplify(stop - start)
+        extent = E.convert(start)
+        dtype = _loop_dtype(extent)
+        start = E.IntImm(dtype, 0)
+    else:
+        start, stop = E.convert(start), E.convert(stop)
+        dtype = _loop_dtype(start, stop)
+        extent = _simplify(stop - start)
     var = E.Var(_builder().take_name("i"), dtype)
     return ForFrame([(var, start, extent, kind, thread, annotations)])
 
@@ -459,6 +480,10 @@ def assume(condition) -> None:
     add_stmt(S.Evaluate(E.Call("bool", "tir.assume", [E.convert(condition)])))
 
 
+# Builtins whose result is a handle, whatever their arguments are.
+_HANDLE_OPS = ("tvm_stack_make_shape", "tvm_stack_make_array", "address_of")
+
+
 def prefetch(load):
     return E.Call("int32", "tir.prefetch", [load])
 
@@ -485,6 +510,8 @@ def __getattr__(name):
     if not name.startswith("_") and f"tir.{name}" in list_op_names():
 
         def call(*args):
+            if name in _HANDLE_OPS:
+                return E.Call("handle", f"tir.{name}", args)
             first = E.convert(args[0]) if args else E.IntImm("int32", 0)
             return E.Call(first.dtype, f"tir.{name}", args)
 

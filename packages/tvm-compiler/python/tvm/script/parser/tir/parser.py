@@ -230,7 +230,8 @@ class TIRParser(Parser):
         if len(node.items) != 1:
             raise self.error(node, "one frame per with statement")
         item = node.items[0]
-        frame = self.eval(item.context_expr)
+        names = [item.optional_vars.id] if isinstance(item.optional_vars, ast.Name) else []
+        frame = self._eval_named(item.context_expr, names)
         if not isinstance(frame, F.TIRFrame):
             raise self.error(item.context_expr, "expected a frame such as T.block(...) or T.init()")
         frame.span = self.source.span(node)
@@ -238,7 +239,7 @@ class TIRParser(Parser):
             if item.optional_vars is not None:
                 if not isinstance(item.optional_vars, ast.Name):
                     raise self.error(item.optional_vars, "expected a name")
-                self.bind(item.optional_vars.id, value)
+                self.bind(item.optional_vars.id, getattr(value, "value", value))
             self.visit_body(node.body)
 
     def visit_If(self, node):
