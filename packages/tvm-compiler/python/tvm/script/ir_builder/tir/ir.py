@@ -63,12 +63,31 @@ def _dim(value, who: str):
 def _shape(shape, who: str) -> tuple:
     if isinstance(shape, (list, tuple)):
         return tuple(_dim(d, who) for d in shape)
-    return (_dim(shape, who),)
+    if isinstance(shape, (int, E.PrimExpr)) and not isinstance(shape, bool):
+        return (_dim(shape, who),)
+    raise TypeError(f"{who}: shape must be a tuple such as (128,) or (n, 4), got {shape!r}")
+
+
+_KNOWN_DTYPES = (
+    [f"{k}{b}" for k in ("int", "uint") for b in (8, 16, 32, 64)]
+    + ["float16", "float32", "float64", "bfloat16", "bool", "handle"]
+    + ["float8_e4m3fn", "float8_e5m2"]
+)
+
+
+def _dtype(dtype, who: str) -> DataType:
+    try:
+        return DataType(dtype)
+    except (TypeError, ValueError):
+        from tvm.script.parser.core.evaluator import did_you_mean
+
+        hint = did_you_mean(dtype, _KNOWN_DTYPES) if isinstance(dtype, str) else ""
+        raise ValueError(f"{who}: unknown dtype {dtype!r}{hint}") from None
 
 
 def _make_buffer(who, shape, dtype, data, strides, elem_offset, scope, align, axis_separators):
     name = _builder().take_name("buffer") if IRBuilder.is_in_scope() else "buffer"
-    DataType(dtype)  # a bad dtype fails here, naming it
+    _dtype(dtype, who)
     if data is None:
         data = E.Var(name, "handle")
     return _Buffer(
@@ -99,9 +118,15 @@ def Buffer(  # noqa: N802  (upstream's name)
 ):
     """A buffer: a parameter annotation, or a view of existing memory (data=...)."""
     del offset_factor, buffer_type
-    return _make_buffer(
-        "T.Buffer", shape, dtype, data, strides, elem_offset, scope, align, axis_separators
-    )
+    args = ("T.Buffer", shape, dtype, data, strides, elem_offset, scope, align, axis_separators)
+    if not IRBuilder.is_in_scope():
+        # Python evaluating a decorated function's annotations: the parser evaluates them
+        # again and reports a bad one with its source location.
+        try:
+            return _make_buffer(*args)
+        except (TypeError, ValueError):
+            return None
+    return _make_buffer(*args)
 
 
 def match_buffer(

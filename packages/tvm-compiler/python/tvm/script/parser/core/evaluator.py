@@ -52,6 +52,14 @@ _UNSUPPORTED = {
 }
 
 
+def did_you_mean(word: str, candidates) -> str:
+    """'; did you mean X?' for the closest candidate to a misspelt word, or ''."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(candidates), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def _is_prim(value) -> bool:
     return isinstance(value, E.PrimExpr)
 
@@ -96,7 +104,9 @@ class ExprEvaluator:
     def _Name(self, node):
         found, value = self.parser.lookup(node.id)
         if not found:
-            raise self.error(node, f"name {node.id!r} is not defined")
+            known = [n for scope in self.parser.scopes for n in scope] + list(self.parser.globals)
+            hint = did_you_mean(node.id, known)
+            raise self.error(node, f"name {node.id!r} is not defined{hint}")
         return value
 
     def _Attribute(self, node):
@@ -104,8 +114,9 @@ class ExprEvaluator:
         try:
             return getattr(base, node.attr)
         except AttributeError:
-            owner = getattr(base, "__name__", type(base).__name__)
-            raise self.error(node, f"{owner!r} has no attribute {node.attr!r}") from None
+            owner = ast.unparse(node.value)
+            hint = did_you_mean(node.attr, [n for n in dir(base) if not n.startswith("_")])
+            raise self.error(node, f"{owner} has no attribute {node.attr!r}{hint}") from None
 
     def _Tuple(self, node):
         return tuple(self._elements(node.elts))
@@ -148,9 +159,11 @@ class ExprEvaluator:
         except DiagnosticError:
             raise
         except Exception as err:  # noqa: BLE001
-            name = getattr(func, "__qualname__", None) or getattr(func, "__name__", "the call")
-            name = name if "." in name or name.startswith("T.") else f"T.{name}"
-            raise self.error(node, f"{name}: {err}") from None
+            name = ast.unparse(node.func)
+            message = str(err)
+            if not message.startswith(name):
+                message = f"{name}: {message}"
+            raise self.error(node, message) from None
         return _with_span(result, self.parser.source.span(node), args)
 
     def _let(self, node):
