@@ -43,10 +43,11 @@ class PrimFuncFrame(TIRFrame):
         # Shape variables by name: a string dimension in a signature and `n = T.int32()`
         # in the body name the same variable.
         self.symbols: dict = {}
+        self.has_block = False  # set by each block built inside: the body needs a root block
 
     def exit(self):
         body = _body(self.stmts)
-        if (self.root_alloc_buffers or _contains_block(body)) and not _is_root(body):
+        if (self.root_alloc_buffers or self.has_block) and not _is_root(body):
             root = S.Block([], [], [], "root", body, alloc_buffers=self.root_alloc_buffers)
             body = S.BlockRealize([], E.IntImm("bool", 1), root)
         attrs = dict(self.attrs)
@@ -58,12 +59,6 @@ class PrimFuncFrame(TIRFrame):
 
 def _is_root(body) -> bool:
     return isinstance(body, S.BlockRealize) and body.block.name_hint == "root"
-
-
-def _contains_block(body) -> bool:
-    from tvm.tir.functor import contains
-
-    return contains(body, lambda n: isinstance(n, S.Block))
 
 
 class ForFrame(TIRFrame):
@@ -114,6 +109,9 @@ class BlockFrame(TIRFrame):
             self.span,
         )
         add_stmt(S.BlockRealize(self.iter_values, self.predicate, block, self.span))
+        func = IRBuilder.current().find_frame(PrimFuncFrame)
+        if func is not None:
+            func.has_block = True
 
 
 class BlockInitFrame(TIRFrame):

@@ -7,7 +7,7 @@ import inspect
 import textwrap
 
 from tvm.error import DiagnosticError
-from tvm.ir.span import Span
+from tvm.ir.span import SourceName, Span
 
 
 class Source:
@@ -19,6 +19,7 @@ class Source:
         self.start_line = start_line  # file line of the text's first line
         self.indent = indent  # columns removed by dedenting
         self.lines = text.splitlines()
+        self._name_node = SourceName(source_name)
 
     @staticmethod
     def from_object(obj) -> Source:
@@ -49,7 +50,16 @@ class Source:
         end_col = (end if end is not None else node.col_offset) + self.indent + 1
         if end_line == line and end_col < col:
             end_col = col
-        return Span(self.source_name, line, col, end_line, end_col)
+        # Built directly: these fields are valid by construction, and a parse makes thousands.
+        span = object.__new__(Span)
+        span._set(
+            source_name=self._name_node,
+            line=line,
+            column=col,
+            end_line=end_line,
+            end_column=end_col,
+        )
+        return span
 
     def render(self, node, message: str) -> str:
         """upstream's form: `error: msg`, ` --> file:line:col`, the line and a caret range."""
@@ -67,6 +77,15 @@ class Source:
             f" {span.line} | {text}\n"
             f"{gutter} | {' ' * (span.column - 1)}{carets}"
         )
+
+    def run(self, node, method):
+        """method(node), any failure in it reported as a diagnostic at node."""
+        try:
+            return method(node)
+        except DiagnosticError:
+            raise
+        except Exception as err:  # noqa: BLE001  (any failure becomes a diagnostic here)
+            raise self.error(node, f"{type(err).__name__}: {err}") from None
 
     def error(self, node, message: str) -> DiagnosticError:
         err = DiagnosticError(self.render(node, message))

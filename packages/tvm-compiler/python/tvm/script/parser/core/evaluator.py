@@ -91,12 +91,7 @@ class ExprEvaluator:
         if method is None:
             what = _UNSUPPORTED.get(type(node), f"the expression {type(node).__name__}")
             raise self.error(node, f"{what} is not supported in TVMScript")
-        try:
-            return method(node)
-        except DiagnosticError:
-            raise
-        except Exception as err:  # noqa: BLE001  (any failure becomes a diagnostic here)
-            raise self.error(node, f"{type(err).__name__}: {err}") from None
+        return self.parser.source.run(node, method)
 
     def _Constant(self, node):
         return node.value

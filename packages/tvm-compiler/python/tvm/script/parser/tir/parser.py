@@ -120,12 +120,7 @@ class TIRParser(Parser):
         if method is None:
             what = _STATEMENT_NAMES.get(type(node), type(node).__name__)
             raise self.error(node, f"{what} is not supported in TVMScript TIR")
-        try:
-            return method(node)
-        except DiagnosticError:
-            raise
-        except Exception as err:  # noqa: BLE001  (any failure becomes a diagnostic here)
-            raise self.error(node, f"{type(err).__name__}: {err}") from None
+        return self.source.run(node, method)
 
     def _eval_named(self, value_node, names):
         builder = IRBuilder.current()
