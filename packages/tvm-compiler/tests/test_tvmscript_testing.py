@@ -91,3 +91,31 @@ def test_compare_before_after_fails_when_the_transform_gives_something_else(tmp_
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "1 failed" in done.stdout and "root" in done.stdout
+
+
+size = tvm.testing.parameter(1, 4)
+
+
+def test_parameter_runs_a_test_once_per_value(size):
+    assert size in (1, 4)
+
+
+@tvm.testing.fixture
+def doubled(size):
+    return size * 2
+
+
+def test_fixtures_built_from_parameters(doubled, size):
+    assert doubled == 2 * size
+
+
+def test_requires_marks_skip_where_the_device_or_backend_is_missing():
+    def needs_a_device():
+        pass
+
+    def needs_llvm():
+        pass
+
+    for func in (tvm.testing.requires_cuda(needs_a_device), tvm.testing.requires_llvm(needs_llvm)):
+        (mark,) = func.pytestmark
+        assert mark.name == "skipif" and mark.kwargs["reason"].startswith("needs ")

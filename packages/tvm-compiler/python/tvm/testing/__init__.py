@@ -84,6 +84,57 @@ class CompareBeforeAfter:
         assert_structural_equal(transform(before), self._as_module(expected))
 
 
+def parameter(*values, ids=None):
+    """A fixture taking each value in turn (upstream's `x = tvm.testing.parameter(1, 2)`)."""
+    import pytest
+
+    @pytest.fixture(params=values, ids=ids)
+    def fixture_value(request):
+        return request.param
+
+    return fixture_value
+
+
+def fixture(func=None, *, cache_return_value: bool = False):
+    """A pytest fixture (upstream's decorator); cached ones live for the whole session."""
+    import pytest
+
+    def wrap(f):
+        return pytest.fixture(scope="session" if cache_return_value else "function")(f)
+
+    return wrap if func is None else wrap(func)
+
+
+def _device_marks(name: str, present: bool):
+    import pytest
+
+    return pytest.mark.skipif(not present, reason=f"needs {name}, which this host does not have")
+
+
+def _has_cuda() -> bool:
+    try:
+        import tvm
+
+        return bool(getattr(tvm.cuda(0), "exist", False))
+    except Exception:  # noqa: BLE001  (no CUDA runtime at all)
+        return False
+
+
+def requires_cuda(func):
+    """Skip the test cleanly where no CUDA device is present."""
+    return _device_marks("a CUDA GPU", _has_cuda())(func)
+
+
+requires_gpu = requires_cuda
+
+
+def requires_llvm(func):
+    """Skip the test cleanly where no llvm target kind is registered."""
+    from tvm.target import list_target_kinds
+
+    return _device_marks("the LLVM backend", "llvm" in list_target_kinds())(func)
+
+
 def main() -> None:
     """Run the calling test file with pytest (upstream's `tvm.testing.main()`)."""
     import pytest
@@ -94,6 +145,11 @@ def main() -> None:
 
 __all__ = [
     "CompareBeforeAfter",
+    "fixture",
+    "parameter",
+    "requires_cuda",
+    "requires_gpu",
+    "requires_llvm",
     "assert_allclose",
     "assert_prim_expr_equal",
     "assert_structural_equal",
