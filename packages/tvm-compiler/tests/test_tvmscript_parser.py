@@ -44,6 +44,12 @@ def test_spans_point_at_the_source_lines_and_columns():
     assert (loop.span.line - first, loop.span.column) == (1, 9)
     assert (store.span.line - first, store.span.column) == (4, 17)
     assert store.value.span.column == 25 and store.span.source_name.name == __file__
+    # Definitions carry the span of what defines them: a parameter, a loop target, an axis.
+    (a_buf,) = [b for b in AddModule["add"].buffer_map.values() if b.name == "A"]
+    assert (a_buf.span.line - first, a_buf.span.column, a_buf.span.end_column) == (0, 13, 43)
+    assert (loop.loop_var.span.line - first, loop.loop_var.span.column) == (1, 13)
+    block = loop.body.block
+    assert (block.iter_vars[0].var.span.line - first, block.iter_vars[0].var.span.column) == (3, 17)
 
 
 def test_private_functions_have_no_global_symbol_and_modules_hold_attrs():

@@ -34,6 +34,7 @@ class IRBuilder:
         self.result = None
         # Names the parser gives to what the next builder call defines (`A = T.alloc_buffer`).
         self.pending_names: list[str] | None = None
+        self.pending_span = None  # and the span of the statement that names them
 
     def __enter__(self):
         stack = _STATE.__dict__.setdefault("stack", [])
@@ -65,6 +66,9 @@ class IRBuilder:
         if names:
             return names.pop(0)
         return default
+
+    def take_span(self):
+        return self.pending_span
 
     def get(self):
         if self.result is None:

@@ -99,6 +99,7 @@ def _make_buffer(who, shape, dtype, data, strides, elem_offset, scope, align, ax
         name,
         scope,
         align,
+        span=_builder().take_span() if IRBuilder.is_in_scope() else None,
         axis_separators=axis_separators or (),
     )
 
@@ -238,7 +239,7 @@ def _loop(kind, start, stop, thread=None, annotations=None) -> ForFrame:
         start, stop = E.convert(start), E.convert(stop)
         dtype = _loop_dtype(start, stop)
         extent = _simplify(stop - start)
-    var = E.Var(_builder().take_name("i"), dtype)
+    var = E.Var(_builder().take_name("i"), dtype, span=_builder().take_span())
     return ForFrame([(var, start, extent, kind, thread, annotations)])
 
 
@@ -364,7 +365,7 @@ class axis:  # noqa: N801  (upstream's namespace T.axis)
             rng = E.Range.from_min_extent(lo, _simplify(hi - lo))
         else:
             rng = E.Range.from_min_extent(E.IntImm(E.convert(dom).dtype, 0), E.convert(dom))
-        var = E.Var(_builder().take_name("v"), dtype or rng.extent.dtype)
+        var = E.Var(_builder().take_name("v"), dtype or rng.extent.dtype, _builder().take_span())
         frame.iter_vars.append(S.IterVar(rng, var, iter_type))
         frame.iter_values.append(E.convert(binding))
         return var

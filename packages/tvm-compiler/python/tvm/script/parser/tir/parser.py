@@ -74,7 +74,6 @@ class TIRParser(Parser):
             raise self.error(
                 node, "a T.prim_func takes plain parameters only (no *args, **kwargs or defaults)"
             )
-        builder = IRBuilder.current()
         for arg in args.args:
             if arg.annotation is None:
                 raise self.error(
@@ -82,9 +81,7 @@ class TIRParser(Parser):
                     f"parameter {arg.arg!r} needs a type annotation, such as "
                     'T.Buffer((128,), "float32") or T.int32',
                 )
-            builder.pending_names = [arg.arg]
-            ann = self.eval(arg.annotation)
-            builder.pending_names = None
+            ann = self._eval_named(arg.annotation, [arg.arg], arg)
             if isinstance(ann, Buffer):
                 var = E.Var(arg.arg, "handle")
                 frame.params.append(var)
@@ -122,13 +119,16 @@ class TIRParser(Parser):
             raise self.error(node, f"{what} is not supported in TVMScript TIR")
         return self.source.run(node, method)
 
-    def _eval_named(self, value_node, names):
+    def _eval_named(self, value_node, names, span_node=None):
+        """Evaluate value_node; what it defines (buffers, loop and block variables) takes
+        names and the span of span_node (the whole statement)."""
         builder = IRBuilder.current()
         builder.pending_names = list(names)
+        builder.pending_span = self.source.span(span_node or value_node)
         try:
             return self.eval(value_node)
         finally:
-            builder.pending_names = None
+            builder.pending_names = builder.pending_span = None
 
     def visit_Assign(self, node):
         if len(node.targets) != 1:
@@ -138,7 +138,7 @@ class TIRParser(Parser):
             self._store(target, self.eval(node.value), node)
             return None
         if isinstance(target, ast.Name):
-            value = self._eval_named(node.value, [target.id])
+            value = self._eval_named(node.value, [target.id], node)
             return self._bind_value(target.id, value, node)
         if isinstance(target, (ast.Tuple, ast.List)) and all(
             isinstance(e, ast.Name) for e in target.elts
@@ -208,7 +208,7 @@ class TIRParser(Parser):
         elts = target.elts if isinstance(target, ast.Tuple) else [target]
         if not all(isinstance(e, ast.Name) for e in elts):
             raise self.error(target, "loop variables must be names")
-        frame = self._eval_named(node.iter, [e.id for e in elts])
+        frame = self._eval_named(node.iter, [e.id for e in elts], node.target)
         if not isinstance(frame, F.ForFrame):
             raise self.error(
                 node.iter,
