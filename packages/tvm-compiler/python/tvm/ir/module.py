@@ -155,12 +155,11 @@ class IRModule(Node):
         for gv, func in changed.items():
             self.functions[gv] = func
 
-    def script(self) -> str:
-        from .printer import node_to_str
+    def script(self, **options) -> str:
+        """The module in TVMScript (`@I.ir_module class Module:`), as upstream prints it."""
+        from .printer import module_script
 
-        return "\n\n".join(
-            node_to_str(func, name=gv.name_hint) for gv, func in self.functions.items()
-        )
+        return module_script(self, **options)
 
     def __repr__(self):
         return self.script()

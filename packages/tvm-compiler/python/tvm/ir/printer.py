@@ -1,22 +1,69 @@
-"""Text form of IR nodes: each IR family registers a printer for its node types."""
+"""Text form of IR nodes: each IR family registers a printer; scripts get upstream's header."""
 
 from __future__ import annotations
 
+from .naming import NameTable
+
 _PRINTERS: list = []
+# The dialect each printer's functions belong to: (module name, prefix), e.g. ("tir", "T").
+_DIALECTS: dict = {}
 
 
-def register_printer(predicate, printer) -> None:
-    """Use printer(node, **options) -> str for nodes where predicate(node) is true."""
+def register_printer(predicate, printer, dialect: tuple[str, str] | None = None) -> None:
+    """Use printer(node, **options) -> str for nodes where predicate(node) is true; dialect
+    names the `tvm.script` module whose import header a printed function needs."""
     _PRINTERS.append((predicate, printer))
+    if dialect is not None:
+        _DIALECTS[printer] = dialect
+
+
+def _find(node):
+    for predicate, printer in reversed(_PRINTERS):
+        if predicate(node):
+            return printer
+    return None
 
 
 def node_to_str(node, **options) -> str:
     """The text of node; options (such as name= for a function) go to its printer."""
-    for predicate, printer in reversed(_PRINTERS):
-        if predicate(node):
-            return printer(node, **options)
-    fields = ", ".join(f"{name}={getattr(node, name)!r}" for name in node._fields)
-    return f"{type(node).__name__}({fields})"
+    from .module import BaseFunc, IRModule
+
+    if isinstance(node, IRModule):
+        return module_script(node)
+    printer = _find(node)
+    if printer is None:
+        fields = ", ".join(f"{name}={getattr(node, name)!r}" for name in node._fields)
+        return f"{type(node).__name__}({fields})"
+    text = printer(node, **options)
+    dialect = _DIALECTS.get(printer)
+    if isinstance(node, BaseFunc) and dialect is not None and options.get("header", True):
+        return _header([dialect]) + "\n\n" + text
+    return text
+
+
+def _header(dialects) -> str:
+    # Upstream's order: the ir import first, then the dialects alphabetically.
+    ordered = sorted(set(dialects), key=lambda d: (d[0] != "ir", d[0]))
+    return "\n".join(f"# from tvm.script import {mod} as {prefix}" for mod, prefix in ordered)
+
+
+def module_script(mod, **_options) -> str:
+    """An IRModule as upstream prints it: `@I.ir_module class Module:` with its functions."""
+    dialects = [("ir", "I")]
+    body: list[str] = []
+    if mod.attrs:
+        from tvm.tir.printer import literal
+
+        body.append(f"    I.module_attrs({literal(dict(mod.attrs))})")
+    for gv, func in mod.functions.items():
+        printer = _find(func)
+        if printer is None:
+            raise TypeError(f"module_script: no printer for {type(func).__name__}")
+        dialects.append(_DIALECTS.get(printer, ("tir", "T")))
+        # Each function is its own naming scope, as upstream prints it.
+        text = printer(func, name=gv.name_hint, names=NameTable(), in_module=True)
+        body.append("\n".join("    " + line if line else line for line in text.split("\n")))
+    return _header(dialects) + "\n\n@I.ir_module\nclass Module:\n" + "\n\n".join(body)
 
 
 def show_text(text: str, black_format: bool = False) -> None:

@@ -1,0 +1,53 @@
+"""The TVMScript parser: walks a Python AST, evaluating expressions and driving IR builders."""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+
+from tvm.error import DiagnosticError
+
+from .diagnostics import Source
+from .evaluator import ExprEvaluator
+
+_MISSING = object()
+
+
+class Parser:
+    """Scopes of names (innermost last) over the program's globals; dialects add statements."""
+
+    def __init__(self, source: Source, globals_: dict):
+        self.source = source
+        self.globals = globals_
+        self.scopes: list[dict] = [{}]
+        self.evaluator = ExprEvaluator(self)
+
+    def lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return True, scope[name]
+        value = self.globals.get(name, _MISSING)
+        if value is _MISSING:
+            value = getattr(builtins, name, _MISSING)
+            if value is builtins.range:
+                from tvm.script.ir_builder.tir import ir as T
+
+                value = T.serial  # `for i in range(n)` is a serial loop
+        return value is not _MISSING, value
+
+    def bind(self, name: str, value) -> None:
+        self.scopes[-1][name] = value
+
+    @contextlib.contextmanager
+    def scope(self, names: dict | None = None):
+        self.scopes.append(dict(names or {}))
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+
+    def eval(self, node):
+        return self.evaluator.eval(node)
+
+    def error(self, node, message: str) -> DiagnosticError:
+        return self.source.error(node, message)

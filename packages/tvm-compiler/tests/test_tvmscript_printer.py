@@ -1,0 +1,156 @@
+# The TIR printer's exact text, in upstream's TVMScript form, and that the text parses back.
+import tvm
+from tvm import te, tir
+from tvm.script import from_source
+from tvm.script import ir as I
+from tvm.script import tir as T
+
+
+def _round_trips(node):
+    text = node.script()
+    again = from_source(text)
+    tvm.ir.assert_structural_equal(node, again)
+    assert again.script() == text
+    return text
+
+
+def test_a_module_prints_with_both_headers_and_parses_back():
+    @I.ir_module
+    class Module:
+        @T.prim_func
+        def add(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):
+            for i in range(128):
+                with T.block("B"):
+                    vi = T.axis.spatial(128, i)
+                    B[vi] = A[vi] + T.float32(1)
+
+    assert _round_trips(Module) == (
+        "# from tvm.script import ir as I\n"
+        "# from tvm.script import tir as T\n"
+        "\n"
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @T.prim_func\n"
+        '    def add(A: T.Buffer((128,), "float32"), B: T.Buffer((128,), "float32")):\n'
+        '        # with T.block("root"):\n'
+        "        for i in range(128):\n"
+        '            with T.block("B"):\n'
+        "                vi = T.axis.spatial(128, i)\n"
+        "                T.reads(A[vi])\n"
+        "                T.writes(B[vi])\n"
+        "                B[vi] = A[vi] + T.float32(1.0)"
+    )
+    assert str(Module) == Module.script()
+
+
+def test_symbolic_shapes_print_as_upstream_with_a_string_first_use():
+    n = te.var("n")
+    A = te.placeholder((n,), name="A", dtype="int8")
+    B = te.compute((n,), lambda i: A[i] * tir.const(2, "int8"), name="B")
+    assert _round_trips(te.create_prim_func([A, B])) == (
+        "# from tvm.script import tir as T\n"
+        "\n"
+        "@T.prim_func\n"
+        'def main(A: T.Buffer(("n",), "int8"), B: T.Buffer((n,), "int8")):\n'
+        "    n = T.int32()\n"
+        '    T.func_attr({"tir.noalias": True})\n'
+        '    # with T.block("root"):\n'
+        "    for i in range(n):\n"
+        '        with T.block("B"):\n'
+        "            v_i = T.axis.spatial(n, i)\n"
+        "            T.reads(A[v_i])\n"
+        "            T.writes(B[v_i])\n"
+        "            B[v_i] = A[v_i] * T.int8(2)"
+    )
+
+
+def test_statements_and_expressions_of_every_kind_print_and_parse_back():
+    @T.prim_func(private=True)
+    def f(a: T.handle, x: T.int32, C: T.Buffer((4, 4), "int64")):
+        A = T.match_buffer(a, (4, 4), strides=(8, 1))
+        X = T.alloc_buffer((4, 4), scope="local")
+        for i in T.parallel(2, 6):
+            for j in T.vectorized(4):
+                C[i - 2, j] = T.int64(0)
+        for t in T.thread_binding(32, thread="threadIdx.x"):  # noqa: B007
+            C[0, 0] = T.Select(x > 1, T.int64(1), T.int64(2)) + T.max(T.int64(x), T.int64(2))
+        y: T.int32 = 5
+        if y > 3 and y < 10 or not y == 2:
+            T.call_extern("int32", "foo", y, T.float32(1.5), T.float64(2.0), T.bool(True))
+        else:
+            T.evaluate(0)
+        assert x > 0, "x must be positive"
+        D = T.decl_buffer((16,))
+        D[0] = T.exp(A[0, 0]) + T.if_then_else(x > 1, T.float32(1), X[0, 0])
+        D[0:4] = T.Broadcast(T.float32(0), 4)
+        D[1] = T.Cast("float32", x // 2 + T.Div(x, 3) + T.truncmod(x, 3) + (x + 1) * 2)
+        D[2] = T.Cast("float32", T.Let(z * 2, where={z: x}))  # noqa: F821  (T.Let binds z)
+        T.evaluate(T.prefetch(D[3]))
+
+    assert _round_trips(f) == (
+        "# from tvm.script import tir as T\n"
+        "\n"
+        "@T.prim_func(private=True)\n"
+        'def main(a: T.handle, x: T.int32, C: T.Buffer((4, 4), "int64")):\n'
+        "    A = T.match_buffer(a, (4, 4), strides=(8, 1))\n"
+        '    # with T.block("root"):\n'
+        '    X = T.alloc_buffer((4, 4), scope="local")\n'
+        "    for i in T.parallel(2, 6):\n"
+        "        for j in T.vectorized(4):\n"
+        "            C[i - 2, j] = T.int64(0)\n"
+        '    for t in T.thread_binding(32, thread="threadIdx.x"):\n'
+        "        C[0, 0] = T.Select(x > 1, T.int64(1), T.int64(2))"
+        ' + T.max(T.Cast("int64", x), T.int64(2))\n'
+        "    y: T.int32 = 5\n"
+        "    if y > 3 and y < 10 or not y == 2:\n"
+        '        T.call_extern("int32", "foo", y, T.float32(1.5), T.float64(2.0), T.bool(True))\n'
+        "    else:\n"
+        "        T.evaluate(0)\n"
+        '    assert x > 0, "x must be positive"\n'
+        "    D = T.decl_buffer((16,))\n"
+        "    D[0] = T.exp(A[0, 0]) + T.if_then_else(x > 1, T.float32(1.0), X[0, 0])\n"
+        "    D[0:4] = T.Broadcast(T.float32(0.0), 4)\n"
+        '    D[1] = T.Cast("float32", x // 2 + T.Div(x, 3) + T.truncmod(x, 3) + (x + 1) * 2)\n'
+        '    D[2] = T.Cast("float32", T.Let(z * 2, where={z: x}))\n'
+        "    T.prefetch(D[3])"
+    )
+
+
+def test_a_block_with_init_where_attrs_and_a_reduction_prints_every_part():
+    @T.prim_func
+    def f(A: T.Buffer((8, 8), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            for k in T.serial(8, annotations={"pragma_unroll": 1}):
+                with T.block("B"):
+                    vi = T.axis.spatial(8, i)
+                    vk = T.axis.reduce((1, 8), k)
+                    T.where(k > 0)
+                    T.block_attr({"tag": "r"})
+                    with T.init():
+                        B[vi] = T.float32(0)
+                    B[vi] = B[vi] + A[vi, vk]
+
+    text = _round_trips(f)
+    assert text.splitlines()[4:] == [
+        '    # with T.block("root"):',
+        "    for i in range(8):",
+        '        for k in T.serial(0, 8, annotations={"pragma_unroll": 1}):',
+        '            with T.block("B"):',
+        "                vi = T.axis.spatial(8, i)",
+        "                vk = T.axis.reduce((1, 8), k)",
+        "                T.where(k > 0)",
+        "                T.reads(A[vi, vk])",
+        "                T.writes(B[vi])",
+        '                T.block_attr({"tag": "r"})',
+        "                with T.init():",
+        "                    B[vi] = T.float32(0.0)",
+        "                B[vi] = B[vi] + A[vi, vk]",
+    ]
+
+
+def test_lowered_functions_declare_their_flattened_views():
+    A = te.placeholder((4, 4), name="A")
+    B = te.compute((4, 4), lambda i, j: A[i, j] + 1.0, name="B")
+    lowered = tvm.driver.lower(te.create_prim_func([A, B]))
+    text = _round_trips(lowered["main"])
+    assert '    A_1 = T.Buffer((16,), "float32", data=A.data)\n' in text
