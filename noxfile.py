@@ -277,7 +277,7 @@ def run_scripts(session: nox.Session, scripts, env_for=lambda script: {}) -> Non
 def demo(session: nox.Session) -> None:
     """The end-to-end tour: each package's demo.py, lowest layer first."""
     install_everything(session, extras=["demo"])
-    demos = [pkg.path / "demo.py" for pkg in PACKAGES.values() if (pkg.path / "demo.py").exists()]
+    demos = [d for pkg in PACKAGES.values() for d in sorted(pkg.path.glob("demo*.py"))]
     run_scripts(session, demos)
 
 

@@ -42,3 +42,28 @@ def test_bad_address():
         ValueError, match="tensor_from_pointer: argument 'address' must be an int >= 0"
     ):
         runtime.tensor_from_pointer(-1, (1,), "float32", tvm.cpu(0))
+
+
+def test_a_tensor_alive_at_exit_does_not_crash_the_interpreter():
+    # Regression: a tensor over a pointer that outlived the module's globals read its freed
+    # ctypes struct during interpreter teardown (a segfault at exit; how soon depended on
+    # unrelated objects, here an extra meta-path finder, as a VM output kept to the end had).
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, importlib.abc\n"
+        "class F(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, F())\n"
+        "import ctypes, tvm\n"
+        "from tvm.runtime.dlpack_pointer import tensor_from_pointer\n"
+        "buf = ctypes.create_string_buffer(64)\n"
+        "t = tensor_from_pointer(ctypes.addressof(buf), (4,), 'float32', tvm.cpu(),"
+        " keepalive=buf)\n"
+        "print('alive', tuple(t.shape))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert "alive (4,)" in proc.stdout

@@ -80,8 +80,23 @@ def _cached_build(key, mod):
     return tvm.runtime.load_module(path)
 
 
-def compile(mod_or_func, target="c"):  # noqa: A001  (the public name is tvm.compile)
-    """Compile an IRModule or PrimFunc for target and return the loaded runtime Module."""
+def _holds_relax(mod) -> bool:
+    if not isinstance(mod, IRModule) or all(isinstance(f, PrimFunc) for _, f in mod.items()):
+        return False
+    from tvm.relax.vm_build import has_relax_function
+
+    return has_relax_function(mod)
+
+
+def compile(  # noqa: A001  (the public name is tvm.compile)
+    mod_or_func, target="c", *, relax_pipeline="default", exec_mode="bytecode"
+):
+    """Compile an IRModule or PrimFunc for target and return the loaded runtime Module; a
+    module holding Relax functions becomes a VM Executable (relax.build)."""
+    if _holds_relax(mod_or_func):
+        from tvm.relax.vm_build import build as relax_build
+
+        return relax_build(mod_or_func, target, relax_pipeline=relax_pipeline, exec_mode=exec_mode)
     mod = _as_module(mod_or_func)
     target = Target(target if target is not None else "c")
     key = _build_key(mod, target)

@@ -57,7 +57,9 @@ class _EqualChecker:
         for name in type(lhs)._var_compare_fields:
             a, b = getattr(lhs, name), getattr(rhs, name)
             if isinstance(a, Node) or isinstance(b, Node):
-                self.check(a, b, f"{path}.{name}", False)
+                # Where the variable is defined, variables in what it compares by are defined
+                # too (a Relax parameter's struct info defines its symbolic dimensions).
+                self.check(a, b, f"{path}.{name}", defining)
             elif a != b:
                 raise _Mismatch(path, f"variable {name} {a} vs {b}")
         mapped = self.lhs_to_rhs.get(id(lhs))
@@ -152,7 +154,7 @@ class _Hasher:
                 else f"free:{id(value)}:{value._type_key}"
             )
             for name in type(value)._var_compare_fields:
-                self.feed(getattr(value, name), out, False)
+                self.feed(getattr(value, name), out, defining)
             return
         if isinstance(value, Node):
             out.append(value._type_key)

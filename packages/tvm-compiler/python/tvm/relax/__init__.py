@@ -1,7 +1,106 @@
-"""tvm.relax (the VM part until the Relax IR lands): ExecBuilder, VirtualMachine, Executable."""
+"""tvm.relax: the graph-level IR (expressions, struct info, the BlockBuilder, ops, passes)."""
 
-from tvm.runtime.vm import Executable, VirtualMachine
+import tvm.ir  # noqa: F401  (checks the runtime version first)
+from tvm.ir.module import GlobalVar  # noqa: E402
+from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from .exec_builder import ExecBuilder
+from . import analysis, backend, op, transform  # noqa: E402
+from .block_builder import BlockBuilder  # noqa: E402
+from .exec_builder import ExecBuilder  # noqa: E402
+from .expr import (  # noqa: E402
+    Binding,
+    BindingBlock,
+    Call,
+    Constant,
+    DataflowBlock,
+    DataflowVar,
+    DataTypeImm,
+    Expr,
+    ExprWithOp,
+    ExternFunc,
+    Function,
+    Id,
+    If,
+    MatchCast,
+    PrimValue,
+    SeqExpr,
+    ShapeExpr,
+    StringImm,
+    Tuple,
+    TupleGetItem,
+    Var,
+    VarBinding,
+    const,
+    extern,
+    get_shape_of,
+    prim_value,
+)
+from .pipeline import get_pipeline, register_pipeline  # noqa: E402
+from .struct_info import (  # noqa: E402
+    FuncStructInfo,
+    FuncType,
+    ObjectStructInfo,
+    ObjectType,
+    PrimStructInfo,
+    PrimType,
+    ShapeStructInfo,
+    ShapeType,
+    StructInfo,
+    TensorStructInfo,
+    TensorType,
+    TupleStructInfo,
+    TupleType,
+)
+from .vm_build import build  # noqa: E402
 
-__all__ = ["ExecBuilder", "Executable", "VirtualMachine"]
+__all__ = [
+    "Binding",
+    "BlockBuilder",
+    "BindingBlock",
+    "Call",
+    "Constant",
+    "DataTypeImm",
+    "DataflowBlock",
+    "DataflowVar",
+    "ExecBuilder",
+    "Executable",
+    "Expr",
+    "ExprWithOp",
+    "ExternFunc",
+    "FuncStructInfo",
+    "FuncType",
+    "Function",
+    "GlobalVar",
+    "Id",
+    "If",
+    "MatchCast",
+    "ObjectStructInfo",
+    "ObjectType",
+    "PrimStructInfo",
+    "PrimType",
+    "PrimValue",
+    "SeqExpr",
+    "ShapeExpr",
+    "ShapeStructInfo",
+    "ShapeType",
+    "StringImm",
+    "StructInfo",
+    "TensorStructInfo",
+    "TensorType",
+    "Tuple",
+    "TupleGetItem",
+    "TupleStructInfo",
+    "TupleType",
+    "Var",
+    "VarBinding",
+    "VirtualMachine",
+    "analysis",
+    "build",
+    "const",
+    "extern",
+    "get_pipeline",
+    "get_shape_of",
+    "op",
+    "prim_value",
+    "register_pipeline",
+]

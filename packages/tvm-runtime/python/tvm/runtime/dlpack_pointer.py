@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 
 import tvm_ffi
@@ -66,6 +67,16 @@ def _release(address: int) -> None:
 @_DELETER
 def _managed_deleter(managed):
     _release(ctypes.addressof(managed.contents))
+
+
+@atexit.register
+def _leak_live_exports_at_exit() -> None:
+    # A tensor still alive at exit dies during interpreter teardown, after this module's
+    # globals (the ctypes structs in _LIVE, the deleter's thunk) may be gone: it would read
+    # freed memory and call freed code. Keep the structs for good and drop their deleters.
+    for managed, *_ in _LIVE.values():
+        managed.deleter = _DELETER()
+    _pythonapi.Py_IncRef(ctypes.py_object(_LIVE))
 
 
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p)

@@ -1,6 +1,6 @@
 """tvm.runtime.vm: the Relax virtual machine, its executable format and its builtins."""
 
-from . import builtins
+from . import builtins, builtins_run  # noqa: F401  (registers relax.run.assert_op / print)
 from .builtins import VMClosure
 from .bytecode import ArgKind, Instruction, Opcode, SpecialReg, VMFuncInfo, VMFuncKind
 from .executable import Executable, register_linker

@@ -1,0 +1,204 @@
+"""The op registry helpers and the structural ops: call_tir, call_tir_inplace,
+call_dps_packed, call_pure_packed, call_packed, shape_of, null_value, print, assert_op."""
+
+from __future__ import annotations
+
+from tvm.ir.expr import PrimExpr, RelaxExpr
+from tvm.ir.op import Op, register_op
+
+from ..expr import Call, ExternFunc, PrimValue, ShapeExpr, StringImm, Tuple
+from ..struct_info import (
+    ObjectStructInfo,
+    PrimStructInfo,
+    ShapeStructInfo,
+    StructInfo,
+    TensorStructInfo,
+    TupleStructInfo,
+)
+from ._utils import arg_sinfo, dims_of, op_name, tensor_arg
+
+
+def register(name: str, infer, purity: bool = True, description: str = "") -> Op:
+    """Register relax.<name> with its struct-info inference (FInferStructInfo: (call, ctx) ->
+    StructInfo) and purity (FPurity)."""
+    op = register_op(f"relax.{name}", description)
+    op.set_attr("FInferStructInfo", infer)
+    op.set_attr("FPurity", purity)
+    return op
+
+
+def call_op(name: str, args, attrs=None, sinfo_args=None) -> Call:
+    return Call(Op.get(f"relax.{name}"), list(args), attrs, sinfo_args)
+
+
+def _out_sinfo(who: str, out_sinfo) -> StructInfo:
+    items = list(out_sinfo) if isinstance(out_sinfo, (list, tuple)) else [out_sinfo]
+    for item in items:
+        if not isinstance(item, (TensorStructInfo, TupleStructInfo)):
+            raise TypeError(
+                f"{who}: out_sinfo must be TensorStructInfo or a list of them, got "
+                f"{type(item).__name__}"
+            )
+    return items[0] if len(items) == 1 else TupleStructInfo(items)
+
+
+def _args_tuple(who: str, args) -> RelaxExpr:
+    if isinstance(args, (list, tuple)):
+        return Tuple(list(args))
+    if not isinstance(args, RelaxExpr):
+        raise TypeError(f"{who}: args must be a relax Expr or a list of them, got {args!r}")
+    sinfo = args.__dict__.get("struct_info_")
+    if isinstance(args, Tuple) or isinstance(sinfo, TupleStructInfo):
+        return args
+    return Tuple([args])
+
+
+def _infer_from_sinfo_args(call, ctx):
+    if len(call.sinfo_args) != 1:
+        raise ValueError(f"{op_name(call)}: expects one sinfo_args entry, got {call.sinfo_args}")
+    return call.sinfo_args[0]
+
+
+def _tir_vars(who, tir_vars):
+    if tir_vars is None:
+        return []
+    if isinstance(tir_vars, ShapeExpr):
+        return [tir_vars]
+    if not isinstance(tir_vars, (list, tuple)):
+        raise TypeError(f"{who}: tir_vars must be a list of PrimExprs, got {tir_vars!r}")
+    return [ShapeExpr(list(tir_vars))]
+
+
+def call_tir(gvar, args, out_sinfo, tir_vars=None) -> Call:
+    """Call the PrimFunc gvar in destination-passing style: its outputs (out_sinfo) are
+    allocated by the caller; tir_vars are extra scalar arguments."""
+    args = _args_tuple("call_tir", args)
+    return call_op(
+        "call_tir",
+        [gvar, args, *_tir_vars("call_tir", tir_vars)],
+        sinfo_args=[_out_sinfo("call_tir", out_sinfo)],
+    )
+
+
+def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None) -> Call:
+    """call_tir where output i is written into argument inplace_indices[i] (-1: a new tensor)."""
+    from .op_attrs import CallTIRInplaceAttrs
+
+    indices = [inplace_indices] if isinstance(inplace_indices, int) else list(inplace_indices)
+    return call_op(
+        "call_tir_inplace",
+        [gvar, _args_tuple("call_tir_inplace", args), *_tir_vars("call_tir_inplace", tir_vars)],
+        CallTIRInplaceAttrs(inplace_indices=tuple(indices)),
+        sinfo_args=[_out_sinfo("call_tir_inplace", out_sinfo)],
+    )
+
+
+def call_dps_packed(func, args, out_sinfo) -> Call:
+    """Call a packed function in destination-passing style."""
+    if isinstance(func, str):
+        func = ExternFunc(func)
+    return call_op(
+        "call_dps_packed",
+        [func, _args_tuple("call_dps_packed", args)],
+        sinfo_args=[_out_sinfo("call_dps_packed", out_sinfo)],
+    )
+
+
+def _sinfo_list(who, sinfo_args):
+    if sinfo_args is None:
+        return []
+    items = list(sinfo_args) if isinstance(sinfo_args, (list, tuple)) else [sinfo_args]
+    for item in items:
+        if not isinstance(item, StructInfo):
+            raise TypeError(f"{who}: sinfo_args must be StructInfo, got {type(item).__name__}")
+    return items
+
+
+def _as_arg(value):
+    if isinstance(value, RelaxExpr):
+        return value
+    if isinstance(value, str):
+        return StringImm(value)
+    if isinstance(value, (int, float, PrimExpr)):
+        return PrimValue(value)
+    raise TypeError(f"expected a relax Expr, str or number, got {type(value).__name__}")
+
+
+def call_pure_packed(func, *args, sinfo_args) -> Call:
+    """Call a packed function that the compiler may treat as pure."""
+    if isinstance(func, str):
+        func = ExternFunc(func)
+    items = _sinfo_list("call_pure_packed", sinfo_args)
+    if not items:
+        raise ValueError("call_pure_packed: sinfo_args must give the result's struct info")
+    return call_op("call_pure_packed", [func, *(_as_arg(a) for a in args)], sinfo_args=items)
+
+
+def call_packed(func, *args, sinfo_args=None) -> Call:
+    """Call a packed function (impure) by name; the result has sinfo_args[0] when given."""
+    if isinstance(func, str):
+        func = ExternFunc(func)
+    items = _sinfo_list("call_packed", sinfo_args)
+    return Call(func, [_as_arg(a) for a in args], sinfo_args=items or [ObjectStructInfo()])
+
+
+def shape_of(expr) -> Call:
+    """The runtime shape of a tensor."""
+    return call_op("shape_of", [expr])
+
+
+def null_value() -> Call:
+    """A null object."""
+    return call_op("null_value", [])
+
+
+def _infer_shape_of(call, ctx):
+    sinfo = tensor_arg(call, 0, "expr")
+    dims = dims_of(sinfo)
+    return ShapeStructInfo(dims) if dims is not None else ShapeStructInfo(ndim=sinfo.ndim)
+
+
+def _infer_call_pure_packed(call, ctx):
+    return call.sinfo_args[0] if len(call.sinfo_args) == 1 else TupleStructInfo(call.sinfo_args)
+
+
+def print(*values, format: str = "") -> Call:  # noqa: A001, A002
+    """Print values at run time (impure)."""
+    return call_op("print", [StringImm(format), *(_as_arg(v) for v in values)])
+
+
+def assert_op(condition, format_args=None, format: str = "") -> Call:  # noqa: A002
+    """Raise AssertionError with the formatted message at run time when condition is false;
+    condition is a scalar bool tensor or a bool PrimValue."""
+    if isinstance(condition, (bool, PrimExpr)):
+        condition = PrimValue(condition)
+    if format_args is None:
+        format_args = []
+    elif not isinstance(format_args, (list, tuple)):
+        format_args = [format_args]
+    return call_op("assert_op", [condition, StringImm(format), *(_as_arg(a) for a in format_args)])
+
+
+def _infer_assert(call, ctx):
+    sinfo = arg_sinfo(call, 0, "condition")
+    ok = (isinstance(sinfo, PrimStructInfo) and sinfo.dtype == "bool") or (
+        isinstance(sinfo, TensorStructInfo)
+        and sinfo.dtype in ("bool", "void")
+        and sinfo.ndim in (0, -1)
+    )
+    if not ok:
+        raise TypeError(
+            f"assert_op: argument 'condition' must be a scalar bool tensor or a bool PrimValue, "
+            f"got {sinfo}"
+        )
+    return TupleStructInfo([])
+
+
+register("call_tir", _infer_from_sinfo_args)
+register("call_tir_inplace", _infer_from_sinfo_args)
+register("call_dps_packed", _infer_from_sinfo_args)
+register("call_pure_packed", _infer_call_pure_packed)
+register("shape_of", _infer_shape_of)
+register("null_value", lambda call, ctx: ObjectStructInfo())
+register("print", lambda call, ctx: TupleStructInfo([]), purity=False)
+register("assert_op", _infer_assert, purity=False)

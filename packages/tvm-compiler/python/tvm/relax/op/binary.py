@@ -1,0 +1,85 @@
+"""Elementwise binary ops with NumPy broadcasting: arithmetic, comparisons, logical ops."""
+
+from __future__ import annotations
+
+from ._utils import broadcast_dims, op_name, tensor_arg, tensor_sinfo
+from .base import call_op, register
+
+
+def _binary_infer(out_dtype):
+    def infer(call, ctx):
+        who = op_name(call)
+        lhs, rhs = tensor_arg(call, 0, "x1"), tensor_arg(call, 1, "x2")
+        if "void" not in (lhs.dtype, rhs.dtype) and lhs.dtype != rhs.dtype:
+            raise TypeError(
+                f"{who}: x1 has dtype {lhs.dtype} and x2 has dtype {rhs.dtype}; "
+                "they must be equal (cast one with astype)"
+            )
+        dtype = out_dtype or (lhs.dtype if lhs.dtype != "void" else rhs.dtype)
+        dims = broadcast_dims(who, lhs, rhs)
+        ndim = -1 if -1 in (lhs.ndim, rhs.ndim) else max(lhs.ndim, rhs.ndim)
+        return tensor_sinfo(dims, dtype, lhs.vdevice or rhs.vdevice, ndim)
+
+    return infer
+
+
+def _make(name, out_dtype=None):
+    register(name, _binary_infer(out_dtype))
+
+    def constructor(x1, x2):
+        return call_op(name, [x1, x2])
+
+    constructor.__name__ = name
+    constructor.__qualname__ = name
+    constructor.__doc__ = f"Elementwise {name} of x1 and x2 with NumPy broadcasting."
+    return constructor
+
+
+add = _make("add")
+subtract = _make("subtract")
+multiply = _make("multiply")
+divide = _make("divide")
+floor_divide = _make("floor_divide")
+power = _make("power")
+maximum = _make("maximum")
+minimum = _make("minimum")
+mod = _make("mod")
+floor_mod = _make("floor_mod")
+bitwise_and = _make("bitwise_and")
+bitwise_or = _make("bitwise_or")
+bitwise_xor = _make("bitwise_xor")
+# Comparisons produce bool tensors.
+equal = _make("equal", "bool")
+not_equal = _make("not_equal", "bool")
+less = _make("less", "bool")
+less_equal = _make("less_equal", "bool")
+greater = _make("greater", "bool")
+greater_equal = _make("greater_equal", "bool")
+logical_and = _make("logical_and")
+logical_or = _make("logical_or")
+logical_xor = _make("logical_xor")
+
+__all__ = [
+    "add",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "divide",
+    "equal",
+    "floor_divide",
+    "floor_mod",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "mod",
+    "multiply",
+    "not_equal",
+    "power",
+    "subtract",
+]

@@ -1,0 +1,112 @@
+"""Indexing: strided_slice and take."""
+
+from __future__ import annotations
+
+from tvm.tir import expr as E
+
+from ..struct_info import TensorStructInfo
+from ._utils import (
+    dims_of,
+    fmt_shape,
+    normalize_axes,
+    normalize_axis,
+    static,
+    tensor_arg,
+    tensor_sinfo,
+)
+from .base import call_op, register
+from .op_attrs import StridedSliceAttrs, TakeAttrs
+
+
+def _slice_extent(extent, begin, end, stride):
+    n = static(extent)
+    if n is not None:
+        return len(range(*slice(begin, end, stride).indices(n)))
+    if stride > 0 and begin >= 0 and end >= 0:
+        # A symbolic extent: the slice stops at whichever comes first, end or the extent.
+        stop = E.Min(E.const(end, "int64"), extent) if end < 2**62 else extent
+        length = E.Max(stop - E.const(begin, "int64"), E.const(0, "int64"))
+        return E.FloorDiv(length + (stride - 1), E.const(stride, "int64"))
+    return None
+
+
+def _infer_strided_slice(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    attrs = call.attrs
+    if data.ndim == -1:
+        return data
+    axes = normalize_axes("strided_slice", attrs.axes, data.ndim, "axes")
+    dims = dims_of(data)
+    if dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
+    out = list(dims)
+    for axis, b, e, s in zip(axes, attrs.begin, attrs.end, attrs.strides):
+        if s == 0:
+            raise ValueError(f"strided_slice: the stride on axis {axis} must not be 0")
+        extent = _slice_extent(dims[axis], b, e, s)
+        if extent is None:
+            return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
+        out[axis] = extent
+    return tensor_sinfo(out, data.dtype, data.vdevice)
+
+
+register("strided_slice", _infer_strided_slice)
+
+
+def _ints(who, name, values):
+    values = [values] if isinstance(values, int) else list(values)
+    for v in values:
+        if not isinstance(v, int) and not isinstance(v, E.IntImm):
+            raise TypeError(f"{who}: {name} must be ints, got {v!r}")
+    return tuple(int(v) for v in values)
+
+
+def strided_slice(x, axes, begin, end, strides=None, assume_inbound: bool = False):
+    """x[begin:end:strides] on each of axes (Python's slice rules, clamped to the extent)."""
+    who = "strided_slice"
+    axes, begin, end = _ints(who, "axes", axes), _ints(who, "begin", begin), _ints(who, "end", end)
+    strides = (1,) * len(axes) if strides is None else _ints(who, "strides", strides)
+    if not len(axes) == len(begin) == len(end) == len(strides):
+        raise ValueError(
+            f"{who}: axes, begin, end and strides must have one entry per axis, got "
+            f"{len(axes)}, {len(begin)}, {len(end)}, {len(strides)}"
+        )
+    attrs = StridedSliceAttrs(
+        axes=axes, begin=begin, end=end, strides=strides, assume_inbound=assume_inbound
+    )
+    return call_op("strided_slice", [x], attrs)
+
+
+def _infer_take(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    indices = tensor_arg(call, 1, "indices")
+    if indices.dtype != "void" and not indices.dtype.startswith(("int", "uint")):
+        raise TypeError(f"take: indices must be an integer tensor, got dtype {indices.dtype}")
+    axis = call.attrs.axis
+    if axis is None:
+        if data.ndim not in (1, -1):
+            raise ValueError(
+                f"take: without an axis, x must be 1-D, got x of shape {fmt_shape(data)}"
+            )
+        axis = 0
+    if data.ndim == -1 or indices.ndim == -1:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)
+    axis = normalize_axis("take", axis, data.ndim)
+    dims, idims = dims_of(data), dims_of(indices)
+    out_ndim = data.ndim - 1 + indices.ndim
+    if dims is None or idims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=out_ndim)
+    return tensor_sinfo(dims[:axis] + idims + dims[axis + 1 :], data.dtype, data.vdevice)
+
+
+register("take", _infer_take)
+
+
+def take(x, indices, axis=None, mode: str = "fast"):
+    """Elements of x at indices along axis (x must be 1-D when axis is None)."""
+    if mode not in ("fast", "clip", "wrap"):
+        raise ValueError(f"take: mode must be 'fast', 'clip' or 'wrap', got {mode!r}")
+    return call_op("take", [x, indices], TakeAttrs(axis=axis, mode=mode))
+
+
+__all__ = ["strided_slice", "take"]

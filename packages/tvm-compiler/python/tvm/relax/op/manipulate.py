@@ -1,0 +1,336 @@
+"""Shape manipulation: reshape (-1 and symbolic dims), permute_dims, expand_dims, squeeze,
+flatten, concat, split, broadcast_to."""
+
+from __future__ import annotations
+
+from tvm.ir.expr import PrimExpr, RelaxExpr
+from tvm.tir import expr as E
+
+from ..expr import ShapeExpr, Tuple
+from ..struct_info import TensorStructInfo, TupleStructInfo
+from ._utils import (
+    arg_sinfo,
+    dims_of,
+    fmt_shape,
+    int64,
+    normalize_axes,
+    normalize_axis,
+    product,
+    shape_arg_values,
+    simplify,
+    static,
+    tensor_arg,
+    tensor_sinfo,
+)
+from .base import call_op, register
+from .op_attrs import ConcatAttrs, ExpandDimsAttrs, PermuteDimsAttrs, SplitAttrs, SqueezeAttrs
+
+
+def _resolve_minus_one(who, data_dims, new_dims, data_sinfo):
+    """new_dims with its one -1 replaced by what makes the element counts agree."""
+    holes = [i for i, d in enumerate(new_dims) if static(d) == -1]
+    if len(holes) > 1:
+        raise ValueError(f"{who}: the new shape may contain -1 only once, got {new_dims}")
+    if not holes:
+        return new_dims
+    if data_dims is None:
+        return None
+    known = product([d for i, d in enumerate(new_dims) if i != holes[0]])
+    total = product(data_dims)
+    if static(known) == 0:
+        raise ValueError(f"{who}: cannot infer -1 in a shape with a zero extent")
+    if static(known) is not None and static(total) is not None and static(total) % static(known):
+        raise ValueError(
+            f"{who}: cannot reshape x of shape {fmt_shape(data_sinfo)} ({static(total)} elements) "
+            f"into {_fmt(new_dims)}"
+        )
+    out = list(new_dims)
+    out[holes[0]] = simplify(E.FloorDiv(total, known))
+    return out
+
+
+def _fmt(dims):
+    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def _infer_reshape(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    new_dims, ndim = shape_arg_values(call, 1, "shape")
+    if new_dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=ndim)
+    data_dims = dims_of(data)
+    resolved = _resolve_minus_one("reshape", data_dims, new_dims, data)
+    if resolved is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=len(new_dims))
+    if data_dims is not None:
+        before, after = product(data_dims), product(resolved)
+        diff = simplify(before - after)
+        if static(diff) is not None and static(diff) != 0:
+            raise ValueError(
+                f"reshape: cannot reshape x of shape {fmt_shape(data)} ({before} elements) into "
+                f"{_fmt(resolved)} ({after} elements)"
+            )
+    if isinstance(call.args[1], ShapeExpr) and resolved is not new_dims:
+        return tensor_sinfo(resolved, data.dtype, data.vdevice)
+    shape = call.args[1] if resolved is new_dims else ShapeExpr(resolved)
+    return TensorStructInfo(shape, data.dtype, data.vdevice)
+
+
+register("reshape", _infer_reshape)
+
+
+def _shape_arg(who, shape):
+    if isinstance(shape, RelaxExpr):
+        return shape
+    if isinstance(shape, (int, PrimExpr)):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{who}: shape must be a list of dims or a shape Expr, got {shape!r}")
+    return ShapeExpr([int64(d) for d in shape])
+
+
+def reshape(x, shape):
+    """x with a new shape of the same element count; one dim may be -1 (inferred)."""
+    shape = _shape_arg("reshape", shape)
+    sinfo = x.__dict__.get("struct_info_")
+    if isinstance(shape, ShapeExpr) and isinstance(sinfo, TensorStructInfo):
+        resolved = _resolve_minus_one("reshape", dims_of(sinfo), list(shape.values), sinfo)
+        if resolved is not None:
+            shape = ShapeExpr(resolved)
+    return call_op("reshape", [x, shape])
+
+
+def _infer_permute_dims(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    axes = call.attrs.axes
+    if axes is None:
+        if data.ndim == -1:
+            return data
+        axes = list(range(data.ndim))[::-1]
+    elif data.ndim != -1 and len(axes) != data.ndim:
+        raise ValueError(
+            f"permute_dims: axes {list(axes)} must name each of the {data.ndim} dimensions of x"
+        )
+    axes = normalize_axes("permute_dims", axes, len(axes), "axes")
+    dims = dims_of(data)
+    if dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=len(axes))
+    return tensor_sinfo([dims[a] for a in axes], data.dtype, data.vdevice)
+
+
+register("permute_dims", _infer_permute_dims)
+
+
+def permute_dims(x, axes=None):
+    """x with its axes permuted (reversed when axes is None)."""
+    return call_op(
+        "permute_dims", [x], PermuteDimsAttrs(axes=None if axes is None else tuple(axes))
+    )
+
+
+def _infer_expand_dims(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    if data.ndim == -1:
+        return data
+    out_ndim = data.ndim + len(call.attrs.axis)
+    axes = normalize_axes("expand_dims", call.attrs.axis, out_ndim)
+    dims = dims_of(data)
+    if dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=out_ndim)
+    it = iter(dims)
+    out = [E.const(1, "int64") if k in axes else next(it) for k in range(out_ndim)]
+    return tensor_sinfo(out, data.dtype, data.vdevice)
+
+
+register("expand_dims", _infer_expand_dims)
+
+
+def expand_dims(x, axis):
+    """x with extent-1 axes inserted at axis (an int or a list, positions in the result)."""
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    return call_op("expand_dims", [x], ExpandDimsAttrs(axis=axes))
+
+
+def _infer_squeeze(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    dims = dims_of(data)
+    if call.attrs.axis is None:
+        if dims is None or any(static(d) is None for d in dims):
+            return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)
+        return tensor_sinfo([d for d in dims if static(d) != 1], data.dtype, data.vdevice)
+    if data.ndim == -1:
+        return data
+    axes = normalize_axes("squeeze", call.attrs.axis, data.ndim)
+    if dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim - len(axes))
+    for a in axes:
+        if static(dims[a]) is not None and static(dims[a]) != 1:
+            raise ValueError(
+                f"squeeze: axis {a} of x (shape {fmt_shape(data)}) has extent {dims[a]}, not 1"
+            )
+    return tensor_sinfo([d for k, d in enumerate(dims) if k not in axes], data.dtype, data.vdevice)
+
+
+register("squeeze", _infer_squeeze)
+
+
+def squeeze(x, axis=None):
+    """x without the extent-1 axes in axis (all of them when None)."""
+    axes = None if axis is None else ((axis,) if isinstance(axis, int) else tuple(axis))
+    return call_op("squeeze", [x], SqueezeAttrs(axis=axes))
+
+
+def _infer_flatten(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    dims = dims_of(data)
+    if dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=1)
+    return tensor_sinfo([product(dims)], data.dtype, data.vdevice)
+
+
+register("flatten", _infer_flatten)
+
+
+def flatten(x):
+    """x as a 1-D tensor."""
+    return call_op("flatten", [x])
+
+
+def _tensor_fields(who, sinfo):
+    if not isinstance(sinfo, TupleStructInfo):
+        raise TypeError(f"{who}: argument 'tensors' must be a tuple of tensors, got {sinfo}")
+    for i, f in enumerate(sinfo.fields):
+        if not isinstance(f, TensorStructInfo):
+            raise TypeError(f"{who}: tensor {i} of 'tensors' is not a tensor: {f}")
+    if not sinfo.fields:
+        raise ValueError(f"{who}: argument 'tensors' must hold at least one tensor")
+    return sinfo.fields
+
+
+def _infer_concat(call, ctx):
+    fields = _tensor_fields("concat", arg_sinfo(call, 0, "tensors"))
+    dtypes = {f.dtype for f in fields} - {"void"}
+    if len(dtypes) > 1:
+        raise TypeError(f"concat: the tensors have different dtypes {sorted(dtypes)}")
+    dtype = dtypes.pop() if dtypes else "void"
+    ndims = {f.ndim for f in fields} - {-1}
+    if len(ndims) > 1:
+        raise ValueError(f"concat: the tensors have different ndims {[f.ndim for f in fields]}")
+    if not ndims:
+        return TensorStructInfo(dtype=dtype, ndim=-1)
+    ndim = ndims.pop()
+    axis = normalize_axis("concat", call.attrs.axis, ndim)
+    all_dims = [dims_of(f) for f in fields]
+    if any(d is None for d in all_dims):
+        return TensorStructInfo(dtype=dtype, vdevice=fields[0].vdevice, ndim=ndim)
+    out = list(all_dims[0])
+    for i, dims in enumerate(all_dims[1:], start=1):
+        for k in range(ndim):
+            if k == axis:
+                continue
+            a, b = static(out[k]), static(dims[k])
+            if a is not None and b is not None and a != b:
+                raise ValueError(
+                    f"concat: tensor {i} of shape {fmt_shape(fields[i])} does not match tensor 0 "
+                    f"of shape {fmt_shape(fields[0])} on axis {k} (concatenating on axis {axis})"
+                )
+    out[axis] = simplify(sum((d[axis] for d in all_dims[1:]), all_dims[0][axis]))
+    return tensor_sinfo(out, dtype, fields[0].vdevice)
+
+
+register("concat", _infer_concat)
+
+
+def _tuple_arg(tensors):
+    return Tuple(list(tensors)) if isinstance(tensors, (list, tuple)) else tensors
+
+
+def concat(tensors, axis: int = 0):
+    """The tensors joined along axis."""
+    return call_op("concat", [_tuple_arg(tensors)], ConcatAttrs(axis=axis))
+
+
+def _infer_split(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    spec = call.attrs.indices_or_sections
+    if data.ndim == -1:
+        count = spec if isinstance(spec, int) else len(spec) + 1
+        return TupleStructInfo([TensorStructInfo(dtype=data.dtype, ndim=-1)] * count)
+    axis = normalize_axis("split", call.attrs.axis, data.ndim)
+    dims = dims_of(data)
+    if isinstance(spec, int):
+        if spec <= 0:
+            raise ValueError(f"split: indices_or_sections must be positive, got {spec}")
+        if dims is None:
+            return TupleStructInfo([TensorStructInfo(dtype=data.dtype, ndim=data.ndim)] * spec)
+        extent = dims[axis]
+        if static(extent) is not None and static(extent) % spec:
+            raise ValueError(
+                f"split: axis {axis} of x (shape {fmt_shape(data)}) does not divide into {spec} "
+                "equal sections"
+            )
+        part = simplify(E.FloorDiv(extent, E.const(spec, "int64")))
+        return TupleStructInfo(
+            [tensor_sinfo(dims[:axis] + [part] + dims[axis + 1 :], data.dtype)] * spec
+        )
+    if dims is None:
+        return TupleStructInfo(
+            [TensorStructInfo(dtype=data.dtype, ndim=data.ndim)] * (len(spec) + 1)
+        )
+    bounds = [E.const(0, "int64"), *(int64(i) for i in spec), dims[axis]]
+    parts = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        extent = simplify(E.Max(hi - lo, E.const(0, "int64")))
+        parts.append(tensor_sinfo(dims[:axis] + [extent] + dims[axis + 1 :], data.dtype))
+    return TupleStructInfo(parts)
+
+
+register("split", _infer_split)
+
+
+def split(x, indices_or_sections, axis: int = 0):
+    """x cut along axis into equal sections (an int) or at the given indices (a list)."""
+    spec = indices_or_sections
+    spec = spec if isinstance(spec, int) else tuple(int(i) for i in spec)
+    return call_op("split", [x], SplitAttrs(indices_or_sections=spec, axis=axis))
+
+
+def _infer_broadcast_to(call, ctx):
+    data = tensor_arg(call, 0, "x")
+    target, ndim = shape_arg_values(call, 1, "shape")
+    if target is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=ndim)
+    dims = dims_of(data)
+    if dims is not None:
+        if len(dims) > len(target):
+            raise ValueError(
+                f"broadcast_to: x of shape {fmt_shape(data)} has more dimensions than the target "
+                f"shape {_fmt(target)}"
+            )
+        for k, d in enumerate(dims):
+            t = target[len(target) - len(dims) + k]
+            if static(d) not in (None, 1) and static(t) is not None and static(d) != static(t):
+                raise ValueError(
+                    f"broadcast_to: x of shape {fmt_shape(data)} cannot broadcast to {_fmt(target)}"
+                )
+    return TensorStructInfo(call.args[1], data.dtype, data.vdevice)
+
+
+register("broadcast_to", _infer_broadcast_to)
+
+
+def broadcast_to(x, shape):
+    """x broadcast (NumPy's rules) to shape."""
+    return call_op("broadcast_to", [x, _shape_arg("broadcast_to", shape)])
+
+
+__all__ = [
+    "broadcast_to",
+    "concat",
+    "expand_dims",
+    "flatten",
+    "permute_dims",
+    "reshape",
+    "split",
+    "squeeze",
+]

@@ -1,0 +1,52 @@
+"""Reductions over axes: sum, mean, max, min, prod, variance, std (axis, keepdims as NumPy)."""
+
+from __future__ import annotations
+
+from tvm.tir import expr as E
+
+from ..struct_info import TensorStructInfo
+from ._utils import dims_of, normalize_axes, op_name, tensor_arg, tensor_sinfo
+from .base import call_op, register
+from .op_attrs import StatisticalAttrs
+
+
+def _infer_reduce(call, ctx):
+    who = op_name(call)
+    data = tensor_arg(call, 0, "x")
+    axis, keepdims = call.attrs.axis, call.attrs.keepdims
+    if data.ndim == -1:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)
+    axes = list(range(data.ndim)) if axis is None else normalize_axes(who, axis, data.ndim)
+    out_ndim = data.ndim if keepdims else data.ndim - len(axes)
+    dims = dims_of(data)
+    if dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=out_ndim)
+    if keepdims:
+        out = [E.const(1, "int64") if k in axes else d for k, d in enumerate(dims)]
+    else:
+        out = [d for k, d in enumerate(dims) if k not in axes]
+    return tensor_sinfo(out, data.dtype, data.vdevice)
+
+
+def _make(name):
+    register(name, _infer_reduce)
+
+    def constructor(x, axis=None, keepdims: bool = False):
+        axes = None if axis is None else ((axis,) if isinstance(axis, int) else tuple(axis))
+        return call_op(name, [x], StatisticalAttrs(axis=axes, keepdims=bool(keepdims)))
+
+    constructor.__name__ = name
+    constructor.__qualname__ = name
+    constructor.__doc__ = f"The {name} of x over axis (all axes when None)."
+    return constructor
+
+
+max = _make("max")  # noqa: A001
+mean = _make("mean")
+min = _make("min")  # noqa: A001
+prod = _make("prod")
+std = _make("std")
+sum = _make("sum")  # noqa: A001
+variance = _make("variance")
+
+__all__ = ["max", "mean", "min", "prod", "std", "sum", "variance"]

@@ -1,0 +1,68 @@
+"""relax.get_pipeline: the named pass pipelines that prepare a Relax module for the VM
+("default" / "default_build": legalise ops to TIR, then lower memory, builtins and shapes)."""
+
+from __future__ import annotations
+
+import tvm.transform
+
+
+def _optional_passes(*names):
+    """The passes among names that this build provides (AnnotateTIROpPattern may be absent)."""
+    from tvm.relax import transform
+
+    return [getattr(transform, name)() for name in names if hasattr(transform, name)]
+
+
+def zero_pipeline():
+    """Legalise ops to TIR and annotate their patterns, nothing more."""
+    return tvm.transform.Sequential(
+        _optional_passes("LegalizeOps", "AnnotateTIROpPattern"), name="zero_pipeline"
+    )
+
+
+def default_build_pipeline():
+    """The pipeline relax.build / tvm.compile runs by default."""
+    from tvm.relax import transform
+
+    passes = [
+        *_optional_passes("LegalizeOps", "AnnotateTIROpPattern"),
+        transform.ToNonDataflow(),
+        transform.RemovePurityChecking(),
+        transform.CallTIRRewrite(),
+        transform.StaticPlanBlockMemory(),
+        transform.LowerAllocTensor(),
+        transform.KillAfterLastUse(),
+        transform.LowerRuntimeBuiltin(),
+        transform.ComputePrimValue(),
+        transform.VMShapeLower(),
+    ]
+    return tvm.transform.Sequential(passes, name="default_build_pipeline")
+
+
+PIPELINE_MAP = {
+    "zero": zero_pipeline,
+    "default": default_build_pipeline,
+    "default_build": default_build_pipeline,
+}
+
+
+def get_pipeline(name: str = "zero", **kwargs) -> tvm.transform.Pass:
+    """The pipeline registered as name (relax.get_pipeline)."""
+    if name not in PIPELINE_MAP:
+        raise ValueError(
+            f"relax.get_pipeline: unknown pipeline {name!r}; the registered pipelines are "
+            f"{sorted(PIPELINE_MAP)}"
+        )
+    return PIPELINE_MAP[name](**kwargs)
+
+
+def register_pipeline(name: str):
+    """Decorator: register a function returning a Pass as the pipeline called name."""
+    if name in PIPELINE_MAP:
+        raise ValueError(f"relax.register_pipeline: a pipeline {name!r} is already registered")
+
+    def register(func):
+        PIPELINE_MAP[name] = func
+        return func
+
+    return register

@@ -1,0 +1,242 @@
+"""What the Relax lowering passes share: a binding-list rewriter, typed call construction and
+the function-pass decorator that picks out Relax functions."""
+
+from __future__ import annotations
+
+from tvm.ir.op import Op, register_op
+from tvm.transform import FunctionPass, PassInfo
+
+
+def relax_function_pass(name: str, opt_level: int = 0):
+    """Decorate fn(func, mod, ctx) -> func as a pass over the module's Relax functions."""
+
+    def wrap(fn):
+        from tvm.relax.expr import Function
+
+        return FunctionPass(fn, PassInfo(opt_level, name), Function)
+
+    return wrap
+
+
+def op(name: str) -> Op:
+    """The operator called name, registering it when no op family has (lowering-only ops such
+    as relax.memory.* and relax.vm.* have no user-facing constructor of their own)."""
+    return register_op(name)
+
+
+def with_sinfo(expr, sinfo):
+    """expr with its struct info filled in (lowering builds already-normalised calls)."""
+    if expr.__dict__.get("struct_info_") is None and sinfo is not None:
+        expr._fill_late_field("struct_info_", sinfo)
+    return expr
+
+
+def call(op_name: str, args, sinfo, sinfo_args=(), attrs=None):
+    """A call to a registered (or lowering-only) op, its struct info given."""
+    from tvm.relax.expr import Call
+
+    return with_sinfo(Call(op(op_name), list(args), attrs, list(sinfo_args)), sinfo)
+
+
+def call_packed(name: str, args, sinfo):
+    """call_packed of the VM builtin name; sinfo is what it returns (an empty tuple: nothing)."""
+    from tvm.relax.expr import ExternFunc
+
+    return call("relax.call_packed", [ExternFunc(name), *args], sinfo, [sinfo])
+
+
+def void_sinfo():
+    from tvm.relax.struct_info import TupleStructInfo
+
+    return TupleStructInfo([])
+
+
+def object_sinfo():
+    from tvm.relax.struct_info import ObjectStructInfo
+
+    return ObjectStructInfo()
+
+
+def prim(value, dtype="int64"):
+    """PrimValue of a Python int / PrimExpr."""
+    from tvm.relax.expr import PrimValue
+    from tvm.relax.struct_info import PrimStructInfo
+    from tvm.tir.expr import IntImm, PrimExpr
+
+    if not isinstance(value, PrimExpr):
+        value = IntImm(dtype, int(value))
+    return with_sinfo(PrimValue(value), PrimStructInfo(value=value))
+
+
+def string(value: str):
+    from tvm.relax.expr import StringImm
+    from tvm.relax.struct_info import ObjectStructInfo
+
+    return with_sinfo(StringImm(value), ObjectStructInfo())
+
+
+def dtype_imm(dtype):
+    from tvm.relax.expr import DataTypeImm
+    from tvm.relax.struct_info import ObjectStructInfo
+
+    return with_sinfo(DataTypeImm(str(dtype)), ObjectStructInfo())
+
+
+def shape_expr(values):
+    from tvm.relax.expr import ShapeExpr
+    from tvm.relax.struct_info import ShapeStructInfo
+
+    values = [_as_index(v) for v in values]
+    return with_sinfo(ShapeExpr(values), ShapeStructInfo(values))
+
+
+def _as_index(value):
+    from tvm.tir.expr import IntImm, PrimExpr
+
+    return value if isinstance(value, PrimExpr) else IntImm("int64", int(value))
+
+
+def is_op_call(expr, name: str) -> bool:
+    from tvm.relax.expr import Call
+
+    return isinstance(expr, Call) and isinstance(expr.op, Op) and expr.op.name == name
+
+
+def dtype_bytes(dtype) -> int:
+    from tvm.ir.dtype import DataType
+
+    dt = DataType(str(dtype))
+    return (dt.bits * dt.lanes + 7) // 8
+
+
+def new_var(name: str, sinfo):
+    from tvm.relax.expr import Var
+
+    return Var(name, sinfo)
+
+
+class BindingRewriter:
+    """Walks a Relax function's binding blocks in order (into If branches and inner functions),
+    letting a subclass replace each binding by a list of bindings; variables it renames are
+    substituted in every later use. Copy-on-write: an untouched function comes back as is."""
+
+    def __init__(self):
+        self.var_map: dict = {}
+
+    # -- hooks ------------------------------------------------------------------------------
+    def rewrite_binding(self, binding, emit) -> None:
+        """Emit the binding's replacement(s) through emit(binding); default: keep it."""
+        emit(binding)
+
+    def rewrite_block(self, block):
+        out: list = []
+        changed = False
+        for binding in block.bindings:
+            new_binding = self.visit_binding_value(binding)
+            before = len(out)
+            self.rewrite_binding(new_binding, out.append)
+            if new_binding is not binding or len(out) != before + 1 or out[-1] is not binding:
+                changed = True
+        if not changed:
+            return block
+        return type(block)(out)
+
+    # -- traversal ----------------------------------------------------------------------------
+    def rewrite_function(self, func):
+        body = self.rewrite_expr(func.body)
+        if body is func.body:
+            return func
+        return func.with_fields(body=body)
+
+    def rewrite_seq(self, seq):
+        blocks = [self.rewrite_block(b) for b in seq.blocks]
+        body = self.rewrite_expr(seq.body)
+        if body is seq.body and all(a is b for a, b in zip(blocks, seq.blocks)):
+            if len(blocks) == len(seq.blocks):
+                return seq
+        blocks = [b for b in blocks if b.bindings]
+        return with_sinfo(type(seq)(blocks, body), seq.__dict__.get("struct_info_"))
+
+    def visit_binding_value(self, binding):
+        value = self.rewrite_expr(binding.value)
+        var = self.var_map.get(binding.var, binding.var)
+        if value is binding.value and var is binding.var:
+            return binding
+        return binding.with_fields(value=value, var=var)
+
+    def rewrite_expr(self, expr):
+        from tvm.relax.expr import Function, If, SeqExpr
+
+        if isinstance(expr, SeqExpr):
+            return self.rewrite_seq(expr)
+        if isinstance(expr, If):
+            cond = self.substitute(expr.cond)
+            then = self.rewrite_expr(expr.true_branch)
+            other = self.rewrite_expr(expr.false_branch)
+            if cond is expr.cond and then is expr.true_branch and other is expr.false_branch:
+                return expr
+            return expr.with_fields(cond=cond, true_branch=then, false_branch=other)
+        if isinstance(expr, Function):
+            return self.rewrite_function(expr)
+        return self.substitute(expr)
+
+    def substitute(self, expr):
+        if not self.var_map:
+            return expr
+        return substitute_vars(expr, self.var_map)
+
+
+def substitute_vars(expr, var_map: dict):
+    """expr with the Relax variables in var_map replaced (copy-on-write)."""
+    from tvm.ir.functor import NodeMutator
+
+    class _Subst(NodeMutator):
+        namespace = "relax"
+
+        def visit_Var(self, node):  # noqa: N802  (dispatch names follow the node class)
+            return var_map.get(node, node)
+
+        def visit_Function(self, node):  # noqa: N802
+            return BindingRewriterWithMap(var_map).rewrite_function(node)
+
+        def visit_SeqExpr(self, node):  # noqa: N802
+            return BindingRewriterWithMap(var_map).rewrite_seq(node)
+
+        def generic_visit(self, node):
+            new = super().generic_visit(node)
+            if new is not node:  # renaming variables keeps what the expression is
+                with_sinfo(new, node.__dict__.get("struct_info_"))
+            return new
+
+    return _Subst().visit(expr)
+
+
+class BindingRewriterWithMap(BindingRewriter):
+    def __init__(self, var_map):
+        super().__init__()
+        self.var_map = var_map
+
+
+def free_relax_uses(expr) -> list:
+    """Every relax Var used (not bound) inside expr, in order of appearance, with repeats."""
+    from tvm.ir.functor import NodeVisitor
+
+    found: list = []
+
+    class _Uses(NodeVisitor):
+        namespace = "relax"
+
+        def visit_Var(self, node):  # noqa: N802
+            found.append(node)
+
+        def visit_VarBinding(self, node):  # noqa: N802  (the bound var is no use)
+            self.visit(node.value)
+
+        def visit_MatchCast(self, node):  # noqa: N802
+            self.visit(node.value)
+
+        def visit_Function(self, node):  # noqa: N802
+            self.visit(node.body)
+
+    _Uses().visit(expr)
+    return found

@@ -1,0 +1,41 @@
+"""FoldConstant: call_tir of constant inputs runs at compile time and becomes a Constant."""
+
+import numpy as np
+from relax_programs import _bias_kernel, _relu_kernel, call_tir, run, tensor
+from tvm import relax
+from tvm.ir.module import GlobalVar, IRModule
+from tvm.relax import transform
+
+
+def _module(a, b):
+    relu, add = GlobalVar("relu8"), GlobalVar("add8")
+    x = relax.Var("x", tensor(2, 8))
+    c = relax.Var("c", tensor(2, 8))
+    d = relax.Var("d", tensor(2, 8))
+    y = relax.Var("y", tensor(2, 8))
+    block = relax.BindingBlock(
+        [
+            relax.VarBinding(c, call_tir(relu, [relax.const(a)], tensor(2, 8))),
+            relax.VarBinding(d, call_tir(add, [c, relax.const(b)], tensor(2, 8))),
+            relax.VarBinding(y, call_tir(add, [x, relax.const(b)], tensor(2, 8))),
+        ]
+    )
+    func = relax.Function([x], relax.SeqExpr([block], relax.Tuple([d, y])), None)
+    func = func.with_attr("global_symbol", "main")
+    return IRModule({relu: _relu_kernel(8), add: _bias_kernel(8, False), "main": func})
+
+
+def test_constant_chains_fold_and_the_rest_stays():
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 8)).astype("float32")
+    b = rng.standard_normal(8).astype("float32")
+    folded = transform.FoldConstant()(transform.ToNonDataflow()(_module(a, b)))
+    values = [bnd.value for bnd in folded["main"].body.blocks[0].bindings]
+    assert isinstance(values[0], relax.Constant) and isinstance(values[1], relax.Constant)
+    np.testing.assert_allclose(values[1].data.numpy(), np.maximum(a, 0) + b, rtol=1e-6)
+    assert not isinstance(values[2], relax.Constant)  # x is an input
+    x = rng.standard_normal((2, 8)).astype("float32")
+    out = run(relax.build(folded, "llvm"), x)
+    np.testing.assert_allclose(out[1].numpy(), x + b, rtol=1e-6)
+    np.testing.assert_allclose(out[0].numpy(), np.maximum(a, 0) + b, rtol=1e-6)
+    assert transform.FoldConstant()(folded) is folded

@@ -1,0 +1,60 @@
+"""KillAfterLastUse, LowerAllocTensor and LowerRuntimeBuiltin: storage and tensors are dropped
+right after their last use and the memory ops become the VM's."""
+
+from relax_programs import mlp_module
+from tvm.relax import transform
+from tvm.relax.transform.lowering_utils import free_relax_uses, is_op_call
+
+
+def _lowered(*extra):
+    mod = mlp_module((4, 8))
+    for p in [
+        transform.ToNonDataflow(),
+        transform.CallTIRRewrite(),
+        transform.StaticPlanBlockMemory(),
+        transform.LowerAllocTensor(),
+        transform.KillAfterLastUse(),
+        *extra,
+    ]:
+        mod = p(mod)
+    return mod["main"]
+
+
+def _bindings(func):
+    return [b for block in func.body.blocks for b in block.bindings]
+
+
+def test_every_allocation_but_the_result_is_killed_after_its_last_use():
+    func = _lowered()
+    bindings = _bindings(func)
+    kills = {}
+    for i, b in enumerate(bindings):
+        if is_op_call(b.value, "relax.memory.kill_storage") or is_op_call(
+            b.value, "relax.memory.kill_tensor"
+        ):
+            kills[b.value.args[0]] = i
+    allocated = [
+        b.var
+        for b in bindings
+        if is_op_call(b.value, "relax.memory.alloc_storage")
+        or is_op_call(b.value, "relax.memory.alloc_tensor")
+    ]
+    result = func.body.body
+    assert result not in kills
+    assert set(kills) == set(allocated) - {result}
+    for var, at in kills.items():
+        later = [u for b in bindings[at + 1 :] for u in free_relax_uses(b.value)]
+        assert var not in later
+
+
+def test_no_trivial_rebinding_survives():
+    from tvm import relax
+
+    assert not any(isinstance(b.value, relax.Var) for b in _bindings(_lowered()))
+
+
+def test_lower_runtime_builtin_turns_memory_ops_into_vm_ops():
+    func = _lowered(transform.LowerRuntimeBuiltin())
+    names = {b.value.op.name for b in _bindings(func) if hasattr(b.value.op, "name")}
+    assert not {n for n in names if n.startswith("relax.memory.")}
+    assert {"relax.vm.alloc_storage", "relax.vm.alloc_tensor", "relax.vm.kill_object"} <= names
