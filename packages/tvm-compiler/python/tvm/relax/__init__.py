@@ -4,7 +4,7 @@ import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from . import analysis, backend, op, transform  # noqa: E402
+from . import analysis, backend, op, printer, transform  # noqa: E402
 from .block_builder import BlockBuilder  # noqa: E402
 from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
