@@ -162,27 +162,12 @@ class RelaxParser(Parser):
         # `n = T.int64()` at the top of the body declares the symbolic dimension that the
         # signature's R.Tensor(("n",), ...) names, as upstream prints it.
         skip = set()
-        for stmt in body:
-            if (
-                isinstance(stmt, ast.Assign)
-                and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.Call)
-                and not stmt.value.args
-                and not stmt.value.keywords
-            ):
-                try:
-                    maker = self.eval(stmt.value.func)
-                except DiagnosticError:
-                    continue
-                dtype = getattr(maker, "dtype", None)
-                if isinstance(dtype, str) and dtype not in ("handle", "void"):
-                    name = stmt.targets[0].id
-                    var = self.symbols.get(name)
-                    if var is None or str(var.dtype) != dtype:
-                        var = self.symbols[name] = E.Var(name, dtype)
-                    self.bind(name, var)
-                    skip.add(id(stmt))
+        for stmt, name, dtype in self.declared_symbols(body, ("handle", "void")):
+            var = self.symbols.get(name)
+            if var is None or str(var.dtype) != dtype:
+                var = self.symbols[name] = E.Var(name, dtype)
+            self.bind(name, var)
+            skip.add(id(stmt))
         return skip
 
     # -- statements -----------------------------------------------------------------------
