@@ -186,6 +186,8 @@ class RelaxPrinter:
         text = [self.expr(a) for a in args]
         if c.attrs is not None:
             text += [f"{k}={self.attr(v)}" for k, v in c.attrs.items()]
+        if c.sinfo_args:
+            text.append(f"sinfo_args={self.sinfo_list(c.sinfo_args)}")
         return f"R.{name}({', '.join(text)})"
 
     def attr(self, value) -> str:

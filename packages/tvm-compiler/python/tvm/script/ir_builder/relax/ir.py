@@ -239,7 +239,10 @@ def call_dps_packed(func, args, out_sinfo):
 
 
 def call_packed(func, *args, sinfo_args=None):
-    """R.call_packed("name", x, sinfo_args=R.Object)."""
+    """R.call_packed("name", x, sinfo_args=R.Object). With an R.ExternFunc callee it is the
+    lowering's relax.call_packed op (as printed), which means the same call."""
+    if isinstance(func, _rx.ExternFunc):
+        return GenericOp("relax.call_packed")(func, *args, sinfo_args=sinfo_args)
     return _op.call_packed(func, *args, sinfo_args=_sinfo_args(sinfo_args, "R.call_packed"))
 
 
@@ -264,11 +267,76 @@ def assert_op(condition, format_args=None, format=""):  # noqa: A002
     return _op.assert_op(condition, format_args, format=_format_text(format))
 
 
-def __getattr__(name: str):
-    """Every other op of tvm.relax.op (R.add, R.matmul, R.nn, ...) under its own name."""
+def ExternFunc(global_symbol: str):  # noqa: N802
+    """R.ExternFunc("name"): a packed function named at run time."""
+    return _rx.ExternFunc(global_symbol)
+
+
+def _as_relax(value):
+    if isinstance(value, RelaxExpr):
+        return value
+    if isinstance(value, (list, _b.tuple)):
+        return _rx.Tuple([_as_relax(v) for v in value])
+    if isinstance(value, _b.str):
+        return _rx.StringImm(value)
+    if isinstance(value, (int, float, PrimExpr)):
+        return prim_value(value)
+    raise TypeError(f"expected a relax Expr, got {value!r}")
+
+
+class GenericOp:
+    """An op registered as relax.<name> without a constructor in tvm.relax.op (the lowering's
+    relax.memory.*, relax.vm.*, relax.call_builtin_with_ctx, ...): a Call of the Op itself."""
+
+    def __init__(self, name: _b.str):
+        self.op_name = name
+        self.__name__ = name.removeprefix("relax.")
+        self.__module__ = __name__
+
+    def __call__(self, *args, sinfo_args=None, **attrs):
+        from tvm.ir.op import Op
+        from tvm.relax.op.op_attrs import Attrs
+
+        items = _sinfo_args(sinfo_args, f"R.{self.__name__}") or []
+        op = Op.get(self.op_name)
+        call = _rx.Call(op, [_as_relax(a) for a in args], Attrs(**attrs) if attrs else None, items)
+        if op.get_attr("FInferStructInfo") is None and items:
+            # no inference: the call's struct info is what sinfo_args says, as lowering made it
+            call._fill_late_field(
+                "struct_info_", items[0] if len(items) == 1 else TupleStructInfo(items)
+            )
+        return call
+
+
+class OpNamespace:
+    """R.memory, R.vm, ...: the registered ops under relax.<prefix>."""
+
+    def __init__(self, prefix: _b.str):
+        self._prefix = prefix
+
+    def __getattr__(self, name: _b.str):
+        return _registered(f"{self._prefix}.{name}")
+
+
+def _registered(full: _b.str):
+    from tvm.ir.op import list_op_names
+
+    names = list_op_names()
+    if full in names:
+        return GenericOp(full)
+    if any(n.startswith(full + ".") for n in names):
+        return OpNamespace(full)
+    raise AttributeError(
+        f"module 'tvm.script.relax' has no attribute {full.removeprefix('relax.')!r}"
+    )
+
+
+def __getattr__(name: _b.str):
+    """Every other op of tvm.relax.op (R.add, R.matmul, R.nn, ...) under its own name, and
+    every other registered relax.* op as a Call of it."""
     if name.startswith("__"):
         raise AttributeError(name)
     try:
         return getattr(_op, name)
     except AttributeError:
-        raise AttributeError(f"module 'tvm.script.relax' has no attribute {name!r}") from None
+        return _registered(f"relax.{name}")

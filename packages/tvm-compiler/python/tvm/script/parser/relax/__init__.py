@@ -3,6 +3,7 @@
 from tvm.script.ir_builder.relax.ir import *  # noqa: F403
 from tvm.script.ir_builder.relax.ir import (  # noqa: A004, F401
     Callable,
+    ExternFunc,
     Object,
     Prim,
     Shape,

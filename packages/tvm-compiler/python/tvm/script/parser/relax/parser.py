@@ -59,6 +59,17 @@ class RelaxEvaluator(ExprEvaluator):
             raise self.error(node, _call_message(func, err)) from None
 
 
+def _uninferable(expr) -> bool:
+    from tvm.ir.op import Op
+
+    return (
+        isinstance(expr, rx.Call)
+        and isinstance(expr.op, Op)
+        and expr.__dict__.get("struct_info_") is None
+        and expr.op.get_attr("FInferStructInfo") is None
+    )
+
+
 def _call_message(func, err) -> str:
     """err's message, led by the name of the function that raised it (once)."""
     name = getattr(func, "__name__", "the call")
@@ -202,6 +213,10 @@ class RelaxParser(Parser):
             self.bb.emit_normalized(rx.MatchCast(var, arg, value.struct_info, span=span))
         else:
             expr = self._as_expr(value, node)
+            if sinfo is not None and _uninferable(expr):
+                # an op the lowering emits with its struct info set, not inferred: the
+                # annotation is that struct info
+                expr._fill_late_field("struct_info_", sinfo)
             expr = self.bb.normalize(expr)
             var = self._new_var(name, sinfo or expr.struct_info, span)
             self.bb.emit_normalized(rx.VarBinding(var, expr, span=span))
