@@ -72,6 +72,44 @@ def _standalone(func) -> bool:
     return used <= defined
 
 
+def _merged(func):
+    """func with consecutive plain binding blocks joined: text does not show where one ends
+    (upstream's printer neither), so the parsed function has them as one block."""
+    body = func.body
+    if not isinstance(body, _expr.SeqExpr):
+        return func
+    blocks = []
+    for block in body.blocks:
+        plain = not isinstance(block, _expr.DataflowBlock)
+        if plain and blocks and not isinstance(blocks[-1], _expr.DataflowBlock):
+            blocks[-1] = _expr.BindingBlock([*blocks[-1].bindings, *block.bindings])
+        else:
+            blocks.append(block)
+    if len(blocks) == len(body.blocks):
+        return func
+    return func.with_fields(body=_expr.SeqExpr(blocks, body.body))
+
+
+def _textual(item) -> bool:
+    """False for IR that TVMScript cannot spell: a function named by a Python keyword, or an
+    assert_op whose format string is not its second argument (relax.op.assert_op's order)."""
+    import keyword
+
+    from tvm.ir.op import Op
+
+    for node in _nodes(item):
+        if isinstance(node, _module.GlobalVar) and keyword.iskeyword(node.name_hint):
+            return False
+        if (
+            isinstance(node, _expr.Call)
+            and isinstance(node.op, Op)
+            and node.op.name == "relax.assert_op"
+            and not isinstance(node.args[1], _expr.StringImm)
+        ):
+            return False
+    return True
+
+
 def _same(a, b):
     import tvm
 
@@ -80,15 +118,16 @@ def _same(a, b):
         assert names == sorted(gv.name_hint for gv in b.functions), "other functions"
         for name in names:
             if isinstance(a[name], _expr.Function):  # TIR: the TIR round trip test
-                tvm.ir.assert_structural_equal(a[name], b[name])
+                tvm.ir.assert_structural_equal(_merged(a[name]), b[name])
     else:
-        tvm.ir.assert_structural_equal(a, b)
+        tvm.ir.assert_structural_equal(_merged(a), b)
 
 
 def pytest_sessionfinish(session, exitstatus):
     from tvm.script import from_source
 
     items = [f for f in _FUNCS.values() if _standalone(f)] + list(_MODS.values())
+    items = [item for item in items if _textual(item)]
     failures = []
     for item in items:
         text = None
