@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .naming import NameTable
 
 _PRINTERS: list = []
@@ -42,8 +44,13 @@ def node_to_str(node, **options) -> str:
     text = printer(node, **options)
     dialect = _DIALECTS.get(printer)
     if isinstance(node, BaseFunc) and dialect is not None and options.get("header", True):
-        return _header([dialect]) + "\n\n" + text
+        return _header([dialect, *_uses_tir(text)]) + "\n\n" + text
     return text
+
+
+def _uses_tir(text: str) -> list:
+    # A Relax function printing a symbolic dim (`n = T.int64()`) needs the tir import too.
+    return [("tir", "T")] if re.search(r"\bT\.", text) else []
 
 
 def _header(dialects) -> str:
@@ -60,13 +67,19 @@ def module_script(mod, **_options) -> str:
         from tvm.tir.printer import literal
 
         body.append(f"    I.module_attrs({literal(dict(mod.attrs))})")
-    for gv, func in mod.functions.items():
+    # Upstream's order: TIR functions, then the others, each by name.
+    items = sorted(
+        mod.functions.items(),
+        key=lambda item: (not item[1]._type_key.startswith("tir."), item[0].name_hint),
+    )
+    for gv, func in items:
         printer = _find(func)
         if printer is None:
             raise TypeError(f"module_script: no printer for {type(func).__name__}")
         dialects.append(_DIALECTS.get(printer, ("tir", "T")))
         # Each function is its own naming scope, as upstream prints it.
         text = printer(func, name=gv.name_hint, names=NameTable(), in_module=True)
+        dialects += _uses_tir(text)
         body.append("\n".join("    " + line if line else line for line in text.split("\n")))
     return _header(dialects) + "\n\n@I.ir_module\nclass Module:\n" + "\n\n".join(body)
 

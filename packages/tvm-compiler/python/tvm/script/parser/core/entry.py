@@ -28,18 +28,23 @@ def in_class_body(depth: int = 2) -> bool:
 def default_vars() -> dict:
     import tvm
     from tvm.script.parser import ir as I  # noqa: N812
+    from tvm.script.parser import relax as R  # noqa: N812
     from tvm.script.parser import tir as T  # noqa: N812
 
-    return {"T": T, "I": I, "tvm": tvm}
+    return {"T": T, "I": I, "R": R, "tvm": tvm}
 
 
 def parse_definition(source: Source, node, values: dict):
     """The IR for one top-level def (a prim_func) or class (an ir_module)."""
     from ..ir.entry import parse_module
+    from ..relax.entry import is_relax_function, parse_relax_function_node
     from ..tir.entry import parse_prim_func_node
+    from .parser import Parser
 
     if isinstance(node, ast.ClassDef):
         return parse_module(source, node, values)
+    if isinstance(node, ast.FunctionDef) and is_relax_function(Parser(source, values), node):
+        return parse_relax_function_node(source, node, values)
     if isinstance(node, ast.FunctionDef):
         return parse_prim_func_node(source, node, values)
     raise source.error(node, "expected an @I.ir_module class or a @T.prim_func function")

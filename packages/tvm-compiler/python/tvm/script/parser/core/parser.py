@@ -46,6 +46,28 @@ class Parser:
         finally:
             self.scopes.pop()
 
+    def declared_symbols(self, body, excluded=("handle",)):
+        """(statement, name, dtype) for each `n = T.int64()` among body's statements: the
+        declarations of the symbolic variables a signature names as strings ("n")."""
+        import ast
+
+        for stmt in body:
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call)
+                and not stmt.value.args
+                and not stmt.value.keywords
+            ):
+                try:
+                    maker = self.eval(stmt.value.func)
+                except DiagnosticError:
+                    continue
+                dtype = getattr(maker, "dtype", None)
+                if isinstance(dtype, str) and dtype not in excluded:
+                    yield stmt, stmt.targets[0].id, dtype
+
     def eval(self, node):
         return self.evaluator.eval(node)
 

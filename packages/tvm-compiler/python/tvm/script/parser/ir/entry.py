@@ -28,14 +28,25 @@ class _ModuleRefs:
 
 
 def parse_module(source: Source, node: ast.ClassDef, values: dict):
+    from ..relax.entry import is_relax_function, parse_relax_function_node, signature_struct_info
     from ..tir.entry import decorator_private, parse_prim_func_node
 
     gvs = {n.name: GlobalVar(n.name) for n in node.body if isinstance(n, ast.FunctionDef)}
-    values = {**values, node.name: _ModuleRefs(node.name, gvs)}
+    refs = _ModuleRefs(node.name, gvs)
+    values = {"cls": refs, **values, node.name: refs}
     parser = Parser(source, values)
+    relax_defs = [
+        n for n in node.body if isinstance(n, ast.FunctionDef) and is_relax_function(parser, n)
+    ]
+    for stmt in relax_defs:  # calls between Relax functions need the callee's struct info
+        sinfo = signature_struct_info(source, stmt, values)
+        if sinfo is not None:
+            gvs[stmt.name]._fill_late_field("struct_info_", sinfo)
     with IRBuilder() as builder, IRModuleFrame() as frame:
         for stmt in node.body:
-            if isinstance(stmt, ast.FunctionDef):
+            if any(stmt is r for r in relax_defs):
+                frame.functions[gvs[stmt.name]] = parse_relax_function_node(source, stmt, values)
+            elif isinstance(stmt, ast.FunctionDef):
                 private = decorator_private(parser, stmt)
                 if private is None:
                     raise source.error(stmt, f"{stmt.name!r}: expected a @T.prim_func")

@@ -50,23 +50,8 @@ class TIRParser(Parser):
     def _prescan_symbols(self, body, frame):
         # `n = T.int32()` at the top of the body declares the shape variable a signature's
         # T.Buffer(("n",), ...) names, as upstream prints it.
-        for stmt in body:
-            if (
-                isinstance(stmt, ast.Assign)
-                and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.Call)
-                and not stmt.value.args
-                and not stmt.value.keywords
-            ):
-                try:
-                    maker = self.eval(stmt.value.func)
-                except DiagnosticError:
-                    continue
-                dtype = getattr(maker, "dtype", None)
-                if isinstance(dtype, str) and dtype != "handle":
-                    name = stmt.targets[0].id
-                    frame.symbols[name] = E.Var(name, dtype)
+        for _stmt, name, dtype in self.declared_symbols(body):
+            frame.symbols[name] = E.Var(name, dtype)
 
     def _signature(self, node: ast.FunctionDef, frame):
         args = node.args
