@@ -128,13 +128,19 @@ def tests(session: nox.Session, package: str) -> None:
         session.error(f"packages/{package} has no tests/ folder")
     build_wheels(session, package)
     session.install(*TEST_TOOLS)
-    install_ours(session, [package], extras=["test"])
+    install_ours(session, [package], extras=["test", "onnx"])
+    if package in ONNX_TESTED:
+        session.install(*ONNX_TEST_REFERENCE)
     if package in TORCH_TESTED:
         install_local_torch(session)
     run_pytest(session, package)
     if (tests_dir / "cpp" / "CMakeLists.txt").exists():
         run_cpp_tests(session, package)
 
+
+# Packages whose tests check the ONNX frontend (the onnx extra) against onnxruntime.
+ONNX_TESTED = {"tvm-compiler"}
+ONNX_TEST_REFERENCE = ("onnxruntime",)
 
 # Packages whose tests also exchange tensors with PyTorch (they skip, naming it, without it).
 TORCH_TESTED = {"tvm-ffi", "tvm-compiler"}

@@ -1,0 +1,1 @@
+"""tvm.relax.frontend: importers that turn other frameworks' models into Relax IRModules."""

@@ -1,0 +1,15 @@
+"""tvm.relax.frontend.onnx: from_onnx converts an ONNX model to a Relax IRModule."""
+
+from . import (  # noqa: F401  (each module registers its converters)
+    ops_attention,
+    ops_elementwise,
+    ops_index,
+    ops_nn,
+    ops_quantize,
+    ops_reduce,
+    ops_shape,
+    ops_tensor,
+)
+from .graph import from_onnx
+
+__all__ = ["from_onnx"]

@@ -1,0 +1,464 @@
+"""Converters of ONNX's elementwise ops: arithmetic, comparison, logic, math, activations."""
+
+from __future__ import annotations
+
+import math
+from functools import reduce
+
+import numpy as np
+from tvm.relax import op as R
+
+from .common import Node, check_dtype, const, const_value, dtype_of, np_dtype_name, relax_op
+from .registry import converter
+
+
+def scalar(value, like):
+    """A scalar constant of like's dtype (ONNX ops compute in their input's type)."""
+    return const(value, dtype_of(like))
+
+
+def _is_int(dtype: str) -> bool:
+    return dtype.startswith(("int", "uint"))
+
+
+_BINARY = {
+    "Add": R.add,
+    "Sub": R.subtract,
+    "Mul": R.multiply,
+    "Equal": R.equal,
+    "Less": R.less,
+    "Greater": R.greater,
+    "LessOrEqual": R.less_equal,
+    "GreaterOrEqual": R.greater_equal,
+    "And": R.logical_and,
+    "Or": R.logical_or,
+}
+
+
+# The same ops in NumPy: applied when every input is a constant (shape arithmetic in exported
+# graphs), so that the shapes computed from it stay static.
+_NUMPY = {
+    "Add": np.add,
+    "Sub": np.subtract,
+    "Mul": np.multiply,
+    "Equal": np.equal,
+    "Less": np.less,
+    "Greater": np.greater,
+    "LessOrEqual": np.less_equal,
+    "GreaterOrEqual": np.greater_equal,
+    "And": np.logical_and,
+    "Or": np.logical_or,
+    "Xor": np.not_equal,
+    "Max": np.maximum,
+    "Min": np.minimum,
+    "Neg": np.negative,
+    "Abs": np.abs,
+    "Not": np.logical_not,
+    "Where": np.where,
+}
+
+
+def fold(node: Node):
+    """The node's result computed in NumPy when all its inputs are integer or bool constants
+    (shape arithmetic), else None; float math is left to the compiled code."""
+    values = [const_value(x) for x in node.inputs if x is not None]
+    if not values or any(v is None for v in values):
+        return None
+    if any(v.dtype.kind not in "iub" for v in values[-2:]) or node.op_type not in _NUMPY:
+        return None
+    out = values[0]
+    if node.op_type == "Where":
+        out = np.where(*values)
+    elif len(values) == 1:
+        out = _NUMPY[node.op_type](out)
+    else:
+        for v in values[1:]:
+            out = _NUMPY[node.op_type](out, v)
+    return const(np.asarray(out, dtype=values[-1].dtype if node.op_type == "Where" else None))
+
+
+def _binary(op_type):
+    def convert(node: Node):
+        folded = fold(node)
+        if folded is not None:
+            return folded
+        return node.emit(_BINARY[op_type](node.input(0), node.input(1)))
+
+    return convert
+
+
+for _op_type in _BINARY:
+    converter(_op_type, since=1)(_binary(_op_type))
+
+
+@converter("Xor", since=1)
+def _xor(node: Node):
+    folded = fold(node)
+    if folded is not None:
+        return folded
+    return node.emit(_bool_xor(node.input(0), node.input(1)))
+
+
+def _bool_xor(a, b):
+    """a != b for bool tensors (logical_xor where Relax has it)."""
+    fn = getattr(R, "logical_xor", None)
+    return fn(a, b) if fn is not None else R.not_equal(a, b)
+
+
+@converter("Div", since=1)
+def _div(node: Node):
+    a, b = node.input(0), node.input(1)
+    dtype = dtype_of(a)
+    va, vb = const_value(a), const_value(b)
+    if va is not None and vb is not None and _is_int(dtype):
+        return const(np.trunc(va / vb).astype(dtype))
+    if _is_int(dtype):
+        if dtype.startswith("uint"):
+            return node.emit(R.floor_divide(a, b))
+        # ONNX integer division truncates toward zero: floor, then step back toward zero where
+        # the signs differ and the division is inexact.
+        q = node.emit(R.floor_divide(a, b))
+        inexact = R.not_equal(R.multiply(q, b), a)
+        neg = _bool_xor(R.less(a, scalar(0, a)), R.less(b, scalar(0, b)))
+        fix = R.astype(R.logical_and(inexact, neg), dtype)
+        return node.emit(R.add(q, fix))
+    return node.emit(R.divide(a, b))
+
+
+@converter("Mod", since=10)
+def _mod(node: Node):
+    a, b = node.input(0), node.input(1)
+    fmod = node.attr("fmod", 0)
+    dtype = dtype_of(a)
+    va, vb = const_value(a), const_value(b)
+    if va is not None and vb is not None and _is_int(dtype):
+        return const((np.fmod if fmod else np.mod)(va, vb).astype(dtype))
+    if not fmod and not _is_int(dtype):
+        raise node.unsupported("fmod=0 on floating-point inputs")
+    # floor-mod: a - floor(a / b) * b; fmod: truncated toward zero
+    if _is_int(dtype):
+        q = R.floor_divide(a, b)
+    else:
+        q = R.floor(R.divide(a, b))
+    rem = node.emit(R.subtract(a, R.multiply(q, b)))
+    if not fmod:
+        return rem
+    # fmod keeps the dividend's sign: where rem is nonzero and its sign differs from a's, add -b
+    zero = scalar(0, a)
+    wrong = R.logical_and(R.not_equal(rem, zero), R.not_equal(R.less(rem, zero), R.less(a, zero)))
+    return node.emit(R.where(wrong, R.subtract(rem, b), rem))
+
+
+@converter("Pow", since=1)
+def _pow(node: Node):
+    a, b = node.input(0), node.input(1)
+    dtype = dtype_of(a)
+    if _is_int(dtype) or _is_int(dtype_of(b)):
+        # integer powers: computed in float64 (exact below 2**53), back in the base's type
+        wide = R.power(R.astype(a, "float64"), R.astype(b, "float64"))
+        return node.emit(R.astype(R.round(wide) if _is_int(dtype) else wide, dtype))
+    if dtype_of(b) != dtype:
+        b = node.emit(R.astype(b, dtype))
+    return node.emit(R.power(a, b))
+
+
+@converter("Max", "Min", "Sum", "Mean", since=1)
+def _variadic(node: Node):
+    folded = fold(node)
+    if folded is not None:
+        return folded
+    fn = {"Max": R.maximum, "Min": R.minimum, "Sum": R.add, "Mean": R.add}[node.op_type]
+    args = [x for x in node.inputs if x is not None]
+    out = reduce(lambda x, y: node.emit(fn(x, y)), args)
+    if node.op_type == "Mean":
+        out = node.emit(R.divide(out, scalar(len(args), out)))
+    return out
+
+
+_UNARY = {
+    "Abs": "abs",
+    "Neg": "negative",
+    "Exp": "exp",
+    "Log": "log",
+    "Sqrt": "sqrt",
+    "Floor": "floor",
+    "Ceil": "ceil",
+    "Round": "round",
+    "Sign": "sign",
+    "Sin": "sin",
+    "Cos": "cos",
+    "Tan": "tan",
+    "Erf": "erf",
+    "Sigmoid": "sigmoid",
+    "Tanh": "tanh",
+    "Not": "logical_not",
+    "Relu": "nn.relu",
+}
+
+
+def _unary(op_type):
+    path = _UNARY[op_type]
+
+    def convert(node: Node):
+        folded = fold(node)
+        if folded is not None:
+            return folded
+        return node.emit(relax_op(node, path)(node.input(0)))
+
+    return convert
+
+
+for _op_type in _UNARY:
+    converter(_op_type, since=1)(_unary(_op_type))
+
+
+def _atan(node: Node, x):
+    if hasattr(R, "atan"):
+        return node.emit(R.atan(x))
+    from . import te_fallbacks
+
+    return node.emit_te(te_fallbacks.atan, x)
+
+
+def _inverse_and_hyperbolic(node: Node, x, kind: str):
+    """The inverse trigonometric and hyperbolic functions from exp, log, sqrt and atan, where
+    Relax has no op of their own."""
+    one = scalar(1, x)
+    if kind == "asin":  # atan(x / sqrt(1 - x^2)); |x| = 1 gives +-inf, and atan(+-inf) = +-pi/2
+        return _atan(node, node.emit(R.divide(x, R.sqrt(R.subtract(one, R.multiply(x, x))))))
+    if kind == "acos":
+        asin = _inverse_and_hyperbolic(node, x, "asin")
+        return node.emit(R.subtract(scalar(math.pi / 2, x), asin))
+    if kind == "atan":
+        return _atan(node, x)
+    if kind in ("sinh", "cosh"):
+        e, inv = R.exp(x), R.exp(R.negative(x))
+        both = R.subtract(e, inv) if kind == "sinh" else R.add(e, inv)
+        return node.emit(R.multiply(both, scalar(0.5, x)))
+    if kind == "asinh":
+        return node.emit(R.log(R.add(x, R.sqrt(R.add(R.multiply(x, x), one)))))
+    if kind == "acosh":
+        return node.emit(R.log(R.add(x, R.sqrt(R.subtract(R.multiply(x, x), one)))))
+    ratio = R.divide(R.add(one, x), R.subtract(one, x))  # atanh
+    return node.emit(R.multiply(R.log(ratio), scalar(0.5, x)))
+
+
+def _trig(kind: str):
+    def convert(node: Node):
+        fn = getattr(R, kind, None)
+        if fn is not None:
+            return node.emit(fn(node.input(0)))
+        return _inverse_and_hyperbolic(node, node.input(0), kind)
+
+    return convert
+
+
+for _op_type in ("Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"):
+    converter(_op_type, since=7)(_trig(_op_type.lower()))
+
+
+@converter("Reciprocal", since=1)
+def _reciprocal(node: Node):
+    x = node.input(0)
+    return node.emit(R.divide(scalar(1, x), x))
+
+
+@converter("IsNaN", since=9)
+def _isnan(node: Node):
+    x = node.input(0)
+    return node.emit(R.not_equal(x, x))
+
+
+@converter("IsInf", since=10)
+def _isinf(node: Node):
+    x = node.input(0)
+    pos, neg = node.attr("detect_positive", 1), node.attr("detect_negative", 1)
+    tests = []
+    if pos:
+        tests.append(R.equal(x, scalar(np.inf, x)))
+    if neg:
+        tests.append(R.equal(x, scalar(-np.inf, x)))
+    if not tests:  # detects nothing: all false (x < x never holds)
+        return node.emit(R.less(x, x))
+    return node.emit(reduce(R.logical_or, tests))
+
+
+@converter("LeakyRelu", since=1)
+def _leaky_relu(node: Node):
+    x = node.input(0)
+    alpha = node.attr("alpha", 0.01)
+    zero = scalar(0, x)
+    neg = R.multiply(R.minimum(x, zero), scalar(alpha, x))
+    return node.emit(R.add(R.maximum(x, zero), neg))
+
+
+@converter("PRelu", since=1)
+def _prelu(node: Node):
+    x, slope = node.input(0), node.input(1)
+    return node.emit(R.where(R.less(x, scalar(0, x)), R.multiply(x, slope), x))
+
+
+@converter("Elu", since=1)
+def _elu(node: Node):
+    x = node.input(0)
+    alpha = node.attr("alpha", 1.0)
+    neg = R.multiply(scalar(alpha, x), R.subtract(R.exp(x), scalar(1, x)))
+    return node.emit(R.where(R.greater(x, scalar(0, x)), x, neg))
+
+
+@converter("Selu", since=1)
+def _selu(node: Node):
+    x = node.input(0)
+    alpha = node.attr("alpha", 1.67326319217681884765625)
+    gamma = node.attr("gamma", 1.05070102214813232421875)
+    neg = R.subtract(R.multiply(scalar(alpha, x), R.exp(x)), scalar(alpha, x))
+    return node.emit(R.multiply(scalar(gamma, x), R.where(R.greater(x, scalar(0, x)), x, neg)))
+
+
+@converter("Celu", since=12)
+def _celu(node: Node):
+    x = node.input(0)
+    alpha = node.attr("alpha", 1.0)
+    zero = scalar(0, x)
+    expm1 = R.subtract(R.exp(R.divide(x, scalar(alpha, x))), scalar(1, x))
+    return node.emit(
+        R.add(R.maximum(x, zero), R.minimum(zero, R.multiply(scalar(alpha, x), expm1)))
+    )
+
+
+def _hard_sigmoid(x, alpha, beta):
+    lin = R.add(R.multiply(x, scalar(alpha, x)), scalar(beta, x))
+    return R.minimum(R.maximum(lin, scalar(0, x)), scalar(1, x))
+
+
+@converter("HardSigmoid", since=1)
+def _hardsigmoid(node: Node):
+    x = node.input(0)
+    return node.emit(_hard_sigmoid(x, node.attr("alpha", 0.2), node.attr("beta", 0.5)))
+
+
+@converter("HardSwish", since=14)
+def _hardswish(node: Node):
+    x = node.input(0)
+    return node.emit(R.multiply(x, _hard_sigmoid(x, 1.0 / 6, 0.5)))
+
+
+def _softplus(x):
+    return R.log(R.add(R.exp(x), scalar(1, x)))
+
+
+@converter("Softplus", since=1)
+def _softplus_op(node: Node):
+    return node.emit(_softplus(node.input(0)))
+
+
+@converter("Softsign", since=1)
+def _softsign(node: Node):
+    x = node.input(0)
+    return node.emit(R.divide(x, R.add(R.abs(x), scalar(1, x))))
+
+
+@converter("Mish", since=18)
+def _mish(node: Node):
+    x = node.input(0)
+    return node.emit(R.multiply(x, R.tanh(_softplus(x))))
+
+
+@converter("ThresholdedRelu", since=10)
+def _thresholded_relu(node: Node):
+    x = node.input(0)
+    alpha = node.attr("alpha", 1.0)
+    return node.emit(R.where(R.greater(x, scalar(alpha, x)), x, scalar(0, x)))
+
+
+@converter("Shrink", since=9)
+def _shrink(node: Node):
+    x = node.input(0)
+    bias, lambd = node.attr("bias", 0.0), node.attr("lambd", 0.5)
+    low = R.where(R.less(x, scalar(-lambd, x)), R.add(x, scalar(bias, x)), scalar(0, x))
+    return node.emit(R.where(R.greater(x, scalar(lambd, x)), R.subtract(x, scalar(bias, x)), low))
+
+
+@converter("Gelu", since=20)
+def _gelu(node: Node):
+    x = node.input(0)
+    approximate = node.attr("approximate", "none")
+    half = R.multiply(scalar(0.5, x), x)
+    if approximate == "tanh":
+        cube = R.multiply(R.multiply(x, x), x)
+        inner = R.add(x, R.multiply(scalar(0.044715, x), cube))
+        t = R.tanh(R.multiply(scalar(math.sqrt(2 / math.pi), x), inner))
+        return node.emit(R.multiply(half, R.add(scalar(1, x), t)))
+    if approximate != "none":
+        raise node.unsupported(f"approximate={approximate!r}")
+    e = R.erf(R.multiply(x, scalar(1 / math.sqrt(2), x)))
+    return node.emit(R.multiply(half, R.add(scalar(1, x), e)))
+
+
+@converter("Swish", since=24)
+def _swish(node: Node):
+    x = node.input(0)
+    alpha = node.attr("alpha", 1.0)
+    return node.emit(R.multiply(x, R.sigmoid(R.multiply(x, scalar(alpha, x)))))
+
+
+@converter("Where", since=9)
+def _where(node: Node):
+    folded = fold(node)
+    if folded is not None:
+        return folded
+    return node.emit(R.where(node.input(0), node.input(1), node.input(2)))
+
+
+@converter("Clip", since=1)
+def _clip_attrs(node: Node):
+    x = node.input(0)
+    lo = node.attr("min", -np.inf)
+    hi = node.attr("max", np.inf)
+    return node.emit(R.minimum(R.maximum(x, scalar(lo, x)), scalar(hi, x)))
+
+
+@converter("Clip", since=11)
+def _clip(node: Node):
+    x = node.input(0)
+    out = x
+    lo, hi = node.input(1, optional=True), node.input(2, optional=True)
+    if lo is not None:
+        out = R.maximum(out, lo)
+    if hi is not None:
+        out = R.minimum(out, hi)
+    return node.emit(out) if out is not x else x
+
+
+_FLOAT8 = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+# element types narrower than a byte: packed two or four to a byte in ONNX
+_SUB_BYTE = ("float4_e2m1", "int4", "uint4", "int2", "uint2", "float8_e8m0")
+
+
+def _cast(node: Node, x, dtype: str):
+    saturate = node.attr("saturate", 1) if node.opset >= 19 else 1
+    if dtype == "object" or dtype_of(x) == "object" or "str" in dtype:
+        raise node.unsupported("Cast to or from string")
+    for t in (dtype, dtype_of(x)):
+        if t in _SUB_BYTE or t.startswith("complex"):
+            raise node.unsupported(f"the element type {t}")
+        check_dtype(t, node.where())
+    node.ignore("round_mode")  # only float8_e8m0 reads it
+    if (dtype in _FLOAT8 or dtype_of(x) in _FLOAT8) and not saturate:
+        raise node.unsupported("saturate=0")
+    if dtype_of(x) == dtype:
+        return x
+    value = const_value(x)
+    if value is not None and value.dtype.kind in "iub" and np.dtype(dtype).kind in "iub":
+        return const(value.astype(dtype))
+    return node.emit(R.astype(x, dtype))
+
+
+@converter("Cast", since=1)
+def _cast_op(node: Node):
+    return _cast(node, node.input(0), np_dtype_name(node.attr("to")))
+
+
+@converter("CastLike", since=15)
+def _cast_like(node: Node):
+    return _cast(node, node.input(0), dtype_of(node.input(1)))

@@ -1,0 +1,427 @@
+"""Converters of ONNX's neural-network ops: Softmax family, Conv, pooling, normalisations."""
+
+from __future__ import annotations
+
+from tvm.relax import op as R
+
+from . import te_fallbacks
+from .common import Node, const, dtype_of, normalize_axis, relax_op
+from .ops_elementwise import scalar
+from .registry import converter
+from .te_fallbacks import op_or_te
+
+
+def _flatten_softmax(node: Node, fn, default_axis: int):
+    """Softmax before opset 13: the input is seen as 2-D, split at axis."""
+    x = node.input(0)
+    shape = node.shape(x)
+    axis = normalize_axis(node, node.attr("axis", default_axis), len(shape))
+    if axis == len(shape) - 1:
+        return node.emit(fn(x, axis=-1))
+    lead = 1
+    for d in shape[:axis]:
+        lead = lead * d
+    flat = R.reshape(x, [lead, -1])
+    return node.emit(R.reshape(fn(flat, axis=1), shape))
+
+
+def _softmax_like(op_type, fn):
+    def old(node: Node):
+        return _flatten_softmax(node, fn, 1)
+
+    def new(node: Node):
+        x = node.input(0)
+        axis = normalize_axis(node, node.attr("axis", -1), len(node.shape(x)))
+        return node.emit(fn(x, axis=axis))
+
+    converter(op_type, since=1)(old)
+    converter(op_type, since=13)(new)
+
+
+_softmax_like("Softmax", R.nn.softmax)
+_softmax_like("LogSoftmax", R.nn.log_softmax)
+
+
+def _spatial_params(node: Node, x, kernel):
+    """Strides, dilations and (begin..., end...) pads of a conv or pool, auto_pad resolved."""
+    shape = node.shape(x)
+    nsp = len(shape) - 2
+    strides = list(node.attr("strides", [1] * nsp))
+    dilations = list(node.attr("dilations", [1] * nsp))
+    pads = list(node.attr("pads", [0] * (2 * nsp)))
+    auto_pad = node.attr("auto_pad", "NOTSET")
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        spatial = shape[2:]
+        if not all(isinstance(d, int) for d in spatial):
+            raise node.unsupported(f"auto_pad={auto_pad} with symbolic spatial dimensions")
+        pads = [0] * (2 * nsp)
+        for i in range(nsp):
+            out = -(-spatial[i] // strides[i])
+            need = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - spatial[i])
+            small, big = need // 2, need - need // 2
+            pads[i], pads[i + nsp] = (small, big) if auto_pad == "SAME_UPPER" else (big, small)
+    elif auto_pad == "VALID":
+        pads = [0] * (2 * nsp)
+    elif auto_pad != "NOTSET":
+        raise node.unsupported(f"auto_pad={auto_pad!r}")
+    return strides, dilations, pads
+
+
+def _from_2d(node: Node, out):
+    """Drops the unit height _to_2d added (a reshape: the pooled height is an unsimplified
+    expression some squeeze legalisations cannot prove to be 1)."""
+    out = node.emit(out)
+    n, c, _, w = node.shape(out)
+    return node.emit(R.reshape(out, [n, c, w]))
+
+
+def _to_2d(node: Node, x):
+    """1-D spatial ops run as 2-D ones over an added unit height."""
+    return node.emit(R.expand_dims(x, 2))
+
+
+@converter("Conv", since=1)
+def _conv(node: Node):
+    x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
+    wshape = node.shape(w, "weight")
+    kernel = list(node.attr("kernel_shape", wshape[2:]))
+    groups = node.attr("group", 1)
+    strides, dilations, pads = _spatial_params(node, x, kernel)
+    nsp = len(wshape) - 2
+    if nsp == 1:
+        out = R.nn.conv2d(
+            _to_2d(node, x),
+            _to_2d(node, w),
+            strides=[1, strides[0]],
+            padding=[0, pads[0], 0, pads[1]],
+            dilation=[1, dilations[0]],
+            groups=groups,
+        )
+        out = _from_2d(node, out)
+    elif nsp in (2, 3):
+        fn = relax_op(node, f"nn.conv{nsp}d")
+        out = fn(x, w, strides=strides, padding=pads, dilation=dilations, groups=groups)
+    else:
+        raise node.unsupported(f"a {nsp}-D convolution")
+    if b is not None:
+        out = R.add(out, R.reshape(b, [1, -1] + [1] * nsp))
+    return node.emit(out)
+
+
+@converter("ConvTranspose", since=1)
+def _conv_transpose(node: Node):
+    x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
+    wshape = node.static_shape(w, "weight")
+    nsp = len(wshape) - 2
+    if nsp not in (1, 2):
+        raise node.unsupported(f"a {nsp}-D transposed convolution")
+    in_sp = node.static_shape(x)[2:]
+    kernel = list(node.attr("kernel_shape", wshape[2:]))
+    strides = list(node.attr("strides", [1] * nsp))
+    dilations = list(node.attr("dilations", [1] * nsp))
+    out_pad = list(node.attr("output_padding", [0] * nsp))
+    pads = list(node.attr("pads", [0] * (2 * nsp)))
+    auto_pad = node.attr("auto_pad", "NOTSET")
+    out_shape = node.attr("output_shape", None)
+    if out_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        # pads that give the requested output size (input * stride for SAME)
+        target = (
+            list(out_shape)[-nsp:]
+            if out_shape is not None
+            else [in_sp[i] * strides[i] for i in range(nsp)]
+        )
+        for i in range(nsp):
+            full = strides[i] * (in_sp[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1
+            total = full - target[i]
+            if total < 0:  # a larger output than the kernel covers: extra rows at the end
+                out_pad[i] -= total
+                total = 0
+            small, big = total // 2, total - total // 2
+            pads[i], pads[i + nsp] = (small, big) if auto_pad != "SAME_LOWER" else (big, small)
+    elif auto_pad == "VALID":
+        pads = [0] * (2 * nsp)
+    elif auto_pad != "NOTSET":
+        raise node.unsupported(f"auto_pad={auto_pad!r}")
+    groups = node.attr("group", 1)
+    if nsp == 1:
+        x, w = _to_2d(node, x), _to_2d(node, w)
+        strides, dilations, out_pad = [1] + strides, [1] + dilations, [0] + out_pad
+        pads = [0, pads[0], 0, pads[1]]
+    out = op_or_te(
+        node,
+        "nn.conv2d_transpose",
+        te_fallbacks.conv2d_transpose,
+        x,
+        w,
+        strides=strides,
+        padding=pads,
+        output_padding=out_pad,
+        dilation=dilations,
+        groups=groups,
+    )
+    if nsp == 1:
+        out = _from_2d(node, out)
+    if b is not None:
+        out = node.emit(R.add(out, R.reshape(b, [1, -1] + [1] * nsp)))
+    return out
+
+
+def _pool(node: Node, kind: str):
+    x = node.input(0)
+    if node.num_outputs > 1:
+        raise node.unsupported("the Indices output")
+    kernel = list(node.attr("kernel_shape"))
+    strides, dilations, pads = _spatial_params(node, x, kernel)
+    ceil_mode = bool(node.attr("ceil_mode", 0)) if node.opset >= 10 else False
+    include_pad = bool(node.attr("count_include_pad", 0)) if kind == "avg" else False
+    if node.attr("storage_order", 0):
+        raise node.unsupported("storage_order=1")
+    nsp = len(kernel)
+    fn = R.nn.max_pool2d if kind == "max" else R.nn.avg_pool2d
+    extra = {"count_include_pad": include_pad} if kind == "avg" else {}
+    if nsp == 1:
+        out = fn(
+            _to_2d(node, x),
+            pool_size=[1, kernel[0]],
+            strides=[1, strides[0]],
+            padding=[0, pads[0], 0, pads[1]],
+            dilation=[1, dilations[0]],
+            ceil_mode=ceil_mode,
+            **extra,
+        )
+        return _onnx_pool_size(node, _from_2d(node, out), x, kernel, strides, dilations, pads)
+    if nsp == 3:
+        fn = relax_op(node, f"nn.{kind}_pool3d")
+    elif nsp != 2:
+        raise node.unsupported(f"{nsp}-D pooling")
+    out = fn(
+        x,
+        pool_size=kernel,
+        strides=strides,
+        padding=pads,
+        dilation=dilations,
+        ceil_mode=ceil_mode,
+        **extra,
+    )
+    return _onnx_pool_size(node, node.emit(out), x, kernel, strides, dilations, pads)
+
+
+def _onnx_pool_size(node: Node, out, x, kernel, strides, dilations, pads):
+    """With ceil_mode ONNX drops a last window that would start inside the end padding; cut
+    the pooled result to ONNX's size where the op kept it."""
+    in_sp, out_shape = node.shape(x)[2:], node.shape(out)
+    nsp = len(in_sp)
+    if not all(isinstance(d, int) for d in list(in_sp) + list(out_shape)):
+        return out
+    want = list(out_shape)
+    for i in range(nsp):
+        o = out_shape[2 + i]
+        if o > 0 and (o - 1) * strides[i] >= in_sp[i] + pads[i]:
+            want[2 + i] = o - 1
+    if want == list(out_shape):
+        return out
+    axes = list(range(2, 2 + nsp))
+    return node.emit(R.strided_slice(out, axes=axes, begin=[0] * nsp, end=want[2:]))
+
+
+@converter("MaxPool", since=1)
+def _max_pool(node: Node):
+    return _pool(node, "max")
+
+
+@converter("AveragePool", since=1)
+def _avg_pool(node: Node):
+    return _pool(node, "avg")
+
+
+@converter("LpPool", since=1)
+def _lp_pool(node: Node):
+    """(sum over the window of |x|^p)^(1/p): an average pool counting the padding, scaled."""
+    x = node.input(0)
+    p = float(node.attr("p", 2))
+    kernel = list(node.attr("kernel_shape"))
+    strides, dilations, pads = _spatial_params(node, x, kernel)
+    ceil_mode = bool(node.attr("ceil_mode", 0))
+    if len(kernel) != 2:
+        raise node.unsupported(f"{len(kernel)}-D LpPool")
+    powered = R.power(R.abs(x), scalar(p, x))
+    avg = R.nn.avg_pool2d(
+        powered,
+        pool_size=kernel,
+        strides=strides,
+        padding=pads,
+        dilation=dilations,
+        ceil_mode=ceil_mode,
+        count_include_pad=True,
+    )
+    total = R.multiply(avg, scalar(kernel[0] * kernel[1], x))
+    return node.emit(R.power(total, scalar(1.0 / p, x)))
+
+
+@converter("GlobalAveragePool", "GlobalMaxPool", since=1)
+def _global_pool(node: Node):
+    x = node.input(0)
+    axes = list(range(2, len(node.shape(x))))
+    fn = R.mean if node.op_type == "GlobalAveragePool" else R.max
+    return node.emit(fn(x, axis=axes, keepdims=True))
+
+
+def _channel(param, ndim: int):
+    """A per-channel vector shaped to broadcast against an (N, C, ...) tensor."""
+    return R.reshape(param, [1, -1] + [1] * (ndim - 2))
+
+
+@converter("BatchNormalization", since=1)
+def _batch_norm(node: Node):
+    x, scale, bias, mean, var = (node.input(i) for i in range(5))
+    node.ignore("momentum", "spatial", "is_test", "consumed_inputs")
+    if node.attr("training_mode", 0) or node.num_outputs > 1:
+        raise node.unsupported("BatchNormalization in training mode")
+    eps = node.attr("epsilon", 1e-5)
+    ndim = len(node.shape(x))
+    inv = R.divide(_channel(scale, ndim), R.sqrt(R.add(_channel(var, ndim), scalar(eps, x))))
+    return node.emit(
+        R.add(R.multiply(R.subtract(x, _channel(mean, ndim)), inv), _channel(bias, ndim))
+    )
+
+
+def _normalize(node: Node, x, axes, eps):
+    """(x - mean) / sqrt(var + eps) over axes, with the mean and 1/std kept for outputs."""
+    mean = node.emit(R.mean(x, axis=axes, keepdims=True))
+    centered = node.emit(R.subtract(x, mean))
+    var = R.mean(R.multiply(centered, centered), axis=axes, keepdims=True)
+    inv_std = node.emit(R.divide(scalar(1, x), R.sqrt(R.add(var, scalar(eps, x)))))
+    return node.emit(R.multiply(centered, inv_std)), mean, inv_std
+
+
+@converter("LayerNormalization", since=17)
+def _layer_norm(node: Node):
+    x, scale, bias = node.input(0), node.input(1), node.input(2, optional=True)
+    ndim = len(node.shape(x))
+    axis = normalize_axis(node, node.attr("axis", -1), ndim)
+    node.ignore("stash_type")
+    normed, mean, inv_std = _normalize(node, x, list(range(axis, ndim)), node.attr("epsilon", 1e-5))
+    out = R.multiply(normed, scale)
+    if bias is not None:
+        out = R.add(out, bias)
+    return [node.emit(out), mean, inv_std][: node.num_outputs]
+
+
+@converter("InstanceNormalization", since=1)
+def _instance_norm(node: Node):
+    x, scale, bias = node.input(0), node.input(1), node.input(2)
+    ndim = len(node.shape(x))
+    normed, _, _ = _normalize(node, x, list(range(2, ndim)), node.attr("epsilon", 1e-5))
+    out = R.add(R.multiply(normed, _channel(scale, ndim)), _channel(bias, ndim))
+    return node.emit(out)
+
+
+@converter("GroupNormalization", since=18)
+def _group_norm(node: Node):
+    x, scale, bias = node.input(0), node.input(1), node.input(2)
+    shape = node.shape(x)
+    ndim = len(shape)
+    groups = node.attr("num_groups")
+    node.ignore("stash_type")
+    grouped = node.emit(R.reshape(x, [shape[0], groups, -1]))
+    normed, _, _ = _normalize(node, grouped, [2], node.attr("epsilon", 1e-5))
+    normed = R.reshape(normed, shape)
+    if node.opset < 21:  # scale and bias are per group before opset 21
+        channels_per_group = shape[1] // groups
+        scale = op_or_te(node, "repeat", te_fallbacks.repeat, scale, channels_per_group, axis=0)
+        bias = op_or_te(node, "repeat", te_fallbacks.repeat, bias, channels_per_group, axis=0)
+    return node.emit(R.add(R.multiply(normed, _channel(scale, ndim)), _channel(bias, ndim)))
+
+
+@converter("RMSNormalization", since=23)
+def _rms_norm(node: Node):
+    x, scale = node.input(0), node.input(1)
+    ndim = len(node.shape(x))
+    axis = normalize_axis(node, node.attr("axis", -1), ndim)
+    node.ignore("stash_type")
+    eps = node.attr("epsilon", 1e-5)
+    ms = R.mean(R.multiply(x, x), axis=list(range(axis, ndim)), keepdims=True)
+    return node.emit(R.multiply(R.divide(x, R.sqrt(R.add(ms, scalar(eps, x)))), scale))
+
+
+@converter("LpNormalization", since=1)
+def _lp_norm(node: Node):
+    x = node.input(0)
+    axis = normalize_axis(node, node.attr("axis", -1), len(node.shape(x)))
+    p = node.attr("p", 2)
+    if p == 1:
+        norm = R.sum(R.abs(x), axis=[axis], keepdims=True)
+    elif p == 2:
+        norm = R.sqrt(R.sum(R.multiply(x, x), axis=[axis], keepdims=True))
+    else:
+        raise node.unsupported(f"p={p}")
+    norm = node.emit(norm)
+    zero = scalar(0, x)
+    return node.emit(R.where(R.equal(norm, zero), zero, R.divide(x, norm)))
+
+
+@converter("MeanVarianceNormalization", since=9)
+def _mvn(node: Node):
+    x = node.input(0)
+    axes = [normalize_axis(node, a, len(node.shape(x))) for a in node.attr("axes", [0, 2, 3])]
+    normed, _, _ = _normalize(node, x, axes, 1e-9)
+    return normed
+
+
+def _nll(node: Node, logp, target, weight, reduction: str, ignore_index):
+    """The negative log-likelihood of target's classes (axis 1 of logp), as ONNX defines it."""
+    if ignore_index is not None:
+        valid = R.not_equal(target, const(ignore_index, dtype_of(target)))
+        safe = R.where(valid, target, const(0, dtype_of(target)))
+    else:
+        valid, safe = None, target
+    safe = node.emit(safe)
+    picked = op_or_te(
+        node,
+        "gather_elements",
+        te_fallbacks.gather_elements,
+        logp,
+        node.emit(R.expand_dims(safe, 1)),
+        axis=1,
+    )
+    loss = R.negative(R.squeeze(picked, [1]))
+    w = None
+    if weight is not None:
+        w = R.take(weight, safe, axis=0)
+    elif valid is not None:
+        w = R.ones_like(loss)
+    if valid is not None:
+        w = R.where(valid, w, R.zeros_like(loss))
+    w = node.emit(w) if w is not None else None
+    if w is not None:
+        loss = R.multiply(loss, w)
+    loss = node.emit(loss)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return node.emit(R.sum(loss))
+    if reduction != "mean":
+        raise node.unsupported(f"reduction={reduction!r}")
+    if w is None:
+        return node.emit(R.mean(loss))
+    return node.emit(R.divide(R.sum(loss), R.sum(w)))
+
+
+@converter("NegativeLogLikelihoodLoss", since=12)
+def _nll_loss(node: Node):
+    logp, target = node.input(0), node.input(1)
+    weight = node.input(2, optional=True)
+    return _nll(
+        node, logp, target, weight, node.attr("reduction", "mean"), node.attr("ignore_index", None)
+    )
+
+
+@converter("SoftmaxCrossEntropyLoss", since=12)
+def _softmax_ce(node: Node):
+    scores, labels = node.input(0), node.input(1)
+    weight = node.input(2, optional=True)
+    logp = node.emit(R.nn.log_softmax(scores, axis=1))
+    loss = _nll(
+        node, logp, labels, weight, node.attr("reduction", "mean"), node.attr("ignore_index", None)
+    )
+    return [loss, logp][: node.num_outputs]

@@ -1,0 +1,200 @@
+"""te computations for the ops the frontend needs where relax.op does not have them (yet):
+each converter asks `op_or_te`, which prefers the Relax op and else emits one of these."""
+
+from __future__ import annotations
+
+from tvm import te
+
+from ._relax_api import tir
+from .common import Node
+
+
+def op_or_te(node: Node, name: str, te_fn, *args, **attrs):
+    """relax.op.<name>(*args, **attrs) where Relax has it, else bb.emit_te(te_fn, ...)."""
+    from tvm.relax import op as R
+
+    fn = R
+    for part in name.split("."):
+        fn = getattr(fn, part, None) if fn is not None else None
+    if fn is not None:
+        return node.emit(fn(*args, **attrs))
+    return node.emit_te(te_fn, *args, **attrs)
+
+
+def _shape(t):
+    return list(t.shape)
+
+
+def flip(x, axis):
+    n = x.shape[axis]
+    return te.compute(
+        _shape(x),
+        lambda *i: x[i[:axis] + (n - 1 - i[axis],) + i[axis + 1 :]],
+        name="flip",
+    )
+
+
+def repeat(x, repeats, axis):
+    shape = _shape(x)
+    shape[axis] = shape[axis] * repeats
+    return te.compute(
+        shape,
+        lambda *i: x[i[:axis] + (tir.floordiv(i[axis], repeats),) + i[axis + 1 :]],
+        name="repeat",
+    )
+
+
+def tile(x, repeats):
+    repeats = list(repeats)
+    rank = max(len(repeats), len(x.shape))
+    reps = [1] * (rank - len(repeats)) + repeats
+    lead = rank - len(x.shape)
+    shape = [1] * lead + _shape(x)
+    out = [d * r for d, r in zip(shape, reps)]
+    return te.compute(
+        out,
+        lambda *i: x[
+            tuple(tir.floormod(i[lead + k], shape[lead + k]) for k in range(len(x.shape)))
+        ],
+        name="tile",
+    )
+
+
+def gather_elements(data, indices, axis=0):
+    return te.compute(
+        _shape(indices),
+        lambda *i: data[i[:axis] + (indices[i],) + i[axis + 1 :]],
+        name="gather_elements",
+    )
+
+
+def gather_nd(data, indices, batch_dims=0):
+    m = int(indices.shape[-1])
+    out = _shape(indices)[:-1] + _shape(data)[batch_dims + m :]
+    lead = len(indices.shape) - 1
+
+    def at(*i):
+        picks = tuple(indices[i[:lead] + (k,)] for k in range(m))
+        return data[i[:batch_dims] + picks + i[lead:]]
+
+    return te.compute(out, at, name="gather_nd")
+
+
+def cumsum(x, axis, exclusive=False):
+    n = x.shape[axis]
+    k = te.reduce_axis((0, n), name="k")
+
+    def at(*i):
+        keep = k < i[axis] if exclusive else k <= i[axis]
+        value = x[i[:axis] + (k,) + i[axis + 1 :]]
+        return te.sum(tir.if_then_else(keep, value, tir.const(0, x.dtype)), axis=k)
+
+    return te.compute(_shape(x), at, name="cumsum")
+
+
+def pad(x, pad_width, pad_mode="constant", pad_value=0.0):
+    before, after = pad_width[0::2], pad_width[1::2]
+    out = [d + b + a for d, b, a in zip(_shape(x), before, after)]
+
+    def at(*i):
+        inside = [
+            tir.all(i[d] >= before[d], i[d] < before[d] + x.shape[d]) for d in range(len(out))
+        ]
+        src = tuple(i[d] - before[d] for d in range(len(out)))
+        return tir.if_then_else(tir.all(*inside), x[src], tir.const(pad_value, x.dtype))
+
+    return te.compute(out, at, name="pad")
+
+
+def conv2d_transpose(data, weight, strides, padding, output_padding, dilation, groups):
+    """NCHW data, (C_in, C_out / groups, kh, kw) weight: each output pixel gathers the input
+    pixels whose strided footprint covers it."""
+    n, c_in, h, w = _shape(data)
+    _, oc_per_group, kh, kw = _shape(weight)
+    sh, sw = strides
+    dh, dw = dilation
+    pt, pl, pb, pr = padding
+    out_h = (h - 1) * sh - pt - pb + dh * (kh - 1) + output_padding[0] + 1
+    out_w = (w - 1) * sw - pl - pr + dw * (kw - 1) + output_padding[1] + 1
+    ic_per_group = c_in // groups
+    ic = te.reduce_axis((0, ic_per_group), name="ic")
+    ry = te.reduce_axis((0, kh), name="ry")
+    rx = te.reduce_axis((0, kw), name="rx")
+
+    def at(b, o, y, x):
+        g = tir.floordiv(o, oc_per_group)
+        cin = g * ic_per_group + ic
+        ty, tx = y + pt - ry * dh, x + pl - rx * dw
+        iy, ix = tir.floordiv(ty, sh), tir.floordiv(tx, sw)
+        ok = tir.all(
+            tir.floormod(ty, sh) == 0,
+            tir.floormod(tx, sw) == 0,
+            ty >= 0,
+            tx >= 0,
+            iy < h,
+            ix < w,
+        )
+        term = data[b, cin, iy, ix] * weight[cin, tir.floormod(o, oc_per_group), ry, rx]
+        return te.sum(tir.if_then_else(ok, term, tir.const(0, data.dtype)), axis=[ic, ry, rx])
+
+    return te.compute((n, oc_per_group * groups, out_h, out_w), at, name="conv2d_transpose")
+
+
+def _broadcast(a, b, fcombine, name):
+    """fcombine(a, b) elementwise with NumPy broadcasting of static shapes."""
+    rank = max(len(a.shape), len(b.shape))
+
+    def dims(t):
+        return [1] * (rank - len(t.shape)) + [int(d) for d in t.shape]
+
+    da, db = dims(a), dims(b)
+    out = [max(x, y) for x, y in zip(da, db)]
+
+    def pick(t, d, i):
+        lead = rank - len(t.shape)
+        return t[tuple(0 if d[lead + k] == 1 else i[lead + k] for k in range(len(t.shape)))]
+
+    return te.compute(out, lambda *i: fcombine(pick(a, da, i), pick(b, db, i)), name=name)
+
+
+def left_shift(a, b):
+    return _broadcast(a, b, lambda x, y: x << y, "left_shift")
+
+
+def right_shift(a, b):
+    return _broadcast(a, b, lambda x, y: x >> y, "right_shift")
+
+
+def bitwise_not(x):
+    return te.compute(_shape(x), lambda *i: ~x[i], name="bitwise_not")
+
+
+def einsum(*operands, subscripts):
+    """Explicit or implicit einsum without ellipsis: a sum over the letters the output drops."""
+    lhs, arrow, rhs = subscripts.partition("->")
+    terms = lhs.split(",")
+    if "." in subscripts or len(terms) != len(operands):
+        raise ValueError(f"einsum: unsupported equation {subscripts!r}")
+    extent = {}
+    for term, t in zip(terms, operands):
+        for letter, dim in zip(term, t.shape):
+            extent.setdefault(letter, dim)
+    if not arrow:  # implicit output: the letters used once, in alphabetical order
+        rhs = "".join(sorted(c for c in extent if lhs.count(c) == 1))
+    reduced = [c for c in extent if c not in rhs]
+    axes = {c: te.reduce_axis((0, extent[c]), name=f"r_{c}") for c in reduced}
+
+    def at(*idx):
+        where = dict(zip(rhs, idx))
+        where.update(axes)
+        prod = None
+        for term, t in zip(terms, operands):
+            value = t[tuple(where[c] for c in term)]
+            prod = value if prod is None else prod * value
+        return te.sum(prod, axis=list(axes.values())) if axes else prod
+
+    return te.compute([extent[c] for c in rhs], at, name="einsum")
+
+
+def atan(x):
+    return te.compute(_shape(x), lambda *i: tir.atan(x[i]), name="atan")

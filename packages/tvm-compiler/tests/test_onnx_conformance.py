@@ -1,0 +1,317 @@
+# The ONNX backend node tests shipped with the onnx package, run through from_onnx + tvm.compile
+# + the Relax VM, one pytest case each, against onnx_conformance_xfail.txt (kept true both ways).
+#
+# By default a deterministic subset runs (about one case in SUBSET_EVERY = 16, chosen by a hash of
+# the name); TVM_ONNX_CONFORMANCE=full runs all of them. `python test_onnx_conformance.py
+# [--write]` runs every case outside pytest, prints the tally and (with --write) rewrites the list.
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+import traceback
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx") if __name__ != "__main__" else __import__("onnx")
+
+XFAIL_FILE = Path(__file__).with_name("onnx_conformance_xfail.txt")
+SUBSET_EVERY = 16
+CASE_TIMEOUT_S = 120
+RTOL, ATOL = 1e-3, 1e-5
+TARGET = "llvm"
+
+# Inputs that ONNX models carry as shapes, axes or counts: the backend tests feed them as graph
+# inputs, real exported models as initializers or Constant nodes. The harness moves such an
+# input into the initializers (same values), so the op's semantics are tested with a static
+# operand; a converter still refuses a truly run-time operand with OpNotImplemented.
+SHAPE_OPERANDS = {
+    "Reshape": (1,),
+    "Expand": (1,),
+    "Tile": (1,),
+    "Slice": (1, 2, 3, 4),
+    "Squeeze": (1,),
+    "Unsqueeze": (1,),
+    "Split": (1,),
+    "Pad": (1, 2, 3),
+    "TopK": (1,),
+    "Resize": (1, 2, 3),
+    "Upsample": (1,),
+    "ConstantOfShape": (0,),
+    "Range": (0, 1, 2),
+    "OneHot": (1,),
+    "CenterCropPad": (1,),
+    "Col2Im": (1, 2),
+    "ReduceSum": (1,),
+    "ReduceMean": (1,),
+    "ReduceMax": (1,),
+    "ReduceMin": (1,),
+    "ReduceProd": (1,),
+    "ReduceL1": (1,),
+    "ReduceL2": (1,),
+    "ReduceLogSum": (1,),
+    "ReduceLogSumExp": (1,),
+    "ReduceSumSquare": (1,),
+    "Dropout": (1, 2),
+    "Compress": (1,),
+    "Trilu": (1,),
+    "CumSum": (1,),
+}
+
+
+# Categories only running the compiled case can show (a conversion-only run cannot judge them).
+RUN_CATEGORIES = ("compile-error", "runtime-error", "mismatch", "crash", "timeout")
+
+
+def load_cases():
+    import warnings
+
+    from onnx.backend.test.loader import load_model_tests
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return sorted(load_model_tests(kind="node"), key=lambda c: c.name)
+
+
+def read_xfail_list(path: Path = XFAIL_FILE) -> dict[str, str]:
+    """name -> "category: reason" from the list file (# comments, blank lines skipped)."""
+    entries = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line:
+                name, _, reason = line.partition(" ")
+                entries[name] = reason.strip()
+    return entries
+
+
+def freeze_shape_operands(model, inputs):
+    """A copy of model whose shape-operand graph inputs are initializers holding their test
+    values; returns it and the remaining (name, array) inputs in order."""
+    from onnx import numpy_helper
+
+    model = onnx.ModelProto.FromString(model.SerializeToString())
+    graph = model.graph
+    init_names = {t.name for t in graph.initializer}
+    graph_inputs = [vi for vi in graph.input if vi.name not in init_names]
+    values = {vi.name: arr for vi, arr in zip(graph_inputs, inputs)}
+    frozen = set()
+    for node in graph.node:
+        for pos in SHAPE_OPERANDS.get(node.op_type, ()):
+            if pos < len(node.input) and node.input[pos] in values:
+                frozen.add(node.input[pos])
+    for name in frozen:
+        graph.initializer.append(numpy_helper.from_array(np.asarray(values[name]), name))
+    keep = [vi for vi in graph.input if vi.name not in frozen]
+    del graph.input[:]
+    graph.input.extend(keep)
+    rest = [(vi.name, values[vi.name]) for vi in graph_inputs if vi.name not in frozen]
+    return model, rest
+
+
+def _as_array(value):
+    """Test data comes as NumPy arrays or, for some cases, as TensorProtos."""
+    if isinstance(value, onnx.TensorProto):
+        return onnx.numpy_helper.to_array(value)
+    return value
+
+
+def _to_numpy(value):
+    if hasattr(value, "numpy"):
+        return [value.numpy()]
+    if isinstance(value, (list, tuple)) or hasattr(value, "__len__"):
+        out = []
+        for item in value:
+            out.extend(_to_numpy(item))
+        return out
+    return [np.asarray(value)]
+
+
+def compare(got, expected):
+    """None when got matches expected (shapes, dtypes, values), else what differs."""
+    if len(got) != len(expected):
+        return f"{len(got)} outputs, expected {len(expected)}"
+    for i, (g, e) in enumerate(zip(got, expected)):
+        e = np.asarray(e)
+        if g.shape != e.shape:
+            return f"output {i}: shape {g.shape}, expected {e.shape}"
+        if g.dtype != e.dtype:
+            return f"output {i}: dtype {g.dtype}, expected {e.dtype}"
+        if e.dtype.kind in "fc":
+            if not np.allclose(g, e, rtol=RTOL, atol=ATOL, equal_nan=True):
+                err = np.nanmax(np.abs(g.astype("float64") - e.astype("float64")))
+                return f"output {i}: values differ (max abs error {err:.3g})"
+        elif not np.array_equal(g, e):
+            return f"output {i}: values differ"
+    return None
+
+
+def vm_available() -> bool:
+    try:
+        from tvm import relax
+    except ImportError:
+        return False
+    return hasattr(relax, "VirtualMachine")
+
+
+def run_case(case, from_onnx, execute: bool = True):
+    """("pass", "") or (category, detail) for one node case."""
+    import tvm
+    from tvm.error import OpNotImplemented
+
+    inputs, expected = ([_as_array(x) for x in values] for values in case.data_sets[0])
+    model, rest = freeze_shape_operands(case.model, inputs)
+    for array in [a for _, a in rest] + list(expected):
+        dtype = getattr(array, "dtype", None)  # sequence and optional inputs have none
+        if dtype is not None and (dtype.kind == "V" or dtype.name in ("bfloat16", "object")):
+            return "unsupported-dtype", f"test data of NumPy dtype {dtype} (no tvm tensor type)"
+    try:
+        mod = from_onnx(model)
+    except OpNotImplemented as err:
+        text = str(err)
+        if "element type" in text:
+            return "unsupported-dtype", text
+        if "computed at run time" in text:
+            return "dynamic-operand", text
+        if "attribute" in text:
+            return "unsupported-attribute", text
+        return "unsupported-op", text
+    except Exception as err:  # noqa: BLE001  (the category is the point)
+        return "convert-error", f"{type(err).__name__}: {err}"
+    if not execute:
+        return "pass", ""
+    from tvm import relax
+
+    try:
+        ex = tvm.compile(mod, target=TARGET)
+    except Exception as err:  # noqa: BLE001
+        return "compile-error", f"{type(err).__name__}: {str(err)[:300]}"
+    try:
+        vm = relax.VirtualMachine(ex, tvm.cpu())
+        args = [tvm.runtime.tensor(np.array(a, order="C")) for _, a in rest]
+        got = _to_numpy(vm["main"](*args))
+    except Exception as err:  # noqa: BLE001
+        return "runtime-error", f"{type(err).__name__}: {str(err)[:300]}"
+    diff = compare(got, expected)
+    return ("pass", "") if diff is None else ("mismatch", diff)
+
+
+def run_isolated(fn, timeout: int = CASE_TIMEOUT_S):
+    """fn() in a forked child, so a case that crashes or hangs cannot take the run with it."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read_fd)
+        try:
+            result = fn()
+        except BaseException as err:  # noqa: BLE001
+            result = ("harness-error", "".join(traceback.format_exception_only(err)).strip())
+        with os.fdopen(write_fd, "wb") as out:
+            pickle.dump(result, out)
+        os._exit(0)
+    os.close(write_fd)
+
+    def on_alarm(signum, frame):
+        os.kill(pid, signal.SIGKILL)
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(timeout)
+    try:
+        with os.fdopen(read_fd, "rb") as inp:
+            data = inp.read()
+        _, status = os.waitpid(pid, 0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    if data:
+        return pickle.loads(data)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        return "timeout", f"no result within {timeout} s"
+    return "crash", f"the case's process died (status {status})"
+
+
+def selected(name: str) -> bool:
+    if os.environ.get("TVM_ONNX_CONFORMANCE", "") == "full":
+        return True
+    return zlib.crc32(name.encode()) % SUBSET_EVERY == 0
+
+
+if __name__ != "__main__":
+    _CASES = load_cases()
+    _XFAIL = read_xfail_list()
+
+    @pytest.fixture(scope="module")
+    def _kernel_cache(tmp_path_factory):
+        # one cache for the whole module: cases share many identical kernels
+        return str(tmp_path_factory.mktemp("onnx-kernels"))
+
+    @pytest.fixture(autouse=True)
+    def _private_kernel_cache(_kernel_cache, monkeypatch):
+        monkeypatch.setenv("TVM_STACK_KERNEL_CACHE", _kernel_cache)
+
+    def test_xfail_list_names_real_cases():
+        names = {c.name for c in _CASES}
+        unknown = sorted(set(_XFAIL) - names)
+        assert not unknown, f"{XFAIL_FILE.name} lists cases onnx does not have: {unknown[:10]}"
+        for name, reason in _XFAIL.items():
+            assert ":" in reason, f"{XFAIL_FILE.name}: {name} needs 'category: reason'"
+
+    @pytest.mark.parametrize("case", [c for c in _CASES if selected(c.name)], ids=lambda c: c.name)
+    def test_node_case(case):
+        from tvm.relax.frontend.onnx import from_onnx
+
+        execute = vm_available()
+        status, detail = run_isolated(lambda: run_case(case, from_onnx, execute))
+        listed = _XFAIL.get(case.name)
+        if status == "pass" and listed and not execute and listed.startswith(RUN_CATEGORIES):
+            pytest.skip(f"converts; listed as {listed.split(':')[0]}, which needs the Relax VM")
+        if status == "pass":
+            assert listed is None, (
+                f"{case.name} passes now: remove it from {XFAIL_FILE.name} ({listed})"
+            )
+            return
+        if listed is not None:
+            pytest.xfail(f"{listed} [{status}: {detail[:200]}]")
+        pytest.fail(f"{case.name}: {status}: {detail}")
+
+
+def _main(argv):
+    """Run every case (or those named) outside pytest; --write rewrites the expected-failure
+    list from the results; prints the pass count and the count per category."""
+    import collections
+
+    from tvm.relax.frontend.onnx import from_onnx
+
+    write = "--write" in argv
+    names = [a for a in argv if not a.startswith("--")]
+    cases = [c for c in load_cases() if not names or c.name in names]
+    execute = vm_available()
+    results = {}
+    for i, case in enumerate(cases):
+        results[case.name] = run_isolated(lambda case=case: run_case(case, from_onnx, execute))
+        if names:
+            print(case.name, *results[case.name])
+        elif i % 100 == 0:
+            print(f"{i}/{len(cases)}", file=sys.stderr, flush=True)
+    tally = collections.Counter(status for status, _ in results.values())
+    print(f"passed {tally['pass']} of {len(cases)} (execute={execute})")
+    for status, count in tally.most_common():
+        print(f"  {status}: {count}")
+    if write:
+        lines = [
+            "# ONNX backend node cases that do not pass yet: name, then category: reason.",
+            "# Regenerate: python packages/tvm-compiler/tests/test_onnx_conformance.py --write",
+        ]
+        for name, (status, detail) in sorted(results.items()):
+            if status != "pass":
+                detail = " ".join(detail.split())[:160]
+                lines.append(f"{name} {status}: {detail}")
+        XFAIL_FILE.write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1:])
