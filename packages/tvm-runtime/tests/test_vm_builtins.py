@@ -13,8 +13,8 @@ def g(name):
 
 
 def test_codes_have_upstream_values():
-    assert [int(c) for c in MatchShapeCode] == [0, 1, 2, 3]
-    assert MatchShapeCode.kStoreToHeap == 2 and MatchShapeCode.kAssertEqualToLoad == 3
+    assert MatchShapeCode.kAssertEqualToImm == 0 and MatchShapeCode.kStoreToHeap == 1
+    assert MatchShapeCode.kNoOp == 2 and MatchShapeCode.kAssertEqualToLoad == 3
     assert MakeShapeCode.kUseImm == 0 and MakeShapeCode.kLoadShape == 1
 
 
@@ -22,10 +22,18 @@ def _heap(n=4):
     return g("vm.builtin.alloc_shape_heap")(None, n)
 
 
+_IMM, _STORE, _NOOP, _LOAD = (
+    int(MatchShapeCode.kAssertEqualToImm),
+    int(MatchShapeCode.kStoreToHeap),
+    int(MatchShapeCode.kNoOp),
+    int(MatchShapeCode.kAssertEqualToLoad),
+)
+
+
 def test_match_shape_stores_and_make_shape_loads():
     heap = _heap()
     x = tvm.runtime.empty((5, 3), "float32")
-    g("vm.builtin.match_shape")(x, heap, 2, 2, 0, 1, 3, "ctx")
+    g("vm.builtin.match_shape")(x, heap, 2, _STORE, 0, _IMM, 3, "ctx")
     assert heap.numpy()[0] == 5
     shape = g("vm.builtin.make_shape")(heap, 3, 1, 0, 0, 7, 1, 0)
     assert tuple(shape) == (5, 7, 5)
@@ -36,12 +44,12 @@ def test_match_shape_mismatch_names_context_dimension_and_both_values():
     x = tvm.runtime.empty((5, 3), "float32")
     ctx = "main: argument 'x'"
     with pytest.raises(ValueError, match=r"main: argument 'x': dimension 1 .* is 3, expected 4"):
-        g("vm.builtin.match_shape")(x, heap, 2, 0, 0, 1, 4, ctx)
-    g("vm.builtin.match_shape")(tvm_ffi.Shape([6]), heap, 1, 2, 1)
+        g("vm.builtin.match_shape")(x, heap, 2, _NOOP, 0, _IMM, 4, ctx)
+    g("vm.builtin.match_shape")(tvm_ffi.Shape([6]), heap, 1, _STORE, 1)
     with pytest.raises(ValueError, match=r"dimension 0 .* is 5, expected 6"):
-        g("vm.builtin.match_shape")(x, heap, 2, 3, 1, 0, 0, ctx)
+        g("vm.builtin.match_shape")(x, heap, 2, _LOAD, 1, _NOOP, 0, ctx)
     with pytest.raises(ValueError, match="expected a shape of 3 dimensions"):
-        g("vm.builtin.match_shape")(x, heap, 3, 0, 0, 0, 0, 0, 0, ctx)
+        g("vm.builtin.match_shape")(x, heap, 3, *[_NOOP, 0] * 3, ctx)
 
 
 def test_check_tensor_info_types_ndim_and_dtype():

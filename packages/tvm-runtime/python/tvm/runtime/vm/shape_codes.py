@@ -4,12 +4,12 @@ import enum
 
 
 class MatchShapeCode(enum.IntEnum):
-    """What match_shape does with one dimension: nothing, store it into the shape heap, or
-    check it against an immediate or a value loaded from the heap."""
+    """What match_shape does with one dimension: check it against an immediate, store it into
+    the shape heap, nothing, or check it against a value loaded from the heap."""
 
-    kNoOp = 0
-    kAssertEqualToImm = 1
-    kStoreToHeap = 2
+    kAssertEqualToImm = 0
+    kStoreToHeap = 1
+    kNoOp = 2
     kAssertEqualToLoad = 3
 
 
