@@ -146,3 +146,35 @@ def test_lowered_functions_declare_their_flattened_views():
     lowered = tvm.driver.lower(te.create_prim_func([A, B]))
     text = _round_trips(lowered["main"])
     assert '    A_1 = T.Buffer((16,), "float32", data=A.data)\n' in text
+
+
+def test_an_op_on_two_constants_prints_as_its_node_so_parsing_does_not_fold_it():
+    # `0 * 16` and `0 == 0` would be Python arithmetic while parsing (the `if` would even
+    # pick its branch then); schedule primitives build such nodes (blockize's 0 * 16 + k).
+    a = tir.decl_buffer((16,), "float32", name="A")
+    i, handle = tir.Var("i", "int32"), tir.Var("A_h", "handle")
+    index = tir.Mul(tir.const(0), tir.const(16)) + i
+    store = tir.BufferStore(a, tir.const(1.0), [index])
+    cond = tir.And(tir.EQ(tir.const(0), tir.const(0)), tir.LT(tir.const(1.5), tir.const(2.5)))
+    body = tir.For(i, 0, 16, tir.ForKind.SERIAL, tir.IfThenElse(cond, store, None))
+    text = _round_trips(tir.PrimFunc([handle], body, buffer_map={handle: a}))
+    assert "        if T.EQ(0, 0) and T.LT(T.float32(1.5), T.float32(2.5)):\n" in text
+    assert "            A[T.Mul(0, 16) + i] = T.float32(1.0)" in text
+
+
+def test_a_zero_dim_buffer_element_prints_as_an_empty_tuple_index():
+    a = te.placeholder((), name="A")
+    b = te.compute((4,), lambda i: a[()] * 2.0, name="B")
+    text = _round_trips(te.create_prim_func([a, b]))
+    assert "            T.reads(A[()])\n" in text
+    assert "            B[v_i] = A[()] * T.float32(2.0)" in text
+
+
+def test_a_buffer_shape_may_use_a_scalar_parameter_that_comes_after_it():
+    n = tir.Var("n", "int32")
+    a = tir.decl_buffer((n + 1,), "float32", name="A")
+    handle = tir.Var("A_h", "handle")
+    i = tir.Var("i", "int32")
+    body = tir.For(i, 0, n + 1, tir.ForKind.SERIAL, tir.BufferStore(a, tir.const(0.0), [i]))
+    text = _round_trips(tir.PrimFunc([handle, n], body, buffer_map={handle: a}))
+    assert 'def main(A: T.Buffer((n + 1,), "float32"), n: T.int32):' in text

@@ -360,3 +360,14 @@ def test_bad_annotation_is_a_diagnostic():
             return x
         """)
     assert "expected struct info such as R.Tensor" in text and "<string>:3:10" in text
+
+
+def test_a_shape_op_on_two_constants_keeps_its_node_and_int64_dtype():
+    # A Relax shape's ints print bare (int64); `6 // 2 + 1` would fold while parsing.
+    folded = tvm.tir.FloorDiv(tvm.tir.const(6, "int64"), tvm.tir.const(2, "int64")) + 1
+    x = relax.Var("x", relax.TensorStructInfo([2, folded], "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        bb.emit_func_output(x)
+    text = _round_trip(bb.get()["main"])
+    assert 'x: R.Tensor((2, T.FloorDiv(T.int64(6), T.int64(2)) + 1), dtype="float32")' in text

@@ -31,6 +31,13 @@ class _PrimPrinter(_Printer):
             return f"T.int32({e.value})"
         return super()._e_IntImm(e, prec)
 
+    def node_call(self, e) -> str:
+        if isinstance(e.a, E.IntImm) and isinstance(e.b, E.IntImm):
+            # A bare int here would parse as int32: the constants keep their dtype.
+            a, b = (_Printer._e_IntImm(self, x, 0) for x in (e.a, e.b))
+            return f"T.{type(e).__name__}({a}, {b})"
+        return super().node_call(e)
+
 
 class RelaxPrinter:
     def __init__(self, names: NameTable | None = None, module_name: str | None = None):

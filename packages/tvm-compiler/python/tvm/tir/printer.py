@@ -37,6 +37,7 @@ _PRECEDENCE = {
     E.FloorDiv: 7,
     E.FloorMod: 7,
 }
+_CONSTANTS = (E.IntImm, E.FloatImm)
 _CALL_FORMS = {E.Min: "T.min", E.Max: "T.max", E.Mod: "T.truncmod"}
 _FOR_KINDS = {
     S.ForKind.PARALLEL: "T.parallel",
@@ -168,13 +169,20 @@ class _Printer:
         return f"T.Cast({quote(e.dtype)}, {self.expr(e.value)})"
 
     def _e_BinaryOpExpr(self, e, parent_prec):
-        if isinstance(e, E.Div) and not e.dtype.is_float:
-            return f"T.Div({self.expr(e.a)}, {self.expr(e.b)})"
+        if (isinstance(e, E.Div) and not e.dtype.is_float) or (
+            # Two constants: `0 * 16` would fold while parsing, so the node is spelled out.
+            isinstance(e.a, _CONSTANTS) and isinstance(e.b, _CONSTANTS)
+        ):
+            return self.node_call(e)
         prec = _PRECEDENCE[type(e)]
         # Comparisons chain in Python, so neither side of one may be a bare comparison.
         left = prec + 1 if prec == 4 else prec
         text = f"{self.expr(e.a, left)} {e.symbol} {self.expr(e.b, prec + 1)}"
         return f"({text})" if prec < parent_prec else text
+
+    def node_call(self, e) -> str:
+        """A binary op as its node's constructor, T.Mul(a, b): nothing folds it."""
+        return f"T.{type(e).__name__}({self.expr(e.a)}, {self.expr(e.b)})"
 
     def _e_Not(self, e, parent_prec):
         text = f"not {self.expr(e.a, 3)}"
@@ -206,7 +214,7 @@ class _Printer:
                 parts.append(f"{self.expr(i.base)}:{self.expr(i.base + i.lanes)}")
             else:
                 parts.append(self.expr(i))
-        return ", ".join(parts)
+        return ", ".join(parts) or "()"  # a zero-dim buffer's element: A[()], as upstream
 
     def _e_BufferLoad(self, e, _prec):
         return f"{self.buffer(e.buffer)}[{self.indices(e.indices)}]"
@@ -224,7 +232,7 @@ class _Printer:
                 parts.append(self.expr(r.min))
             else:
                 parts.append(f"{self.expr(r.min)}:{self.expr(r.min + r.extent)}")
-        return f"{self.buffer(region.buffer)}[{', '.join(parts)}]"
+        return f"{self.buffer(region.buffer)}[{', '.join(parts) or '()'}]"
 
     # -- buffers --------------------------------------------------------------------------
     def shape(self, dims, symbolic_first: set | None = None) -> str:

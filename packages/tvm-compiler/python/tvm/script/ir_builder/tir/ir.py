@@ -494,6 +494,26 @@ def Div(a, b):  # noqa: N802
     return E.Div(a, b)
 
 
+def _binary_node(cls):
+    def make(a, b):
+        return cls(*E._unify(E._operand(a, b), E._operand(b, a)))
+
+    make.__name__ = make.__qualname__ = cls.__name__
+    make.__doc__ = f"A {cls.__name__} node as written, never folded (`T.{cls.__name__}(0, 16)`)."
+    return make
+
+
+# The node constructors upstream's T has: the printer writes a binary op on two constants
+# this way, since `0 * 16` would fold to 0 while parsing.
+_NODES = (E.Add, E.Sub, E.Mul, E.Mod, E.FloorDiv, E.FloorMod, E.And, E.Or)
+for _cls in _NODES + (E.EQ, E.NE, E.LT, E.LE, E.GT, E.GE):
+    globals()[_cls.__name__] = _binary_node(_cls)
+
+
+def Not(a):  # noqa: N802
+    return E.Not(E.convert(a))
+
+
 def max(a, b):  # noqa: A001
     return E.Max(*E._unify(E._operand(a, b), E._operand(b, a)))
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 
-from tvm.error import DiagnosticError
 from tvm.ir.dtype import DataType
 from tvm.script.ir_builder import IRBuilder
 from tvm.script.ir_builder.tir import frames as F
@@ -59,6 +58,7 @@ class TIRParser(Parser):
             raise self.error(
                 node, "a T.prim_func takes plain parameters only (no *args, **kwargs or defaults)"
             )
+        scalars = self._scalar_params(args.args)
         for arg in args.args:
             if arg.annotation is None:
                 raise self.error(
@@ -66,6 +66,9 @@ class TIRParser(Parser):
                     f"parameter {arg.arg!r} needs a type annotation, such as "
                     'T.Buffer((128,), "float32") or T.int32',
                 )
+            if arg.arg in scalars:
+                frame.params.append(scalars[arg.arg])
+                continue
             ann = self._eval_named(arg.annotation, [arg.arg], arg)
             if isinstance(ann, Buffer):
                 var = E.Var(arg.arg, "handle")
@@ -85,6 +88,19 @@ class TIRParser(Parser):
         if node.returns is not None:
             ret = self.eval(node.returns)
             frame.ret_type = DataType(getattr(ret, "dtype", ret))
+
+    def _scalar_params(self, params) -> dict:
+        """The scalar parameters (`n: T.int64`), bound before any buffer annotation is read:
+        a buffer's shape may use a scalar that comes later in the signature."""
+        scalars = {}
+        for arg in params:
+            if not isinstance(arg.annotation, (ast.Attribute, ast.Name)):
+                continue
+            ann = self.eval(arg.annotation)
+            if isinstance(getattr(ann, "dtype", None), str) and callable(ann):
+                scalars[arg.arg] = E.Var(arg.arg, ann.dtype)
+                self.bind(arg.arg, scalars[arg.arg])
+        return scalars
 
     # -- bodies ---------------------------------------------------------------------------
     def visit_body(self, stmts) -> None:
