@@ -150,7 +150,7 @@ class ExprEvaluator:
         if not callable(func):
             raise self.error(node.func, f"{type(func).__name__} object is not callable")
         try:
-            result = func(*args, **kwargs)
+            result = self.parser.call(func, args, kwargs)
         except DiagnosticError:
             raise
         except Exception as err:  # noqa: BLE001

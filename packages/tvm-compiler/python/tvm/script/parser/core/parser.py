@@ -71,5 +71,33 @@ class Parser:
     def eval(self, node):
         return self.evaluator.eval(node)
 
+    def call(self, func, args, kwargs):
+        """func(*args, **kwargs) for a call in the program; a macro expands here."""
+        from .macro import ScriptMacro
+
+        if isinstance(func, ScriptMacro):
+            return self.expand_macro(func, args, kwargs)
+        return func(*args, **kwargs)
+
+    def expand_macro(self, macro, args, kwargs):
+        """Parse macro's body at this point, its parameters bound to the arguments; the value
+        of a `return <expr>` ending the body, else None."""
+        import ast
+
+        names = macro.bind(args, kwargs)
+        body = list(macro.node.body)
+        tail = body.pop() if body and isinstance(body[-1], ast.Return) else None
+        if macro.hygienic:  # the body's free names mean what they meant at its definition
+            scopes, globals_ = [names], macro.definition_vars
+        else:
+            scopes, globals_ = [*self.scopes, names], {**macro.definition_vars, **self.globals}
+        saved = self.source, self.scopes, self.globals
+        self.source, self.scopes, self.globals = macro.source, scopes, globals_
+        try:
+            self.visit_body(body)
+            return None if tail is None or tail.value is None else self.eval(tail.value)
+        finally:
+            self.source, self.scopes, self.globals = saved
+
     def error(self, node, message: str) -> DiagnosticError:
         return self.source.error(node, message)

@@ -28,4 +28,4 @@ from tvm.script.ir_builder.relax.ir import (  # noqa: A004, F401
     str,
 )
 
-from .entry import function  # noqa: F401
+from .entry import function, macro  # noqa: F401

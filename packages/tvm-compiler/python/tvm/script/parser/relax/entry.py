@@ -7,6 +7,7 @@ import inspect
 
 from ..core.diagnostics import Source
 from ..core.entry import caller_vars, in_class_body
+from ..core.macro import macro_decorator
 
 
 class _FunctionDecorator:
@@ -82,3 +83,6 @@ def signature_struct_info(source, node, values):
     if ret is None:
         return None
     return FuncStructInfo([p.struct_info for p in params], ret, pure)
+
+
+macro = macro_decorator("R")

@@ -52,7 +52,7 @@ class RelaxEvaluator(ExprEvaluator):
                 raise self.error(kw, "**kwargs is not supported in TVMScript")
             kwargs[kw.arg] = self.eval(kw.value)
         try:
-            return func(*args, **kwargs)
+            return self.parser.call(func, args, kwargs)
         except DiagnosticError:
             raise
         except Exception as err:  # noqa: BLE001  (a diagnostic naming the R. function)

@@ -8,4 +8,4 @@ from tvm.script.ir_builder.tir.ir import (  # noqa: A004, F401
     pow,
 )
 
-from .entry import prim_func  # noqa: F401
+from .entry import macro, prim_func  # noqa: F401

@@ -7,6 +7,7 @@ import inspect
 
 from ..core.diagnostics import Source
 from ..core.entry import caller_vars, in_class_body
+from ..core.macro import macro_decorator
 
 
 class _PrimFuncDecorator:
@@ -75,3 +76,6 @@ def parse_prim_func_node(source, node, values, private=None):
         if private is None:
             raise source.error(node, f"function {node.name!r} is not decorated with @T.prim_func")
     return parser.parse_function(node, private)
+
+
+macro = macro_decorator("T")
