@@ -64,3 +64,16 @@ def test_function_struct_info_and_expression_forms():
     assert 'return (gv2, gv3, gv5, R.prim_value(3), R.str("hi"))' in text
     assert str(relax.TensorStructInfo(ndim=2, dtype="int8")) == 'R.Tensor(dtype="int8", ndim=2)'
 
+
+def test_a_seq_expr_prints_on_its_own_as_its_bindings_then_its_value():
+    x = relax.Var("x", relax.TensorStructInfo([2], "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        y = bb.emit(R.exp(x))
+        bb.emit_func_output(R.add(y, x))
+    body = bb.get()["main"].body
+    assert str(body) == (
+        'gv: R.Tensor((2,), dtype="float32") = R.exp(x)\n'
+        'gv1: R.Tensor((2,), dtype="float32") = R.add(gv, x)\n'
+        "gv1"
+    )

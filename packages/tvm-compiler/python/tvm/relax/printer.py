@@ -325,9 +325,12 @@ def _print(node, name=None, names: NameTable | None = None, in_module=False, **_
         out = []
         printer.binding(node, "", out)
         return "\n".join(out)
-    if isinstance(node, (X.BindingBlock,)):
+    if isinstance(node, (X.BindingBlock, X.SeqExpr)):
         out = []
-        printer.blocks([node], "", out)
+        seq = isinstance(node, X.SeqExpr)
+        printer.blocks(node.blocks if seq else [node], "", out)
+        if seq:  # its bindings, then its value, as upstream shows a SeqExpr on its own
+            out.append(printer.expr(node.body))
         return "\n".join(out)
     return printer.expr(node)
 
