@@ -1,4 +1,5 @@
 # The TIR printer's exact text, in upstream's TVMScript form, and that the text parses back.
+import pytest
 import tvm
 from test_tvmscript_parser import AddModule
 from tvm import te, tir
@@ -178,3 +179,22 @@ def test_a_buffer_shape_may_use_a_scalar_parameter_that_comes_after_it():
     body = tir.For(i, 0, n + 1, tir.ForKind.SERIAL, tir.BufferStore(a, tir.const(0.0), [i]))
     text = _round_trips(tir.PrimFunc([handle, n], body, buffer_map={handle: a}))
     assert 'def main(A: T.Buffer((n + 1,), "float32"), n: T.int32):' in text
+
+
+def test_script_options_rename_the_dialect_prefixes_as_upstream():
+    text = AddModule.script(tir_prefix="tir", ir_prefix="ir")
+    assert text.startswith("# from tvm.script import ir as ir\n# from tvm.script import tir as tir")
+    assert '            with tir.block("B"):\n' in text and "vi = tir.axis.spatial(128, i)" in text
+    assert "@ir.ir_module" in text and "T." not in text
+    values = {"ir": tvm.script.ir, "tir": T}
+    tvm.ir.assert_structural_equal(from_source(text, extra_vars=values), AddModule)
+    func = AddModule["add"]
+    assert func.script(show_meta=True) == func.script()
+    assert func.script(tir_prefix="T") == func.script()
+
+
+def test_an_unknown_script_option_is_a_type_error_naming_it():
+    with pytest.raises(TypeError, match=r"PrimFunc.script: unexpected option 'colour'"):
+        AddModule["add"].script(colour=True)
+    with pytest.raises(TypeError, match="tir_prefix must be an identifier, got 'a b'"):
+        AddModule.script(tir_prefix="a b")

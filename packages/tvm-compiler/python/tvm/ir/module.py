@@ -157,13 +157,12 @@ class IRModule(Node):
 
     def script(self, **options) -> str:
         """The module in TVMScript (`@I.ir_module class Module:`), as upstream prints it."""
-        from .printer import _find, module_script
+        from .printer import _find, apply_options, module_script
 
         whole_module_printer = _find(self)  # an IR family printing whole modules (Relax)
         if whole_module_printer is not None:
-            return whole_module_printer(self)
-
-        return module_script(self, **options)
+            return apply_options(whole_module_printer(self), options, "IRModule")
+        return apply_options(module_script(self), options, "IRModule")
 
     def __repr__(self):
         return self.script()

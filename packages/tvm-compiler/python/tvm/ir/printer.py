@@ -84,6 +84,53 @@ def module_script(mod, **_options) -> str:
     return _header(dialects) + "\n\n@I.ir_module\nclass Module:\n" + "\n\n".join(body)
 
 
+# Upstream's script() options this printer honours. show_meta has nothing to show: there is no
+# metadata section, every constant prints its values.
+_PREFIXES = {"ir_prefix": "I", "tir_prefix": "T", "relax_prefix": "R"}
+_NO_EFFECT = ("show_meta",)
+
+
+def apply_options(text: str, options: dict, who: str) -> str:
+    """text as script(**options) prints it: upstream's ir_prefix/tir_prefix/relax_prefix
+    rename the dialect modules (`T.` becomes `tir_prefix.`, the import headers too)."""
+    unknown = sorted(set(options) - set(_PREFIXES) - set(_NO_EFFECT))
+    if unknown:
+        known = ", ".join([*_PREFIXES, *_NO_EFFECT])
+        raise TypeError(f"{who}.script: unexpected option {unknown[0]!r} (supported: {known})")
+    renames = {}
+    for option, default in _PREFIXES.items():
+        prefix = options.get(option, default)
+        if not isinstance(prefix, str) or not prefix.isidentifier():
+            raise TypeError(f"{who}.script: {option} must be an identifier, got {prefix!r}")
+        if prefix != default:
+            renames[default] = prefix
+    return _renamed(text, renames) if renames else text
+
+
+def _renamed(text: str, renames: dict) -> str:
+    import io
+    import tokenize
+
+    # Only names (not strings or attributes) are renamed; printed names never shadow T/R/I.
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    edits, previous = [], None  # (offset, old text, new text)
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        offset = starts[tok.start[0] - 1] + tok.start[1]
+        if tok.type == tokenize.NAME and tok.string in renames and previous != ".":
+            edits.append((offset, tok.string, renames[tok.string]))
+        elif tok.type == tokenize.COMMENT:  # the headers and `# with T.block("root"):`
+            new = re.sub(r"(?<=\bas )(\w+)$", lambda m: renames.get(m[1], m[1]), tok.string)
+            new = re.sub(r"\b(\w+)(?=\.)", lambda m: renames.get(m[1], m[1]), new)
+            edits.append((offset, tok.string, new))
+        if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            previous = tok.string
+    for offset, old, new in reversed(edits):
+        text = text[:offset] + new + text[offset + len(old) :]
+    return text
+
+
 def show_text(text: str, black_format: bool = False) -> None:
     """Print text (an IR's script) to stdout, formatted by `black` when asked and installed."""
     if black_format:
