@@ -2,7 +2,7 @@
 statements and a Relax function of 1,000 bindings (tir_module names the T import: upstream
 0.27 spells it tirx)."""
 
-import time
+from mlp_workload import best_ms  # the shared timer (fastest of n, after a warm-up)
 
 SIZE = 1000
 
@@ -31,19 +31,10 @@ def relax_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def best_ms(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
-
-
 def figures(parse, tir_module: str = "tir") -> dict:
     """{workload: {"parse": ms, "print": ms}} for a from_source-like parse function."""
     out = {}
     for name, text in (("tir", tir_text(tir_module)), ("relax", relax_text())):
         func = parse(text)
-        out[name] = {"parse": best_ms(lambda t=text: parse(t)), "print": best_ms(func.script)}
+        out[name] = {"parse": best_ms(lambda t=text: parse(t), 3), "print": best_ms(func.script, 3)}
     return out
