@@ -128,8 +128,9 @@ def test_use_count_tracks_references():
 
 def test_script_prints_prim_func(add_one_func):
     text = IRModule({"main": add_one_func}).script()
-    assert "def main(A: T.Buffer((8,), 'float32')" in text
-    assert "B[i] = A[i] + 1.0" in text
+    assert "@I.ir_module\nclass Module:\n    @T.prim_func(private=True)\n" in text
+    assert 'def main(A: T.Buffer((8,), "float32")' in text
+    assert "B[i] = A[i] + T.float32(1.0)" in text
 
 
 def test_irmodule_is_reachable_as_tvm_irmodule(add_one_func):

@@ -171,7 +171,7 @@ def test_reverse_compute_at_and_decompose_reduction_full_schedule():
     assert sch.get(block).init is None
     _run_matmul(sch.mod, 64)
     lowered = tvm.driver.lower(sch.mod).script()
-    assert "C_global = T.allocate([1024], 'float32')" in lowered  # compacted to one 32x32 tile
+    assert "C_global = T.decl_buffer((1024,))" in lowered  # compacted to one 32x32 tile
     text = str(sch.trace)
     assert "sch.reorder(l5, l7, l9, l10, l6, l8)" in text
     assert "b11 = sch.decompose_reduction(block=b0, loop=l9)" in text

@@ -53,8 +53,8 @@ def test_bind_keeps_thread_axes_in_the_ir():
     sch.bind(i, "blockIdx.x")
     sch.bind(j, "threadIdx.x")
     text = sch.mod.script()
-    assert "for i in T.thread_binding(4, thread='blockIdx.x'):" in text
-    assert "for j in T.thread_binding(16, thread='threadIdx.x'):" in text
+    assert 'for i in T.thread_binding(4, thread="blockIdx.x"):' in text
+    assert 'for j in T.thread_binding(16, thread="threadIdx.x"):' in text
     loop = sch.get(i)
     assert loop.kind == ForKind.THREAD_BINDING and loop.thread_binding == "blockIdx.x"
     assert str(sch.trace).splitlines()[-1] == "sch.bind(loop=l2, thread_axis='threadIdx.x')"
@@ -92,4 +92,4 @@ def test_decompose_reduction_keeps_the_thread_axis_of_copied_loops():
     sch.bind(i, "threadIdx.x")
     sch.decompose_reduction(block, k_loop)
     text = sch.mod.script()
-    assert "for i_init in T.thread_binding(4, thread='threadIdx.x'):" in text
+    assert 'for i_init in T.thread_binding(4, thread="threadIdx.x"):' in text

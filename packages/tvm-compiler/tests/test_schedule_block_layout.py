@@ -28,9 +28,12 @@ def _run_scale(sch):
 @pytest.mark.parametrize(
     ("index_map", "expected"),
     [
-        (lambda i, j: (j, i), "v0 = T.axis.spatial(8, ax0)\n"),
-        (lambda i, j: (i * 8 + j,), "B[v0 // 8, v0 % 8] = A[v0 // 8, v0 % 8] * 2.0"),
-        (lambda i, j: (i // 4, j, i % 4), "B[v0 * 4 + v2, v1] = A[v0 * 4 + v2, v1] * 2.0"),
+        (lambda i, j: (j, i), 'v0, v1 = T.axis.remap("SS", [ax0, ax1])\n'),
+        (lambda i, j: (i * 8 + j,), "B[v0 // 8, v0 % 8] = A[v0 // 8, v0 % 8] * T.float32(2.0)"),
+        (
+            lambda i, j: (i // 4, j, i % 4),
+            "B[v0 * 4 + v2, v1] = A[v0 * 4 + v2, v1] * T.float32(2.0)",
+        ),
     ],
 )
 def test_transform_block_layout_permutes_fuses_and_splits_iterators(index_map, expected):
@@ -44,8 +47,8 @@ def test_transform_block_layout_keeps_iterator_kinds_and_is_traced():
     sch = tvm.s_tir.Schedule(_row_sum())
     sch.transform_block_layout(sch.get_sblock("C"), lambda i, k: (k, i))
     text = sch.mod.script()
-    assert "v0 = T.axis.reduce(8, ax0)" in text
-    assert "v1 = T.axis.spatial(16, ax1)" in text
+    assert "for ax0, ax1 in T.grid(8, 16):" in text
+    assert 'v0, v1 = T.axis.remap("RS", [ax0, ax1])' in text
     x = np.random.default_rng(1).random((16, 8), dtype="float32")
     out = np.zeros(16, "float32")
     tvm.compile(sch.mod)(x, out)
@@ -57,7 +60,7 @@ def test_transform_block_layout_keeps_iterator_kinds_and_is_traced():
 
 def test_index_map_inverse_of_a_split():
     inverse = tir.IndexMap.from_func(lambda i, j: (i // 4, j, i % 4)).inverse([16, 8])
-    assert repr(inverse) == "lambda v0, v1, v2: (v0 * 4 + v2, v1)"
+    assert repr(inverse) == "lambda v0, v1, v2: (v0 * T.int64(4) + v2, v1)"
     assert [int(v) for v in inverse.map_indices([2, 5, 3])] == [11, 5]
     with pytest.raises(ValueError, match="is not bijective over"):
         tir.IndexMap.from_func(lambda i: (i // 3, i % 3)).inverse([16])

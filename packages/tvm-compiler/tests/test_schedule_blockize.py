@@ -34,8 +34,11 @@ def test_blockize_a_tile_gives_an_outer_block_over_the_tile_index():
     outer = sch.blockize(i1)
     assert outer.name == "B_o"
     text = sch.mod.script()
-    assert "with T.block('B_o'):\n                v_i_o = T.axis.spatial(4, i_0)" in text
-    assert "v_i_i = T.axis.spatial(4, i_1)" in text
+    assert (
+        'with T.block("B_o"):\n                v_i_o, v_j_o = T.axis.remap("SS", [i_0, j_0])'
+        in text
+    )
+    assert 'v_i_i, v_j_i = T.axis.remap("SS", [i_1, j_1])' in text
     assert "B[v_i_o * 4 + v_i_i, v_j_o * 4 + v_j_i] = A[v_i_o * 4 + v_i_i" in text
     block = sch.get(outer)
     assert [str(r.region[0].min) for r in block.writes] == ["v_i_o * 4"]
@@ -57,7 +60,7 @@ def test_blockize_a_reduction_moves_its_init_to_the_outer_block():
     outer = sch.blockize(i1)
     text = sch.mod.script()
     assert "v_k_o = T.axis.reduce(1, 0)" in text
-    assert "with T.block('C_init')" in text
+    assert 'with T.block("C_init")' in text
     assert sch.get(sch.get_block("C")).init is None
     x = np.random.default_rng(1).random((16, 16), dtype="float32")
     out = np.zeros((16, 16), "float32")

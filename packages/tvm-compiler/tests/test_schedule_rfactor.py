@@ -32,13 +32,12 @@ def test_rfactor_of_an_inner_split_loop_builds_both_blocks():
     rf = sch.rfactor(ki, 0)
     assert rf.name == "S_rf" and sch.block_names() == ["S_rf", "S"]
     text = sch.mod.script()
-    assert "S_rf = T.alloc_buffer(T.Buffer((4, 4), 'float32'))" in text
+    assert "S_rf = T.alloc_buffer((4, 4))" in text
     # The factored loop is a spatial iterator of S_rf, the other reduction loop stays reduce.
-    assert "vk_1 = T.axis.spatial(4, k_1)" in text
-    assert "vk_0 = T.axis.reduce(4, k_0)" in text
+    assert 'vk_1, v_i, vk_0 = T.axis.remap("SSR", [k_1, i, k_0])' in text
     assert "S_rf[vk_1, v_i] = S_rf[vk_1, v_i] + A[v_i, vk_0 * 4 + vk_1]" in text
     # The write-back block reduces over the factored loop only.
-    assert "vk_1_1 = T.axis.reduce(4, k_1_1)" in text
+    assert 'vk_1_1, v_i_1 = T.axis.remap("RS", [k_1_1, i_1])' in text
     assert "S[v_i_1] = S[v_i_1] + S_rf[vk_1_1, v_i_1]" in text
     assert str(sch.trace).splitlines()[-1] == "b5 = sch.rfactor(loop=l4, factor_axis=0)"
     x, y = _run(sch.mod)
@@ -51,7 +50,7 @@ def test_rfactor_of_the_whole_reduction_loop_drops_the_partial_init():
     sch.reorder(k, i)
     sch.rfactor(k, -1)  # -1: the new axis goes last
     text = sch.mod.script()
-    assert "S_rf = T.alloc_buffer(T.Buffer((4, 16), 'float32'))" in text
+    assert "S_rf = T.alloc_buffer((4, 16))" in text
     assert "S_rf[v_i, vk] = A[v_i, vk]" in text
     assert sch.get(sch.get_block("S_rf")).init is None
     assert sch.block_names() == ["S_rf", "S", "T"]

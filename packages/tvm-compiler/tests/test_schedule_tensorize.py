@@ -66,8 +66,8 @@ def test_tensorize_a_tile_puts_the_implementation_on_the_tile():
     sch, i1 = _tiled_matmul()
     sch.tensorize(i1, "test_mma4")
     text = sch.mod.script()
-    assert "with T.block('C_o')" in text
-    assert "with T.block('update_impl')" in text
+    assert 'with T.block("C_o")' in text
+    assert 'with T.block("update_impl")' in text
     assert "T.vectorized(4)" in text
     assert "C[v_i_o * 4 + v_i, v_j_o * 4 + v_j] = C[v_i_o * 4 + v_i, v_j_o * 4 + v_j] + " in text
     rng = np.random.default_rng(0)

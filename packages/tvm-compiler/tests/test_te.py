@@ -18,8 +18,8 @@ def test_matmul_prim_func_structure():
         "C",
     ]
     text = func.script()
-    assert "with T.block('C'):" in text and "v_k = T.axis.reduce(8, k)" in text
-    assert "with T.init():" in text and "C[v_i, v_j] = 0.0" in text
+    assert 'with T.block("C"):' in text and 'v_i, v_j, v_k = T.axis.remap("SSR", [i, j, k])' in text
+    assert "with T.init():" in text and "C[v_i, v_j] = T.float32(0.0)" in text
     root = func.body.block
     loop = root.body
     assert [loop.loop_var.name, loop.body.loop_var.name, loop.body.body.loop_var.name] == [

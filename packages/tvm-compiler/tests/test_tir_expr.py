@@ -61,7 +61,7 @@ def test_statements_and_printing():
     i = tir.Var("i")
     loop = tir.For(i, 0, 4, tir.ForKind.PARALLEL, tir.BufferStore(a, tir.const(1.0), [i]))
     text = str(loop)
-    assert "for i in T.parallel(4):" in text and "A[i] = 1.0" in text
+    assert "for i in T.parallel(4):" in text and "A[i] = T.float32(1.0)" in text
     s = tir.seq(tir.Evaluate(0), tir.SeqStmt([tir.Evaluate(1), tir.Evaluate(2)]))
     assert len(s.seq) == 3
     assert tir.seq(loop) is loop

@@ -155,15 +155,14 @@ class IRModule(Node):
         for gv, func in changed.items():
             self.functions[gv] = func
 
-    def script(self) -> str:
-        from .printer import has_printer, node_to_str
+    def script(self, **options) -> str:
+        """The module in TVMScript (`@I.ir_module class Module:`), as upstream prints it."""
+        from .printer import _find, apply_options, module_script
 
-        if has_printer(self):  # an IR family prints whole modules (Relax: @I.ir_module)
-            return node_to_str(self)
-
-        return "\n\n".join(
-            node_to_str(func, name=gv.name_hint) for gv, func in self.functions.items()
-        )
+        whole_module_printer = _find(self)  # an IR family printing whole modules (Relax)
+        if whole_module_printer is not None:
+            return apply_options(whole_module_printer(self), options, "IRModule")
+        return apply_options(module_script(self), options, "IRModule")
 
     def __repr__(self):
         return self.script()

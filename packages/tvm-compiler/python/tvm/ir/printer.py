@@ -1,13 +1,29 @@
-"""Text form of IR nodes: each IR family registers a printer for its node types."""
+"""Text form of IR nodes: each IR family registers a printer; scripts get upstream's header."""
 
 from __future__ import annotations
 
+import re
+
+from .naming import NameTable
+
 _PRINTERS: list = []
+# The dialect each printer's functions belong to: (module name, prefix), e.g. ("tir", "T").
+_DIALECTS: dict = {}
 
 
-def register_printer(predicate, printer) -> None:
-    """Use printer(node, **options) -> str for nodes where predicate(node) is true."""
+def register_printer(predicate, printer, dialect: tuple[str, str] | None = None) -> None:
+    """Use printer(node, **options) -> str for nodes where predicate(node) is true; dialect
+    names the `tvm.script` module whose import header a printed function needs."""
     _PRINTERS.append((predicate, printer))
+    if dialect is not None:
+        _DIALECTS[printer] = dialect
+
+
+def _find(node):
+    for predicate, printer in reversed(_PRINTERS):
+        if predicate(node):
+            return printer
+    return None
 
 
 def has_printer(node) -> bool:
@@ -17,11 +33,102 @@ def has_printer(node) -> bool:
 
 def node_to_str(node, **options) -> str:
     """The text of node; options (such as name= for a function) go to its printer."""
-    for predicate, printer in reversed(_PRINTERS):
-        if predicate(node):
-            return printer(node, **options)
-    fields = ", ".join(f"{name}={getattr(node, name)!r}" for name in node._fields)
-    return f"{type(node).__name__}({fields})"
+    from .module import BaseFunc, IRModule
+
+    if isinstance(node, IRModule):
+        return node.script()
+    printer = _find(node)
+    if printer is None:
+        fields = ", ".join(f"{name}={getattr(node, name)!r}" for name in node._fields)
+        return f"{type(node).__name__}({fields})"
+    text = printer(node, **options)
+    dialect = _DIALECTS.get(printer)
+    if isinstance(node, BaseFunc) and dialect is not None and options.get("header", True):
+        return _header([dialect, *_uses_tir(text)]) + "\n\n" + text
+    return text
+
+
+def _uses_tir(text: str) -> list:
+    # A Relax function printing a symbolic dim (`n = T.int64()`) needs the tir import too.
+    return [("tir", "T")] if re.search(r"\bT\.", text) else []
+
+
+def _header(dialects) -> str:
+    # Upstream's order: the ir import first, then the dialects alphabetically.
+    ordered = sorted(set(dialects), key=lambda d: (d[0] != "ir", d[0]))
+    return "\n".join(f"# from tvm.script import {mod} as {prefix}" for mod, prefix in ordered)
+
+
+def module_script(mod, **_options) -> str:
+    """An IRModule as upstream prints it: `@I.ir_module class Module:` with its functions."""
+    dialects = [("ir", "I")]
+    body: list[str] = []
+    if mod.attrs:
+        from tvm.tir.printer import literal
+
+        body.append(f"    I.module_attrs({literal(dict(mod.attrs))})")
+    # Upstream's order: TIR functions, then the others, each by name.
+    items = sorted(
+        mod.functions.items(),
+        key=lambda item: (not item[1]._type_key.startswith("tir."), item[0].name_hint),
+    )
+    for gv, func in items:
+        printer = _find(func)
+        if printer is None:
+            raise TypeError(f"module_script: no printer for {type(func).__name__}")
+        dialects.append(_DIALECTS.get(printer, ("tir", "T")))
+        # Each function is its own naming scope, as upstream prints it.
+        text = printer(func, name=gv.name_hint, names=NameTable(), in_module=True)
+        dialects += _uses_tir(text)
+        body.append("\n".join("    " + line if line else line for line in text.split("\n")))
+    return _header(dialects) + "\n\n@I.ir_module\nclass Module:\n" + "\n\n".join(body)
+
+
+# Upstream's script() options this printer honours. show_meta has nothing to show: there is no
+# metadata section, every constant prints its values.
+_PREFIXES = {"ir_prefix": "I", "tir_prefix": "T", "relax_prefix": "R"}
+_NO_EFFECT = ("show_meta",)
+
+
+def apply_options(text: str, options: dict, who: str) -> str:
+    """text as script(**options) prints it: upstream's ir_prefix/tir_prefix/relax_prefix
+    rename the dialect modules (`T.` becomes `tir_prefix.`, the import headers too)."""
+    unknown = sorted(set(options) - set(_PREFIXES) - set(_NO_EFFECT))
+    if unknown:
+        known = ", ".join([*_PREFIXES, *_NO_EFFECT])
+        raise TypeError(f"{who}.script: unexpected option {unknown[0]!r} (supported: {known})")
+    renames = {}
+    for option, default in _PREFIXES.items():
+        prefix = options.get(option, default)
+        if not isinstance(prefix, str) or not prefix.isidentifier():
+            raise TypeError(f"{who}.script: {option} must be an identifier, got {prefix!r}")
+        if prefix != default:
+            renames[default] = prefix
+    return _renamed(text, renames) if renames else text
+
+
+def _renamed(text: str, renames: dict) -> str:
+    import io
+    import tokenize
+
+    # Only names (not strings or attributes) are renamed; printed names never shadow T/R/I.
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    edits, previous = [], None  # (offset, old text, new text)
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        offset = starts[tok.start[0] - 1] + tok.start[1]
+        if tok.type == tokenize.NAME and tok.string in renames and previous != ".":
+            edits.append((offset, tok.string, renames[tok.string]))
+        elif tok.type == tokenize.COMMENT:  # the headers and `# with T.block("root"):`
+            new = re.sub(r"(?<=\bas )(\w+)$", lambda m: renames.get(m[1], m[1]), tok.string)
+            new = re.sub(r"\b(\w+)(?=\.)", lambda m: renames.get(m[1], m[1]), new)
+            edits.append((offset, tok.string, new))
+        if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            previous = tok.string
+    for offset, old, new in reversed(edits):
+        text = text[:offset] + new + text[offset + len(old) :]
+    return text
 
 
 def show_text(text: str, black_format: bool = False) -> None:

@@ -1,294 +1,344 @@
-"""Relax's text form, as upstream's TVMScript prints it (R.function, R.dataflow, R.Tensor...);
-symbolic dimensions and TIR functions share one naming context with the TIR printer."""
+"""Relax as upstream's TVMScript prints it (`@R.function`, `R.Tensor((n, 4), dtype="float32")`,
+`with R.dataflow():`); PrimExprs inside go through the TIR printer, sharing its names.
+
+Every printed function parses back (tvm.script.from_source) to a structurally equal one.
+"""
 
 from __future__ import annotations
 
-from tvm.ir.module import GlobalVar, IRModule
+from tvm.ir.module import GlobalVar
 from tvm.ir.naming import NameTable
 from tvm.ir.op import Op
-from tvm.ir.printer import node_to_str, register_printer
+from tvm.ir.printer import register_printer
 from tvm.tir import expr as E
-from tvm.tir.printer import _Printer as _TIRPrinter
+from tvm.tir.printer import _identifier, _Printer, literal, quote
 
 from . import expr as X
 from . import struct_info as S
-from .analysis.struct_info_analysis import tir_vars_in
-from .op.op_attrs import Attrs
 
-_HEADER = [
-    "# from tvm.script import ir as I",
-    "# from tvm.script import relax as R",
-    "# from tvm.script import tir as T",
-    "",
-]
+# Ops whose result struct info is spelled in the call (out_sinfo=...): their bindings print
+# without an annotation, as upstream does.
+_SINFO_IN_CALL = {"relax.call_tir", "relax.call_tir_inplace", "relax.call_dps_packed"}
 
 
-def _quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+class _PrimPrinter(_Printer):
+    """TIR expressions inside Relax: int64 (Relax's index type) prints as a plain int."""
+
+    def _e_IntImm(self, e, prec):
+        if e.dtype == "int64":
+            return str(e.value)
+        if e.dtype == "int32":
+            return f"T.int32({e.value})"
+        return super()._e_IntImm(e, prec)
+
+    def node_call(self, e) -> str:
+        if isinstance(e.a, E.IntImm) and isinstance(e.b, E.IntImm):
+            # A bare int here would parse as int32: the constants keep their dtype.
+            a, b = (_Printer._e_IntImm(self, x, 0) for x in (e.a, e.b))
+            return f"T.{type(e).__name__}({a}, {b})"
+        return super().node_call(e)
 
 
-class _Printer:
-    def __init__(self, names: NameTable | None = None, in_module: bool = False):
+class RelaxPrinter:
+    def __init__(self, names: NameTable | None = None, module_name: str | None = None):
         self.names = names if names is not None else NameTable()
-        self.tir = _TIRPrinter(self.names)
-        self.in_module = in_module
-        self.constants: list = []
+        self.prim = _PrimPrinter(self.names)
+        self.prim.hoisted = []  # symbolic dims first used in the body: declared at the top
+        self.module_name = module_name
+        self.uses_cls = False
+        self.symbolic_first: list[str] = []
+        self.signature_vars: set = set()  # dims a signature defines print as "n" there
 
-    # -- leaves -----------------------------------------------------------------------------
-    def prim(self, e) -> str:
-        return self.tir.expr(e)
+    # -- names ----------------------------------------------------------------------------
+    def var(self, v) -> str:
+        text = self.prim.defined.get(id(v))
+        return text if text is not None else self.define(v)
 
-    def dims(self, values) -> str:
-        inner = ", ".join(self.prim(v) for v in values)
-        return f"({inner},)" if len(values) == 1 else f"({inner})"
+    def define(self, v) -> str:
+        return self.prim.fresh(v, _identifier(v.name_hint))
 
-    def sinfo(self, s) -> str:
-        if s is None:
-            return "R.Object"
-        if isinstance(s, S.ObjectStructInfo):
-            return "R.Object"
-        if isinstance(s, S.PrimStructInfo):
-            return (
-                f"R.Prim(value={self.prim(s.value)})"
-                if s.value is not None
-                else (f"R.Prim({_quote(s.dtype)})")
-            )
-        if isinstance(s, S.ShapeStructInfo):
-            if s.values is not None:
-                return f"R.Shape([{', '.join(self.prim(v) for v in s.values)}])"
-            return f"R.Shape(ndim={s.ndim})" if s.ndim != -1 else "R.Shape"
+    def prim_expr(self, e, signature: bool = False) -> str:
+        if signature and isinstance(e, E.Var):
+            if id(e) in self.signature_vars:
+                return quote(self.prim.defined[id(e)])
+            if id(e) not in self.prim.defined:
+                name = self.prim.fresh(e)
+                self.signature_vars.add(id(e))
+                self.symbolic_first.append(f"{name} = T.{e.dtype}()")
+                return quote(name)
+        return self.prim.expr(e)
+
+    # -- struct info ----------------------------------------------------------------------
+    def sinfo(self, s, signature: bool = False) -> str:
         if isinstance(s, S.TensorStructInfo):
             args = []
-            if isinstance(s.shape, X.ShapeExpr):
-                args.append(self.dims(s.shape.values))
-            elif s.shape is not None:
-                args.append(self.expr(s.shape))
+            if s.shape is not None:
+                if isinstance(s.shape, X.ShapeExpr):
+                    dims = [self.prim_expr(d, signature) for d in s.shape.values]
+                    args.append(f"({', '.join(dims)}{',' if len(dims) == 1 else ''})")
+                else:
+                    args.append(self.expr(s.shape))
             if s.dtype != "void":
-                args.append(f"dtype={_quote(s.dtype)}")
+                args.append(f"dtype={quote(s.dtype)}")
             if s.shape is None and s.ndim != -1:
                 args.append(f"ndim={s.ndim}")
-            if s.vdevice is not None:
-                args.append(f"vdevice={_quote(str(s.vdevice))}")
             return f"R.Tensor({', '.join(args)})" if args else "R.Tensor"
+        if isinstance(s, S.ShapeStructInfo):
+            if s.values is not None:
+                return f"R.Shape([{', '.join(self.prim_expr(v, signature) for v in s.values)}])"
+            return f"R.Shape(ndim={s.ndim})" if s.ndim != -1 else "R.Shape"
+        if isinstance(s, S.PrimStructInfo):
+            if s.value is not None:
+                return f"R.Prim(value={self.prim_expr(s.value, signature)})"
+            return f"R.Prim({quote(s.dtype)})"
         if isinstance(s, S.TupleStructInfo):
-            return f"R.Tuple({', '.join(self.sinfo(f) for f in s.fields)})"
+            if not s.fields:
+                return "R.Tuple"
+            return f"R.Tuple({', '.join(self.sinfo(f, signature) for f in s.fields)})"
         if isinstance(s, S.FuncStructInfo):
-            if s.is_opaque():
-                return "R.Callable" + ("" if s.purity else "(purity=False)")
-            params = ", ".join(self.sinfo(p) for p in s.params)
-            params += "," if len(s.params) == 1 else ""
+            ret = self.sinfo(s.ret, signature)
             purity = "" if s.purity else ", purity=False"
-            return f"R.Callable(({params}), {self.sinfo(s.ret)}{purity})"
-        return repr(s)
+            if s.is_opaque():
+                return f"R.Callable(ret={ret}{purity})"
+            params = [self.sinfo(p, signature) for p in s.params]
+            return (
+                f"R.Callable(({', '.join(params)}{',' if len(params) == 1 else ''}), {ret}{purity})"
+            )
+        return "R.Object"
 
-    def var(self, v) -> str:
-        return self.names.name(v, v.name_hint)
+    def sinfo_list(self, items) -> str:
+        return (
+            "(" + ", ".join(self.sinfo(i) for i in items) + ("," if len(items) == 1 else "") + ")"
+        )
 
-    def gvar(self, gv) -> str:
-        return f"cls.{gv.name_hint}" if self.in_module else gv.name_hint
-
-    def attr_value(self, value) -> str:
-        if isinstance(value, str):
-            return _quote(value)
-        if isinstance(value, (list, tuple)):
-            return "[" + ", ".join(self.attr_value(v) for v in value) + "]"
-        if isinstance(value, E.PrimExpr):
-            return self.prim(value)
-        if hasattr(value, "_type_key"):
-            return self.expr(value)
-        return repr(value)
-
-    # -- expressions ------------------------------------------------------------------------
+    # -- expressions ----------------------------------------------------------------------
     def expr(self, e) -> str:
         if isinstance(e, X.Var):
             return self.var(e)
         if isinstance(e, GlobalVar):
-            return self.gvar(e)
+            if self.module_name is not None:
+                self.uses_cls = True
+                return f"cls.{e.name_hint}"
+            return e.name_hint
         if isinstance(e, X.Constant):
-            array = e.data.numpy()
-            if array.ndim == 0:
-                value = array.item()
-                return f"R.const({value!r}, {_quote(str(array.dtype))})"
-            self.constants.append(e)
-            return f'metadata["relax.expr.Constant"][{len(self.constants) - 1}]'
+            return self.constant(e)
+        if isinstance(e, X.PrimValue):
+            return f"R.prim_value({self.prim_expr(e.value)})"
+        if isinstance(e, X.ShapeExpr):
+            return f"R.shape([{', '.join(self.prim_expr(v) for v in e.values)}])"
+        if isinstance(e, X.StringImm):
+            return f"R.str({quote(e.value)})"
+        if isinstance(e, X.DataTypeImm):
+            return f"R.dtype({quote(str(e.value))})"
         if isinstance(e, X.Tuple):
-            inner = ", ".join(self.expr(f) for f in e.fields)
-            return f"({inner},)" if len(e.fields) == 1 else f"({inner})"
+            fields = [self.expr(f) for f in e.fields]
+            return f"({', '.join(fields)}{',' if len(fields) == 1 else ''})"
         if isinstance(e, X.TupleGetItem):
             return f"{self.expr(e.tuple_value)}[{e.index}]"
-        if isinstance(e, X.ShapeExpr):
-            return f"R.shape([{', '.join(self.prim(v) for v in e.values)}])"
-        if isinstance(e, X.PrimValue):
-            return f"R.prim_value({self.prim(e.value)})"
-        if isinstance(e, X.StringImm):
-            return f"R.str({_quote(e.value)})"
-        if isinstance(e, X.DataTypeImm):
-            return f"R.dtype({_quote(e.value)})"
         if isinstance(e, X.ExternFunc):
-            return f"R.ExternFunc({_quote(e.global_symbol)})"
+            return f"R.ExternFunc({quote(e.global_symbol)})"
         if isinstance(e, X.Call):
             return self.call(e)
-        if isinstance(e, X.Function):
-            return "\n".join(self.function(e, "f", 0))
-        return repr(e)
+        raise TypeError(f"Relax printer: no text form for {type(e).__name__} here")
+
+    def constant(self, c) -> str:
+        array = c.data.numpy()
+        dtype = str(c.data.dtype)
+        value = array.item() if array.ndim == 0 else array.tolist()
+        return f"R.const({value!r}, {quote(dtype)})"
 
     def call(self, c) -> str:
         op = c.op
-        if isinstance(op, Op):
-            name = op.name.removeprefix("relax.")
-            if name in ("call_tir", "call_tir_inplace", "call_dps_packed"):
-                args = [self.expr(c.args[0]), self.expr(c.args[1])]
-                if isinstance(c.attrs, Attrs) and "inplace_indices" in c.attrs.keys():
-                    args.append(f"inplace_indices={self.attr_value(c.attrs.inplace_indices)}")
-                args.append(f"out_sinfo={self._out_sinfo(c.sinfo_args[0])}")
-                if len(c.args) > 2:
-                    args.append(f"tir_vars={self.expr(c.args[2])}")
-                return f"R.{name}({', '.join(args)})"
-            args = [self.expr(a) for a in c.args]
-            if isinstance(c.attrs, Attrs):
-                args += [f"{k}={self.attr_value(v)}" for k, v in c.attrs.items()]
-            if c.sinfo_args:
-                args.append(f"sinfo_args={self._sinfo_args(c.sinfo_args)}")
-            return f"R.{name}({', '.join(args)})"
-        args = [self.expr(a) for a in c.args]
         if isinstance(op, X.ExternFunc):
-            args = [_quote(op.global_symbol), *args]
-            if c.sinfo_args:
-                args.append(f"sinfo_args={self._sinfo_args(c.sinfo_args)}")
+            args = [quote(op.global_symbol), *(self.expr(a) for a in c.args)]
+            args.append(f"sinfo_args={self.sinfo_list(c.sinfo_args)}")
             return f"R.call_packed({', '.join(args)})"
-        return f"{self.expr(op)}({', '.join(args)})"
+        if not isinstance(op, Op):
+            return f"{self.expr(op)}({', '.join(self.expr(a) for a in c.args)})"
+        name = op.name.removeprefix("relax.")
+        args = list(c.args)
+        if op.name in _SINFO_IN_CALL:
+            callee = args[0]
+            text = [
+                quote(callee.global_symbol)
+                if isinstance(callee, X.ExternFunc)
+                else self.expr(callee),
+                self.expr(args[1]),
+            ]
+            if c.attrs is not None and "inplace_indices" in c.attrs.keys():
+                text.append(f"inplace_indices={list(c.attrs.inplace_indices)}")
+            out = c.sinfo_args[0]
+            if isinstance(out, S.TupleStructInfo) and op.name != "relax.call_dps_packed":
+                text.append(f"out_sinfo=[{', '.join(self.sinfo(f) for f in out.fields)}]")
+            else:
+                text.append(f"out_sinfo={self.sinfo(out)}")
+            if len(args) > 2:
+                text.append(f"tir_vars={self.expr(args[2])}")
+            return f"R.{name}({', '.join(text)})"
+        if name == "call_pure_packed":
+            callee = args[0]
+            text = [quote(callee.global_symbol), *(self.expr(a) for a in args[1:])]
+            text.append(f"sinfo_args={self.sinfo_list(c.sinfo_args)}")
+            return f"R.call_pure_packed({', '.join(text)})"
+        if name == "print":
+            text = [self.expr(a) for a in args[1:]] + [f"format={self.expr(args[0])}"]
+            return f"R.print({', '.join(text)})"
+        if name == "assert_op":
+            text = [self.expr(args[0])]
+            if len(args) > 2:
+                text.append(self.expr(X.Tuple(args[2:])) if len(args) > 3 else self.expr(args[2]))
+            text.append(f"format={self.expr(args[1])}")
+            return f"R.assert_op({', '.join(text)})"
+        # Every other op: its arguments, then its attributes as keyword arguments.
+        text = [self.expr(a) for a in args]
+        if c.attrs is not None:
+            text += [f"{k}={self.attr(v)}" for k, v in c.attrs.items()]
+        if c.sinfo_args:
+            text.append(f"sinfo_args={self.sinfo_list(c.sinfo_args)}")
+        return f"R.{name}({', '.join(text)})"
 
-    def _out_sinfo(self, s) -> str:
-        if isinstance(s, S.TupleStructInfo):
-            return "[" + ", ".join(self.sinfo(f) for f in s.fields) + "]"
-        return self.sinfo(s)
+    def attr(self, value) -> str:
+        if isinstance(value, E.PrimExpr):
+            return self.prim_expr(value)
+        if hasattr(value, "_type_key") and not isinstance(value, (str, int, float)):
+            return self.expr(value)
+        return literal(value, self.prim_expr)
 
-    def _sinfo_args(self, items) -> str:
-        if len(items) == 1:
-            return self.sinfo(items[0])
-        return "(" + ", ".join(self.sinfo(s) for s in items) + ")"
-
-    # -- bindings and blocks ------------------------------------------------------------------
-    def binding(self, b, indent: int, out: list) -> None:
-        pad = "    " * indent
-        lhs = f"{self.var(b.var)}: {self.sinfo(b.var.__dict__.get('struct_info_'))}"
-        if isinstance(b, X.MatchCast):
-            out.append(
-                f"{pad}{self.var(b.var)} = R.match_cast({self.expr(b.value)}, "
-                f"{self.sinfo(b.struct_info)})"
-            )
-            return
+    # -- bindings -------------------------------------------------------------------------
+    def binding(self, b, pad: str, out: list) -> None:
         value = b.value
-        if isinstance(value, X.If):
-            out.append(f"{pad}if {self.expr(value.cond)}:")
-            self.branch(value.true_branch, lhs, indent + 1, out)
-            out.append(f"{pad}else:")
-            self.branch(value.false_branch, lhs, indent + 1, out)
-            return
         if isinstance(value, X.Function):
-            lines = self.function(value, self.var(b.var), indent)
-            out.extend(lines)
+            self.function(value, self.define(b.var), out, pad, nested=True)
             return
-        out.append(f"{pad}{lhs} = {self.expr(value)}")
-
-    def branch(self, seq, lhs, indent, out):
-        if isinstance(seq, X.SeqExpr):
-            self.blocks(seq.blocks, indent, out)
-            body = seq.body
+        if isinstance(value, X.If):
+            self.if_binding(b, pad, out)
+            return
+        if isinstance(b, X.MatchCast):
+            text = f"R.match_cast({self.expr(value)}, {self.sinfo(b.struct_info)})"
+            out.append(f"{pad}{self.define(b.var)}: {self.sinfo(b.var.struct_info)} = {text}")
+            return
+        text = self.expr(value) if not isinstance(value, X.Tuple) or not value.fields else None
+        if text is None or (isinstance(value, X.Tuple) and len(value.fields) > 1):
+            text = ", ".join(self.expr(f) for f in value.fields) if value.fields else "()"
+        sinfo = b.var.struct_info
+        if (
+            isinstance(value, X.Call)
+            and isinstance(value.op, Op)
+            and value.op.get_attr("FPurity") is False
+            and isinstance(sinfo, S.TupleStructInfo)
+            and not sinfo.fields
+        ):
+            out.append(pad + text)  # a call made for its effect: upstream prints it bare
+            return
+        name = self.define(b.var)
+        if (
+            isinstance(value, X.Call)
+            and isinstance(value.op, Op)
+            and value.op.name in _SINFO_IN_CALL
+        ):
+            out.append(f"{pad}{name} = {text}")
         else:
-            body = seq
-        out.append(f"{'    ' * indent}{lhs} = {self.expr(body)}")
+            out.append(f"{pad}{name}: {self.sinfo(sinfo)} = {text}")
 
-    def blocks(self, blocks, indent: int, out: list) -> None:
-        pad = "    " * indent
+    def if_binding(self, b, pad: str, out: list) -> None:
+        node = b.value
+        out.append(f"{pad}if {self.expr(node.cond)}:")
+        name = None
+        for i, branch in enumerate((node.true_branch, node.false_branch)):
+            if i:
+                out.append(f"{pad}else:")
+            blocks = list(branch.blocks)
+            last = None
+            if blocks and blocks[-1].bindings:
+                tail = blocks[-1].bindings[-1]
+                if isinstance(tail, X.VarBinding) and tail.var is branch.body:
+                    last = tail
+            for block in blocks:
+                for inner in block.bindings:
+                    if inner is not last:
+                        self.binding(inner, pad + "    ", out)
+            value = last.value if last is not None else branch.body
+            if name is None:
+                name = self.define(b.var)
+            sinfo = self.sinfo(b.var.struct_info)
+            out.append(f"{pad}    {name}: {sinfo} = {self.expr(value)}")
+
+    def blocks(self, blocks, pad: str, out: list) -> None:
         for block in blocks:
             if isinstance(block, X.DataflowBlock):
                 out.append(f"{pad}with R.dataflow():")
                 for b in block.bindings:
-                    self.binding(b, indent + 1, out)
-                outputs = [b.var for b in block.bindings if not isinstance(b.var, X.DataflowVar)]
-                out.append(f"{pad}    R.output({', '.join(self.var(v) for v in outputs)})")
+                    self.binding(b, pad + "    ", out)
+                outputs = [
+                    self.var(b.var) for b in block.bindings if not isinstance(b.var, X.DataflowVar)
+                ]
+                out.append(f"{pad}    R.output({', '.join(outputs)})")
             else:
                 for b in block.bindings:
-                    self.binding(b, indent, out)
+                    self.binding(b, pad, out)
 
-    def function(self, f, name: str, indent: int) -> list:
-        pad = "    " * indent
-        options = []
-        if "global_symbol" not in f.attrs:
+    # -- functions ------------------------------------------------------------------------
+    def function(self, f, name: str, out: list, pad: str = "", nested: bool = False) -> None:
+        saved, self.symbolic_first = self.symbolic_first, []
+        params = [f"{self.define(p)}: {self.sinfo(p.struct_info, True)}" for p in f.params]
+        ret = self.sinfo(f.ret_struct_info, True)
+        attrs = dict(f.attrs)
+        symbol = attrs.get("global_symbol")
+        if symbol == name:
+            del attrs["global_symbol"]
+        options = [] if f.is_pure else ["pure=False"]
+        if symbol is None and not nested:
             options.append("private=True")
-        if not f.is_pure:
-            options.append("pure=False")
-        out = [f"{pad}@R.function" + (f"({', '.join(options)})" if options else "")]
-        params = ", ".join(f"{self.var(p)}: {self.sinfo(p.struct_info)}" for p in f.params)
-        ret = f" -> {self.sinfo(f.ret_struct_info)}" if f.ret_struct_info is not None else ""
-        out.append(f"{pad}def {name}({params}){ret}:")
-        inner = "    " * (indent + 1)
-        for v in tir_vars_in([p.struct_info for p in f.params]):
-            out.append(f"{inner}{self.names.name(v)} = T.{v.dtype}()")
-        attrs = {k: v for k, v in f.attrs.items() if k != "global_symbol"}
+        decorator = f"@R.function({', '.join(options)})" if options else "@R.function"
+        body: list[str] = []
+        inner = pad + "    "
+        seq = f.body
+        if isinstance(seq, X.SeqExpr):
+            self.blocks(seq.blocks, inner, body)
+            result = self.expr(seq.body)
+        else:
+            result = self.expr(seq)
+        body.append(f"{inner}return {result}")
+        head = [inner + d for d in self.symbolic_first]
+        if not nested:
+            head += [inner + d for d in self.prim.hoisted]
+            self.prim.hoisted.clear()
+        self.symbolic_first = saved
         if attrs:
-            items = ", ".join(f"{_quote(k)}: {self.attr_value(v)}" for k, v in attrs.items())
-            out.append(f"{inner}R.func_attr({{{items}}})")
-        body = f.body
-        if isinstance(body, X.SeqExpr):
-            self.blocks(body.blocks, indent + 1, out)
-            body = body.body
-        out.append(f"{inner}return {self.expr(body)}")
-        return out
-
-    def module(self, mod: IRModule) -> str:
-        out = [*_HEADER, "@I.ir_module", "class Module:"]
-        for gv in mod.functions:
-            self.names.reserve(gv.name_hint)
-        first = True
-        for gv, func in mod.functions.items():
-            if not first:
-                out.append("")
-            first = False
-            if isinstance(func, X.Function):
-                out.extend(self.function(func, gv.name_hint, 1))
-                continue
-            text = node_to_str(func, name=gv.name_hint, names=NameTable())
-            lines = text.split("\n")
-            if (
-                lines
-                and lines[0] == "@T.prim_func"
-                and "global_symbol" not in getattr(func, "attrs", {})
-            ):
-                lines[0] = "@T.prim_func(private=True)"
-            out.extend("    " + line if line else line for line in lines)
-        return "\n".join(out)
+            head.append(f"{inner}R.func_attr({literal(attrs, self.prim_expr)})")
+        if self.uses_cls and not nested:
+            head.append(f"{inner}cls = {self.module_name}")
+        out.append(pad + decorator)
+        out.append(f"{pad}def {name}({', '.join(params)}) -> {ret}:")
+        out.extend(head + body)
 
 
-def _print(node, name=None, names=None, **_ignored) -> str:
-    printer = _Printer(names)
-    if isinstance(node, IRModule):
-        return _Printer(names, in_module=True).module(node)
+def _print(node, name=None, names: NameTable | None = None, in_module=False, **_ignored):
+    printer = RelaxPrinter(names, "Module" if in_module else None)
     if isinstance(node, X.Function):
-        return "\n".join(printer.function(node, name or node.attrs.get("global_symbol", "main"), 0))
+        out: list[str] = []
+        printer.function(node, name or node.attrs.get("global_symbol", "main"), out)
+        return "\n".join(out)
     if isinstance(node, S.StructInfo):
         return printer.sinfo(node)
-    if isinstance(node, X.BindingBlock):
-        out: list = []
-        printer.blocks([node], 0, out)
-        return "\n".join(out)
-    if isinstance(node, X.Binding):
+    if isinstance(node, (X.Binding,)):
         out = []
-        printer.binding(node, 0, out)
+        printer.binding(node, "", out)
         return "\n".join(out)
-    if isinstance(node, X.SeqExpr):
+    if isinstance(node, (X.BindingBlock, X.SeqExpr)):
         out = []
-        printer.blocks(node.blocks, 0, out)
-        out.append(printer.expr(node.body))
+        seq = isinstance(node, X.SeqExpr)
+        printer.blocks(node.blocks if seq else [node], "", out)
+        if seq:  # its bindings, then its value, as upstream shows a SeqExpr on its own
+            out.append(printer.expr(node.body))
         return "\n".join(out)
     return printer.expr(node)
 
 
 def _is_relax(node) -> bool:
-    if isinstance(node, IRModule):
-        return any(isinstance(f, X.Function) for f in node.functions.values())
-    return node._type_key.startswith("relax.") and not isinstance(node, Attrs)
+    return isinstance(node, (X.Expr, S.StructInfo, X.Binding, X.BindingBlock)) and not isinstance(
+        node, E.PrimExpr
+    )
 
 
-register_printer(_is_relax, _print)
+register_printer(_is_relax, _print, dialect=("relax", "R"))

@@ -45,7 +45,9 @@ class PrimFunc(BaseFunc):
     def with_body(self, body: Stmt) -> PrimFunc:
         return self.with_fields(body=body)
 
-    def script(self, name: str | None = None) -> str:
-        from tvm.ir.printer import node_to_str
+    def script(self, name: str | None = None, **options) -> str:
+        """The function in TVMScript; options are upstream's (tir_prefix=, show_meta=, ...)."""
+        from tvm.ir.printer import apply_options, node_to_str
 
-        return node_to_str(self, name=name or self.attrs.get("global_symbol", "main"))
+        text = node_to_str(self, name=name or self.attrs.get("global_symbol", "main"))
+        return apply_options(text, options, "PrimFunc")

@@ -43,11 +43,18 @@ def dims_of(sinfo):
     return None if dims is None else list(dims)
 
 
+def dim_text(dim) -> str:
+    """A dimension as an error message shows it: a constant as its number (the printer's
+    `T.int64(3)` says nothing a reader of a shape needs), a symbolic one as printed."""
+    return str(dim.value) if isinstance(dim, E.IntImm) else str(dim)
+
+
 def fmt_shape(sinfo) -> str:
+    """A tensor's shape (or a list of dims) for an error message: `(2, n)`."""
     dims = dims_of(sinfo) if isinstance(sinfo, TensorStructInfo) else sinfo
     if dims is None:
         return f"(ndim {sinfo.ndim})" if sinfo.ndim != -1 else "(unknown)"
-    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+    return "(" + ", ".join(dim_text(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def int64(value):

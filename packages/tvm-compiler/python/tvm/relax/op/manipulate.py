@@ -49,15 +49,11 @@ def _resolve_minus_one(who, data_dims, new_dims, data_sinfo):
     if static(known) is not None and static(total) is not None and static(total) % static(known):
         raise ValueError(
             f"{who}: cannot reshape x of shape {fmt_shape(data_sinfo)} ({static(total)} elements) "
-            f"into {_fmt(new_dims)}"
+            f"into {fmt_shape(new_dims)}"
         )
     out = list(new_dims)
     out[holes[0]] = simplify(E.FloorDiv(total, known))
     return out
-
-
-def _fmt(dims):
-    return "(" + ", ".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def _infer_reshape(call, ctx):
@@ -75,7 +71,7 @@ def _infer_reshape(call, ctx):
         if static(diff) is not None and static(diff) != 0:
             raise ValueError(
                 f"reshape: cannot reshape x of shape {fmt_shape(data)} ({before} elements) into "
-                f"{_fmt(resolved)} ({after} elements)"
+                f"{fmt_shape(resolved)} ({after} elements)"
             )
     if isinstance(call.args[1], ShapeExpr) and resolved is not new_dims:
         return tensor_sinfo(resolved, data.dtype, data.vdevice)
@@ -173,7 +169,8 @@ def _infer_squeeze(call, ctx):
     for a in axes:
         if static(dims[a]) is not None and static(dims[a]) != 1:
             raise ValueError(
-                f"squeeze: axis {a} of x (shape {fmt_shape(data)}) has extent {dims[a]}, not 1"
+                f"squeeze: axis {a} of x (shape {fmt_shape(data)}) "
+                f"has extent {static(dims[a])}, not 1"
             )
     return tensor_sinfo([d for k, d in enumerate(dims) if k not in axes], data.dtype, data.vdevice)
 
@@ -312,13 +309,14 @@ def _infer_broadcast_to(call, ctx):
         if len(dims) > len(target):
             raise ValueError(
                 f"broadcast_to: x of shape {fmt_shape(data)} has more dimensions than the target "
-                f"shape {_fmt(target)}"
+                f"shape {fmt_shape(target)}"
             )
         for k, d in enumerate(dims):
             t = target[len(target) - len(dims) + k]
             if static(d) not in (None, 1) and static(t) is not None and static(d) != static(t):
                 raise ValueError(
-                    f"broadcast_to: x of shape {fmt_shape(data)} cannot broadcast to {_fmt(target)}"
+                    f"broadcast_to: x of shape {fmt_shape(data)} cannot broadcast to "
+                    f"{fmt_shape(target)}"
                 )
     return TensorStructInfo(call.args[1], data.dtype, data.vdevice)
 

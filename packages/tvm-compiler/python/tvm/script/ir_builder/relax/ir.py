@@ -1,0 +1,342 @@
+"""The R.* functions of TVMScript: struct info annotations, binding helpers and every op of
+tvm.relax.op under its R. name (looked up generically, not listed one by one)."""
+
+from __future__ import annotations
+
+import builtins as _b
+import threading
+
+from tvm import relax as _rx
+from tvm.ir.expr import PrimExpr, RelaxExpr
+from tvm.relax import op as _op
+from tvm.relax.struct_info import (
+    FuncStructInfo,
+    ObjectStructInfo,
+    PrimStructInfo,
+    ShapeStructInfo,
+    StructInfo,
+    TensorStructInfo,
+    TupleStructInfo,
+)
+from tvm.tir import expr as E
+
+_STATE = threading.local()
+
+
+def _symbols() -> dict | None:
+    """The symbolic dimensions of the function being parsed (name -> int64 tir Var)."""
+    return getattr(_STATE, "symbols", None)
+
+
+def set_symbols(symbols: dict | None):
+    previous = _symbols()
+    _STATE.symbols = symbols
+    return previous
+
+
+def _dim(value, who: str):
+    if isinstance(value, _b.str):
+        table = _symbols()
+        if table is None:  # Python evaluating an annotation before the parser runs
+            return E.Var(value, "int64")
+        var = table.get(value)
+        if var is None:
+            var = table[value] = E.Var(value, "int64")
+        return var
+    if isinstance(value, bool) or not isinstance(value, (int, PrimExpr)):
+        raise TypeError(f"{who}: a dimension must be an int, a PrimExpr or a name, got {value!r}")
+    return E.const(value, "int64") if isinstance(value, int) else value
+
+
+def _dims(values, who: str) -> list:
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"{who}: expected a tuple or list of dimensions, got {values!r}")
+    return [_dim(v, who) for v in values]
+
+
+def _dtype(dtype, who: str) -> str:
+    from tvm.ir.dtype import DataType
+
+    if dtype is None:
+        return "void"
+    text = _b.str(dtype)
+    try:
+        DataType(text)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{who}: {err}") from None  # names the R. function once
+    return text
+
+
+# -- struct info annotations ------------------------------------------------------------
+def Tensor(shape=None, dtype=None, vdevice=None, ndim: int = -1):  # noqa: N802
+    """R.Tensor((n, 4), "float32"): a TensorStructInfo; names in the shape are symbolic dims."""
+    if isinstance(shape, _b.str) and dtype is None:  # R.Tensor("float32"): only a dtype
+        shape, dtype = None, shape
+    if shape is not None and not isinstance(shape, RelaxExpr):
+        shape = _dims(shape, "R.Tensor")
+    return TensorStructInfo(shape, _dtype(dtype, "R.Tensor"), vdevice, ndim)
+
+
+def Shape(values=None, ndim: int = -1):  # noqa: N802
+    """R.Shape([n, 4]) or R.Shape(ndim=2)."""
+    return ShapeStructInfo(None if values is None else _dims(values, "R.Shape"), ndim)
+
+
+def Prim(dtype=None, value=None):  # noqa: N802
+    """R.Prim("bool") or R.Prim(value=n)."""
+    if isinstance(value, (_b.str, int)) and not isinstance(value, bool):
+        value = _dim(value, "R.Prim")
+    return PrimStructInfo(dtype, value)
+
+
+def Tuple(*fields):  # noqa: N802
+    """R.Tuple(R.Tensor(...), ...)."""
+    if len(fields) == 1 and isinstance(fields[0], (list, tuple)):
+        fields = tuple(fields[0])
+    return TupleStructInfo([as_struct_info(f, "R.Tuple") for f in fields])
+
+
+def Object():  # noqa: N802
+    """R.Object: any object."""
+    return ObjectStructInfo()
+
+
+def Callable(params=None, ret=None, purity: bool = True):  # noqa: N802
+    """R.Callable([params], ret): a function's struct info (params None: opaque)."""
+    ret = ObjectStructInfo() if ret is None else as_struct_info(ret, "R.Callable")
+    if params is None:
+        return FuncStructInfo.opaque_func(ret=ret, purity=purity)
+    return FuncStructInfo([as_struct_info(p, "R.Callable") for p in params], ret, purity)
+
+
+_BARE = (Tensor, Shape, Object, Callable, Tuple)
+
+
+def as_struct_info(value, who: str) -> StructInfo:
+    """value (an annotation) as struct info; a bare R.Tensor or R.Object means 'any'."""
+    if value in _BARE:
+        return value()
+    if not isinstance(value, StructInfo):
+        raise TypeError(
+            f'{who}: expected struct info such as R.Tensor((n,), "float32"), R.Shape, '
+            f"R.Prim, R.Tuple or R.Object, got {value!r}"
+        )
+    return value
+
+
+# -- binding helpers the parser gives meaning to ---------------------------------------
+class DataflowMarker:
+    """What `with R.dataflow():` evaluates to; the parser opens a dataflow block."""
+
+
+def dataflow() -> DataflowMarker:
+    return DataflowMarker()
+
+
+class OutputMarker:
+    def __init__(self, values):
+        self.values = values
+
+
+def output(*values):
+    """R.output(y, ...): the dataflow block's results, visible after it."""
+    return OutputMarker(values)
+
+
+class MatchCastMarker:
+    def __init__(self, value, struct_info):
+        self.value = value
+        self.struct_info = struct_info
+
+
+def match_cast(value, struct_info):
+    """y = R.match_cast(x, R.Tensor(...)): bind x as y, checked against struct_info."""
+    if not isinstance(value, RelaxExpr):
+        raise TypeError(f"R.match_cast: value must be a relax Expr, got {value!r}")
+    return MatchCastMarker(value, as_struct_info(struct_info, "R.match_cast"))
+
+
+class FuncAttrMarker:
+    def __init__(self, attrs):
+        self.attrs = attrs
+
+
+def func_attr(attrs: dict):
+    """R.func_attr({...}): attributes of the function being parsed."""
+    if not isinstance(attrs, dict):
+        raise TypeError(f"R.func_attr: expected a dict, got {type(attrs).__name__}")
+    return FuncAttrMarker(attrs)
+
+
+# -- values -----------------------------------------------------------------------------
+def const(value, dtype=None):
+    """R.const(1.0, "float32"): a constant tensor."""
+    return _rx.const(value, dtype)
+
+
+def prim_value(value):
+    """R.prim_value(n): a PrimValue (a Python int is int64)."""
+    if isinstance(value, bool):
+        value = E.const(value, "bool")
+    elif isinstance(value, int):
+        value = E.const(value, "int64")
+    return _rx.PrimValue(value)
+
+
+def shape(values):
+    """R.shape([n, 4]): a ShapeExpr."""
+    return _rx.ShapeExpr(_dims(values, "R.shape"))
+
+
+def str(value):  # noqa: A001
+    """R.str("text"): a StringImm."""
+    return _rx.StringImm(value)
+
+
+def dtype(value):
+    """R.dtype("float32"): a DataTypeImm."""
+    return _rx.DataTypeImm(value)
+
+
+def _sinfo_args(value, who):
+    if value is None:
+        return None
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [as_struct_info(v, who) for v in items]
+
+
+def _out_sinfo(value, who):
+    if isinstance(value, (list, tuple)):
+        return [as_struct_info(v, who) for v in value]
+    return as_struct_info(value, who)
+
+
+def _tir_vars(tir_vars):
+    if isinstance(tir_vars, _rx.ShapeExpr):
+        return list(tir_vars.values)
+    return tir_vars
+
+
+def call_tir(gvar, args, out_sinfo, tir_vars=None):
+    """R.call_tir(cls.f, (x,), out_sinfo=R.Tensor(...))."""
+    return _op.call_tir(gvar, args, _out_sinfo(out_sinfo, "R.call_tir"), _tir_vars(tir_vars))
+
+
+def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
+    """R.call_tir_inplace(cls.f, (x,), inplace_indices=[0], out_sinfo=...)."""
+    return _op.call_tir_inplace(
+        gvar,
+        args,
+        inplace_indices,
+        _out_sinfo(out_sinfo, "R.call_tir_inplace"),
+        _tir_vars(tir_vars),
+    )
+
+
+def call_dps_packed(func, args, out_sinfo):
+    """R.call_dps_packed("name", (x,), out_sinfo=...)."""
+    return _op.call_dps_packed(func, args, _out_sinfo(out_sinfo, "R.call_dps_packed"))
+
+
+def call_packed(func, *args, sinfo_args=None):
+    """R.call_packed("name", x, sinfo_args=R.Object). With an R.ExternFunc callee it is the
+    lowering's relax.call_packed op (as printed), which means the same call."""
+    if isinstance(func, _rx.ExternFunc):
+        return GenericOp("relax.call_packed")(func, *args, sinfo_args=sinfo_args)
+    return _op.call_packed(func, *args, sinfo_args=_sinfo_args(sinfo_args, "R.call_packed"))
+
+
+def call_pure_packed(func, *args, sinfo_args):
+    """R.call_pure_packed("name", x, sinfo_args=R.Tensor(...))."""
+    return _op.call_pure_packed(
+        func, *args, sinfo_args=_sinfo_args(sinfo_args, "R.call_pure_packed")
+    )
+
+
+def _format_text(value):
+    return value.value if isinstance(value, _rx.StringImm) else value
+
+
+def print(*values, format=""):  # noqa: A001, A002
+    """R.print(x, format="..."): print at run time."""
+    return _op.print(*values, format=_format_text(format))
+
+
+def assert_op(condition, format_args=None, format=""):  # noqa: A002
+    """R.assert_op(cond, format_args, format="..."): fail at run time when cond is false."""
+    return _op.assert_op(condition, format_args, format=_format_text(format))
+
+
+def ExternFunc(global_symbol: str):  # noqa: N802
+    """R.ExternFunc("name"): a packed function named at run time."""
+    return _rx.ExternFunc(global_symbol)
+
+
+def _as_relax(value):
+    if isinstance(value, RelaxExpr):
+        return value
+    if isinstance(value, (list, _b.tuple)):
+        return _rx.Tuple([_as_relax(v) for v in value])
+    if isinstance(value, _b.str):
+        return _rx.StringImm(value)
+    if isinstance(value, (int, float, PrimExpr)):
+        return prim_value(value)
+    raise TypeError(f"expected a relax Expr, got {value!r}")
+
+
+class GenericOp:
+    """An op registered as relax.<name> without a constructor in tvm.relax.op (the lowering's
+    relax.memory.*, relax.vm.*, relax.call_builtin_with_ctx, ...): a Call of the Op itself."""
+
+    def __init__(self, name: _b.str):
+        self.op_name = name
+        self.__name__ = name.removeprefix("relax.")
+        self.__module__ = __name__
+
+    def __call__(self, *args, sinfo_args=None, **attrs):
+        from tvm.ir.op import Op
+        from tvm.relax.op.op_attrs import Attrs
+
+        items = _sinfo_args(sinfo_args, f"R.{self.__name__}") or []
+        op = Op.get(self.op_name)
+        call = _rx.Call(op, [_as_relax(a) for a in args], Attrs(**attrs) if attrs else None, items)
+        if op.get_attr("FInferStructInfo") is None and items:
+            # no inference: the call's struct info is what sinfo_args says, as lowering made it
+            call._fill_late_field(
+                "struct_info_", items[0] if len(items) == 1 else TupleStructInfo(items)
+            )
+        return call
+
+
+class OpNamespace:
+    """R.memory, R.vm, ...: the registered ops under relax.<prefix>."""
+
+    def __init__(self, prefix: _b.str):
+        self._prefix = prefix
+
+    def __getattr__(self, name: _b.str):
+        return _registered(f"{self._prefix}.{name}")
+
+
+def _registered(full: _b.str):
+    from tvm.ir.op import list_op_names
+
+    names = list_op_names()
+    if full in names:
+        return GenericOp(full)
+    if any(n.startswith(full + ".") for n in names):
+        return OpNamespace(full)
+    raise AttributeError(
+        f"module 'tvm.script.relax' has no attribute {full.removeprefix('relax.')!r}"
+    )
+
+
+def __getattr__(name: _b.str):
+    """Every other op of tvm.relax.op (R.add, R.matmul, R.nn, ...) under its own name, and
+    every other registered relax.* op as a Call of it."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return getattr(_op, name)
+    except AttributeError:
+        return _registered(f"relax.{name}")

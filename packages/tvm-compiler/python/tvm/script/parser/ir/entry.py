@@ -1,0 +1,79 @@
+"""@I.ir_module: parse a class of prim_funcs (naming each other Module.f) as an IRModule."""
+
+from __future__ import annotations
+
+import ast
+
+from tvm.ir.module import GlobalVar
+from tvm.script.ir_builder import IRBuilder
+from tvm.script.ir_builder.ir import IRModuleFrame
+
+from ..core.diagnostics import Source
+from ..core.entry import caller_vars
+from ..core.parser import Parser
+
+
+class _ModuleRefs:
+    """`Module.f` (or `cls.f`) inside the class: the GlobalVar of function f."""
+
+    def __init__(self, name: str, gvs: dict):
+        self.__name__ = name
+        self._gvs = gvs
+
+    def __getattr__(self, attr):
+        gv = self.__dict__["_gvs"].get(attr)
+        if gv is None:
+            raise AttributeError(attr)
+        return gv
+
+
+def parse_module(source: Source, node: ast.ClassDef, values: dict):
+    from ..relax.entry import is_relax_function, parse_relax_function_node, signature_struct_info
+    from ..tir.entry import decorator_private, parse_prim_func_node
+
+    gvs = {n.name: GlobalVar(n.name) for n in node.body if isinstance(n, ast.FunctionDef)}
+    refs = _ModuleRefs(node.name, gvs)
+    values = {"cls": refs, **values, node.name: refs}
+    parser = Parser(source, values)
+    relax_defs = [
+        n for n in node.body if isinstance(n, ast.FunctionDef) and is_relax_function(parser, n)
+    ]
+    for stmt in relax_defs:  # calls between Relax functions need the callee's struct info
+        sinfo = signature_struct_info(source, stmt, values)
+        if sinfo is not None:
+            gvs[stmt.name]._fill_late_field("struct_info_", sinfo)
+    with IRBuilder() as builder, IRModuleFrame() as frame:
+        for stmt in node.body:
+            if any(stmt is r for r in relax_defs):
+                frame.functions[gvs[stmt.name]] = parse_relax_function_node(source, stmt, values)
+            elif isinstance(stmt, ast.FunctionDef):
+                private = decorator_private(parser, stmt)
+                if private is None:
+                    raise source.error(stmt, f"{stmt.name!r}: expected a @T.prim_func")
+                frame.functions[gvs[stmt.name]] = parse_prim_func_node(
+                    source, stmt, values, private
+                )
+            elif isinstance(stmt, ast.Expr):
+                parser.eval(stmt.value)
+            elif not isinstance(stmt, ast.Pass):
+                raise source.error(
+                    stmt, "an @I.ir_module class holds functions and I.module_attrs(...) only"
+                )
+    return builder.get()
+
+
+def ir_module(cls=None, check_well_formed: bool = True):
+    """Parse the decorated class as an IRModule of its functions."""
+    del check_well_formed
+    if cls is None:
+        return lambda c: _parse_class(c, caller_vars())
+    return _parse_class(cls, caller_vars())
+
+
+def _parse_class(cls, values):
+    if not isinstance(cls, type):
+        raise TypeError(f"I.ir_module: expected a class, got {type(cls).__name__}")
+    source = Source.from_object(cls)
+    tree = source.parse()
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    return parse_module(source, node, values)
