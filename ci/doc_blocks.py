@@ -1,5 +1,6 @@
 # Finds the fenced code blocks of the Markdown docs and says how each one is tested.
-"""Every fenced block of README.md, docs/*.md and packages/*/README.md is one of:
+"""Every fenced block of README.md, docs/*.md, packages/*/README.md and
+packages/*/examples/*/README.md is one of:
 
 - ``text``: output, a diagram or a file layout, not code (its fence says ```text);
 - a fragment: the line before the fence is ``<!-- fragment: why -->``; not run;
@@ -50,11 +51,13 @@ class Block:
 
 
 def doc_pages(root: Path) -> list[Path]:
-    """The pages whose blocks CI runs: the root README, docs/*.md, each package's README."""
+    """The pages whose blocks CI runs: the root README, docs/*.md, each package's README and
+    the READMEs of its examples."""
     pages = [
         root / "README.md",
         *sorted((root / "docs").glob("**/*.md")),
         *sorted((root / "packages").glob("*/README.md")),
+        *sorted((root / "packages").glob("*/examples/*/README.md")),
     ]
     return [p for p in pages if p.exists()]
 
