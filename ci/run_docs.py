@@ -5,6 +5,7 @@ Each page runs in a fresh venv built the way the page says: its `docs-run: insta
 run in a folder where `dist` holds the wheels `nox -s wheels` built. Pages whose install
 lines are the same share one venv (a page kind: tvm-ffi alone, the compiler, ...), so a
 page that forgets an install line fails even when another page would have installed it.
+Kinds run side by side, three at a time; a kind's pages run one after another, in order.
 A page's blocks then run in order in a work folder of its own: Python blocks each in their
 own process, shell blocks with bash, background blocks started and left running until the
 page ends, file blocks written for later blocks to use. See ci/doc_blocks.py for how a
@@ -183,28 +184,32 @@ def main(argv=None) -> int:
         for _block, kind in plan:
             counts[kind] = counts.get(kind, 0) + 1
     work = Path(tempfile.mkdtemp(prefix="tvm-stack-docs-"))
-    failures, keys = [], {}
-    for plan in plans.values():
+    failures, kinds = [], {}
+    for page, plan in plans.items():
         installs = [b for b, kind in plan if kind == "install"]
         if installs:  # check_claims saw to it that a page without one runs nothing
-            keys.setdefault(tuple(b.code for b in installs), installs)
+            key = tuple(b.code for b in installs)
+            kinds.setdefault(key, (installs, []))[1].append(page)
+
+    def run_kind(number: int, installs, kind_pages) -> None:
+        """One venv, then its pages one at a time, in order: a page may install into it."""
+        env = build_venv(work, number, installs, uv, failures)
+        for page in kind_pages if env else []:
+            name = page.relative_to(ROOT).as_posix().replace("/", "_")
+            run_page(page, plans[page], env, new_work_folder(work, name), failures)
+
     started = time.monotonic()
     uv = find_uv()  # here, not in the threads: its first sysconfig lookup is not thread-safe
-    # The venvs build three at a time (pip waits on the index part of the time), while the
-    # pages whose venv is ready run, one at a time, in the order of the pages.
+    # Three page kinds at a time: pip and the builds wait on the index and the disk part of
+    # the time, so this overlaps them on a 2-core machine; each kind's pages keep their order.
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=3)
     try:
-        venvs = {
-            key: pool.submit(build_venv, work, number, installs, uv, failures)
-            for number, (key, installs) in enumerate(keys.items(), 1)
-        }
-        for page, plan in plans.items():
-            installs = tuple(b.code for b, kind in plan if kind == "install")
-            env = venvs[installs].result() if installs else None
-            if env is None:
-                continue  # nothing to run, or its install line failed and says so
-            name = page.relative_to(ROOT).as_posix().replace("/", "_")
-            run_page(page, plan, env, new_work_folder(work, name), failures)
+        jobs = [
+            pool.submit(run_kind, number, installs, kind_pages)
+            for number, (installs, kind_pages) in enumerate(kinds.values(), 1)
+        ]
+        for job in jobs:
+            job.result()  # re-raises what went wrong in the runner itself
     finally:
         pool.shutdown(wait=True)
         if args.keep:
@@ -212,8 +217,8 @@ def main(argv=None) -> int:
         else:
             shutil.rmtree(work, ignore_errors=True)
     print("run_docs: blocks by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())))
-    print(f"run_docs: {len(plans)} pages, {len(keys)} venvs, {time.monotonic() - started:.0f} s")
-    for failure in failures:
+    print(f"run_docs: {len(plans)} pages, {len(kinds)} venvs, {time.monotonic() - started:.0f} s")
+    for failure in sorted(failures):
         print(f"run_docs: FAILED {failure}")
     return 1 if failures else 0
 
