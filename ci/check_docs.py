@@ -1,8 +1,9 @@
 # Checks the Markdown docs: every relative link and #anchor resolves, every page is in the index.
 """Usage: python ci/check_docs.py [ROOT]
 
-Looks at README.md, docs/**/*.md and packages/*/README.md under ROOT (default: this
-repository). Web links are not fetched (the CI machine has no general network access).
+Looks at the pages ci/doc_blocks.py names (README.md, docs/**/*.md, the packages' READMEs and
+their examples') under ROOT (default: this repository). Web links are not fetched (the CI
+machine has no general network access).
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from doc_blocks import doc_pages  # noqa: E402
 
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)|!\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -67,8 +71,7 @@ def linked_files(path: Path) -> set[Path]:
 
 def check(root: Path) -> list[str]:
     docs = sorted((root / "docs").rglob("*.md"))
-    pages = [root / "README.md", *docs, *sorted(root.glob("packages/*/README.md"))]
-    problems = [p for page in pages if page.exists() for p in broken_links(page)]
+    problems = [p for page in doc_pages(root) for p in broken_links(page)]
     index = root / "docs" / "index.md"
     if not index.exists():
         return problems + [f"{index}: missing (docs/ needs an index page)"]

@@ -1,19 +1,22 @@
 # Finds the fenced code blocks of the Markdown docs and says how each one is tested.
-"""Every fenced block of README.md, docs/*.md and packages/*/README.md is one of:
+"""Every fenced block of README.md, docs/*.md, packages/*/README.md and
+packages/*/examples/*/README.md is one of:
 
 - ``text``: output, a diagram or a file layout, not code (its fence says ```text);
 - a fragment: the line before the fence is ``<!-- fragment: why -->``; not run;
-- ``python``: run by ci/run_docs.py in a fresh venv, each block in its own process;
+- ``python``: run by ci/run_docs.py in the page's venv, each block in its own process;
 - ``bash`` / ``sh`` / ``console``: run by ci/run_docs.py with bash in that venv, or, marked
-  ``<!-- docs-run: ci -->``, a ``nox -s`` command whose sessions .ci/run itself runs
-  (checked), or, marked ``<!-- docs-run: install -->``, an install line run first, to build
-  the venv every other block runs in;
+  ``<!-- docs-run: install -->``, an install line that builds the page's venv: a fresh venv
+  holding what the page's install lines install, shared only by pages whose install lines
+  are the same; or, marked ``<!-- docs-run: background -->``, a long-running command (a
+  server) started in the background, once its first line of output shows, and stopped after
+  the page's last block; or, marked ``<!-- docs-run: ci -->``, a ``nox -s`` command whose
+  sessions .ci/run itself runs (checked);
 - any other language (C, C++, CMake, TOML, ...) marked ``<!-- docs-run: file NAME -->``:
-  written to NAME in the page's work folder, for the page's later blocks to build;
-- on a page that says ``<!-- docs-run: tested-by PATH -->``, every block but text and
-  fragments is run by that test (which must exist and name the page), not here.
+  written to NAME in the page's work folder, for the page's later blocks to build.
 
-A block that is none of these is an error: a page is tested or says why not.
+A block that is none of these is an error, and so is a page that runs blocks without an
+install line: a page is tested, as a reader would follow it, or says why not.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from pathlib import Path
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>```+|~~~+)(?P<lang>[^\s`]*)[^`]*$")
 MARKER = re.compile(r"^\s*<!--\s*(?P<kind>fragment|docs-run)\s*:?\s*(?P<arg>.*?)\s*-->\s*$")
-TESTED_BY = re.compile(r"<!--\s*docs-run:\s*tested-by\s+(\S+)\s*-->")
 SHELLS = {"bash", "sh", "console", "shell"}
 NOT_CODE = {"text", "output"}
 
@@ -37,7 +39,7 @@ class Block:
     line: int  # line number of the opening fence (1-based)
     lang: str
     code: str
-    marker: str = ""  # "fragment: ...", "ci", "install", "file NAME", or ""
+    marker: str = ""  # "fragment: ...", "ci", "install", "background", "file NAME", or ""
 
     @property
     def where(self) -> str:
@@ -49,11 +51,13 @@ class Block:
 
 
 def doc_pages(root: Path) -> list[Path]:
-    """The pages whose blocks CI runs: the root README, docs/*.md, each package's README."""
+    """The pages whose blocks CI runs: the root README, docs/*.md, each package's README and
+    the READMEs of its examples."""
     pages = [
         root / "README.md",
         *sorted((root / "docs").glob("**/*.md")),
         *sorted((root / "packages").glob("*/README.md")),
+        *sorted((root / "packages").glob("*/examples/*/README.md")),
     ]
     return [p for p in pages if p.exists()]
 
@@ -86,12 +90,6 @@ def blocks_of(page: Path) -> list[Block]:
     return found
 
 
-def tested_by(page: Path) -> str | None:
-    """The test a page names as the one that runs its blocks, if it names one."""
-    match = TESTED_BY.search(page.read_text(encoding="utf-8"))
-    return match.group(1) if match else None
-
-
 def nox_sessions(code: str) -> list[str]:
     """The sessions named by the `nox -s ...` commands of a shell block."""
     sessions = []
@@ -112,8 +110,8 @@ def ci_sessions(root: Path) -> set[str]:
     return found
 
 
-def classify(block: Block, page_test: str | None) -> str:
-    """How a block is tested: 'text', 'fragment', 'tested-by', 'ci', 'install', 'file',
+def classify(block: Block) -> str:
+    """How a block is tested: 'text', 'fragment', 'ci', 'install', 'background', 'file',
     'python', 'shell'; raises ValueError for a block that is none of these."""
     if block.lang in NOT_CODE:
         return "text"
@@ -126,9 +124,7 @@ def classify(block: Block, page_test: str | None) -> str:
             f"{block.where}: the block names no language: name it (`text` for "
             "output, diagrams and layouts)"
         )
-    if page_test:
-        return "tested-by"
-    if block.marker in ("ci", "install"):
+    if block.marker in ("ci", "install", "background"):
         if block.lang not in SHELLS:
             raise ValueError(f"{block.where}: `docs-run: {block.marker}` marks shell blocks only")
         return block.marker
@@ -147,25 +143,29 @@ def classify(block: Block, page_test: str | None) -> str:
     )
 
 
+# Kinds of block that run in the page's venv, so a page holding one needs an install line.
+RUN_KINDS = {"python", "shell", "file", "background"}
+
+
 def check_claims(root: Path) -> list[str]:
-    """Problems with what the pages claim: unclassifiable blocks, tested-by tests that do not
-    exist or do not name the page, `ci` blocks naming sessions .ci/run does not run."""
+    """Problems with what the pages claim: unclassifiable blocks, pages that run blocks but
+    never say how to install what they need, `ci` blocks naming sessions .ci/run does not run."""
     problems = []
     run_by_ci = ci_sessions(root)
     for page in doc_pages(root):
-        page_test = tested_by(page)
-        if page_test:
-            test = root / page_test
-            if not test.is_file():
-                problems.append(f"{page}: tested-by {page_test}: no such file")
-            elif page.name not in test.read_text(encoding="utf-8"):
-                problems.append(f"{page}: tested-by {page_test}: that test never names {page.name}")
+        if "docs-run: tested-by" in page.read_text(encoding="utf-8"):
+            problems.append(
+                f"{page}: `docs-run: tested-by` is gone: ci/run_docs.py runs every page "
+                "itself; give the page a `docs-run: install` block instead"
+            )
+        kinds = set()
         for block in blocks_of(page):
             try:
-                kind = classify(block, page_test)
+                kind = classify(block)
             except ValueError as err:
                 problems.append(str(err))
                 continue
+            kinds.add(kind)
             if kind == "ci":
                 missing = [s for s in nox_sessions(block.code) if s not in run_by_ci]
                 if not nox_sessions(block.code):
@@ -174,4 +174,9 @@ def check_claims(root: Path) -> list[str]:
                     problems.append(
                         f"{block.where}: .ci/run does not run nox session(s) {', '.join(missing)}"
                     )
+        if kinds & RUN_KINDS and "install" not in kinds:
+            problems.append(
+                f"{page}: its blocks run, but no `docs-run: install` block says how to "
+                "install what they need"
+            )
     return problems

@@ -6,7 +6,7 @@ import sys
 import pytest
 from conftest import ROOT
 from doc_blocks import blocks_of, check_claims, classify, nox_sessions
-from run_docs import run_block, venv_env
+from run_docs import run_block, start_background, stop_background, venv_env
 
 
 def page(tmp_path, text, name="docs/page.md"):
@@ -42,7 +42,7 @@ def test_blocks_keep_language_marker_line_and_indented_code(tmp_path):
         "int x;\n  int y;\n",
     )
     assert second.marker == "fragment: a piece"
-    assert classify(first, None) == "file" and classify(second, None) == "fragment"
+    assert classify(first) == "file" and classify(second) == "fragment"
 
 
 @pytest.mark.parametrize(
@@ -58,14 +58,14 @@ def test_blocks_keep_language_marker_line_and_indented_code(tmp_path):
 def test_blocks_that_say_nothing_true_are_refused(tmp_path, text, message):
     (block,) = blocks_of(page(tmp_path, text))
     with pytest.raises(ValueError, match=message):
-        classify(block, None)
+        classify(block)
 
 
 def test_text_python_and_shell_blocks(tmp_path):
     blocks = blocks_of(
         page(tmp_path, "```text\nout\n```\n```python\nx\n```\n```console\nls\n```\n")
     )
-    assert [classify(b, None) for b in blocks] == ["text", "python", "shell"]
+    assert [classify(b) for b in blocks] == ["text", "python", "shell"]
 
 
 def test_ci_blocks_must_name_sessions_ci_runs(tmp_path):
@@ -82,16 +82,41 @@ def test_ci_blocks_must_name_sessions_ci_runs(tmp_path):
     assert check_claims(root) == []
 
 
-def test_tested_by_must_exist_and_name_the_page(tmp_path):
+def test_a_page_that_runs_blocks_must_say_how_to_install(tmp_path):
     root = repo(tmp_path)
-    page(root, "<!-- docs-run: tested-by tests/test_page.py -->\n```cmake\nproject(x)\n```\n")
+    page(root, "```python\nimport tvm\n```\n")
     assert check_claims(root) == [
-        f"{root}/docs/page.md: tested-by tests/test_page.py: no such file"
+        f"{root}/docs/page.md: its blocks run, but no `docs-run: install` block says how to "
+        "install what they need"
     ]
-    page(root, "def test(): pass\n", "tests/test_page.py")
-    assert "never names page.md" in check_claims(root)[0]
-    page(root, "DOC = 'docs/page.md'\n", "tests/test_page.py")
+    page(root, "<!-- docs-run: install -->\n```bash\npip install x\n```\n```python\nx\n```\n")
     assert check_claims(root) == []
+
+
+def test_tested_by_is_refused_every_page_runs_here(tmp_path):
+    root = repo(tmp_path)
+    page(root, "<!-- docs-run: tested-by tests/test_page.py -->\n```text\nout\n```\n")
+    (problem,) = check_claims(root)
+    assert "`docs-run: tested-by` is gone" in problem
+
+
+def test_background_block_runs_until_the_page_ends(tmp_path):
+    env = venv_env(ROOT / "no-such-venv")
+    path = page(
+        tmp_path,
+        "<!-- docs-run: background -->\n```bash\necho ready; sleep 600\n```\n"
+        "<!-- docs-run: background -->\n```bash\nexit 3\n```\n",
+    )
+    server, broken = blocks_of(path)
+    assert classify(server) == "background"
+    process, error = start_background(server, tmp_path, env)
+    assert error is None and process.poll() is None
+    stop_background(process)
+    assert process.poll() is not None
+    assert start_background(broken, tmp_path, env) == (
+        None,
+        "exited with status 3 before printing anything",
+    )
 
 
 def test_run_block_reports_failures_with_the_page_line_numbers(tmp_path):

@@ -55,3 +55,18 @@ def test_planted_import_of_tvm_in_tvm_ffi_breaks_the_lint(installed_copy):
     result = lint(installed_copy)
     assert result.returncode != 0
     assert "tvm_ffi.planted_violation -> tvm" in result.stdout
+
+
+def test_contracts_forbid_every_compiler_subpackage_below_it():
+    # A compiler subpackage left out of a contract could be imported by the runtime unseen.
+    shipped = ROOT / "packages" / "tvm-compiler" / "python" / "tvm"
+    names = {f"tvm.{p.name.removesuffix('.py')}" for p in shipped.iterdir()}
+    names = {n for n in names if not n.startswith("tvm._") and n != "tvm.__pycache__"}
+    contracts = load_config(ROOT / "pyproject.toml")["contracts"]
+    for contract in contracts:
+        if contract["id"] in (
+            "runtime-below-compiler-and-rpc",
+            "rpc-beside-compiler",
+            "backend-on-runtime",
+        ):
+            assert names <= set(contract["forbidden_modules"]), contract["id"]

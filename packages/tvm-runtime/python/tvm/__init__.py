@@ -72,10 +72,7 @@ def __getattr__(name):
             return importlib.import_module(f"{__name__}.{name}")
         wheel = _WHEEL_OF_SUBPACKAGE.get(name)
         if wheel is not None:
-            raise AttributeError(
-                f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
-                f"provided by the {wheel} wheel, which is not installed"
-            )
+            raise _missing_wheel(name, wheel)
     if module_name is None:
         raise AttributeError(f"module 'tvm' has no attribute {name!r}")
     try:
@@ -83,8 +80,14 @@ def __getattr__(name):
     except ModuleNotFoundError as err:
         if err.name != module_name:
             raise
-        raise AttributeError(
-            f"module 'tvm' has no attribute {name!r}: tvm.{name} is "
-            "provided by the tvm-compiler wheel, which is not installed"
-        ) from None
+        raise _missing_wheel(name, "tvm-compiler") from None
     return getattr(module, name)
+
+
+def _missing_wheel(name, wheel):
+    # Our wheels are on no index: the fix is the install line of docs/layers.md.
+    return AttributeError(
+        f"module 'tvm' has no attribute {name!r}: tvm.{name} is provided by the {wheel} "
+        f"wheel, which is not installed (from a tvm-stack checkout, after `nox -s wheels`: "
+        f"pip install --find-links dist {wheel})"
+    )
