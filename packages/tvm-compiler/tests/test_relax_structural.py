@@ -78,3 +78,12 @@ def test_constants_compare_by_content():
     assert tvm.ir.structural_hash(a) == tvm.ir.structural_hash(
         relax.const(np.arange(4, dtype="float32"))
     )
+
+
+def test_function_attrs_are_equal_whatever_order_their_keys_were_set_in():
+    a = _identity_fn(lambda n: [n, 4]).with_attr("num_input", 1).with_attr("global_symbol", "f")
+    b = _identity_fn(lambda n: [n, 4]).with_attr("global_symbol", "f").with_attr("num_input", 1)
+    tvm.ir.assert_structural_equal(a, b)
+    assert tvm.ir.structural_hash(a) == tvm.ir.structural_hash(b)
+    c = _identity_fn(lambda n: [n, 4]).with_attr("global_symbol", "f").with_attr("num_input", 2)
+    assert not tvm.ir.structural_equal(a, c)

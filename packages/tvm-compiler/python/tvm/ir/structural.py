@@ -44,6 +44,13 @@ class _EqualChecker:
         if isinstance(lhs, dict):
             if not isinstance(rhs, dict) or len(lhs) != len(rhs):
                 raise _Mismatch(path, f"mapping of size {len(lhs)} vs {_describe(rhs)}")
+            if _string_keyed(lhs) and _string_keyed(rhs):
+                # Attribute maps are equal whatever order their keys were set in, as upstream.
+                if set(lhs) != set(rhs):
+                    raise _Mismatch(path, f"keys {sorted(lhs)} vs {sorted(rhs)}")
+                for key in sorted(lhs):
+                    self.check(lhs[key], rhs[key], f"{path}[{key!r}]", defining)
+                return
             for i, ((ka, va), (kb, vb)) in enumerate(zip(lhs.items(), rhs.items())):
                 self.check(ka, kb, f"{path}.key[{i}]", defining)
                 self.check(va, vb, f"{path}[{ka!r}]", defining)
@@ -176,7 +183,8 @@ class _Hasher:
             return
         if isinstance(value, dict):
             out.append(f"map{len(value)}")
-            for key, item in value.items():
+            items = sorted(value.items()) if _string_keyed(value) else value.items()
+            for key, item in items:
                 self.feed(key, out, defining)
                 self.feed(item, out, defining)
             return
@@ -184,6 +192,10 @@ class _Hasher:
             out.append(f"{type(value).__name__}.{value.name}")
             return
         out.append(f"{type(value).__name__}:{value!r}")
+
+
+def _string_keyed(mapping) -> bool:
+    return all(isinstance(key, str) for key in mapping)
 
 
 def structural_hash(value, map_free_vars: bool = False) -> int:
