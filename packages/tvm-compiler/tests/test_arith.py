@@ -95,3 +95,25 @@ def test_unsigned_comparisons_and_min_max_are_not_decided_by_a_wrapping_differen
     ana.bind(x, tir.Range(tir.const(0, "uint32"), tir.const(4, "uint32")))
     ana.bind(y, tir.Range(tir.const(8, "uint32"), tir.const(12, "uint32")))
     assert ana.simplify(x < y).value == 1
+
+
+def test_unsigned_linear_forms_need_no_negative_literal():
+    # The canonical form wrote x - 2*y as x + y * -2, and `IntImm(uint8, -2)` raised (it broke
+    # the legalised uint8 max_pool2d's reduction, whose max(acc, v) the simplifier visits).
+    from tvm.tir.functor import substitute
+
+    x, y = tir.Var("x", "uint8"), tir.Var("y", "uint8")
+    ana = arith.Analyzer()
+    exprs = [
+        x - y * 2,
+        tir.const(3, "uint8") - x - 5,
+        x * 200 * 2,
+        x - x - 1,
+        tir.Max(x, x - y * 2),
+    ]
+    for expr in exprs:
+        simplified = ana.simplify(expr)
+        for a, b in ((1, 2), (200, 3), (0, 255)):
+            values = {x: tir.const(a, "uint8"), y: tir.const(b, "uint8")}
+            want = ana.simplify(substitute(expr, values)).value
+            assert ana.simplify(substitute(simplified, values)).value == want, (expr, a, b)
