@@ -24,6 +24,7 @@ from .c_types import (
     round_to,
     store_value,
 )
+from .streaming import contains_stream_store
 
 _C_RESERVED = {
     "auto",
@@ -157,6 +158,9 @@ class BodyWriter:
         self.externs: dict[str, str] = {}
         self.vector_typedefs: dict[str, str] = {}
         self.uses_packed = False
+        # Data vars whose vector stores stream past the cache (streaming.streamed_buffers).
+        self.streamed: set = set()
+        self.uses_stream = False
 
     def ctype(self, dtype) -> str:
         """The C type of a value of dtype; a vector dtype's typedef is recorded for the prelude."""
@@ -434,6 +438,13 @@ class BodyWriter:
             raise CodegenError(f"codegen c: store to {s.buffer.name!r} is not flattened")
         target = self._vector_access(s.buffer, s.indices[0], s.value.dtype)
         value = self.expr(s.value)
+        if target is not None and s.buffer.data in self.streamed:
+            address = f"&{self.names.get(s.buffer.data)}[{self.expr(s.indices[0].base)}]"
+            vtype = self.ctype(s.value.dtype)
+            stream = f"tvm_stream_store({address}, &tvm_v, sizeof tvm_v);"
+            self.emit(f"{{ {vtype} tvm_v = {value}; {stream} }}", depth)
+            self.uses_stream = True
+            return
         if target is None:
             target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
             value = store_value(s.buffer.dtype, value)
@@ -450,8 +461,16 @@ class BodyWriter:
         lo, ext = self.expr(s.min), self.expr(s.extent)
         end = ext if isinstance(s.min, E.IntImm) and s.min.value == 0 else f"{lo} + {ext}"
         kind = s.kind
+        fenced = False
         if kind == S.ForKind.PARALLEL and not self.in_parallel:
-            self.emit("#pragma omp parallel for schedule(static)", depth)
+            fenced = bool(self.streamed) and contains_stream_store(s.body, self.streamed)
+            if fenced:
+                # Each thread fences its streaming stores before the region's closing barrier.
+                self.emit("#pragma omp parallel", depth)
+                self.emit("{", depth)
+                self.emit("#pragma omp for schedule(static) nowait", depth)
+            else:
+                self.emit("#pragma omp parallel for schedule(static)", depth)
             self.uses_openmp = True
         elif kind == S.ForKind.VECTORIZED:
             self.emit("#pragma omp simd", depth)
@@ -467,6 +486,9 @@ class BodyWriter:
         self.in_parallel -= kind == S.ForKind.PARALLEL
         self.bounds.var_bounds.pop(s.loop_var, None)
         self.emit("}", depth)
+        if fenced:
+            self.emit("tvm_stream_fence();", depth)
+            self.emit("}", depth)
 
     def _s_IfThenElse(self, s, depth):
         self.emit(f"if ({self.expr(s.condition)}) {{", depth)

@@ -9,6 +9,7 @@ from tvm.tir.function import PrimFunc
 
 from .body import CodegenError
 from .entry import PRELUDE, generate_function
+from .streaming import STREAM_HELPERS
 
 _SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -25,7 +26,7 @@ class CSource:
 def generate_c_source(mod: IRModule) -> CSource:
     """C for every PrimFunc in mod, each exported under its global_symbol (or its name)."""
     entries, externs, typedefs, names = [], {}, {}, []
-    uses_openmp = False
+    uses_openmp = uses_stream = False
     for gv, func in mod.functions.items():
         if not isinstance(func, PrimFunc):
             raise CodegenError(
@@ -40,13 +41,23 @@ def generate_c_source(mod: IRModule) -> CSource:
         typedefs.update(body.vector_typedefs)
         names.append(symbol)
         uses_openmp = uses_openmp or body.uses_openmp
+        uses_stream = uses_stream or body.uses_stream
     declarations = [
         f"extern {ret} {name}({', '.join(params) or 'void'});"
         for name, (ret, params) in sorted(externs.items())
         if name not in _LIBC_DECLARED
     ]
     text = "\n".join(
-        [PRELUDE.strip(), "", *sorted(typedefs.values()), *declarations, "", *entries, ""]
+        [
+            PRELUDE.strip(),
+            *([STREAM_HELPERS.strip()] if uses_stream else []),
+            "",
+            *sorted(typedefs.values()),
+            *declarations,
+            "",
+            *entries,
+            "",
+        ]
     )
     return CSource(text, uses_openmp, names)
 
