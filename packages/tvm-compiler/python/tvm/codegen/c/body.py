@@ -7,10 +7,12 @@ import re
 
 from tvm.arith.bound import BoundAnalyzer, ConstIntBound
 from tvm.ir.functor import find_method
+from tvm.ir.structural import structural_equal
 from tvm.tir import expr as E
 from tvm.tir import stmt as S
 from tvm.tir.op import BITWISE_C, C_NAME_ATTR
 
+from .accumulate import loop_accumulator
 from .c_types import (
     c_float_literal,
     c_int_literal,
@@ -25,6 +27,7 @@ from .c_types import (
     store_value,
 )
 from .streaming import contains_stream_store
+from .vector_math import SIMD_FLOAT32
 
 _C_RESERVED = {
     "auto",
@@ -161,6 +164,11 @@ class BodyWriter:
         # Data vars whose vector stores stream past the cache (streaming.streamed_buffers).
         self.streamed: set = set()
         self.uses_stream = False
+        self.in_simd = 0  # depth of vectorised (omp simd) loops around what is written
+        self.uses_vector_math = False
+        # (data var, index, C local) of the elements serial loops keep in locals (accumulate.py)
+        self.accumulators: list | None = []
+        self.accumulator_vars: list = []
 
     def ctype(self, dtype) -> str:
         """The C type of a value of dtype; a vector dtype's typedef is recorded for the prelude."""
@@ -302,6 +310,9 @@ class BodyWriter:
     def _e_BufferLoad(self, e):
         if len(e.indices) != 1:
             raise CodegenError(f"codegen c: load of {e.buffer.name!r} is not flattened")
+        held = self._accumulator(e.buffer, e.indices) if self.accumulators else None
+        if held is not None:
+            return held
         vector = self._vector_access(e.buffer, e.indices[0], e.dtype)
         if vector is not None:
             return vector
@@ -314,6 +325,10 @@ class BodyWriter:
         if c_name is not None:
             if not e.dtype.is_float:
                 raise CodegenError(f"codegen c: {name} needs a float argument, got {e.dtype}")
+            simd = SIMD_FLOAT32.get(name) if self.in_simd and e.dtype == "float32" else None
+            if simd is not None:  # vectorisable where libm's function is not
+                self.uses_vector_math = True
+                return f"{simd}({', '.join(args)})"
             if narrow_float(e.dtype):  # the float function, rounded back (as NumPy does)
                 call = f"{c_name}f({', '.join(f'(float)({a})' for a in args)})"
                 return round_to(e.dtype, call)
@@ -436,6 +451,10 @@ class BodyWriter:
     def _s_BufferStore(self, s, depth):
         if len(s.indices) != 1:
             raise CodegenError(f"codegen c: store to {s.buffer.name!r} is not flattened")
+        held = self._accumulator(s.buffer, s.indices) if self.accumulators else None
+        if held is not None:
+            self.emit(f"{held} = {self.expr(s.value)};", depth)
+            return
         target = self._vector_access(s.buffer, s.indices[0], s.value.dtype)
         value = self.expr(s.value)
         if target is not None and s.buffer.data in self.streamed:
@@ -451,6 +470,32 @@ class BodyWriter:
         self.emit(f"{target} = {value};", depth)
 
     def _s_For(self, s, depth):
+        found = loop_accumulator(s) if self.accumulators is not None else None
+        if found is not None and any(found[0].data is data for data, _, _ in self.accumulators):
+            found = None  # an enclosing loop already holds it
+        if found is None:
+            self._for(s, depth)
+            return
+        buffer, index = found
+        local = E.Var("acc", buffer.dtype)
+        self.accumulator_vars.append(local)  # Names keys by id(): the var must outlive it
+        name = self.names.get(local, f"{buffer.name}_acc")
+        element = f"{self.names.get(buffer.data)}[{self.expr(index)}]"
+        self.emit("{", depth)
+        self.emit(f"{c_type(buffer.dtype)} {name} = {element};", depth + 1)
+        self.accumulators.append((buffer.data, index, name))
+        self._for(s, depth + 1)
+        self.accumulators.pop()
+        self.emit(f"{element} = {name};", depth + 1)
+        self.emit("}", depth)
+
+    def _accumulator(self, buffer, indices) -> str | None:
+        for data, index, name in self.accumulators or ():
+            if buffer.data is data and structural_equal(indices[0], index):
+                return name
+        return None
+
+    def _for(self, s, depth):
         if s.kind == S.ForKind.THREAD_BINDING:
             raise CodegenError(
                 f"codegen c: loop {s.loop_var.name!r} is bound to GPU thread axis "
@@ -482,7 +527,9 @@ class BodyWriter:
             lo_b.min_value, lo_b.max_value + ext_b.max_value - 1
         )
         self.in_parallel += kind == S.ForKind.PARALLEL
+        self.in_simd += kind == S.ForKind.VECTORIZED
         self.stmt(s.body, depth + 1)
+        self.in_simd -= kind == S.ForKind.VECTORIZED
         self.in_parallel -= kind == S.ForKind.PARALLEL
         self.bounds.var_bounds.pop(s.loop_var, None)
         self.emit("}", depth)

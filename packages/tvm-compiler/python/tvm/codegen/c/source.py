@@ -10,6 +10,7 @@ from tvm.tir.function import PrimFunc
 from .body import CodegenError
 from .entry import PRELUDE, generate_function
 from .streaming import STREAM_HELPERS
+from .vector_math import VECTOR_MATH_HELPERS
 
 _SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -26,7 +27,7 @@ class CSource:
 def generate_c_source(mod: IRModule) -> CSource:
     """C for every PrimFunc in mod, each exported under its global_symbol (or its name)."""
     entries, externs, typedefs, names = [], {}, {}, []
-    uses_openmp = uses_stream = False
+    uses_openmp = uses_stream = uses_vector_math = False
     for gv, func in mod.functions.items():
         if not isinstance(func, PrimFunc):
             raise CodegenError(
@@ -42,6 +43,7 @@ def generate_c_source(mod: IRModule) -> CSource:
         names.append(symbol)
         uses_openmp = uses_openmp or body.uses_openmp
         uses_stream = uses_stream or body.uses_stream
+        uses_vector_math = uses_vector_math or body.uses_vector_math
     declarations = [
         f"extern {ret} {name}({', '.join(params) or 'void'});"
         for name, (ret, params) in sorted(externs.items())
@@ -51,6 +53,7 @@ def generate_c_source(mod: IRModule) -> CSource:
         [
             PRELUDE.strip(),
             *([STREAM_HELPERS.strip()] if uses_stream else []),
+            *([VECTOR_MATH_HELPERS.strip()] if uses_vector_math else []),
             "",
             *sorted(typedefs.values()),
             *declarations,
