@@ -3,17 +3,11 @@
 import numpy as np
 import pytest
 import tvm
-from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx2, requires_avx512
+from host_isa import AVX2_TARGET, X86_LEVEL_TARGETS
 from tvm import s_tir, te
 from tvm.codegen.c.streaming import STREAM_MIN_BYTES
 
 N = STREAM_MIN_BYTES // 4  # float32 elements: an output just large enough to stream
-
-TARGETS = [
-    pytest.param("llvm -mcpu=x86-64", id="x86-64"),
-    pytest.param(AVX2_TARGET, id="avx2", marks=requires_avx2),
-    pytest.param(AVX512_TARGET, id="avx512", marks=requires_avx512),
-]
 
 
 def _vector_add(n, target, extra=False):
@@ -32,7 +26,7 @@ def _vector_add(n, target, extra=False):
     return tvm.compile(sch.mod, target=target)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", X86_LEVEL_TARGETS)
 def test_streamed_output_is_exact_aligned_or_not(target):
     f = _vector_add(N, target)
     assert "tvm_stream_store" in f.inspect_source()

@@ -3,14 +3,8 @@
 import numpy as np
 import pytest
 import tvm
-from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx2, requires_avx512
+from host_isa import X86_LEVEL_TARGETS
 from tvm import s_tir, te
-
-TARGETS = [
-    pytest.param("llvm -mcpu=x86-64", id="x86-64"),
-    pytest.param(AVX2_TARGET, id="avx2", marks=requires_avx2),
-    pytest.param(AVX512_TARGET, id="avx512", marks=requires_avx512),
-]
 
 
 def _exp(n, target, vectorize=True):
@@ -24,7 +18,7 @@ def _exp(n, target, vectorize=True):
     return tvm.compile(sch.mod, target=target)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", X86_LEVEL_TARGETS)
 def test_vectorised_exp_is_within_an_ulp_and_keeps_special_values(target):
     special = [np.nan, np.inf, -np.inf, 0.0, -0.0, 88.72283, 88.7229, -87.33654, -103.9, -200.0]
     x = np.concatenate(
