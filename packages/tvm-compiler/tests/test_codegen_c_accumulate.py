@@ -47,3 +47,24 @@ def test_a_loop_reading_the_buffer_elsewhere_keeps_memory_accesses():
     np.testing.assert_array_equal(out, [10.0, 5.0])
     body, func = _loop(0)
     assert loop_accumulator(body) is None  # X[1] is read there, beside X[0]
+
+
+def test_a_buffer_allocated_inside_the_loop_is_not_held_outside_it():
+    # T lives only inside each iteration: a local read from T before the loop would not compile.
+    tv = tir.Var("t", "handle")
+    t = tir.decl_buffer((1,), "float32", name="T", data=tv)
+    x = tir.decl_buffer((1,), "float32", name="X")
+    j, zero = tir.Var("j", "int64"), tir.const(0, "int64")
+    inner = tir.SeqStmt(
+        [
+            tir.BufferStore(t, tir.Cast("float32", j), [zero]),
+            tir.BufferStore(t, t[0] + t[0], [zero]),
+            tir.BufferStore(x, x[0] + t[0], [zero]),
+        ]
+    )
+    body = tir.For(j, 0, 4, tir.ForKind.SERIAL, tir.Allocate(tv, "float32", [1], inner))
+    assert loop_accumulator(body) is None
+    px = tir.Var("x", "handle")
+    out = np.zeros(1, "float32")
+    tvm.compile(tir.PrimFunc([px], body, buffer_map={px: x}))["main"](out)
+    np.testing.assert_array_equal(out, [12.0])  # 2 * (0 + 1 + 2 + 3)

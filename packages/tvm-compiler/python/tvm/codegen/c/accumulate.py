@@ -41,7 +41,9 @@ def loop_accumulator(loop):
         return None
     target = stores[0]
     data = target.buffer.data
-    if data in escaped or str(target.buffer.dtype) not in _PLAIN or len(target.indices) != 1:
+    if data in escaped or data in bound:  # used as a handle, or allocated inside the loop
+        return None
+    if str(target.buffer.dtype) not in _PLAIN or len(target.indices) != 1:
         return None
     index = target.indices[0]
     if index.dtype.lanes != 1 or target.value.dtype.lanes != 1:
