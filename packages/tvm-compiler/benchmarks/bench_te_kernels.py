@@ -26,6 +26,8 @@ def _reference(env) -> dict | str:
     if not python:
         return "not measured (TVM_BENCH_REFERENCE_PYTHON unset)"
     script = os.path.join(os.path.dirname(__file__), "bench_te_kernels_reference.py")
+    # The reference venv imports its own tvm: a PYTHONPATH naming our sources would shadow it.
+    env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
     proc = subprocess.run([python, script], capture_output=True, text=True, timeout=1200, env=env)
     if proc.returncode != 0:
         return f"failed: {proc.stderr.strip().splitlines()[-1:]}"

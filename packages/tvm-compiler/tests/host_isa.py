@@ -24,3 +24,11 @@ requires_avx2 = pytest.mark.skipif(
     bool(_lacking(_AVX2_FLAGS)),
     reason=f"this host's CPU lacks {', '.join(_lacking(_AVX2_FLAGS))} (x86-64-v3, AVX2)",
 )
+
+# The three x86 levels as pytest params, each run only where the CPU has it: for code whose
+# C picks an ISA path by the compiler's -march (SSE2, AVX2, AVX-512).
+X86_LEVEL_TARGETS = [
+    pytest.param("llvm -mcpu=x86-64", id="x86-64"),
+    pytest.param(AVX2_TARGET, id="avx2", marks=requires_avx2),
+    pytest.param(AVX512_TARGET, id="avx512", marks=requires_avx512),
+]

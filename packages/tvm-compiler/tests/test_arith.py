@@ -67,3 +67,53 @@ def test_stmt_simplify_drops_proved_conditions():
     loop = tir.For(io, 0, 8, body=tir.For(ii, 0, 8, body=tir.IfThenElse(io * 8 + ii < 64, store)))
     out = ana.rewrite(loop)
     assert isinstance(out.body.body, tir.BufferStore)
+
+
+def test_unsigned_comparisons_and_min_max_are_not_decided_by_a_wrapping_difference():
+    # x - y wraps for unsigned x, y: the simplifier once read it as >= 0 and folded
+    # `x < y` to False and `x >= y` to True (and min(x, y) to y).
+    from tvm.tir.functor import substitute
+
+    x, y = tir.Var("x", "uint32"), tir.Var("y", "uint32")
+    ana = arith.Analyzer()
+    exprs = {
+        "lt": (x < y, lambda a, b: a < b),
+        "ge": (x >= y, lambda a, b: a >= b),
+        "gt": (x > y, lambda a, b: a > b),
+        "le": (x <= y, lambda a, b: a <= b),
+        "lt_plus_one": (x < y + 1, lambda a, b: a < b + 1),
+        "min": (tir.Min(x, y), min),
+        "max": (tir.Max(x, y), max),
+    }
+    for name, (expr, expected) in exprs.items():
+        simplified = ana.simplify(expr)
+        for a, b in ((1, 2), (2, 1), (3, 3)):
+            values = {x: tir.const(a, "uint32"), y: tir.const(b, "uint32")}
+            got = ana.simplify(substitute(simplified, values))
+            assert int(got.value) == int(expected(a, b)), (name, a, b, simplified)
+    # What bounds do decide still folds.
+    ana.bind(x, tir.Range(tir.const(0, "uint32"), tir.const(4, "uint32")))
+    ana.bind(y, tir.Range(tir.const(8, "uint32"), tir.const(12, "uint32")))
+    assert ana.simplify(x < y).value == 1
+
+
+def test_unsigned_linear_forms_need_no_negative_literal():
+    # The canonical form wrote x - 2*y as x + y * -2, and `IntImm(uint8, -2)` raised (it broke
+    # the legalised uint8 max_pool2d's reduction, whose max(acc, v) the simplifier visits).
+    from tvm.tir.functor import substitute
+
+    x, y = tir.Var("x", "uint8"), tir.Var("y", "uint8")
+    ana = arith.Analyzer()
+    exprs = [
+        x - y * 2,
+        tir.const(3, "uint8") - x - 5,
+        x * 200 * 2,
+        x - x - 1,
+        tir.Max(x, x - y * 2),
+    ]
+    for expr in exprs:
+        simplified = ana.simplify(expr)
+        for a, b in ((1, 2), (200, 3), (0, 255)):
+            values = {x: tir.const(a, "uint8"), y: tir.const(b, "uint8")}
+            want = ana.simplify(substitute(expr, values)).value
+            assert ana.simplify(substitute(simplified, values)).value == want, (expr, a, b)

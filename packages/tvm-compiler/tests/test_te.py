@@ -117,3 +117,35 @@ def test_intermediate_tensor_held_only_by_a_body_survives_collection():
     gc.collect()
     func = te.create_prim_func([x, out])
     assert "inner" in func.script()
+
+
+def test_int64_shapes_give_loops_whose_var_min_and_extent_share_the_dtype():
+    # te.compute and te.reduce_axis over int64 extents once started their loops at an int32 0
+    # (a For and a block iter var of mixed dtypes, which the TVMScript round trip refuses).
+    from tvm.tir import stmt as S
+    from tvm.tir.functor import post_order_visit
+
+    n = tvm.tir.Var("n", "int64")
+    a = te.placeholder((n, tvm.tir.IntImm("int64", 4)), name="A")
+    b = te.compute(a.shape, lambda i, j: a[i, j] + 1.0, name="B")
+    k = te.reduce_axis((0, tvm.tir.IntImm("int64", 4)), name="k")
+    c = te.compute((n,), lambda i: te.sum(a[i, k], axis=k), name="C")
+    f = te.create_prim_func([a, b, c])
+    seen = []
+
+    def check(node):
+        if isinstance(node, S.For):
+            seen.append((str(node.loop_var.dtype), str(node.min.dtype), str(node.extent.dtype)))
+        if isinstance(node, S.Block):
+            for iv in node.iter_vars:
+                seen.append((str(iv.var.dtype), str(iv.dom.min.dtype), str(iv.dom.extent.dtype)))
+
+    post_order_visit(f.body, check)
+    assert len(seen) == 8
+    assert set(seen) == {("int64", "int64", "int64")}
+    lib = tvm.compile(f)
+    x = np.arange(12, dtype="float32").reshape(3, 4)
+    got_b, got_c = np.zeros((3, 4), "float32"), np.zeros(3, "float32")
+    lib(x, got_b, got_c)
+    np.testing.assert_array_equal(got_b, x + 1)
+    np.testing.assert_array_equal(got_c, x.sum(axis=1))

@@ -193,3 +193,18 @@ def test_pad_only_after_the_data_fills_with_the_pad_value():
     np.testing.assert_array_equal(
         _run([x], out, [a]), np.pad(a, ((1, 0), (0, 2)), constant_values=5.0)
     )
+
+
+def test_squeeze_takes_an_extent_that_simplifies_to_one():
+    # squeeze(axis=1) once refused the extent `n - n + 1` because it was not an IntImm.
+    n = tvm.tir.Var("n", "int32")
+    a = te.placeholder((n, n - n + 1, 3), name="A")
+    out = topi.squeeze(a, axis=1)
+    f = tvm.compile(te.create_prim_func([a, out]))
+    x = RNG.standard_normal((4, 1, 3)).astype("float32")
+    got = np.zeros((4, 3), "float32")
+    f(x, got)
+    np.testing.assert_array_equal(got, x[:, 0])
+    # An extent that simplifies to another constant is still refused.
+    with pytest.raises(ValueError, match="topi.squeeze: axis 1 has extent"):
+        topi.squeeze(te.placeholder((4, n - n + 2), name="B"), axis=1)

@@ -136,3 +136,16 @@ def test_empty_refuses_non_integer_and_overflowing_shapes():
 def test_device_without_api_is_a_clear_error():
     with pytest.raises(RuntimeError, match="no device API registered"):
         runtime.empty((2,), "float32", tvm.device(14, 0))
+
+
+def test_tensor_of_a_read_only_numpy_array_copies_it():
+    # The copy once asked for a writable view of its source too and refused read-only arrays.
+    source = np.arange(6, dtype="float32").reshape(2, 3)
+    source.flags.writeable = False
+    t = tvm.runtime.tensor(source)
+    np.testing.assert_array_equal(t.numpy(), source)
+    t.numpy()[0, 0] = 7.0  # a copy: the read-only source is left alone
+    assert source[0, 0] == 0.0
+    dst = tvm.runtime.empty((2, 3), "float32")
+    dst.copyfrom(source)
+    np.testing.assert_array_equal(dst.numpy(), source)

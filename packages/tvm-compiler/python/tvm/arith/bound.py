@@ -55,8 +55,13 @@ class BoundAnalyzer:
             result = method(self, e)
         else:
             result = _dtype_bound(e.dtype)
-        # Never wider than the dtype allows.
         limit = _dtype_bound(e.dtype)
+        inside = limit.min_value <= result.min_value and result.max_value <= limit.max_value
+        if not inside and (e.dtype.is_uint or type(e).__name__ == "Cast"):
+            # Unsigned arithmetic and integer casts wrap around: a value past either end
+            # reappears anywhere in the dtype's range, so clamping would be wrong.
+            return limit
+        # Signed arithmetic is taken not to overflow (as upstream): clamp to the dtype.
         return ConstIntBound(
             max(result.min_value, limit.min_value), min(result.max_value, limit.max_value)
         )

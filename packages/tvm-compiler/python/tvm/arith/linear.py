@@ -107,19 +107,38 @@ def _sort_key(item):
 def from_linear(form: LinearForm):
     """The expression of a linear form: terms by falling |coefficient|, then the constant."""
     dtype = form.dtype
+    items = sorted(form.terms.values(), key=_sort_key)
+    const = form.const
+    if dtype.is_uint:
+        # Unsigned arithmetic is modulo 2**bits and has no negative literal: coefficients
+        # become their residues nearest zero, and a positive term leads.
+        items = [(atom, _residue(c, dtype.bits)) for atom, c in items]
+        items = sorted((item for item in items if item[1]), key=lambda item: item[1] < 0)
+        const = _residue(const, dtype.bits)
     out = None
-    for atom, coeff in sorted(form.terms.values(), key=_sort_key):
+    for atom, coeff in items:
         atom = atom if atom.dtype == dtype else atom.astype(dtype)
         magnitude = abs(coeff)
         term = atom if magnitude == 1 else E.Mul(atom, E.IntImm(dtype, magnitude))
-        if out is None:
+        if out is None and coeff < 0 and dtype.is_uint:
+            out = E.Sub(E.IntImm(dtype, const % 2**dtype.bits), term)
+            const = 0
+        elif out is None:
             out = term if coeff > 0 else E.Mul(atom, E.IntImm(dtype, coeff))
         else:
             out = E.Add(out, term) if coeff > 0 else E.Sub(out, term)
     if out is None:
-        return E.IntImm(dtype, form.const)
+        return E.IntImm(dtype, const % 2**dtype.bits if dtype.is_uint else const)
+    form = form.copy()
+    form.const = const
     if form.const > 0:
         out = E.Add(out, E.IntImm(dtype, form.const))
     elif form.const < 0:
         out = E.Sub(out, E.IntImm(dtype, -form.const))
     return out
+
+
+def _residue(value: int, bits: int) -> int:
+    """value modulo 2**bits, as the residue in (-2**(bits-1), 2**(bits-1)]."""
+    r = value % 2**bits
+    return r - 2**bits if r > 2 ** (bits - 1) else r

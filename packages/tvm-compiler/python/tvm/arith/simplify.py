@@ -173,7 +173,7 @@ class ExprSimplifier(StmtExprMutator):
             pick = min if isinstance(e, E.Min) else max
             return type(a)(e.dtype, pick(a.value, b.value))
         if e.dtype.is_integer:
-            diff = self.bounds.bound(from_linear(to_linear(E.Sub(a, b))))
+            diff = self._difference_bound(a, b)
             a_small = diff.max_value <= 0
             b_small = diff.min_value >= 0
             if isinstance(e, E.Min):
@@ -197,14 +197,21 @@ class ExprSimplifier(StmtExprMutator):
                 else E.IntImm("bool", int(_FLOAT_CMP[type(e)](a.value, b.value)))
             )
         if a.dtype.is_integer and a.dtype.lanes == 1:
-            diff = from_linear(to_linear(E.Sub(a, b)))
-            bound = self.bounds.bound(diff)
+            bound = self._difference_bound(a, b)
             proved, disproved = _CMP[type(e)](bound.min_value, bound.max_value)
             if proved:
                 return _true()
             if disproved:
                 return _false()
         return e
+
+    def _difference_bound(self, a, b):
+        """Bounds of the mathematical a - b (not wrapped to the dtype)."""
+        if a.dtype.is_uint:
+            # a - b wraps in an unsigned dtype: take the two sides' bounds apart instead.
+            ba, bb = self.bounds.bound(a), self.bounds.bound(b)
+            return _ConstBound(ba.min_value - bb.max_value, ba.max_value - bb.min_value)
+        return self.bounds.bound(from_linear(to_linear(E.Sub(a, b))))
 
     def _logic(self, e):
         a, b = e.a, e.b

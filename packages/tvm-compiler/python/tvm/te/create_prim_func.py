@@ -154,8 +154,10 @@ def _block_for(op: ComputeOp, used_names: set) -> BlockRealize | For:
     reduce_axes = first.axis if isinstance(first, Reduce) else ()
     all_axes = list(op.axis) + list(reduce_axes)
     loop_vars = [E.Var(iv.var.name, iv.var.dtype) for iv in all_axes]
+    doms = [_dom_in_var_dtype(iv) for iv in all_axes]
     block_vars = [
-        IterVar(iv.dom, E.Var(f"v_{iv.var.name}", iv.var.dtype), iv.iter_type) for iv in all_axes
+        IterVar(dom, E.Var(f"v_{iv.var.name}", iv.var.dtype), iv.iter_type)
+        for iv, dom in zip(all_axes, doms)
     ]
     vmap = {iv.var: bv.var for iv, bv in zip(all_axes, block_vars)}
     out_index = [bv.var for bv in block_vars[: len(op.axis)]]
@@ -185,9 +187,25 @@ def _block_for(op: ComputeOp, used_names: set) -> BlockRealize | For:
     reads, writes = block_access_regions(body, init)
     block = Block(block_vars, reads, writes, _unique_name(op.name, used_names), body, init)
     stmt = BlockRealize(loop_vars, E.IntImm("bool", 1), block)
-    for lv, iv in reversed(list(zip(loop_vars, all_axes))):
-        stmt = For(lv, iv.dom.min, iv.dom.extent, body=stmt)
+    for lv, dom in reversed(list(zip(loop_vars, doms))):
+        stmt = For(lv, dom.min, dom.extent, body=stmt)
     return stmt
+
+
+def _dom_in_var_dtype(iv: IterVar) -> E.Range:
+    """iv's domain with min and extent in its var's dtype: te.reduce_axis((0, n)) of an int64 n
+    has an int32 0 as min (as upstream's Range), and a loop's var, min and extent must agree."""
+    dtype = iv.var.dtype
+    lo, extent = iv.dom.min, iv.dom.extent
+    if lo.dtype == dtype and extent.dtype == dtype:
+        return iv.dom
+    return E.Range.from_min_extent(_as_dtype(lo, dtype), _as_dtype(extent, dtype))
+
+
+def _as_dtype(value, dtype):
+    if value.dtype == dtype:
+        return value
+    return E.IntImm(dtype, value.value) if isinstance(value, E.IntImm) else value.astype(dtype)
 
 
 def create_prim_func(args, name: str = "main") -> PrimFunc:

@@ -209,7 +209,12 @@ def compute(shape, fcompute, name: str = "compute", tag: str = "", attrs=None):
         )
     arg_names = _index_names(name, fcompute, len(shape))
     axis = [
-        IterVar(E.Range(0, extent), E.Var(arg, extent.dtype), IterVar.DataPar)
+        # The 0 in the extent's dtype: an int64 shape gets int64 loops throughout.
+        IterVar(
+            E.Range.from_min_extent(E.IntImm(extent.dtype, 0), extent),
+            E.Var(arg, extent.dtype),
+            IterVar.DataPar,
+        )
         for arg, extent in zip(arg_names, shape)
     ]
     body = _check_body(name, fcompute(*[iv.var for iv in axis]))

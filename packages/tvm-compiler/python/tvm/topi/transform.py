@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tvm import te
+from tvm.arith import Analyzer
 from tvm.tir import expr as E
 from tvm.tir.op import if_then_else
 
@@ -87,7 +88,10 @@ def squeeze(a, axis=None):
         ones if axis is None else [x % a.ndim for x in ([axis] if isinstance(axis, int) else axis)]
     )
     for k in drop:
-        if k not in ones:
+        # An axis named explicitly is checked only where its extent is a constant (once
+        # simplified: `m - m + 1` is 1), as upstream; a symbolic extent is taken to be 1.
+        extent = Analyzer().simplify(a.shape[k])
+        if isinstance(extent, E.IntImm) and extent.value != 1:
             raise ValueError(f"topi.squeeze: axis {k} has extent {a.shape[k]}, not 1")
     kept = [k for k in range(a.ndim) if k not in drop]
 

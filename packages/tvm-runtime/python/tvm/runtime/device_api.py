@@ -44,18 +44,20 @@ class CPUDeviceAPI(DeviceAPI):
     def copy(self, dst, src) -> None:
         import numpy as np
 
-        np.copyto(host_view(dst), host_view(src), casting="no")
+        # The source is only read: a read-only export (a NumPy array with writeable=False
+        # passed to tvm.runtime.tensor, say) is a valid source.
+        np.copyto(host_view(dst), host_view(src, writable=False), casting="no")
 
     def sync(self, device) -> None:
         return None
 
 
-def host_view(tensor):
-    """A writable NumPy view of a host-addressable tensor (no copy)."""
+def host_view(tensor, writable: bool = True):
+    """A NumPy view of a host-addressable tensor (no copy); writable unless told otherwise."""
     import numpy as np
 
     view = np.from_dlpack(tensor)
-    if not view.flags.writeable:
+    if writable and not view.flags.writeable:
         raise ValueError(f"host_view: {tensor!r} was exported read-only and cannot be written")
     return view
 

@@ -7,10 +7,12 @@ import re
 
 from tvm.arith.bound import BoundAnalyzer, ConstIntBound
 from tvm.ir.functor import find_method
+from tvm.ir.structural import structural_equal
 from tvm.tir import expr as E
 from tvm.tir import stmt as S
 from tvm.tir.op import BITWISE_C, C_NAME_ATTR
 
+from .accumulate import loop_accumulator
 from .c_types import (
     c_float_literal,
     c_int_literal,
@@ -24,6 +26,8 @@ from .c_types import (
     round_to,
     store_value,
 )
+from .streaming import contains_stream_store
+from .vector_math import SIMD_FLOAT32
 
 _C_RESERVED = {
     "auto",
@@ -157,6 +161,14 @@ class BodyWriter:
         self.externs: dict[str, str] = {}
         self.vector_typedefs: dict[str, str] = {}
         self.uses_packed = False
+        # Data vars whose vector stores stream past the cache (streaming.streamed_buffers).
+        self.streamed: set = set()
+        self.uses_stream = False
+        self.in_simd = 0  # depth of vectorised (omp simd) loops around what is written
+        self.uses_vector_math = False
+        # (data var, index, C local) of the elements serial loops keep in locals (accumulate.py)
+        self.accumulators: list | None = []
+        self.accumulator_vars: list = []
 
     def ctype(self, dtype) -> str:
         """The C type of a value of dtype; a vector dtype's typedef is recorded for the prelude."""
@@ -298,6 +310,9 @@ class BodyWriter:
     def _e_BufferLoad(self, e):
         if len(e.indices) != 1:
             raise CodegenError(f"codegen c: load of {e.buffer.name!r} is not flattened")
+        held = self._accumulator(e.buffer, e.indices) if self.accumulators else None
+        if held is not None:
+            return held
         vector = self._vector_access(e.buffer, e.indices[0], e.dtype)
         if vector is not None:
             return vector
@@ -310,6 +325,10 @@ class BodyWriter:
         if c_name is not None:
             if not e.dtype.is_float:
                 raise CodegenError(f"codegen c: {name} needs a float argument, got {e.dtype}")
+            simd = SIMD_FLOAT32.get(name) if self.in_simd and e.dtype == "float32" else None
+            if simd is not None:  # vectorisable where libm's function is not
+                self.uses_vector_math = True
+                return f"{simd}({', '.join(args)})"
             if narrow_float(e.dtype):  # the float function, rounded back (as NumPy does)
                 call = f"{c_name}f({', '.join(f'(float)({a})' for a in args)})"
                 return round_to(e.dtype, call)
@@ -432,14 +451,51 @@ class BodyWriter:
     def _s_BufferStore(self, s, depth):
         if len(s.indices) != 1:
             raise CodegenError(f"codegen c: store to {s.buffer.name!r} is not flattened")
+        held = self._accumulator(s.buffer, s.indices) if self.accumulators else None
+        if held is not None:
+            self.emit(f"{held} = {self.expr(s.value)};", depth)
+            return
         target = self._vector_access(s.buffer, s.indices[0], s.value.dtype)
         value = self.expr(s.value)
+        if target is not None and s.buffer.data in self.streamed:
+            address = f"&{self.names.get(s.buffer.data)}[{self.expr(s.indices[0].base)}]"
+            vtype = self.ctype(s.value.dtype)
+            stream = f"tvm_stream_store({address}, &tvm_v, sizeof tvm_v);"
+            self.emit(f"{{ {vtype} tvm_v = {value}; {stream} }}", depth)
+            self.uses_stream = True
+            return
         if target is None:
             target = f"{self.names.get(s.buffer.data)}[{self.expr(s.indices[0])}]"
             value = store_value(s.buffer.dtype, value)
         self.emit(f"{target} = {value};", depth)
 
     def _s_For(self, s, depth):
+        found = loop_accumulator(s) if self.accumulators is not None else None
+        if found is not None and any(found[0].data is data for data, _, _ in self.accumulators):
+            found = None  # an enclosing loop already holds it
+        if found is None:
+            self._for(s, depth)
+            return
+        buffer, index = found
+        local = E.Var("acc", buffer.dtype)
+        self.accumulator_vars.append(local)  # Names keys by id(): the var must outlive it
+        name = self.names.get(local, f"{buffer.name}_acc")
+        element = f"{self.names.get(buffer.data)}[{self.expr(index)}]"
+        self.emit("{", depth)
+        self.emit(f"{c_type(buffer.dtype)} {name} = {element};", depth + 1)
+        self.accumulators.append((buffer.data, index, name))
+        self._for(s, depth + 1)
+        self.accumulators.pop()
+        self.emit(f"{element} = {name};", depth + 1)
+        self.emit("}", depth)
+
+    def _accumulator(self, buffer, indices) -> str | None:
+        for data, index, name in self.accumulators or ():
+            if buffer.data is data and structural_equal(indices[0], index):
+                return name
+        return None
+
+    def _for(self, s, depth):
         if s.kind == S.ForKind.THREAD_BINDING:
             raise CodegenError(
                 f"codegen c: loop {s.loop_var.name!r} is bound to GPU thread axis "
@@ -450,8 +506,16 @@ class BodyWriter:
         lo, ext = self.expr(s.min), self.expr(s.extent)
         end = ext if isinstance(s.min, E.IntImm) and s.min.value == 0 else f"{lo} + {ext}"
         kind = s.kind
+        fenced = False
         if kind == S.ForKind.PARALLEL and not self.in_parallel:
-            self.emit("#pragma omp parallel for schedule(static)", depth)
+            fenced = bool(self.streamed) and contains_stream_store(s.body, self.streamed)
+            if fenced:
+                # Each thread fences its streaming stores before the region's closing barrier.
+                self.emit("#pragma omp parallel", depth)
+                self.emit("{", depth)
+                self.emit("#pragma omp for schedule(static) nowait", depth)
+            else:
+                self.emit("#pragma omp parallel for schedule(static)", depth)
             self.uses_openmp = True
         elif kind == S.ForKind.VECTORIZED:
             self.emit("#pragma omp simd", depth)
@@ -463,10 +527,15 @@ class BodyWriter:
             lo_b.min_value, lo_b.max_value + ext_b.max_value - 1
         )
         self.in_parallel += kind == S.ForKind.PARALLEL
+        self.in_simd += kind == S.ForKind.VECTORIZED
         self.stmt(s.body, depth + 1)
+        self.in_simd -= kind == S.ForKind.VECTORIZED
         self.in_parallel -= kind == S.ForKind.PARALLEL
         self.bounds.var_bounds.pop(s.loop_var, None)
         self.emit("}", depth)
+        if fenced:
+            self.emit("tvm_stream_fence();", depth)
+            self.emit("}", depth)
 
     def _s_IfThenElse(self, s, depth):
         self.emit(f"if ({self.expr(s.condition)}) {{", depth)

@@ -71,6 +71,11 @@ def _host_flags(cc: str, stand_in: str | None) -> tuple[str, ...]:
             break
     if _try_flags(cc, ["-fopenmp-simd"]):
         flags.append("-fopenmp-simd")
+    # Kernels never read the floating-point exception flags (LLVM, upstream's backend, assumes
+    # the same): without this GCC will not if-convert a float comparison in a loop, so a clamp
+    # or a select (tvm_expf's, a ReLU's) kept a loop from vectorising. Values are unchanged.
+    if _try_flags(cc, ["-fno-trapping-math"]):
+        flags.append("-fno-trapping-math")
     return tuple(flags)
 
 

@@ -8,6 +8,7 @@ from tvm.tir.function import PrimFunc
 
 from .body import BodyWriter, CodegenError, Names
 from .c_types import c_scalar_type, c_type, dl_dtype_check
+from .streaming import streamed_buffers
 
 # Helpers every generated translation unit starts with.
 PRELUDE = r"""
@@ -198,7 +199,10 @@ class EntryWriter:
                 checks.append(self._tensor_param(index, param, buf))
         for deferred in checks:
             deferred()
+        b.streamed = streamed_buffers(func.body)
         b.stmt(func.body, 1)
+        if b.uses_stream:
+            b.emit("tvm_stream_fence();", 1)  # for the streaming stores outside parallel loops
         b.emit("return 0;", 1)
         header = (
             f"TVM_FFI_DLL_EXPORT int __tvm_ffi_{self.name}(void* self, const TVMFFIAny* args, "

@@ -9,6 +9,8 @@ from tvm.tir.function import PrimFunc
 
 from .body import CodegenError
 from .entry import PRELUDE, generate_function
+from .streaming import STREAM_HELPERS
+from .vector_math import VECTOR_MATH_HELPERS
 
 _SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -25,7 +27,7 @@ class CSource:
 def generate_c_source(mod: IRModule) -> CSource:
     """C for every PrimFunc in mod, each exported under its global_symbol (or its name)."""
     entries, externs, typedefs, names = [], {}, {}, []
-    uses_openmp = False
+    uses_openmp = uses_stream = uses_vector_math = False
     for gv, func in mod.functions.items():
         if not isinstance(func, PrimFunc):
             raise CodegenError(
@@ -40,13 +42,25 @@ def generate_c_source(mod: IRModule) -> CSource:
         typedefs.update(body.vector_typedefs)
         names.append(symbol)
         uses_openmp = uses_openmp or body.uses_openmp
+        uses_stream = uses_stream or body.uses_stream
+        uses_vector_math = uses_vector_math or body.uses_vector_math
     declarations = [
         f"extern {ret} {name}({', '.join(params) or 'void'});"
         for name, (ret, params) in sorted(externs.items())
         if name not in _LIBC_DECLARED
     ]
     text = "\n".join(
-        [PRELUDE.strip(), "", *sorted(typedefs.values()), *declarations, "", *entries, ""]
+        [
+            PRELUDE.strip(),
+            *([STREAM_HELPERS.strip()] if uses_stream else []),
+            *([VECTOR_MATH_HELPERS.strip()] if uses_vector_math else []),
+            "",
+            *sorted(typedefs.values()),
+            *declarations,
+            "",
+            *entries,
+            "",
+        ]
     )
     return CSource(text, uses_openmp, names)
 
