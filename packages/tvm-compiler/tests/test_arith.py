@@ -67,3 +67,11 @@ def test_stmt_simplify_drops_proved_conditions():
     loop = tir.For(io, 0, 8, body=tir.For(ii, 0, 8, body=tir.IfThenElse(io * 8 + ii < 64, store)))
     out = ana.rewrite(loop)
     assert isinstance(out.body.body, tir.BufferStore)
+
+
+def test_unsigned_comparison_is_not_rewritten_as_a_difference():
+    # x - y of uint64 wraps around; the simplifier once built IntImm(uint64, -1) and raised
+    x, y = tir.Var("x", "uint64"), tir.Var("y", "uint64")
+    out = arith.Analyzer().simplify(x < y)
+    assert isinstance(out, tir.LT)
+    assert structural_equal(out.a, x) and structural_equal(out.b, y)

@@ -196,7 +196,8 @@ class ExprSimplifier(StmtExprMutator):
                 if a.dtype.is_integer
                 else E.IntImm("bool", int(_FLOAT_CMP[type(e)](a.value, b.value)))
             )
-        if a.dtype.is_integer and a.dtype.lanes == 1:
+        # a - b of unsigned operands wraps around: only signed comparisons become differences
+        if a.dtype.is_integer and a.dtype.lanes == 1 and str(a.dtype).startswith("int"):
             diff = from_linear(to_linear(E.Sub(a, b)))
             bound = self.bounds.bound(diff)
             proved, disproved = _CMP[type(e)](bound.min_value, bound.max_value)

@@ -57,7 +57,9 @@ from .manipulate import (
     stack,
     tile,
 )
+from .scatter import scatter_elements, scatter_nd
 from .search import argmax, argmin, where
+from .sorting import argsort, sort, topk
 from .statistical import cumsum, max, mean, min, prod, std, sum, variance
 from .unary import (
     abs,
@@ -164,4 +166,10 @@ __all__ = [
     "where",
     "zeros",
     "zeros_like",
+    # sorting and scatters
+    "argsort",
+    "scatter_elements",
+    "scatter_nd",
+    "sort",
+    "topk",
 ]

@@ -116,6 +116,7 @@ def _gather_elements(node: Node):
 _REDUCTIONS = {"none": "update", "add": "add", "mul": "mul", "max": "max", "min": "min"}
 
 
+@converter("Scatter", since=9)  # the deprecated name of ScatterElements (opsets 9 and 10)
 @converter("ScatterElements", since=11)
 def _scatter_elements(node: Node):
     data, indices, updates = node.input(0), node.input(1), node.input(2)

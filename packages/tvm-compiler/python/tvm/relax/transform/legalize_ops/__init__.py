@@ -10,7 +10,9 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     manipulate,
     nn,
     nn_conv,
+    scatter,
     search,
+    sorting,
     statistical,
     unary,
 )
