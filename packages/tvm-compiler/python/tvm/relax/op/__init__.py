@@ -1,7 +1,7 @@
 """tvm.relax.op: Relax operators (one module per family), each a constructor plus its
 struct-info inference registered on the Op ("FInferStructInfo")."""
 
-from . import nn, op_attrs
+from . import image, nn, op_attrs
 from .base import (
     assert_op,
     call_dps_packed,
@@ -140,6 +140,7 @@ __all__ = [
     "ones",
     "ones_like",
     "op_attrs",
+    "image",
     "permute_dims",
     "power",
     "print",

@@ -7,6 +7,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_nn,
     ops_quantize,
     ops_reduce,
+    ops_resize,
     ops_shape,
     ops_tensor,
 )

@@ -5,6 +5,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     binary,
     create,
     extra,
+    image,
     index,
     linear_algebra,
     manipulate,
