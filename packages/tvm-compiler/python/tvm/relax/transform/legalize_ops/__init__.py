@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     manipulate,
     nn,
     nn_conv,
+    nn_conv_more,
     scatter,
     search,
     sorting,
