@@ -2,6 +2,7 @@
 
 from . import (  # noqa: F401  (each module registers its converters)
     ops_attention,
+    ops_control,
     ops_elementwise,
     ops_index,
     ops_nn,
