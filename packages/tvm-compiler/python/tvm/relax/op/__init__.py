@@ -59,6 +59,7 @@ from .manipulate import (
 )
 from .scatter import scatter_elements, scatter_nd
 from .search import argmax, argmin, where
+from .shape_ops import shape_to_tensor, tensor_to_shape
 from .sorting import argsort, sort, topk
 from .statistical import cumsum, max, mean, min, prod, std, sum, variance
 from .unary import (
@@ -173,4 +174,6 @@ __all__ = [
     "scatter_nd",
     "sort",
     "topk",
+    "shape_to_tensor",
+    "tensor_to_shape",
 ]

@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     nn_conv_more,
     scatter,
     search,
+    shape_ops,
     sorting,
     statistical,
     unary,
