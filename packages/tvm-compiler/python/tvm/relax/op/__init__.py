@@ -39,6 +39,7 @@ from .binary import (
 )
 from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
 from .datatype import astype
+from .dynamic_slice import dynamic_strided_slice
 from .index import strided_slice, take
 from .linear_algebra import linear, matmul
 from .manipulate import (
@@ -176,4 +177,5 @@ __all__ = [
     "topk",
     "shape_to_tensor",
     "tensor_to_shape",
+    "dynamic_strided_slice",
 ]

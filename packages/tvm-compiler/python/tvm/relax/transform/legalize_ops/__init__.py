@@ -4,6 +4,7 @@ as its FLegalize attribute (register_legalize lets users add or override one).""
 from . import (  # noqa: F401  (importing a family registers its legalisations)
     binary,
     create,
+    dynamic_slice,
     extra,
     image,
     index,
