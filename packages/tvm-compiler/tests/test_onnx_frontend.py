@@ -276,3 +276,14 @@ def test_if_with_a_constant_condition_inlines_its_branch():
     assert not _has_if(mod)
     x = RNG.standard_normal((2, 3)).astype("float32")
     np.testing.assert_allclose(_run(mod, x), x * 2, rtol=1e-6)
+
+
+def test_range_with_run_time_bounds_has_a_symbolic_length():
+    from tvm.relax.frontend.onnx import from_onnx
+
+    node = helper.make_node("Range", ["start", "limit", "delta"], ["y"])
+    inputs = [_tensor(n, []) for n in ("start", "limit", "delta")]
+    mod = from_onnx(_model([node], inputs, [_tensor("y", ["L"])], opset=11))
+    for bounds in ((0.0, 5.0, 1.0), (2.0, -1.0, -0.5), (1.0, 1.0, 1.0)):
+        arrays = [np.array(v, "float32") for v in bounds]
+        np.testing.assert_allclose(_run(mod, *arrays), np.arange(*arrays), rtol=1e-6)
