@@ -56,7 +56,8 @@ class ExprSimplifier(StmtExprMutator):
         if isinstance(e, E.Var) or not isinstance(e, E.PrimExpr):
             return e
         dtype = e.dtype
-        if dtype.is_integer and dtype.lanes == 1 and isinstance(e, (E.Add, E.Sub, E.Mul)):
+        signed = str(dtype).startswith("int")  # unsigned sums wrap: no linear form for them
+        if signed and dtype.lanes == 1 and isinstance(e, (E.Add, E.Sub, E.Mul)):
             return from_linear(to_linear(e))
         if isinstance(e, (E.FloorDiv, E.FloorMod, E.Div, E.Mod)) and dtype.is_integer:
             return self._division(e)
