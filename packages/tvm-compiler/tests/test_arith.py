@@ -76,5 +76,5 @@ def test_unsigned_comparison_is_not_rewritten_as_a_difference():
     assert isinstance(out, tir.LT)
     assert structural_equal(out.a, x) and structural_equal(out.b, y)
     a, b = tir.Var("a", "uint8"), tir.Var("b", "uint8")
-    diff = arith.Analyzer().simplify(tir.Sub(a, tir.Mul(b, a)))  # a - b*a: once coeff -1
+    diff = arith.Analyzer().simplify(tir.Sub(tir.Mul(b, a), a))  # once a * -1 in uint8
     assert isinstance(diff, tir.Sub)
