@@ -42,6 +42,14 @@ def _check_ndim(who, ndim, *named):
             raise ValueError(f"{who}: {name} must be {ndim}-D, got shape {fmt_shape(sinfo)}")
 
 
+def _operands(call, who, ndim):
+    """data, weight, the result dtype and both dims (None where unknown), rank-checked."""
+    data, weight = tensor_arg(call, 0, "data"), tensor_arg(call, 1, "weight")
+    dtype = call.attrs.out_dtype if call.attrs.out_dtype != "void" else data.dtype
+    _check_ndim(who, ndim, (data, "data"), (weight, "weight"))
+    return data, weight, dtype, dims_of(data), dims_of(weight)
+
+
 def _check_channels(who, data, weight, channels, per_group, groups, layout, kernel_layout):
     if static(channels) is not None and static(per_group) is not None:
         if static(channels) != static(per_group) * groups:
@@ -55,10 +63,7 @@ def _check_channels(who, data, weight, channels, per_group, groups, layout, kern
 def _infer_conv1d(call, ctx):
     who = "nn.conv1d"
     a = call.attrs
-    data, weight = tensor_arg(call, 0, "data"), tensor_arg(call, 1, "weight")
-    dtype = a.out_dtype if a.out_dtype != "void" else data.dtype
-    _check_ndim(who, 3, (data, "data"), (weight, "weight"))
-    d, w = dims_of(data), dims_of(weight)
+    data, weight, dtype, d, w = _operands(call, who, 3)
     if d is None or w is None:
         return TensorStructInfo(dtype=dtype, vdevice=data.vdevice, ndim=3)
     n, c, width = (d[0], d[1], d[2]) if a.data_layout == "NCW" else (d[0], d[2], d[1])
@@ -72,10 +77,7 @@ def _infer_conv1d(call, ctx):
 def _infer_conv2d_transpose(call, ctx):
     who = "nn.conv2d_transpose"
     a = call.attrs
-    data, weight = tensor_arg(call, 0, "data"), tensor_arg(call, 1, "weight")
-    dtype = a.out_dtype if a.out_dtype != "void" else data.dtype
-    _check_ndim(who, 4, (data, "data"), (weight, "weight"))
-    d, w = dims_of(data), dims_of(weight)
+    data, weight, dtype, d, w = _operands(call, who, 4)
     if d is None or w is None:
         return TensorStructInfo(dtype=dtype, vdevice=data.vdevice, ndim=4)
     n, c, h, wd = d
