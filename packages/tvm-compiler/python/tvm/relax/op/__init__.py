@@ -84,6 +84,7 @@ from .unary import (
     tan,
     tanh,
 )
+from .unique import unique
 
 __all__ = [
     "abs",
@@ -178,4 +179,5 @@ __all__ = [
     "shape_to_tensor",
     "tensor_to_shape",
     "dynamic_strided_slice",
+    "unique",
 ]

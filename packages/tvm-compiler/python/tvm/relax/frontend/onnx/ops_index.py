@@ -323,3 +323,14 @@ def _compress(node: Node):
     axis = normalize_axis(node, axis, len(node.shape(x)))
     picked = np.nonzero(cond)[0].astype("int64")
     return node.emit(R.take(x, const(picked), axis=axis))
+
+
+@converter("Unique", since=11)
+def _unique(node: Node):
+    if node.attr("axis", None) is not None:
+        raise node.unsupported("Unique along an axis")
+    wanted = node.num_outputs
+    fn = relax_op(node, "unique")
+    out = node.emit(fn(node.input(0), bool(node.attr("sorted", 1)), *([True] * 3)))
+    results = [node.emit(relax.TupleGetItem(out, k)) for k in range(4)]
+    return results[:wanted]

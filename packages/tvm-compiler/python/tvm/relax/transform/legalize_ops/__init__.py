@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     sorting,
     statistical,
     unary,
+    unique,
 )
 from .common import register_legalize
 
