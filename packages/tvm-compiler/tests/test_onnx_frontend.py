@@ -287,3 +287,14 @@ def test_range_with_run_time_bounds_has_a_symbolic_length():
     for bounds in ((0.0, 5.0, 1.0), (2.0, -1.0, -0.5), (1.0, 1.0, 1.0)):
         arrays = [np.array(v, "float32") for v in bounds]
         np.testing.assert_allclose(_run(mod, *arrays), np.arange(*arrays), rtol=1e-6)
+
+
+def test_window_with_a_run_time_size_matches_onnxruntime():
+    from tvm.relax.frontend.onnx import from_onnx
+
+    node = helper.make_node("BlackmanWindow", ["n"], ["y"], periodic=0)
+    model = _model([node], [_tensor("n", [], TensorProto.INT64)], [_tensor("y", ["L"])])
+    mod = from_onnx(model)
+    for size in (5, 8):
+        n = np.array(size, "int64")
+        np.testing.assert_allclose(_run(mod, n), _ort(model, {"n": n}), rtol=1e-5, atol=1e-6)

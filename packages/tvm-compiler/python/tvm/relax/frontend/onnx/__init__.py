@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_resize,
     ops_shape,
     ops_tensor,
+    ops_window,
 )
 from .graph import from_onnx
 
