@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from tvm.relax import op as R
 
-from .common import Node, const, const_value, dtype_of, is_static, shape_of
+from .common import Node, const, const_value, dtype_of, is_static, shape_of, symbolic_length
 from .registry import converter
 
 
@@ -107,16 +107,11 @@ def _range_te(start, delta, shape):
 def _dynamic_range(node: Node):
     """Range with bounds known only at run time: its length becomes a symbolic dim, matched
     from the count a PrimFunc computes."""
-    from tvm import relax, tir
-
     start, limit, delta = (node.input(i) for i in range(3))
     if any(len(node.shape(v)) for v in (start, limit, delta)):
         raise node.unsupported("Range bounds that are not scalars")
     count = node.emit_te(_range_count_te, start, limit, delta)
-    shape = node.emit(R.tensor_to_shape(count))
-    n = tir.Var("range_n", "int64")
-    shape = node.bb.match_cast(shape, relax.ShapeStructInfo([n]))
-    return node.emit_te(_range_te, start, delta, shape)
+    return node.emit_te(_range_te, start, delta, symbolic_length(node, count, "range_n"))
 
 
 @converter("Range", since=11)

@@ -7,7 +7,7 @@ import math
 
 from tvm.relax import op as R
 
-from .common import Node, const_value, np_dtype_name
+from .common import Node, const_value, np_dtype_name, symbolic_length
 from .registry import converter
 
 # cos(k * 2 pi n / N) coefficients of each window, k = 0, 1, 2
@@ -43,7 +43,7 @@ def _window_te(shape, coeffs, periodic, dtype):
 
 @converter("HannWindow", "HammingWindow", "BlackmanWindow", since=17)
 def _window(node: Node):
-    from tvm import relax, tir
+    from tvm import relax
 
     size = node.input(0)
     dtype = np_dtype_name(node.attr("output_datatype", 1))
@@ -53,6 +53,5 @@ def _window(node: Node):
         shape = relax.ShapeExpr([int(known.reshape(-1)[0])])
     else:
         count = node.emit_te(_size_te, node.emit(R.reshape(size, [])))
-        shape = node.emit(R.tensor_to_shape(count))
-        shape = node.bb.match_cast(shape, relax.ShapeStructInfo([tir.Var("window_n", "int64")]))
+        shape = symbolic_length(node, count, "window_n")
     return node.emit_te(_window_te, shape, _COEFFS[node.op_type], periodic, dtype)

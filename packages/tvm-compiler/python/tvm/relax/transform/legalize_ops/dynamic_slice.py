@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from tvm import te, tir
 
-from ...struct_info import ShapeStructInfo
-from .common import register_legalize
+from .common import register_legalize, shape_from_tensor
 
 
 def _bounds(extent, begin, end, stride):
@@ -54,22 +53,11 @@ def dynamic_slice_te(x, begin, end, strides, out_shape):
 
 @register_legalize("relax.dynamic_strided_slice")
 def _dynamic_strided_slice(bb, call):
-    from ...expr import ExternFunc
-    from ...op import call_pure_packed
-
     ndim = call.args[0].struct_info.ndim
     if ndim == -1:
         raise NotImplementedError("dynamic_strided_slice: legalisation needs the rank of x")
     shape_tensor = bb.emit_te(slice_shape_te, *call.args, primfunc_name_hint="slice_shape")
-    shape = bb.emit(
-        call_pure_packed(
-            ExternFunc("vm.builtin.tensor_to_shape"),
-            shape_tensor,
-            sinfo_args=[ShapeStructInfo(ndim=ndim)],
-        )
-    )
-    dims = [tir.Var(f"slice_d{k}", "int64") for k in range(ndim)]
-    shape = bb.match_cast(shape, ShapeStructInfo(dims))
+    shape = shape_from_tensor(bb, shape_tensor, [f"slice_d{k}" for k in range(ndim)])
     return bb.call_te(
         dynamic_slice_te, *call.args, shape, primfunc_name_hint="dynamic_strided_slice"
     )

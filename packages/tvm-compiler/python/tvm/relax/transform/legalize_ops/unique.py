@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from tvm import te, tir
 
-from ...struct_info import ShapeStructInfo
-from .common import register_legalize
+from .common import register_legalize, shape_from_tensor
 
 _I64 = "int64"
 
@@ -98,17 +97,9 @@ def unique_te(x, shape, is_sorted, return_index, return_inverse, return_counts):
 
 @register_legalize("relax.unique")
 def _unique(bb, call):
-    from ...expr import ExternFunc
-    from ...op import call_pure_packed
-
     a = call.attrs
     count = bb.emit_te(unique_count_te, call.args[0], primfunc_name_hint="unique_count")
-    shape = bb.emit(
-        call_pure_packed(
-            ExternFunc("vm.builtin.tensor_to_shape"), count, sinfo_args=[ShapeStructInfo(ndim=1)]
-        )
-    )
-    shape = bb.match_cast(shape, ShapeStructInfo([tir.Var("unique_n", _I64)]))
+    shape = shape_from_tensor(bb, count, ["unique_n"])
     return bb.call_te(
         unique_te,
         call.args[0],
