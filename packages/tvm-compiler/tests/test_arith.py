@@ -117,3 +117,14 @@ def test_unsigned_linear_forms_need_no_negative_literal():
             values = {x: tir.const(a, "uint8"), y: tir.const(b, "uint8")}
             want = ana.simplify(substitute(expr, values)).value
             assert ana.simplify(substitute(simplified, values)).value == want, (expr, a, b)
+
+
+def test_unsigned_comparison_is_not_rewritten_as_a_difference():
+    # x - y of uint64 wraps around; the simplifier once built IntImm(uint64, -1) and raised
+    x, y = tir.Var("x", "uint64"), tir.Var("y", "uint64")
+    out = arith.Analyzer().simplify(x < y)
+    assert isinstance(out, tir.LT)
+    assert structural_equal(out.a, x) and structural_equal(out.b, y)
+    a, b = tir.Var("a", "uint8"), tir.Var("b", "uint8")
+    diff = arith.Analyzer().simplify(tir.Sub(tir.Mul(b, a), a))  # once a * -1 in uint8
+    assert isinstance(diff, tir.Sub)

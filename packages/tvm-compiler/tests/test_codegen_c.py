@@ -264,3 +264,17 @@ def test_vector_index_that_is_not_a_ramp_is_a_codegen_error():
     func = tir.PrimFunc([px], store, buffer_map={px: buf})
     with pytest.raises(CodegenError, match="vector index into 'X' must be a Ramp, got Broadcast"):
         generate_c_source(tvm.IRModule({"main": func}))
+
+
+def test_scalar_param_that_is_also_a_buffer_extent_is_checked_not_redeclared():
+    # call_te passes an output's symbolic extent as a scalar too; the C entry once declared
+    # the variable twice and failed to compile
+    n = tir.Var("n", "int64")
+    out = te.compute((n,), lambda i: i.astype("float32"), name="out")
+    func = te.create_prim_func([out, n]).with_attr("global_symbol", "main")
+    lib = tvm.compile(tvm.IRModule({"main": func}))
+    buf = np.zeros(4, "float32")
+    lib(buf, 4)
+    np.testing.assert_array_equal(buf, np.arange(4, dtype="float32"))
+    with pytest.raises(ValueError, match="disagrees with"):
+        lib(buf, 5)

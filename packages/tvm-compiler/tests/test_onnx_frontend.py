@@ -228,3 +228,73 @@ def test_model_matches_onnxruntime_with_dynamic_batch(build, shape):
         x = RNG.standard_normal((batch, *shape)).astype("float32")
         got = vm["main"](tvm.runtime.tensor(x)).numpy()
         np.testing.assert_allclose(got, _ort(model, {"x": x}), rtol=1e-4, atol=1e-4)
+
+
+def _if_model(cond_input):
+    """y = If(c) then x + 1 else x * 2 (the branches read x from the enclosing graph)."""
+    one = helper.make_tensor("one", TensorProto.FLOAT, [], [1.0])
+    two = helper.make_tensor("two", TensorProto.FLOAT, [], [2.0])
+    then_g = helper.make_graph(
+        [helper.make_node("Add", ["x", "one"], ["t"])], "then", [], [_tensor("t", [2, 3])], [one]
+    )
+    else_g = helper.make_graph(
+        [helper.make_node("Mul", ["x", "two"], ["e"])], "else", [], [_tensor("e", [2, 3])], [two]
+    )
+    node = helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)
+    inputs = [_tensor("x", [2, 3])]
+    inits = []
+    if cond_input is None:
+        inputs.append(_tensor("c", [], TensorProto.BOOL))
+    else:
+        inits.append(_init("c", np.array(cond_input)))
+    return _model([node], inputs, [_tensor("y", [2, 3])], inits, opset=13)
+
+
+def _has_if(mod):
+    from tvm import relax
+
+    body = mod["main"].body
+    return any(isinstance(b.value, relax.If) for block in body.blocks for b in block.bindings)
+
+
+def test_if_runs_the_branch_its_run_time_condition_picks():
+    from tvm.relax.frontend.onnx import from_onnx
+
+    model = _if_model(None)
+    mod = from_onnx(model)
+    assert _has_if(mod)
+    x = RNG.standard_normal((2, 3)).astype("float32")
+    for c in (True, False):
+        got = _run(mod, x, np.array(c))
+        np.testing.assert_allclose(got, _ort(model, {"x": x, "c": np.array(c)}), rtol=1e-6)
+
+
+def test_if_with_a_constant_condition_inlines_its_branch():
+    from tvm.relax.frontend.onnx import from_onnx
+
+    mod = from_onnx(_if_model(False))
+    assert not _has_if(mod)
+    x = RNG.standard_normal((2, 3)).astype("float32")
+    np.testing.assert_allclose(_run(mod, x), x * 2, rtol=1e-6)
+
+
+def test_range_with_run_time_bounds_has_a_symbolic_length():
+    from tvm.relax.frontend.onnx import from_onnx
+
+    node = helper.make_node("Range", ["start", "limit", "delta"], ["y"])
+    inputs = [_tensor(n, []) for n in ("start", "limit", "delta")]
+    mod = from_onnx(_model([node], inputs, [_tensor("y", ["L"])], opset=11))
+    for bounds in ((0.0, 5.0, 1.0), (2.0, -1.0, -0.5), (1.0, 1.0, 1.0)):
+        arrays = [np.array(v, "float32") for v in bounds]
+        np.testing.assert_allclose(_run(mod, *arrays), np.arange(*arrays), rtol=1e-6)
+
+
+def test_window_with_a_run_time_size_matches_onnxruntime():
+    from tvm.relax.frontend.onnx import from_onnx
+
+    node = helper.make_node("BlackmanWindow", ["n"], ["y"], periodic=0)
+    model = _model([node], [_tensor("n", [], TensorProto.INT64)], [_tensor("y", ["L"])])
+    mod = from_onnx(model)
+    for size in (5, 8):
+        n = np.array(size, "int64")
+        np.testing.assert_allclose(_run(mod, n), _ort(model, {"n": n}), rtol=1e-5, atol=1e-6)

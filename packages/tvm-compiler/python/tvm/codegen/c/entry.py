@@ -241,6 +241,18 @@ class EntryWriter:
                     depth=2,
                 )
                 b.emit("}", 1)
+            if id(var) in self.bound_vars:  # also a buffer's extent: the two must agree
+                b.emit(f"if ((int64_t){arg}.v_int64 != (int64_t){name}) {{", 1)
+                self._fail(
+                    "ValueError",
+                    f"argument {index} ({var.name}) = %lld disagrees with "
+                    f"{self.bound_vars[id(var)]} = %lld",
+                    f"(long long){arg}.v_int64, (long long){name}",
+                    depth=2,
+                )
+                b.emit("}", 1)
+                return
+            self.bound_vars[id(var)] = f"argument {index}"
             b.emit(
                 f"{c_scalar_type(var.dtype)} {name} = ({c_scalar_type(var.dtype)}){arg}.v_int64;", 1
             )

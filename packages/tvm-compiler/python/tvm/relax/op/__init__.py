@@ -1,7 +1,7 @@
 """tvm.relax.op: Relax operators (one module per family), each a constructor plus its
 struct-info inference registered on the Op ("FInferStructInfo")."""
 
-from . import nn, op_attrs
+from . import image, nn, op_attrs
 from .base import (
     assert_op,
     call_dps_packed,
@@ -39,6 +39,7 @@ from .binary import (
 )
 from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
 from .datatype import astype
+from .dynamic_slice import dynamic_strided_slice
 from .index import strided_slice, take
 from .linear_algebra import linear, matmul
 from .manipulate import (
@@ -57,7 +58,10 @@ from .manipulate import (
     stack,
     tile,
 )
+from .scatter import scatter_elements, scatter_nd
 from .search import argmax, argmin, where
+from .shape_ops import shape_to_tensor, tensor_to_shape
+from .sorting import argsort, sort, topk
 from .statistical import cumsum, max, mean, min, prod, std, sum, variance
 from .unary import (
     abs,
@@ -80,6 +84,7 @@ from .unary import (
     tan,
     tanh,
 )
+from .unique import unique
 
 __all__ = [
     "abs",
@@ -138,6 +143,7 @@ __all__ = [
     "ones",
     "ones_like",
     "op_attrs",
+    "image",
     "permute_dims",
     "power",
     "print",
@@ -164,4 +170,14 @@ __all__ = [
     "where",
     "zeros",
     "zeros_like",
+    # sorting and scatters
+    "argsort",
+    "scatter_elements",
+    "scatter_nd",
+    "sort",
+    "topk",
+    "shape_to_tensor",
+    "tensor_to_shape",
+    "dynamic_strided_slice",
+    "unique",
 ]

@@ -2,13 +2,16 @@
 
 from . import (  # noqa: F401  (each module registers its converters)
     ops_attention,
+    ops_control,
     ops_elementwise,
     ops_index,
     ops_nn,
     ops_quantize,
     ops_reduce,
+    ops_resize,
     ops_shape,
     ops_tensor,
+    ops_window,
 )
 from .graph import from_onnx
 

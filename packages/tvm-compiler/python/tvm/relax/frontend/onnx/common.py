@@ -177,3 +177,10 @@ def normalize_axis(node: Node, axis: int, ndim: int) -> int:
 
 def tensor_info(shape, dtype) -> TensorStructInfo:
     return TensorStructInfo(shape, dtype)
+
+
+def symbolic_length(node: Node, count, name: str):
+    """A 1-element int64 tensor computed at run time as a Shape of one symbolic dim (named
+    name) that te computations can take as their extent."""
+    shape = node.emit(relax.op.tensor_to_shape(count))
+    return node.bb.match_cast(shape, relax.ShapeStructInfo([tir.Var(name, "int64")]))

@@ -3,6 +3,7 @@ function "main" built with the BlockBuilder."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import numpy as np
@@ -15,6 +16,7 @@ from ._relax_api import TensorStructInfo, tir
 from .common import Node, check_dtype, const, np_dtype_name
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
+_CONTROL_FLOW = ("If", "Loop")
 
 
 def _sanitize(name: str) -> str:
@@ -53,6 +55,9 @@ class GraphImporter:
                     f"from_onnx: {label}, opset {opset}): the op {node.op_type} is not supported "
                     f"at opset {opset}"
                 )
+            for attr in node.attribute:
+                if attr.HasField("g"):  # an If / Loop body: its nodes must convert too
+                    self._check_supported(attr.g, opset)
 
     def _dim(self, input_name: str, index: int, dim):
         if isinstance(dim, (int, np.integer)) and dim >= 0:
@@ -100,6 +105,7 @@ class GraphImporter:
                 )
             inputs.append(self.values[name])
         node = Node(proto, inputs, opset, bb)
+        node.importer = self
         fn = registry.lookup(proto.op_type, opset)
         try:
             outputs = fn(node)
@@ -123,6 +129,42 @@ class GraphImporter:
         for name in proto.output[len(outputs) :]:
             if name:
                 raise node.unsupported(f"the optional output {name!r}")
+
+    def convert_subgraph(self, graph, opset: int, bb):
+        """The SeqExpr computing graph's outputs (a Tuple of them when several) in a scope of
+        its own; the graph reads the enclosing graphs' values by name."""
+        import onnx.numpy_helper
+
+        saved_values = dict(self.values)
+        saved_scope = bb._begin_scope()
+        try:
+            bb._begin_frame(False)
+            for init in graph.initializer:
+                self.values[init.name] = const(onnx.numpy_helper.to_array(init))
+            for proto in graph.node:
+                self._convert_node(proto, opset, bb)
+            outs = [self.values.get(vi.name) for vi in graph.output]
+            if any(out is None for out in outs):
+                raise ValueError("from_onnx: a subgraph output is never computed")
+            result = outs[0] if len(outs) == 1 else relax.Tuple(outs)
+            result = bb.normalize(result)
+            bb._end_frame()
+            blocks = bb._blocks
+        finally:
+            bb._end_scope(saved_scope)
+            self.values = saved_values
+        return relax.SeqExpr(blocks, result)
+
+    def inline_subgraph(self, graph, opset: int, bb) -> list:
+        """graph's nodes converted into the current block (an If whose condition is a
+        constant); its output values, in order."""
+        import onnx.numpy_helper
+
+        for init in graph.initializer:
+            self.values[init.name] = const(onnx.numpy_helper.to_array(init))
+        for proto in graph.node:
+            self._convert_node(proto, opset, bb)
+        return [self.values.get(vi.name) for vi in graph.output]
 
     def import_model(self, model) -> tvm.IRModule:
         import onnx.numpy_helper
@@ -151,8 +193,10 @@ class GraphImporter:
         if self.keep_params_in_input:
             attrs["params"] = param_values
         bb = relax.BlockBuilder()
+        # control flow (an If) cannot sit in a dataflow block: such graphs get a plain one
+        control = any(n.op_type in _CONTROL_FLOW for n in graph.node)
         with bb.function("main", params, attrs=attrs):
-            with bb.dataflow():
+            with contextlib.nullcontext() if control else bb.dataflow():
                 for proto in graph.node:
                     self._convert_node(proto, opset, bb)
                 outs = []
@@ -161,7 +205,7 @@ class GraphImporter:
                         raise ValueError(f"from_onnx: graph output {vi.name!r} is never computed")
                     outs.append(self.values[vi.name])
                 result = outs[0] if len(outs) == 1 else relax.Tuple(outs)
-                result = bb.emit_output(result)
+                result = bb.emit(result) if control else bb.emit_output(result)
             bb.emit_func_output(result)
         return bb.get()
 

@@ -116,6 +116,7 @@ def _gather_elements(node: Node):
 _REDUCTIONS = {"none": "update", "add": "add", "mul": "mul", "max": "max", "min": "min"}
 
 
+@converter("Scatter", since=9)  # the deprecated name of ScatterElements (opsets 9 and 10)
 @converter("ScatterElements", since=11)
 def _scatter_elements(node: Node):
     data, indices, updates = node.input(0), node.input(1), node.input(2)
@@ -324,51 +325,12 @@ def _compress(node: Node):
     return node.emit(R.take(x, const(picked), axis=axis))
 
 
-@converter("Resize", since=11)
-def _resize(node: Node):
-    x = node.input(0)
-    shape = node.static_shape(x)
-    if len(shape) != 4:
-        raise node.unsupported(f"Resize of a {len(shape)}-D tensor")
-    roi = node.const_input(1, "roi", optional=True)
-    scales = node.const_input(2, "scales", optional=True)
-    sizes = node.const_input(3, "sizes", optional=True)
-    axes = node.attr("axes", None) if node.opset >= 18 else None
-    if node.opset >= 18 and (
-        node.attr("antialias", 0) or node.attr("keep_aspect_ratio_policy", "stretch") != "stretch"
-    ):
-        raise node.unsupported("antialias / keep_aspect_ratio_policy")
-    if axes is not None and sorted(normalize_axis(node, a, 4) for a in axes) != [2, 3]:
-        raise node.unsupported(f"axes={list(axes)}")
-    if sizes is not None and sizes.size:
-        out_hw = [int(s) for s in sizes.reshape(-1)[-2:]]
-    elif scales is not None and scales.size:
-        sc = scales.reshape(-1)
-        if len(sc) == 4 and (sc[0] != 1 or sc[1] != 1):
-            raise node.unsupported("Resize of the batch or channel axis")
-        out_hw = [int(np.floor(shape[2 + i] * float(sc[-2 + i]))) for i in range(2)]
-    else:
-        raise ValueError(f"from_onnx: {node.where()} needs scales or sizes")
-    mode = node.attr("mode", "nearest")
-    method = {"nearest": "nearest_neighbor", "linear": "linear", "cubic": "cubic"}.get(mode)
-    if method is None:
-        raise node.unsupported(f"mode={mode!r}")
-    coord = node.attr("coordinate_transformation_mode", "half_pixel")
-    rounding = node.attr("nearest_mode", "round_prefer_floor") if mode == "nearest" else ""
-    roi_hw = None
-    if coord == "tf_crop_and_resize":
-        r = [float(v) for v in roi.reshape(-1)]
-        half = len(r) // 2
-        roi_hw = (r[half - 2], r[half - 1], r[-2], r[-1])
-    fn = relax_op(node, "image.resize2d")
-    kwargs = {
-        "roi": roi_hw,
-        "layout": "NCHW",
-        "method": method,
-        "coordinate_transformation_mode": coord,
-        "rounding_method": rounding,
-        "cubic_alpha": node.attr("cubic_coeff_a", -0.75),
-        "cubic_exclude": node.attr("exclude_outside", 0),
-        "extrapolation_value": node.attr("extrapolation_value", 0.0),
-    }
-    return node.emit(fn(x, out_hw, **kwargs))
+@converter("Unique", since=11)
+def _unique(node: Node):
+    if node.attr("axis", None) is not None:
+        raise node.unsupported("Unique along an axis")
+    wanted = node.num_outputs
+    fn = relax_op(node, "unique")
+    out = node.emit(fn(node.input(0), bool(node.attr("sorted", 1)), *([True] * 3)))
+    results = [node.emit(relax.TupleGetItem(out, k)) for k in range(4)]
+    return results[:wanted]

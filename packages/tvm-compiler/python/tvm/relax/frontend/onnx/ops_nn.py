@@ -147,17 +147,16 @@ def _conv_transpose(node: Node):
         x, w = _to_2d(node, x), _to_2d(node, w)
         strides, dilations, out_pad = [1] + strides, [1] + dilations, [0] + out_pad
         pads = [0, pads[0], 0, pads[1]]
-    out = op_or_te(
-        node,
-        "nn.conv2d_transpose",
-        te_fallbacks.conv2d_transpose,
-        x,
-        w,
-        strides=strides,
-        padding=pads,
-        output_padding=out_pad,
-        dilation=dilations,
-        groups=groups,
+    out = node.emit(
+        relax_op(node, "nn.conv2d_transpose")(
+            x,
+            w,
+            strides=strides,
+            padding=pads,
+            output_padding=out_pad,
+            dilation=dilations,
+            groups=groups,
+        )
     )
     if nsp == 1:
         out = _from_2d(node, out)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from tvm.relax import op as R
 
-from .common import Node, const, const_value, dtype_of, is_static, shape_of
+from .common import Node, const, const_value, dtype_of, is_static, shape_of, symbolic_length
 from .registry import converter
 
 
@@ -84,8 +84,40 @@ def _constant_of_shape(node: Node):
     return const(np.full(shape, fill[0] if fill is not None else 0, dtype=dtype))
 
 
+def _range_count_te(start, limit, delta):
+    """ONNX Range's element count as a 1-element int64 tensor (computed in float64)."""
+    from tvm import te, tir
+
+    def at(i):
+        lo, hi, step = (t[()].astype("float64") for t in (start, limit, delta))
+        count = tir.ceil((hi - lo) / step).astype("int64")
+        return tir.max(count, tir.const(0, "int64"))
+
+    return te.compute((1,), at, name="range_count")
+
+
+def _range_te(start, delta, shape):
+    from tvm import te
+
+    return te.compute(
+        list(shape), lambda i: start[()] + i.astype(start.dtype) * delta[()], name="range"
+    )
+
+
+def _dynamic_range(node: Node):
+    """Range with bounds known only at run time: its length becomes a symbolic dim, matched
+    from the count a PrimFunc computes."""
+    start, limit, delta = (node.input(i) for i in range(3))
+    if any(len(node.shape(v)) for v in (start, limit, delta)):
+        raise node.unsupported("Range bounds that are not scalars")
+    count = node.emit_te(_range_count_te, start, limit, delta)
+    return node.emit_te(_range_te, start, delta, symbolic_length(node, count, "range_n"))
+
+
 @converter("Range", since=11)
 def _range(node: Node):
+    if any(const_value(node.input(i)) is None for i in range(3)):
+        return _dynamic_range(node)
     start, limit, delta = (node.const_input(i, "Range bound").reshape(()) for i in range(3))
     # ONNX's count: max(ceil((limit - start) / delta), 0), computed in the input type
     count = max(int(np.ceil((limit - start) / delta)), 0)

@@ -106,40 +106,6 @@ def pad(x, pad_width, pad_mode="constant", pad_value=0.0):
     return te.compute(out, at, name="pad")
 
 
-def conv2d_transpose(data, weight, strides, padding, output_padding, dilation, groups):
-    """NCHW data, (C_in, C_out / groups, kh, kw) weight: each output pixel gathers the input
-    pixels whose strided footprint covers it."""
-    n, c_in, h, w = _shape(data)
-    _, oc_per_group, kh, kw = _shape(weight)
-    sh, sw = strides
-    dh, dw = dilation
-    pt, pl, pb, pr = padding
-    out_h = (h - 1) * sh - pt - pb + dh * (kh - 1) + output_padding[0] + 1
-    out_w = (w - 1) * sw - pl - pr + dw * (kw - 1) + output_padding[1] + 1
-    ic_per_group = c_in // groups
-    ic = te.reduce_axis((0, ic_per_group), name="ic")
-    ry = te.reduce_axis((0, kh), name="ry")
-    rx = te.reduce_axis((0, kw), name="rx")
-
-    def at(b, o, y, x):
-        g = tir.floordiv(o, oc_per_group)
-        cin = g * ic_per_group + ic
-        ty, tx = y + pt - ry * dh, x + pl - rx * dw
-        iy, ix = tir.floordiv(ty, sh), tir.floordiv(tx, sw)
-        ok = tir.all(
-            tir.floormod(ty, sh) == 0,
-            tir.floormod(tx, sw) == 0,
-            ty >= 0,
-            tx >= 0,
-            iy < h,
-            ix < w,
-        )
-        term = data[b, cin, iy, ix] * weight[cin, tir.floormod(o, oc_per_group), ry, rx]
-        return te.sum(tir.if_then_else(ok, term, tir.const(0, data.dtype)), axis=[ic, ry, rx])
-
-    return te.compute((n, oc_per_group * groups, out_h, out_w), at, name="conv2d_transpose")
-
-
 def _broadcast(a, b, fcombine, name):
     """fcombine(a, b) elementwise with NumPy broadcasting of static shapes."""
     rank = max(len(a.shape), len(b.shape))

@@ -1,6 +1,7 @@
 """tvm.relax.op.nn: neural-network ops."""
 
 from .conv import adaptive_avg_pool2d, avg_pool2d, conv2d, max_pool2d
+from .conv_more import conv1d, conv2d_transpose
 from .nn import (
     attention,
     batch_norm,
@@ -26,7 +27,9 @@ __all__ = [
     "rms_norm",
     "avg_pool2d",
     "batch_norm",
+    "conv1d",
     "conv2d",
+    "conv2d_transpose",
     "dropout",
     "gelu",
     "gelu_tanh",

@@ -4,15 +4,22 @@ as its FLegalize attribute (register_legalize lets users add or override one).""
 from . import (  # noqa: F401  (importing a family registers its legalisations)
     binary,
     create,
+    dynamic_slice,
     extra,
+    image,
     index,
     linear_algebra,
     manipulate,
     nn,
     nn_conv,
+    nn_conv_more,
+    scatter,
     search,
+    shape_ops,
+    sorting,
     statistical,
     unary,
+    unique,
 )
 from .common import register_legalize
 

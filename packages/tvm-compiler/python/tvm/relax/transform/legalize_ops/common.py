@@ -51,3 +51,22 @@ def scale_shift(value, gamma, beta, index, scale: bool, center: bool):
     if center:
         value = value + beta[index]
     return value
+
+
+def shape_from_tensor(bb, tensor, names):
+    """A 1-D int64 tensor's values (known at run time) as a Shape matched to fresh symbolic
+    dims named names: how a data-dependent result gets its extents."""
+    from tvm import tir
+
+    from ...expr import ExternFunc
+    from ...op import call_pure_packed
+    from ...struct_info import ShapeStructInfo
+
+    shape = bb.emit(
+        call_pure_packed(
+            ExternFunc("vm.builtin.tensor_to_shape"),
+            tensor,
+            sinfo_args=[ShapeStructInfo(ndim=len(names))],
+        )
+    )
+    return bb.match_cast(shape, ShapeStructInfo([tir.Var(n, "int64") for n in names]))

@@ -43,8 +43,11 @@ class _Legalizer(ExprMutator):
                 )
             return call
         call = self.builder_.normalize(call)
-        if not all(_shapes_known(a.struct_info) for a in call.args) or not _shapes_known(
-            call.struct_info
+        # an op whose result's shape depends on its data (upstream's RequiresArgumentShapes =
+        # False) computes that shape itself: only its arguments' shapes must be known
+        data_dependent = op.get_attr("RequiresArgumentShapes") is False
+        if not all(_shapes_known(a.struct_info) for a in call.args) or not (
+            data_dependent or _shapes_known(call.struct_info)
         ):
             return call  # shapes known only at run time without even their rank: leave it
         out = legalize(self.builder_, call)
