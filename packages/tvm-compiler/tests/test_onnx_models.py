@@ -125,12 +125,8 @@ def _compiled(model):
     from tvm import relax
     from tvm.relax.frontend.onnx import from_onnx
 
-    if not hasattr(relax, "VirtualMachine"):
-        pytest.skip("the Relax VM is not in this build yet")
     mod = from_onnx(model)
-    decompose = getattr(relax.transform, "DecomposeOpsForInference", None)  # the recipe
-    if decompose is not None:
-        mod = decompose()(mod)
+    mod = relax.transform.DecomposeOpsForInference()(mod)  # the recipe
     return relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
 
 
