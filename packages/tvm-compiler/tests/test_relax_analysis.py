@@ -136,6 +136,32 @@ def test_erase_to_well_defined():
     assert int(tvm_simplify(replaced.shape.values[0])) == 6
 
 
+def test_erase_to_well_defined_drops_a_shape_variable_out_of_scope():
+    # A tensor whose shape is held by a Relax variable bound inside a function cannot name that
+    # variable in the function's return annotation: its shape is erased, its ndim kept.
+    s = relax.Var("s", relax.ShapeStructInfo(ndim=2))
+    by_var = relax.TensorStructInfo(s, "float32")
+    in_tuple = relax.TupleStructInfo([by_var])
+    erased = erase_to_well_defined(in_tuple, {}, {})
+    assert erased.fields[0].shape is None and erased.fields[0].ndim == 2
+    assert erase_to_well_defined(by_var, {}, {s: s}).shape is s
+    value = relax.ShapeExpr([2, 3])
+    assert erase_to_well_defined(by_var, {}, {s: value}).shape is value
+
+
+def test_a_function_returning_a_tensor_shaped_by_an_inner_variable_has_a_well_defined_ret():
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo([6], "float32"))
+    t = relax.Var("t", relax.TensorStructInfo([2], "int64"))
+    a, b = tir.Var("a", "int64"), tir.Var("b", "int64")
+    with bb.function("main", [x, t]):
+        shape = bb.emit(relax.op.tensor_to_shape(t))
+        shape = bb.match_cast(shape, relax.ShapeStructInfo([a, b]))
+        bb.emit_func_output(bb.emit(relax.op.reshape(x, shape)))
+    ret = bb.get()["main"].ret_struct_info
+    assert ret.shape is None and ret.ndim == 2 and ret.dtype == "float32"
+
+
 def tvm_simplify(e):
     from tvm.arith import Analyzer
 

@@ -296,7 +296,9 @@ class BlockBuilder(Normalizer):
         self._end_frame()
         body = SeqExpr(self._blocks, output)
         defined = function_defined_tir_vars(scope._params)
-        ret = erase_to_well_defined(output.struct_info, {v: v for v in defined})
+        ret = erase_to_well_defined(
+            output.struct_info, {v: v for v in defined}, {p: p for p in scope._params}
+        )
         attrs = dict(scope._attrs)
         if not scope._private:
             attrs.setdefault("global_symbol", scope._name)

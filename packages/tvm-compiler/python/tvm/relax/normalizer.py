@@ -240,7 +240,9 @@ class Normalizer:
         ret = func.ret_struct_info
         if ret is None:
             defined = function_defined_tir_vars(func.params)
-            ret = erase_to_well_defined(body.struct_info, {v: v for v in defined})
+            ret = erase_to_well_defined(
+                body.struct_info, {v: v for v in defined}, {p: p for p in func.params}
+            )
         return Function(func.params, body, ret, func.is_pure, func.attrs, func.span)
 
     def _record_binding(self, var, value):  # the BlockBuilder keeps a table

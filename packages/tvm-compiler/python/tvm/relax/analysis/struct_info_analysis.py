@@ -220,7 +220,9 @@ def map_struct_info_dims(sinfo: StructInfo, fmap) -> StructInfo | None:
 def erase_to_well_defined(sinfo: StructInfo, shape_var_map=None, var_map=None) -> StructInfo:
     """sinfo with every symbolic dimension that uses a TIR variable not in shape_var_map
     erased (tensor and shape dims become unknown, keeping the ndim); variables in the map are
-    replaced by their values. var_map maps Relax shape variables likewise."""
+    replaced by their values. A tensor shape held by a Relax variable is replaced by its
+    value in var_map, or erased (keeping the ndim) when the variable is not in it, as upstream:
+    outside its scope the variable means nothing."""
     from tvm.tir.functor import substitute
 
     shape_var_map = dict(shape_var_map or {})
@@ -233,12 +235,27 @@ def erase_to_well_defined(sinfo: StructInfo, shape_var_map=None, var_map=None) -
             return substitute(value, shape_var_map)
         return None
 
-    out = map_struct_info_dims(sinfo, fmap)
-    if var_map and isinstance(out, TensorStructInfo) and out.shape is not None:
-        replaced = var_map.get(out.shape)
+    return map_struct_info_dims(_map_shape_vars(sinfo, var_map or {}), fmap)
+
+
+def _map_shape_vars(sinfo: StructInfo, var_map) -> StructInfo:
+    """sinfo with each tensor shape held by a Relax variable mapped through var_map (erased
+    to the ndim when absent)."""
+    from ..expr import Var
+
+    if isinstance(sinfo, TensorStructInfo) and isinstance(sinfo.shape, Var):
+        replaced = next((v for k, v in var_map.items() if k is sinfo.shape), None)
+        if replaced is sinfo.shape:
+            return sinfo
         if replaced is not None:
-            out = TensorStructInfo(replaced, out.dtype, out.vdevice)
-    return out
+            return TensorStructInfo(replaced, sinfo.dtype, sinfo.vdevice)
+        return TensorStructInfo(dtype=sinfo.dtype, vdevice=sinfo.vdevice, ndim=sinfo.ndim)
+    if isinstance(sinfo, TupleStructInfo):
+        fields = [_map_shape_vars(f, var_map) for f in sinfo.fields]
+        if all(a is b for a, b in zip(fields, sinfo.fields)):
+            return sinfo
+        return TupleStructInfo(fields)
+    return sinfo
 
 
 def _bind_params(param: StructInfo, arg: StructInfo, binding: dict) -> None:

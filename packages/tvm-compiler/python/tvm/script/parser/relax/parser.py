@@ -166,7 +166,9 @@ class RelaxParser(Parser):
             from tvm.relax.normalizer import function_defined_tir_vars
 
             defined = function_defined_tir_vars(params)
-            ret = erase_to_well_defined(body.struct_info, {v: v for v in defined})
+            ret = erase_to_well_defined(
+                body.struct_info, {v: v for v in defined}, {p: p for p in params}
+            )
         return rx.Function(params, body, ret, pure, attrs, span=self.source.span(node))
 
     def _prescan_symbols(self, body) -> set:
