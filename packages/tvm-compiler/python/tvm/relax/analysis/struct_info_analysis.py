@@ -168,9 +168,11 @@ def tir_vars_in(value) -> list:
     return found
 
 
-def map_struct_info_dims(sinfo: StructInfo, fmap) -> StructInfo | None:
+def map_struct_info_dims(sinfo: StructInfo, fmap, fshape_var=None) -> StructInfo | None:
     """sinfo with each PrimExpr p in it replaced by fmap(p); fmap returns None to erase the
-    value (the dims become unknown, the ndim stays). Returns sinfo itself when unchanged."""
+    value (the dims become unknown, the ndim stays). A tensor shape held by a Relax variable
+    is kept, or with fshape_var replaced by fshape_var(var) (None erases it, keeping the
+    ndim). Returns sinfo itself when unchanged."""
     from ..expr import ShapeExpr, Var
 
     if isinstance(sinfo, PrimStructInfo):
@@ -194,7 +196,12 @@ def map_struct_info_dims(sinfo: StructInfo, fmap) -> StructInfo | None:
             return sinfo
         if isinstance(sinfo.shape, Var):
             # A shape held by a variable: known only where that variable is.
-            return sinfo
+            new = sinfo.shape if fshape_var is None else fshape_var(sinfo.shape)
+            if new is sinfo.shape:
+                return sinfo
+            if new is None:
+                return TensorStructInfo(dtype=sinfo.dtype, vdevice=sinfo.vdevice, ndim=sinfo.ndim)
+            return TensorStructInfo(new, sinfo.dtype, sinfo.vdevice)
         if not isinstance(sinfo.shape, ShapeExpr):
             return sinfo
         new = [fmap(v) for v in sinfo.shape.values]
@@ -204,7 +211,7 @@ def map_struct_info_dims(sinfo: StructInfo, fmap) -> StructInfo | None:
             return TensorStructInfo(dtype=sinfo.dtype, vdevice=sinfo.vdevice, ndim=sinfo.ndim)
         return TensorStructInfo(new, sinfo.dtype, sinfo.vdevice)
     if isinstance(sinfo, TupleStructInfo):
-        fields = [map_struct_info_dims(f, fmap) for f in sinfo.fields]
+        fields = [map_struct_info_dims(f, fmap, fshape_var) for f in sinfo.fields]
         if all(a is b for a, b in zip(fields, sinfo.fields)):
             return sinfo
         return TupleStructInfo(fields)
@@ -212,7 +219,7 @@ def map_struct_info_dims(sinfo: StructInfo, fmap) -> StructInfo | None:
         if sinfo.is_opaque():
             return sinfo
         # The parameters define their own dims; only the result can change.
-        ret = map_struct_info_dims(sinfo.ret, fmap)
+        ret = map_struct_info_dims(sinfo.ret, fmap, fshape_var)
         return sinfo if ret is sinfo.ret else FuncStructInfo(sinfo.params, ret, sinfo.purity)
     return sinfo
 
@@ -235,27 +242,10 @@ def erase_to_well_defined(sinfo: StructInfo, shape_var_map=None, var_map=None) -
             return substitute(value, shape_var_map)
         return None
 
-    return map_struct_info_dims(_map_shape_vars(sinfo, var_map or {}), fmap)
+    def fshape_var(var):
+        return next((value for key, value in (var_map or {}).items() if key is var), None)
 
-
-def _map_shape_vars(sinfo: StructInfo, var_map) -> StructInfo:
-    """sinfo with each tensor shape held by a Relax variable mapped through var_map (erased
-    to the ndim when absent)."""
-    from ..expr import Var
-
-    if isinstance(sinfo, TensorStructInfo) and isinstance(sinfo.shape, Var):
-        replaced = next((v for k, v in var_map.items() if k is sinfo.shape), None)
-        if replaced is sinfo.shape:
-            return sinfo
-        if replaced is not None:
-            return TensorStructInfo(replaced, sinfo.dtype, sinfo.vdevice)
-        return TensorStructInfo(dtype=sinfo.dtype, vdevice=sinfo.vdevice, ndim=sinfo.ndim)
-    if isinstance(sinfo, TupleStructInfo):
-        fields = [_map_shape_vars(f, var_map) for f in sinfo.fields]
-        if all(a is b for a, b in zip(fields, sinfo.fields)):
-            return sinfo
-        return TupleStructInfo(fields)
-    return sinfo
+    return map_struct_info_dims(sinfo, fmap, fshape_var)
 
 
 def _bind_params(param: StructInfo, arg: StructInfo, binding: dict) -> None:
