@@ -39,3 +39,27 @@ def test_constant_chains_fold_and_the_rest_stays():
     np.testing.assert_allclose(out[1].numpy(), x + b, rtol=1e-6)
     np.testing.assert_allclose(out[0].numpy(), np.maximum(a, 0) + b, rtol=1e-6)
     assert transform.FoldConstant()(folded) is folded
+
+
+def test_the_kernels_of_a_constant_chain_compile_as_one_library(monkeypatch, tmp_path):
+    # Each C compiler run costs a good part of a second: folding relu then add (two kernels,
+    # the second fed by the first's folded result) must compile them together, once.
+    from tvm.codegen.c import build
+
+    monkeypatch.setenv("TVM_STACK_KERNEL_CACHE", str(tmp_path))  # nothing cached yet
+    sources = []
+    real = build.compile_shared_library
+
+    def counting(source, *args, **kwargs):
+        sources.append(source)
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(build, "compile_shared_library", counting)  # what tvm.compile calls
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((2, 8)).astype("float32")
+    b = rng.standard_normal(8).astype("float32")
+    folded = transform.FoldConstant()(transform.ToNonDataflow()(_module(a, b)))
+    assert len(sources) == 1
+    assert "relu8" in sources[0] and "add8" in sources[0]
+    value = folded["main"].body.blocks[0].bindings[1].value
+    np.testing.assert_allclose(value.data.numpy(), np.maximum(a, 0) + b, rtol=1e-6)
