@@ -110,6 +110,7 @@ from .stmt import (
     LetStmt,
     SeqStmt,
     Stmt,
+    While,
     seq,
 )
 

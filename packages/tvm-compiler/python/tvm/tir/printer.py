@@ -327,6 +327,10 @@ class _Printer:
             out.append(f"{pad}else:")
             self.stmt(s.else_case, indent + 1, out)
 
+    def _s_While(self, s, pad, indent, out):
+        self.emit(out, pad, f"while {self.expr(s.condition)}:")
+        self.stmt(s.body, indent + 1, out)
+
     def scoped(self, out, pad, indent, concise: str, with_form: str, body) -> None:
         """A binding statement: `x = ...` when it lasts to the end of its sequence (as
         upstream's concise form), else `with ... as x:` with its body indented."""

@@ -91,6 +91,19 @@ class For(Stmt):
         )
 
 
+class While(Stmt):
+    """Run body again and again while condition (a scalar bool, evaluated before each pass)
+    holds."""
+
+    _fields = ("condition", "body")
+
+    def __init__(self, condition, body, span=None):
+        condition = _as_bool(condition, "While")
+        if condition.dtype.lanes != 1:
+            raise TypeError(f"While: expected a scalar bool condition, got dtype {condition.dtype}")
+        self._set(condition=condition, body=_stmt(body, "While"), span=span)
+
+
 class SeqStmt(Stmt):
     _fields = ("seq",)
 
@@ -342,5 +355,6 @@ __all__ = [
     "PrimExpr",
     "SeqStmt",
     "Stmt",
+    "While",
     "seq",
 ]

@@ -545,6 +545,11 @@ class BodyWriter:
             self.stmt(s.else_case, depth + 1)
         self.emit("}", depth)
 
+    def _s_While(self, s, depth):
+        self.emit(f"while ({self.expr(s.condition)}) {{", depth)
+        self.stmt(s.body, depth + 1)
+        self.emit("}", depth)
+
     def _s_LetStmt(self, s, depth):
         self.emit("{", depth)
         self.emit(

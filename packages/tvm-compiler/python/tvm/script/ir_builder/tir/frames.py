@@ -133,6 +133,15 @@ class IfFrame(TIRFrame):
         add_stmt(S.IfThenElse(self.condition, self.then_case, self.else_case, self.span))
 
 
+class WhileFrame(TIRFrame):
+    def __init__(self, condition, span=None):
+        super().__init__(span)
+        self.condition = condition
+
+    def exit(self):
+        add_stmt(S.While(self.condition, _body(self.stmts), self.span))
+
+
 class ThenFrame(TIRFrame):
     def exit(self):
         IRBuilder.current().find_frame(IfFrame).then_case = _body(self.stmts)

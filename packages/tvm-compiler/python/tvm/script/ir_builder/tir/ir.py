@@ -22,6 +22,7 @@ from .frames import (
     IfFrame,
     PrimFuncFrame,
     ThenFrame,
+    WhileFrame,
     add_stmt,
 )
 
@@ -416,6 +417,11 @@ def evaluate(value) -> None:
 
 def If(condition) -> IfFrame:  # noqa: N802
     return IfFrame(E.convert(condition))
+
+
+def While(condition) -> WhileFrame:  # noqa: N802
+    """`with T.While(cond):`: the body runs while cond (a scalar bool) holds."""
+    return WhileFrame(E.convert(condition))
 
 
 def Then() -> ThenFrame:  # noqa: N802

@@ -16,7 +16,6 @@ from ..core.evaluator import ramp_of
 from ..core.parser import Parser
 
 _STATEMENT_NAMES = {
-    ast.While: "a while loop (this TIR has no While node)",
     ast.Break: "break",
     ast.Continue: "continue",
     ast.Try: "try",
@@ -250,6 +249,22 @@ class TIRParser(Parser):
             if node.orelse:
                 with F.ElseFrame(), self.scope():
                     self.visit_body(node.orelse)
+
+    def visit_While(self, node):
+        if node.orelse:
+            raise self.error(node, "while ... else is not supported in TVMScript")
+        cond = self.eval(node.test)
+        if isinstance(cond, bool):
+            cond = E.IntImm("bool", int(cond))
+        dtype = getattr(cond, "dtype", None)
+        if not isinstance(cond, E.PrimExpr) or not dtype.is_bool or dtype.lanes != 1:
+            what = f"dtype {dtype}" if isinstance(cond, E.PrimExpr) else type(cond).__name__
+            raise self.error(
+                node.test,
+                f"a while condition must be a scalar bool expression such as i[0] < n, got {what}",
+            )
+        with F.WhileFrame(cond, self.source.span(node)), self.scope():
+            self.visit_body(node.body)
 
     def visit_Assert(self, node):
         cond = self.eval(node.test)
