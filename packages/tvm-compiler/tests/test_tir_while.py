@@ -9,6 +9,7 @@ from tvm import tir
 from tvm.script import from_source
 from tvm.script import tir as T
 from tvm.tir.functor import StmtExprMutator, StmtExprVisitor, post_order_visit, substitute
+from tvmscript_checks import assert_round_trip, rendered_error
 
 
 @T.prim_func
@@ -61,12 +62,7 @@ def test_while_parses_to_a_while_node_with_its_span():
 
 
 def test_while_prints_as_upstream_and_round_trips():
-    text = gcd.script()
-    assert text == GCD_TEXT
-    again = from_source(text)
-    tvm.ir.assert_structural_equal(gcd, again)
-    assert again.script() == text
-    assert tvm.ir.structural_hash(again) == tvm.ir.structural_hash(gcd)
+    assert_round_trip(gcd, GCD_TEXT)
 
 
 def test_a_free_variable_in_the_condition_is_declared_before_it():
@@ -175,9 +171,7 @@ HEAD = "from tvm.script import tir as T\n@T.prim_func\ndef f(n: T.int32):\n"
 
 
 def _rendered(body: str) -> str:
-    with pytest.raises(tvm.error.DiagnosticError) as info:
-        from_source(HEAD + body)
-    return str(info.value)
+    return rendered_error(HEAD + body)
 
 
 def test_a_while_condition_that_is_not_bool_is_a_diagnostic():

@@ -96,6 +96,7 @@ from .op import (
 )
 from .stmt import (
     Allocate,
+    AllocateConst,
     AssertStmt,
     Block,
     BlockRealize,

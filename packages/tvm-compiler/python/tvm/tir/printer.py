@@ -366,6 +366,16 @@ class _Printer:
         call = f'T.allocate([{ext}], {quote(s.dtype)}, "global")'
         self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
+    def _s_AllocateConst(self, s, pad, indent, out):
+        # The data prints flat, every element (upstream stops after 201, which does not parse
+        # back to the same constant).
+        values = s.data.numpy().reshape(-1).tolist()
+        data = ", ".join(_float_text(v) if s.dtype.is_float else str(v) for v in values)
+        ext = ", ".join(self.expr(x) for x in s.extents)
+        call = f"T.allocate_const([{data}], {quote(s.dtype)}, [{ext}])"
+        name = self.fresh(s.buffer_var)
+        self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
+
     def _s_DeclBuffer(self, s, pad, indent, out):
         args = self.buffer_args(s.buffer, data=self.var(s.buffer.data), dtype_always=False)
         name = self.fresh(s.buffer)

@@ -7,7 +7,7 @@ import enum
 from tvm.ir.node import Node
 
 from .buffer import Buffer
-from .expr import PrimExpr, Range, Var, _as_bool, access_dtype, convert
+from .expr import IntImm, PrimExpr, Range, Var, _as_bool, access_dtype, convert
 
 
 class Stmt(Node):
@@ -176,6 +176,62 @@ class Allocate(Stmt):
         )
 
 
+class AllocateConst(Stmt):
+    """Constant data (a tvm.runtime.Tensor of dtype, extents' shape) at buffer_var for the
+    duration of body; compared by the data's content."""
+
+    _fields = ("buffer_var", "dtype", "extents", "data", "_content", "body", "annotations")
+    _def_fields = ("buffer_var",)
+    _ignored_fields = ("span", "data")
+    _unvisited_fields = ("data", "_content")
+
+    def __init__(self, buffer_var, dtype, extents, data_or_idx, body, annotations=None, span=None):
+        import numpy as np
+        import tvm.runtime
+        from tvm.ir.dtype import DataType
+        from tvm.ir.structural import tensor_content
+
+        if not isinstance(buffer_var, Var) or not buffer_var.dtype.is_handle:
+            raise TypeError(f"AllocateConst: buffer_var must be a handle Var, got {buffer_var!r}")
+        dtype = DataType(dtype)
+        if dtype.lanes != 1 or not (dtype.is_int or dtype.is_uint or dtype.is_float):
+            raise TypeError(
+                f"AllocateConst: dtype must be a scalar int, uint or float, got {dtype}"
+            )
+        extents = tuple(convert(e) for e in extents)
+        if isinstance(data_or_idx, tvm.runtime.Tensor):
+            array = data_or_idx.numpy()
+        elif isinstance(data_or_idx, np.ndarray):
+            array = data_or_idx
+        else:
+            raise TypeError(
+                "AllocateConst: data_or_idx must be a tvm.runtime.Tensor or a NumPy array, "
+                f"got {type(data_or_idx).__name__}"
+            )
+        if str(array.dtype) != str(dtype):
+            raise TypeError(f"AllocateConst: data has dtype {array.dtype}, expected {dtype}")
+        if all(isinstance(e, IntImm) for e in extents):
+            count = int(np.prod([e.value for e in extents]))
+            if array.size != count:
+                raise ValueError(
+                    f"AllocateConst: data has {array.size} elements, extents "
+                    f"{[e.value for e in extents]} hold {count}"
+                )
+        data = data_or_idx
+        if not isinstance(data, tvm.runtime.Tensor):
+            data = tvm.runtime.tensor(np.ascontiguousarray(array))
+        self._set(
+            buffer_var=buffer_var,
+            dtype=dtype,
+            extents=extents,
+            data=data,
+            _content=tensor_content(array),
+            body=_stmt(body, "AllocateConst"),
+            annotations=dict(annotations or {}),
+            span=span,
+        )
+
+
 class DeclBuffer(Stmt):
     """Declare buffer (over memory already allocated) for the duration of body."""
 
@@ -340,6 +396,7 @@ class BlockRealize(Stmt):
 
 __all__ = [
     "Allocate",
+    "AllocateConst",
     "AssertStmt",
     "Block",
     "BlockRealize",

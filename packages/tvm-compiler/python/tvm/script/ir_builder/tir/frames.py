@@ -184,6 +184,21 @@ class AllocateFrame(TIRFrame):
         add_stmt(S.Allocate(self.var, self.dtype, self.extents, _body(self.stmts), self.span))
 
 
+class AllocateConstFrame(TIRFrame):
+    def __init__(self, var, dtype, extents, data, annotations=None, span=None):
+        super().__init__(span)
+        self.value = self.var = var
+        self.dtype, self.extents, self.data, self.annotations = dtype, extents, data, annotations
+
+    def exit(self):
+        body = _body(self.stmts)
+        add_stmt(
+            S.AllocateConst(
+                self.var, self.dtype, self.extents, self.data, body, self.annotations, self.span
+            )
+        )
+
+
 class DeclBufferFrame(TIRFrame):
     """A declared buffer; with allocate=True the frame also allocates its memory."""
 
@@ -200,4 +215,4 @@ class DeclBufferFrame(TIRFrame):
 
 
 # Frames that last to the end of the enclosing body when written as a plain statement.
-CONCISE_FRAMES = (LetFrame, AssertFrame, AllocateFrame, DeclBufferFrame)
+CONCISE_FRAMES = (LetFrame, AssertFrame, AllocateFrame, AllocateConstFrame, DeclBufferFrame)

@@ -13,6 +13,7 @@ from tvm.tir.buffer import Buffer as _Buffer
 
 from ..base import IRBuilder
 from .frames import (
+    AllocateConstFrame,
     AllocateFrame,
     BlockFrame,
     BlockInitFrame,
@@ -202,6 +203,47 @@ def allocate(extents, dtype, scope="global", condition=True, annotations=None) -
     del scope, condition, annotations
     var = E.Var(_builder().take_name("buf"), "handle")
     return AllocateFrame(var, DataType(dtype), [E.convert(e) for e in extents])
+
+
+def allocate_const(data, dtype, extents, annotations=None) -> AllocateConstFrame:
+    """Constant data (a flat or nested list of numbers, a NumPy array or a tvm Tensor) of
+    dtype laid out over extents; binds the handle of its memory."""
+    import numpy as np
+    import tvm.runtime
+
+    dtype = _dtype(dtype, "T.allocate_const")
+    if not isinstance(extents, (list, tuple)):
+        raise TypeError(f"T.allocate_const: extents must be a list such as [4], got {extents!r}")
+    extents = [E.convert(e) for e in extents]
+    if isinstance(data, tvm.runtime.Tensor):
+        data = data.numpy()
+    elif not isinstance(data, np.ndarray):
+        data = _constant_values(data, "T.allocate_const")
+    try:
+        array = np.asarray(data, dtype=str(dtype))
+    except (TypeError, ValueError, OverflowError) as err:
+        raise ValueError(f"T.allocate_const: data does not convert to {dtype}: {err}") from None
+    if _builtins.all(isinstance(e, E.IntImm) for e in extents):
+        shape = tuple(e.value for e in extents)
+        if array.size != int(np.prod(shape)):
+            raise ValueError(
+                f"T.allocate_const: data has {array.size} elements, extents {list(shape)} "
+                f"hold {int(np.prod(shape))}"
+            )
+        array = array.reshape(shape)
+    var = E.Var(_builder().take_name("buf"), "handle")
+    return AllocateConstFrame(var, dtype, extents, array, annotations)
+
+
+def _constant_values(data, who):
+    """Nested lists of Python numbers or constant PrimExprs, as Python numbers."""
+    if isinstance(data, (list, tuple)):
+        return [_constant_values(d, who) for d in data]
+    if isinstance(data, (E.IntImm, E.FloatImm)):
+        return data.value
+    if isinstance(data, (int, float)) and not isinstance(data, _builtins.bool):
+        return data
+    raise TypeError(f"{who}: data must be a list of numbers, got an element {data!r}")
 
 
 def LetStmt(value, var=None):  # noqa: N802

@@ -108,9 +108,10 @@ class TIRParser(Parser):
             frame = self.visit_stmt(stmt)
             if frame is not None:
                 frame.__enter__()
-                concise.append(frame)
-        for frame in reversed(concise):
-            frame.__exit__(None, None, None)
+                concise.append((stmt, frame))
+        for stmt, frame in reversed(concise):
+            # What the frame builds is checked as it closes: a failure points at its statement.
+            self.source.run(stmt, lambda _node, frame=frame: frame.__exit__(None, None, None))
 
     def visit_stmt(self, node):
         method = getattr(self, f"visit_{type(node).__name__}", None)
@@ -153,7 +154,7 @@ class TIRParser(Parser):
         raise self.error(target, "expected a name, a tuple of names or a buffer element")
 
     def _bind_value(self, name, value, node):
-        if isinstance(value, (F.DeclBufferFrame, F.AllocateFrame)):
+        if isinstance(value, (F.DeclBufferFrame, F.AllocateFrame, F.AllocateConstFrame)):
             value.span = self.source.span(node)
             self.bind(name, value.value)
             return value
