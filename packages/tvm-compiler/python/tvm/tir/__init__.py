@@ -109,6 +109,7 @@ from .stmt import (
     IfThenElse,
     IterVar,
     LetStmt,
+    MatchBufferRegion,
     SeqStmt,
     Stmt,
     While,

@@ -331,10 +331,41 @@ class BufferRegion(Node):
         self._set(buffer=buffer, region=tuple(region))
 
 
-class Block(Stmt):
-    """A schedulable computation: iterators, body, optional reduction init, owned allocations."""
+class MatchBufferRegion(Node):
+    """buffer, a view of the region source of another buffer, defined for a block's body."""
 
-    _fields = ("iter_vars", "alloc_buffers", "reads", "writes", "init", "body", "annotations")
+    _fields = ("buffer", "source")
+    _def_fields = ("buffer",)
+    _unvisited_fields = ("buffer",)
+    _key_namespace = "tir"
+
+    def __init__(self, buffer, source, span=None):
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"MatchBufferRegion: buffer must be a Buffer, got {buffer!r}")
+        if not isinstance(source, BufferRegion):
+            raise TypeError(f"MatchBufferRegion: source must be a BufferRegion, got {source!r}")
+        if len(buffer.shape) > len(source.region):
+            raise ValueError(
+                f"MatchBufferRegion: buffer {buffer.name!r} has {len(buffer.shape)} dimensions, "
+                f"more than the {len(source.region)} of its source region"
+            )
+        self._set(buffer=buffer, source=source, span=span)
+
+
+class Block(Stmt):
+    """A schedulable computation: iterators, body, optional reduction init, owned allocations
+    and views of regions of other buffers (match_buffers)."""
+
+    _fields = (
+        "iter_vars",
+        "alloc_buffers",
+        "match_buffers",
+        "reads",
+        "writes",
+        "init",
+        "body",
+        "annotations",
+    )
     _unvisited_fields = ("alloc_buffers",)
     _def_fields = ("iter_vars", "alloc_buffers")
     _ignored_fields = ("span", "name_hint")
@@ -348,6 +379,7 @@ class Block(Stmt):
         body,
         init=None,
         alloc_buffers=(),
+        match_buffers=(),
         annotations=None,
         span=None,
     ):
@@ -356,9 +388,14 @@ class Block(Stmt):
         for iv in iter_vars:
             if not isinstance(iv, IterVar):
                 raise TypeError(f"Block {name_hint!r}: iter_vars must be IterVars, got {iv!r}")
-        for buf in alloc_buffers:
+        for buf in alloc_buffers or ():
             if not isinstance(buf, Buffer):
                 raise TypeError(f"Block {name_hint!r}: alloc_buffers must be Buffers, got {buf!r}")
+        for match in match_buffers or ():
+            if not isinstance(match, MatchBufferRegion):
+                raise TypeError(
+                    f"Block {name_hint!r}: match_buffers must be MatchBufferRegions, got {match!r}"
+                )
         self._set(
             iter_vars=tuple(iter_vars),
             reads=tuple(reads),
@@ -366,7 +403,8 @@ class Block(Stmt):
             name_hint=name_hint,
             body=_stmt(body, "Block"),
             init=None if init is None else _stmt(init, "Block"),
-            alloc_buffers=tuple(alloc_buffers),
+            alloc_buffers=tuple(alloc_buffers or ()),
+            match_buffers=tuple(match_buffers or ()),
             annotations=dict(annotations or {}),
             span=span,
         )
@@ -409,6 +447,7 @@ __all__ = [
     "IfThenElse",
     "IterVar",
     "LetStmt",
+    "MatchBufferRegion",
     "PrimExpr",
     "SeqStmt",
     "Stmt",

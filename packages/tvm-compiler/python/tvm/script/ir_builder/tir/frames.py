@@ -88,13 +88,16 @@ class BlockFrame(TIRFrame):
         self.predicate = E.IntImm("bool", 1)
         self.annotations: dict = {}
         self.alloc_buffers: list = []
+        self.match_buffers: list = []
         self.init = None
 
     def exit(self):
         body = _body(self.stmts)
         reads, writes = self.reads, self.writes
         if reads is None or writes is None:
-            found_reads, found_writes = block_access_regions(body, self.init, self.alloc_buffers)
+            found_reads, found_writes = block_access_regions(
+                body, self.init, self.alloc_buffers, self.match_buffers
+            )
             reads = found_reads if reads is None else reads
             writes = found_writes if writes is None else writes
         block = S.Block(
@@ -105,6 +108,7 @@ class BlockFrame(TIRFrame):
             body,
             self.init,
             self.alloc_buffers,
+            self.match_buffers,
             self.annotations,
             self.span,
         )

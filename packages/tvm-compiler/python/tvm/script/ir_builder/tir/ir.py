@@ -145,8 +145,22 @@ def match_buffer(
     buffer_type="default",
     axis_separators=None,
 ):
-    """The buffer a handle parameter receives."""
-    del offset_factor, buffer_type
+    """The buffer a handle parameter receives, or (param a region such as A[vi, 0:4], inside a
+    block) a view of that region for the block's body."""
+    del buffer_type
+    if isinstance(param, (E.BufferLoad, S.BufferRegion)):
+        return _match_region(
+            param,
+            shape,
+            dtype,
+            data,
+            strides,
+            elem_offset,
+            scope,
+            align,
+            offset_factor,
+            axis_separators,
+        )
     frame = _func_frame()
     if not _builtins.any(param is p for p in frame.params) or not param.dtype.is_handle:
         raise TypeError(f"T.match_buffer: expected a T.handle parameter, got {param!r}")
@@ -154,6 +168,24 @@ def match_buffer(
         "T.match_buffer", shape, dtype, data, strides, elem_offset, scope, align, axis_separators
     )
     frame.buffer_map[param] = buf
+    return buf
+
+
+def _match_region(
+    param, shape, dtype, data, strides, elem_offset, scope, align, offset_factor, axis_separators
+):
+    source = _region(param, "T.match_buffer")
+    block = _block_frame("T.match_buffer of a buffer region")
+    if shape is None:  # the region's own shape and dtype, as upstream
+        shape, dtype = [r.extent for r in source.region], source.buffer.dtype
+    if elem_offset is None and offset_factor:
+        # The view starts where the region does: a variable the lowering binds.
+        dims = _shape(shape, "T.match_buffer")
+        elem_offset = E.Var("elem_offset", dims[0].dtype if dims else "int32")
+    buf = _make_buffer(
+        "T.match_buffer", shape, dtype, data, strides, elem_offset, scope, align, axis_separators
+    )
+    block.match_buffers.append(S.MatchBufferRegion(buf, source))
     return buf
 
 
