@@ -84,6 +84,31 @@ def test_integer_and_double_constants_print_their_values_and_round_trip(dtype):
     np.testing.assert_array_equal(out.numpy(), np.array([3, 1, 4, 1, 5, 9], dtype)[idx])
 
 
+@pytest.mark.parametrize(
+    "dtype, values",
+    [
+        ("float32", [np.inf, -np.inf, np.nan, 1.5]),  # printed as "inf", "-inf", "nan"
+        ("float16", [0.5, -2.0, 65504.0, np.inf]),
+        ("uint64", [0, 2**63 + 5, 2**64 - 1, 7]),
+    ],
+)
+def test_special_values_round_trip_and_compile(dtype, values):
+    data = np.array(values, dtype)
+
+    @T.prim_func
+    def copy(C: T.Buffer((4,), dtype)):
+        k = T.allocate_const(data, dtype, [4])
+        kb = T.decl_buffer((4,), dtype, data=k)
+        for i in range(4):
+            C[i] = kb[i]
+
+    text = copy.script()
+    tvm.ir.assert_structural_equal(from_source(text), copy)
+    out = tvm.runtime.tensor(np.zeros(4, dtype))
+    tvm.compile(copy, target="c")["copy"](out)
+    np.testing.assert_array_equal(out.numpy(), data)
+
+
 def test_the_with_form_prints_when_the_constant_does_not_last_to_the_end():
     @T.prim_func
     def two(C: T.Buffer((2,), "int32")):

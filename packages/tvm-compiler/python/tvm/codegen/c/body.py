@@ -595,6 +595,8 @@ class BodyWriter:
         values = s.data.numpy().reshape(-1).tolist()
         if s.dtype.is_float:
             items = [c_float_literal(v, s.dtype) for v in values]
+        elif s.dtype.is_uint:
+            items = [f"{v}ULL" if v >= 2**31 else str(v) for v in values]
         else:
             items = [c_int_literal(v) for v in values]
         self.emit("{", depth)

@@ -275,6 +275,8 @@ def _constant_values(data, who):
         return data.value
     if isinstance(data, (int, float)) and not isinstance(data, _builtins.bool):
         return data
+    if data in ("inf", "-inf", "nan"):  # how the printer writes a float that has no literal
+        return float(data)
     raise TypeError(f"{who}: data must be a list of numbers, got an element {data!r}")
 
 
