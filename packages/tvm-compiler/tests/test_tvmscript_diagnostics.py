@@ -5,16 +5,13 @@ import sys
 
 import pytest
 import tvm
-from tvm.script import from_source
 from tvm.script import tir as T
+from tvmscript_checks import rendered_error
 
 HEAD = 'from tvm.script import tir as T\n@T.prim_func\ndef f(A: T.Buffer((4,), "float32")):\n'
 
 
-def _rendered(src: str) -> str:
-    with pytest.raises(tvm.error.DiagnosticError) as info:
-        from_source(src)
-    return str(info.value)
+_rendered = rendered_error
 
 
 @pytest.mark.parametrize(
@@ -33,8 +30,8 @@ def _rendered(src: str) -> str:
         ),
         (
             "    while True:\n        break\n",
-            "error: a while loop (this TIR has no While node) is not supported in TVMScript TIR\n"
-            " --> <string>:4:5\n   |\n 4 |     while True:\n   |     ^^^^^^^^^^^",
+            "error: break is not supported in TVMScript TIR\n"
+            " --> <string>:5:9\n   |\n 5 |         break\n   |         ^^^^^",
         ),
         (
             "    g = lambda x: x\n",
@@ -95,3 +92,12 @@ def test_an_uncaught_parse_error_prints_the_diagnostic_without_internal_frames()
     assert done.returncode == 1
     assert "error: name 'y' is not defined\n --> <string>:4:12" in done.stderr
     assert "evaluator.py" not in done.stderr
+
+
+def test_a_statement_checked_as_its_scope_closes_points_at_that_statement():
+    # `assert` lasts to the end of the body: its node is built (and checked) only then.
+    src = 'from tvm.script import tir as T\n@T.prim_func\ndef f(n: T.int32):\n    assert n, "m"\n'
+    assert _rendered(src + "    T.evaluate(0)\n") == (
+        "error: TypeError: AssertStmt: expected a bool expression, got dtype int32\n"
+        ' --> <string>:4:5\n   |\n 4 |     assert n, "m"\n   |     ^^^^^^^^^^^^^'
+    )

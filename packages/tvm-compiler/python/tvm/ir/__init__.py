@@ -7,6 +7,7 @@ _require("tvm-runtime", needed_by="tvm-compiler")  # the range in pyproject.toml
 
 from .dtype import DataType  # noqa: E402
 from .expr import BaseExpr, PrimExpr, Range, RelaxExpr  # noqa: E402
+from .global_info import GlobalInfo  # noqa: E402
 from .module import BaseFunc, GlobalVar, IRModule  # noqa: E402
 from .node import Node  # noqa: E402
 from .op import Op, list_op_names, register_op, register_op_attr  # noqa: E402
@@ -22,6 +23,7 @@ __all__ = [
     "BaseExpr",
     "BaseFunc",
     "DataType",
+    "GlobalInfo",
     "GlobalVar",
     "IRModule",
     "Node",

@@ -49,10 +49,10 @@ class BaseFunc(Node):
 class IRModule(Node):
     """Functions by GlobalVar (kept in insertion order) and module attributes."""
 
-    _fields = ("functions", "attrs")
+    _fields = ("functions", "attrs", "global_infos")
     _def_fields = ("functions",)
 
-    def __init__(self, functions=None, attrs=None):
+    def __init__(self, functions=None, attrs=None, global_infos=None):
         table: dict[GlobalVar, BaseFunc] = {}
         names: dict[str, GlobalVar] = {}
         for key, func in (functions or {}).items():
@@ -74,7 +74,12 @@ class IRModule(Node):
         for key in attrs:
             if not isinstance(key, str):
                 raise TypeError(f"IRModule: attribute keys must be str, got {key!r}")
-        self._set(functions=table, attrs=attrs, _names=names)
+        self._set(
+            functions=table,
+            attrs=attrs,
+            global_infos=_global_infos(global_infos, "IRModule"),
+            _names=names,
+        )
 
     @staticmethod
     def from_expr(func: BaseFunc, name: str = "main") -> IRModule:
@@ -127,18 +132,23 @@ class IRModule(Node):
         funcs[gv if gv is not None else (key if isinstance(key, GlobalVar) else GlobalVar(key))] = (
             func
         )
-        return IRModule(funcs, self.attrs)
+        return IRModule(funcs, self.attrs, self.global_infos)
 
     def without_function(self, key) -> IRModule:
         gv = self._resolve(key)
-        return IRModule({k: v for k, v in self.functions.items() if k is not gv}, self.attrs)
+        kept = {k: v for k, v in self.functions.items() if k is not gv}
+        return IRModule(kept, self.attrs, self.global_infos)
 
     def with_attr(self, attr_key_or_dict, attr_value=None) -> IRModule:
         """A module with one attribute set (`with_attr("k", v)`) or several (`with_attr({...})`)."""
         updates = _attr_updates("IRModule.with_attr", attr_key_or_dict, attr_value)
         if all(key in self.attrs and self.attrs[key] is value for key, value in updates.items()):
             return self
-        return IRModule(self.functions, {**self.attrs, **updates})
+        return IRModule(self.functions, {**self.attrs, **updates}, self.global_infos)
+
+    def update_global_info(self, name: str, global_info: list) -> IRModule:
+        """A module whose global_infos[name] is global_info (a list of GlobalInfo)."""
+        return IRModule(self.functions, self.attrs, {**self.global_infos, name: global_info})
 
     def show(self, black_format: bool = False) -> None:
         """Print the module's script."""
@@ -148,7 +158,7 @@ class IRModule(Node):
 
     def _with_replaced_functions(self, changed: dict) -> IRModule:
         funcs = {gv: changed.get(gv, func) for gv, func in self.functions.items()}
-        return IRModule(funcs, self.attrs)
+        return IRModule(funcs, self.attrs, self.global_infos)
 
     def _replace_functions_in_place(self, changed: dict) -> None:
         # Only the pass machinery calls this, and only on a module nobody else holds.
@@ -166,6 +176,26 @@ class IRModule(Node):
 
     def __repr__(self):
         return self.script()
+
+
+def _global_infos(infos, where: str) -> dict:
+    """infos as global_infos: str keys, each a tuple of GlobalInfo."""
+    from .global_info import GlobalInfo
+
+    out = {}
+    for key, items in dict(infos or {}).items():
+        if not isinstance(key, str):
+            raise TypeError(f"{where}: global_infos keys must be str, got {key!r}")
+        if not isinstance(items, (list, tuple)):
+            raise TypeError(f"{where}: global_infos[{key!r}] must be a list, got {items!r}")
+        for item in items:
+            if not isinstance(item, GlobalInfo):
+                raise TypeError(
+                    f"{where}: global_infos[{key!r}] holds GlobalInfo objects "
+                    f"(such as I.vdevice(...)), got {type(item).__name__}"
+                )
+        out[key] = tuple(items)
+    return out
 
 
 def _attr_updates(where: str, attr_key_or_dict, attr_value) -> dict:

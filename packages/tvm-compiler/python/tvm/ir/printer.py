@@ -61,12 +61,20 @@ def _header(dialects) -> str:
 
 def module_script(mod, **_options) -> str:
     """An IRModule as upstream prints it: `@I.ir_module class Module:` with its functions."""
-    dialects = [("ir", "I")]
-    body: list[str] = []
-    if mod.attrs:
-        from tvm.tir.printer import literal
+    from tvm.tir.printer import literal, quote
 
-        body.append(f"    I.module_attrs({literal(dict(mod.attrs))})")
+    dialects = [("ir", "I")]
+    head: list[str] = []  # upstream prints these with no blank line before the functions
+    if mod.attrs:
+        head.append(f"    I.module_attrs({literal(dict(mod.attrs))})")
+    if mod.global_infos:
+        infos = ", ".join(
+            f"{quote(key)}: [{', '.join(node_to_str(i) for i in items)}]"
+            for key, items in mod.global_infos.items()
+        )
+        head.append(f"    I.module_global_infos({{{infos}}})")
+    vdevices = mod.global_infos.get("vdevice", ())
+    body: list[str] = []
     # Upstream's order: TIR functions, then the others, each by name.
     items = sorted(
         mod.functions.items(),
@@ -78,10 +86,17 @@ def module_script(mod, **_options) -> str:
             raise TypeError(f"module_script: no printer for {type(func).__name__}")
         dialects.append(_DIALECTS.get(printer, ("tir", "T")))
         # Each function is its own naming scope, as upstream prints it.
-        text = printer(func, name=gv.name_hint, names=NameTable(), in_module=True)
+        text = printer(
+            func, name=gv.name_hint, names=NameTable(), in_module=True, vdevices=vdevices
+        )
         dialects += _uses_tir(text)
         body.append("\n".join("    " + line if line else line for line in text.split("\n")))
-    return _header(dialects) + "\n\n@I.ir_module\nclass Module:\n" + "\n\n".join(body)
+    return (
+        _header(dialects)
+        + "\n\n@I.ir_module\nclass Module:\n"
+        + "".join(line + "\n" for line in head)
+        + "\n\n".join(body)
+    )
 
 
 # Upstream's script() options this printer honours. show_meta has nothing to show: there is no

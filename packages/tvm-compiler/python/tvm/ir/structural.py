@@ -51,7 +51,8 @@ class _EqualChecker:
                 for key in sorted(lhs):
                     self.check(lhs[key], rhs[key], f"{path}[{key!r}]", defining)
                 return
-            for i, ((ka, va), (kb, vb)) in enumerate(zip(lhs.items(), rhs.items())):
+            pairs = zip(_ordered_items(lhs), _ordered_items(rhs))
+            for i, ((ka, va), (kb, vb)) in enumerate(pairs):
                 self.check(ka, kb, f"{path}.key[{i}]", defining)
                 self.check(va, vb, f"{path}[{ka!r}]", defining)
             return
@@ -183,7 +184,7 @@ class _Hasher:
             return
         if isinstance(value, dict):
             out.append(f"map{len(value)}")
-            items = sorted(value.items()) if _string_keyed(value) else value.items()
+            items = sorted(value.items()) if _string_keyed(value) else _ordered_items(value)
             for key, item in items:
                 self.feed(key, out, defining)
                 self.feed(item, out, defining)
@@ -192,6 +193,24 @@ class _Hasher:
             out.append(f"{type(value).__name__}.{value.name}")
             return
         out.append(f"{type(value).__name__}:{value!r}")
+
+
+def tensor_content(array) -> tuple:
+    """What structural equality compares a constant tensor (a NumPy array) by: its dtype, its
+    shape and a digest of its bytes (nodes holding tensor data keep this as a field)."""
+    import numpy as np
+
+    digest = hashlib.blake2b(np.ascontiguousarray(array).tobytes(), digest_size=16).hexdigest()
+    return (str(array.dtype), tuple(array.shape), digest)
+
+
+def _ordered_items(mapping):
+    """A mapping's items in the order structural equality pairs them: by name when every key
+    is a node compared by name (an IRModule's functions by GlobalVar), else as inserted."""
+    names = [getattr(type(k), "_compare_by", None) for k in mapping]
+    if names and all(names):
+        return sorted(mapping.items(), key=lambda kv: getattr(kv[0], names[0]))
+    return list(mapping.items())
 
 
 def _string_keyed(mapping) -> bool:

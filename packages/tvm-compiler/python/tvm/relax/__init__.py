@@ -36,6 +36,7 @@ from .expr import (  # noqa: E402
     prim_value,
 )
 from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
+from .global_info import DummyGlobalInfo, VDevice  # noqa: E402
 from .pipeline import get_default_pipeline, get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
     FuncStructInfo,
@@ -55,6 +56,8 @@ from .struct_info import (  # noqa: E402
 from .vm_build import build  # noqa: E402
 
 __all__ = [
+    "DummyGlobalInfo",
+    "VDevice",
     "Binding",
     "BlockBuilder",
     "BindingBlock",

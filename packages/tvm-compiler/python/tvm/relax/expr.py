@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from tvm.ir.expr import PrimExpr, RelaxExpr
 from tvm.ir.module import BaseFunc, GlobalVar
 from tvm.ir.node import Node
 from tvm.ir.op import Op
+from tvm.ir.structural import tensor_content
 
 from .struct_info import (
     FuncStructInfo,
@@ -204,7 +203,7 @@ class Constant(ExprWithOp):
         if not isinstance(data, tvm.runtime.Tensor):
             data = tvm.runtime.tensor(np.asarray(data))
         array = data.numpy()
-        content = (str(array.dtype), tuple(array.shape), _digest(array))
+        content = tensor_content(array)
         if struct_info is None:
             struct_info = TensorStructInfo(list(array.shape), str(data.dtype))
         _check_sinfo(struct_info, "Constant", "struct_info")
@@ -212,12 +211,6 @@ class Constant(ExprWithOp):
 
     def _rebuild(self, changes):
         return self  # a leaf
-
-
-def _digest(array) -> str:
-    import numpy as np
-
-    return hashlib.blake2b(np.ascontiguousarray(array).tobytes(), digest_size=16).hexdigest()
 
 
 class PrimValue(ExprWithOp):

@@ -15,6 +15,7 @@ from tvm.tir.printer import _identifier, _Printer, literal, quote
 
 from . import expr as X
 from . import struct_info as S
+from .global_info import VDevice
 
 # Ops whose result struct info is spelled in the call (out_sinfo=...): their bindings print
 # without an annotation, as upstream does.
@@ -40,7 +41,8 @@ class _PrimPrinter(_Printer):
 
 
 class RelaxPrinter:
-    def __init__(self, names: NameTable | None = None, module_name: str | None = None):
+    def __init__(self, names: NameTable | None = None, module_name: str | None = None, vdevices=()):
+        self.vdevices = tuple(vdevices)  # the module's, which vdevice="kind:index" counts in
         self.names = names if names is not None else NameTable()
         self.prim = _PrimPrinter(self.names)
         self.prim.hoisted = []  # symbolic dims first used in the body: declared at the top
@@ -82,6 +84,8 @@ class RelaxPrinter:
                 args.append(f"dtype={quote(s.dtype)}")
             if s.shape is None and s.ndim != -1:
                 args.append(f"ndim={s.ndim}")
+            if s.vdevice is not None and s.vdevice.target is not None:
+                args.append(f"vdevice={quote(self.vdevice_name(s.vdevice))}")
             return f"R.Tensor({', '.join(args)})" if args else "R.Tensor"
         if isinstance(s, S.ShapeStructInfo):
             if s.values is not None:
@@ -105,6 +109,18 @@ class RelaxPrinter:
                 f"R.Callable(({', '.join(params)}{',' if len(params) == 1 else ''}), {ret}{purity})"
             )
         return "R.Object"
+
+    def vdevice_name(self, vdevice) -> str:
+        """ "kind:index:scope", index among the module's virtual devices of that kind (the
+        device's own id when the module is not known), as upstream names it."""
+        kind = vdevice.target.kind.name
+        same_kind = [
+            d for d in self.vdevices if d.target is not None and d.target.kind.name == kind
+        ]
+        index = next(
+            (i for i, d in enumerate(same_kind) if d is vdevice or d == vdevice), vdevice.vdevice_id
+        )
+        return f"{kind}:{index}:{vdevice.memory_scope}"
 
     def sinfo_list(self, items) -> str:
         return (
@@ -313,8 +329,10 @@ class RelaxPrinter:
         out.extend(head + body)
 
 
-def _print(node, name=None, names: NameTable | None = None, in_module=False, **_ignored):
-    printer = RelaxPrinter(names, "Module" if in_module else None)
+def _print(
+    node, name=None, names: NameTable | None = None, in_module=False, vdevices=(), **_ignored
+):
+    printer = RelaxPrinter(names, "Module" if in_module else None, vdevices)
     if isinstance(node, X.Function):
         out: list[str] = []
         printer.function(node, name or node.attrs.get("global_symbol", "main"), out)
@@ -335,6 +353,17 @@ def _print(node, name=None, names: NameTable | None = None, in_module=False, **_
     return printer.expr(node)
 
 
+def _vdevice_text(vdevice, **_ignored) -> str:
+    """I.vdevice(target config, id, scope), the target spelled as upstream exports it."""
+    target = vdevice.target
+    if target is None:
+        config = None
+    else:
+        config = {"keys": list(target.keys), "tag": "", **target.export()}
+        config = dict(sorted(config.items()))
+    return f"I.vdevice({literal(config)}, {vdevice.vdevice_id}, {quote(vdevice.memory_scope)})"
+
+
 def _is_relax(node) -> bool:
     return isinstance(node, (X.Expr, S.StructInfo, X.Binding, X.BindingBlock)) and not isinstance(
         node, E.PrimExpr
@@ -342,3 +371,4 @@ def _is_relax(node) -> bool:
 
 
 register_printer(_is_relax, _print, dialect=("relax", "R"))
+register_printer(lambda node: isinstance(node, VDevice), _vdevice_text, dialect=("ir", "I"))

@@ -96,6 +96,7 @@ from .op import (
 )
 from .stmt import (
     Allocate,
+    AllocateConst,
     AssertStmt,
     Block,
     BlockRealize,
@@ -108,8 +109,10 @@ from .stmt import (
     IfThenElse,
     IterVar,
     LetStmt,
+    MatchBufferRegion,
     SeqStmt,
     Stmt,
+    While,
     seq,
 )
 

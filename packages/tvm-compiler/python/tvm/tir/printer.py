@@ -246,7 +246,10 @@ class _Printer:
                 parts.append(self.expr(d))
         return f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
 
-    def buffer_args(self, buf, data=None, dtype_always=True, symbolic=None) -> str:
+    def buffer_args(self, buf, data=None, dtype_always=True, symbolic=None, name=None) -> str:
+        """The arguments declaring buf; with name (the buffer's printed name) an element offset
+        variable seen here first is the buffer's own (`name.elem_offset`), which upstream
+        writes as offset_factor=1."""
         args = [self.shape(buf.shape, symbolic)]
         if dtype_always or buf.dtype != "float32":
             args.append(quote(buf.dtype))
@@ -254,12 +257,21 @@ class _Printer:
             args.append(f"data={data}")
         if buf.strides:
             args.append(f"strides={self.shape(buf.strides)}")
-        if not _is_zero(buf.elem_offset):
+        implied_offset = (
+            name is not None
+            and isinstance(buf.elem_offset, E.Var)
+            and id(buf.elem_offset) not in self.defined
+        )
+        if implied_offset:
+            self.define(buf.elem_offset, f"{name}.elem_offset")
+        elif not _is_zero(buf.elem_offset):
             args.append(f"elem_offset={self.expr(buf.elem_offset)}")
         if buf.scope != "global":
             args.append(f"scope={quote(buf.scope)}")
         if buf.data_alignment != buf.dtype.bytes:
             args.append(f"align={buf.data_alignment}")
+        if implied_offset:
+            args.append("offset_factor=1")
         if buf.axis_separators:
             args.append(f"axis_separators={list(buf.axis_separators)}")
         return ", ".join(args)
@@ -327,6 +339,10 @@ class _Printer:
             out.append(f"{pad}else:")
             self.stmt(s.else_case, indent + 1, out)
 
+    def _s_While(self, s, pad, indent, out):
+        self.emit(out, pad, f"while {self.expr(s.condition)}:")
+        self.stmt(s.body, indent + 1, out)
+
     def scoped(self, out, pad, indent, concise: str, with_form: str, body) -> None:
         """A binding statement: `x = ...` when it lasts to the end of its sequence (as
         upstream's concise form), else `with ... as x:` with its body indented."""
@@ -360,6 +376,16 @@ class _Printer:
         ext = ", ".join(self.expr(x) for x in s.extents)
         name = self.fresh(s.buffer_var)
         call = f'T.allocate([{ext}], {quote(s.dtype)}, "global")'
+        self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
+
+    def _s_AllocateConst(self, s, pad, indent, out):
+        # The data prints flat, every element (upstream stops after 201, which does not parse
+        # back to the same constant).
+        values = s.data.numpy().reshape(-1).tolist()
+        data = ", ".join(_float_text(v) if s.dtype.is_float else str(v) for v in values)
+        ext = ", ".join(self.expr(x) for x in s.extents)
+        call = f"T.allocate_const([{data}], {quote(s.dtype)}, [{ext}])"
+        name = self.fresh(s.buffer_var)
         self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
     def _s_DeclBuffer(self, s, pad, indent, out):
@@ -411,6 +437,8 @@ class _Printer:
         if block.annotations:
             self.emit(out, pad, f"T.block_attr({literal(dict(block.annotations), self.expr)})")
         self.alloc_buffers(block.alloc_buffers, pad, out)
+        for match in block.match_buffers:
+            self.emit(out, pad, self.match_buffer(match))
         if block.init is not None:
             self.emit(out, pad, "with T.init():")
             self.stmt(block.init, indent + 1, out)
@@ -421,6 +449,12 @@ class _Printer:
             name = self.defined.get(id(buf)) or self.define_buffer(buf)
             args = self.buffer_args(buf, dtype_always=False)
             self.emit(out, pad, f"{name} = T.alloc_buffer({args})")
+
+    def match_buffer(self, match) -> str:
+        source = self.region(match.source)
+        name = self.define_buffer(match.buffer)
+        args = self.buffer_args(match.buffer, dtype_always=False, name=name)
+        return f"{name} = T.match_buffer({source}, {args})"
 
     def _remappable(self, iv, value) -> bool:
         loop = self.loops.get(id(value)) if isinstance(value, E.Var) else None
@@ -517,6 +551,9 @@ def _print(node, name=None, names: NameTable | None = None, in_module=False, **_
         return f"{_identifier(node.name)}: T.Buffer({printer.buffer_args(node)})"
     if isinstance(node, S.BufferRegion):
         return printer.region(node)
+    if isinstance(node, S.MatchBufferRegion):
+        line = printer.match_buffer(node)
+        return "\n".join([*printer.pending, line])
     if isinstance(node, E.Range):
         return f"T.Range({printer.expr(node.min)}, {printer.expr(node.min + node.extent)})"
     if isinstance(node, S.IterVar):

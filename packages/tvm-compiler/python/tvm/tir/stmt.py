@@ -7,7 +7,7 @@ import enum
 from tvm.ir.node import Node
 
 from .buffer import Buffer
-from .expr import PrimExpr, Range, Var, _as_bool, access_dtype, convert
+from .expr import IntImm, PrimExpr, Range, Var, _as_bool, access_dtype, convert
 
 
 class Stmt(Node):
@@ -91,6 +91,19 @@ class For(Stmt):
         )
 
 
+class While(Stmt):
+    """Run body again and again while condition (a scalar bool, evaluated before each pass)
+    holds."""
+
+    _fields = ("condition", "body")
+
+    def __init__(self, condition, body, span=None):
+        condition = _as_bool(condition, "While")
+        if condition.dtype.lanes != 1:
+            raise TypeError(f"While: expected a scalar bool condition, got dtype {condition.dtype}")
+        self._set(condition=condition, body=_stmt(body, "While"), span=span)
+
+
 class SeqStmt(Stmt):
     _fields = ("seq",)
 
@@ -159,6 +172,62 @@ class Allocate(Stmt):
             dtype=DataType(dtype),
             extents=tuple(convert(e) for e in extents),
             body=_stmt(body, "Allocate"),
+            span=span,
+        )
+
+
+class AllocateConst(Stmt):
+    """Constant data (a tvm.runtime.Tensor of dtype, extents' shape) at buffer_var for the
+    duration of body; compared by the data's content."""
+
+    _fields = ("buffer_var", "dtype", "extents", "data", "_content", "body", "annotations")
+    _def_fields = ("buffer_var",)
+    _ignored_fields = ("span", "data")
+    _unvisited_fields = ("data", "_content")
+
+    def __init__(self, buffer_var, dtype, extents, data_or_idx, body, annotations=None, span=None):
+        import numpy as np
+        import tvm.runtime
+        from tvm.ir.dtype import DataType
+        from tvm.ir.structural import tensor_content
+
+        if not isinstance(buffer_var, Var) or not buffer_var.dtype.is_handle:
+            raise TypeError(f"AllocateConst: buffer_var must be a handle Var, got {buffer_var!r}")
+        dtype = DataType(dtype)
+        if dtype.lanes != 1 or not (dtype.is_int or dtype.is_uint or dtype.is_float):
+            raise TypeError(
+                f"AllocateConst: dtype must be a scalar int, uint or float, got {dtype}"
+            )
+        extents = tuple(convert(e) for e in extents)
+        if isinstance(data_or_idx, tvm.runtime.Tensor):
+            array = data_or_idx.numpy()
+        elif isinstance(data_or_idx, np.ndarray):
+            array = data_or_idx
+        else:
+            raise TypeError(
+                "AllocateConst: data_or_idx must be a tvm.runtime.Tensor or a NumPy array, "
+                f"got {type(data_or_idx).__name__}"
+            )
+        if str(array.dtype) != str(dtype):
+            raise TypeError(f"AllocateConst: data has dtype {array.dtype}, expected {dtype}")
+        if all(isinstance(e, IntImm) for e in extents):
+            count = int(np.prod([e.value for e in extents]))
+            if array.size != count:
+                raise ValueError(
+                    f"AllocateConst: data has {array.size} elements, extents "
+                    f"{[e.value for e in extents]} hold {count}"
+                )
+        data = data_or_idx
+        if not isinstance(data, tvm.runtime.Tensor):
+            data = tvm.runtime.tensor(np.ascontiguousarray(array))
+        self._set(
+            buffer_var=buffer_var,
+            dtype=dtype,
+            extents=extents,
+            data=data,
+            _content=tensor_content(array),
+            body=_stmt(body, "AllocateConst"),
+            annotations=dict(annotations or {}),
             span=span,
         )
 
@@ -262,10 +331,41 @@ class BufferRegion(Node):
         self._set(buffer=buffer, region=tuple(region))
 
 
-class Block(Stmt):
-    """A schedulable computation: iterators, body, optional reduction init, owned allocations."""
+class MatchBufferRegion(Node):
+    """buffer, a view of the region source of another buffer, defined for a block's body."""
 
-    _fields = ("iter_vars", "alloc_buffers", "reads", "writes", "init", "body", "annotations")
+    _fields = ("buffer", "source")
+    _def_fields = ("buffer",)
+    _unvisited_fields = ("buffer",)
+    _key_namespace = "tir"
+
+    def __init__(self, buffer, source, span=None):
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"MatchBufferRegion: buffer must be a Buffer, got {buffer!r}")
+        if not isinstance(source, BufferRegion):
+            raise TypeError(f"MatchBufferRegion: source must be a BufferRegion, got {source!r}")
+        if len(buffer.shape) > len(source.region):
+            raise ValueError(
+                f"MatchBufferRegion: buffer {buffer.name!r} has {len(buffer.shape)} dimensions, "
+                f"more than the {len(source.region)} of its source region"
+            )
+        self._set(buffer=buffer, source=source, span=span)
+
+
+class Block(Stmt):
+    """A schedulable computation: iterators, body, optional reduction init, owned allocations
+    and views of regions of other buffers (match_buffers)."""
+
+    _fields = (
+        "iter_vars",
+        "alloc_buffers",
+        "match_buffers",
+        "reads",
+        "writes",
+        "init",
+        "body",
+        "annotations",
+    )
     _unvisited_fields = ("alloc_buffers",)
     _def_fields = ("iter_vars", "alloc_buffers")
     _ignored_fields = ("span", "name_hint")
@@ -279,6 +379,7 @@ class Block(Stmt):
         body,
         init=None,
         alloc_buffers=(),
+        match_buffers=(),
         annotations=None,
         span=None,
     ):
@@ -287,9 +388,14 @@ class Block(Stmt):
         for iv in iter_vars:
             if not isinstance(iv, IterVar):
                 raise TypeError(f"Block {name_hint!r}: iter_vars must be IterVars, got {iv!r}")
-        for buf in alloc_buffers:
+        for buf in alloc_buffers or ():
             if not isinstance(buf, Buffer):
                 raise TypeError(f"Block {name_hint!r}: alloc_buffers must be Buffers, got {buf!r}")
+        for match in match_buffers or ():
+            if not isinstance(match, MatchBufferRegion):
+                raise TypeError(
+                    f"Block {name_hint!r}: match_buffers must be MatchBufferRegions, got {match!r}"
+                )
         self._set(
             iter_vars=tuple(iter_vars),
             reads=tuple(reads),
@@ -297,7 +403,8 @@ class Block(Stmt):
             name_hint=name_hint,
             body=_stmt(body, "Block"),
             init=None if init is None else _stmt(init, "Block"),
-            alloc_buffers=tuple(alloc_buffers),
+            alloc_buffers=tuple(alloc_buffers or ()),
+            match_buffers=tuple(match_buffers or ()),
             annotations=dict(annotations or {}),
             span=span,
         )
@@ -327,6 +434,7 @@ class BlockRealize(Stmt):
 
 __all__ = [
     "Allocate",
+    "AllocateConst",
     "AssertStmt",
     "Block",
     "BlockRealize",
@@ -339,8 +447,10 @@ __all__ = [
     "IfThenElse",
     "IterVar",
     "LetStmt",
+    "MatchBufferRegion",
     "PrimExpr",
     "SeqStmt",
     "Stmt",
+    "While",
     "seq",
 ]

@@ -545,6 +545,11 @@ class BodyWriter:
             self.stmt(s.else_case, depth + 1)
         self.emit("}", depth)
 
+    def _s_While(self, s, depth):
+        self.emit(f"while ({self.expr(s.condition)}) {{", depth)
+        self.stmt(s.body, depth + 1)
+        self.emit("}", depth)
+
     def _s_LetStmt(self, s, depth):
         self.emit("{", depth)
         self.emit(
@@ -581,6 +586,26 @@ class BodyWriter:
                 )
             self.stmt(s.body, depth + 1)
             self.emit(f"free({name});", depth + 1)
+        self.emit("}", depth)
+
+    def _s_AllocateConst(self, s, depth):
+        name = self.names.get(s.buffer_var)
+        if not (s.dtype.is_int or s.dtype.is_uint or s.dtype.type_code == "float"):
+            raise CodegenError(f"codegen c: constant data of dtype {s.dtype} is not supported")
+        values = s.data.numpy().reshape(-1).tolist()
+        if s.dtype.is_float:
+            items = [c_float_literal(v, s.dtype) for v in values]
+        elif s.dtype.is_uint:
+            items = [f"{v}ULL" if v >= 2**31 else str(v) for v in values]
+        else:
+            items = [c_int_literal(v) for v in values]
+        self.emit("{", depth)
+        self.emit(
+            f"static const {self.ctype(s.dtype)} {name}[{max(len(items), 1)}] "
+            f"__attribute__((aligned(64))) = {{{', '.join(items) or '0'}}};",
+            depth + 1,
+        )
+        self.stmt(s.body, depth + 1)
         self.emit("}", depth)
 
     def _s_DeclBuffer(self, s, depth):

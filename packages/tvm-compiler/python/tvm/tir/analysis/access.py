@@ -1,4 +1,5 @@
-"""Which buffers a block reads and writes, in order of first access."""
+"""Which buffers a block reads and writes, in order of first access (an access through a
+match_buffer view counts as one to the whole region it views, as upstream infers)."""
 
 from __future__ import annotations
 
@@ -12,30 +13,44 @@ class _AccessCollector(StmtExprVisitor):
         self.reads: dict[int, BufferRegion] = {}
         self.writes: dict[int, BufferRegion] = {}
         self.local: set[int] = set()
+        self.matched: dict[int, BufferRegion] = {}  # id(view) -> the region it views
+
+    def _record(self, found, buffer, indices):
+        source = self.matched.get(id(buffer))
+        if source is not None:
+            buffer, region = source.buffer, source
+        else:
+            region = None
+        if id(buffer) not in found and id(buffer.data) not in self.local:
+            if region is None:
+                region = BufferRegion(buffer, [Range.from_min_extent(i, 1) for i in indices])
+            found[id(buffer)] = region
+
+    def match(self, match_buffers):
+        for match in match_buffers:
+            # A view of a view stands for the region of the outermost buffer.
+            source = self.matched.get(id(match.source.buffer), match.source)
+            self.matched[id(match.buffer)] = source
 
     def visit_BufferLoad(self, load):
-        if id(load.buffer) not in self.reads and id(load.buffer.data) not in self.local:
-            self.reads[id(load.buffer)] = BufferRegion(
-                load.buffer, [Range.from_min_extent(i, 1) for i in load.indices]
-            )
+        self._record(self.reads, load.buffer, load.indices)
         self.generic_visit(load)
 
     def visit_BufferStore(self, store):
-        if id(store.buffer) not in self.writes and id(store.buffer.data) not in self.local:
-            self.writes[id(store.buffer)] = BufferRegion(
-                store.buffer, [Range.from_min_extent(i, 1) for i in store.indices]
-            )
+        self._record(self.writes, store.buffer, store.indices)
         self.generic_visit(store)
 
     def visit_Block(self, block):
         self.local.update(id(b.data) for b in block.alloc_buffers)
+        self.match(block.match_buffers)
         self.generic_visit(block)
 
 
-def block_access_regions(body, init=None, alloc_buffers=()):
+def block_access_regions(body, init=None, alloc_buffers=(), match_buffers=()):
     """(reads, writes) of a block body; a reduction's accumulator (read and written) is a write."""
     collector = _AccessCollector()
     collector.local.update(id(b.data) for b in alloc_buffers)
+    collector.match(match_buffers)
     collector.visit(body)
     reads = collector.reads
     if init is not None:

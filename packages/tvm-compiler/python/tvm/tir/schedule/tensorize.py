@@ -172,12 +172,15 @@ class _Rebase(StmtExprMutator):
             substitute(block.body, vmap),
             None if block.init is None else substitute(block.init, vmap),
             block.alloc_buffers,
+            substitute(block.match_buffers, vmap),
             block.annotations,
         )
         new = self.generic_visit(block)
         from ..analysis.access import block_access_regions
 
-        reads, writes = block_access_regions(new.body, new.init, new.alloc_buffers)
+        reads, writes = block_access_regions(
+            new.body, new.init, new.alloc_buffers, new.match_buffers
+        )
         return new.with_fields(reads=tuple(reads), writes=tuple(writes))
 
 

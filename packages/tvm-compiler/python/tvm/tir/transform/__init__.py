@@ -6,6 +6,7 @@ from tvm.transform import Sequential, prim_func_pass
 from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
 from .lower_blocks import lower_blocks
+from .lower_match_buffer import lower_match_buffer
 from .partition_full_tiles import partition_full_tiles
 from .register_tile_reduction import register_tile_reduction
 from .vectorize_loop import vectorize_loop
@@ -14,6 +15,14 @@ from .vectorize_loop import vectorize_loop
 def LowerBlocks():  # noqa: N802  (pass constructors are capitalised)
     """Replace blocks by loops' bodies with iterators inlined, init guarded, allocations made."""
     return prim_func_pass(lambda f, m, c: lower_blocks(f), opt_level=0, name="tir.LowerBlocks")
+
+
+def LowerMatchBuffer():  # noqa: N802
+    """Replace each block's match_buffer views by accesses to the buffers they view, their
+    offset, shape and stride variables bound to what the viewed region gives."""
+    return prim_func_pass(
+        lambda f, m, c: lower_match_buffer(f), opt_level=0, name="tir.LowerMatchBuffer"
+    )
 
 
 def Simplify():  # noqa: N802
@@ -62,6 +71,7 @@ def default_lowering() -> Sequential:
     """The passes tvm.compile runs before code generation."""
     return Sequential(
         [
+            LowerMatchBuffer(),
             LowerBlocks(),
             CompactBufferAllocation(),
             Simplify(),
@@ -80,6 +90,7 @@ __all__ = [
     "CompactBufferAllocation",
     "FlattenBuffer",
     "LowerBlocks",
+    "LowerMatchBuffer",
     "PartitionFullTiles",
     "RegisterTileReduction",
     "Simplify",

@@ -20,6 +20,8 @@ from tvm.relax.struct_info import (
 )
 from tvm.tir import expr as E
 
+from ..ir import resolve_vdevice
+
 _STATE = threading.local()
 
 
@@ -74,7 +76,11 @@ def Tensor(shape=None, dtype=None, vdevice=None, ndim: int = -1):  # noqa: N802
         shape, dtype = None, shape
     if shape is not None and not isinstance(shape, RelaxExpr):
         shape = _dims(shape, "R.Tensor")
-    return TensorStructInfo(shape, _dtype(dtype, "R.Tensor"), vdevice, ndim)
+    if isinstance(vdevice, _b.str) and _symbols() is None:
+        vdevice = None  # Python evaluating annotations; the parser evaluates them again
+    return TensorStructInfo(
+        shape, _dtype(dtype, "R.Tensor"), resolve_vdevice(vdevice, "R.Tensor"), ndim
+    )
 
 
 def Shape(values=None, ndim: int = -1):  # noqa: N802

@@ -88,13 +88,16 @@ class BlockFrame(TIRFrame):
         self.predicate = E.IntImm("bool", 1)
         self.annotations: dict = {}
         self.alloc_buffers: list = []
+        self.match_buffers: list = []
         self.init = None
 
     def exit(self):
         body = _body(self.stmts)
         reads, writes = self.reads, self.writes
         if reads is None or writes is None:
-            found_reads, found_writes = block_access_regions(body, self.init, self.alloc_buffers)
+            found_reads, found_writes = block_access_regions(
+                body, self.init, self.alloc_buffers, self.match_buffers
+            )
             reads = found_reads if reads is None else reads
             writes = found_writes if writes is None else writes
         block = S.Block(
@@ -105,6 +108,7 @@ class BlockFrame(TIRFrame):
             body,
             self.init,
             self.alloc_buffers,
+            self.match_buffers,
             self.annotations,
             self.span,
         )
@@ -131,6 +135,15 @@ class IfFrame(TIRFrame):
         if self.then_case is None:
             raise ValueError("T.If: the branch has no Then()")
         add_stmt(S.IfThenElse(self.condition, self.then_case, self.else_case, self.span))
+
+
+class WhileFrame(TIRFrame):
+    def __init__(self, condition, span=None):
+        super().__init__(span)
+        self.condition = condition
+
+    def exit(self):
+        add_stmt(S.While(self.condition, _body(self.stmts), self.span))
 
 
 class ThenFrame(TIRFrame):
@@ -175,6 +188,21 @@ class AllocateFrame(TIRFrame):
         add_stmt(S.Allocate(self.var, self.dtype, self.extents, _body(self.stmts), self.span))
 
 
+class AllocateConstFrame(TIRFrame):
+    def __init__(self, var, dtype, extents, data, annotations=None, span=None):
+        super().__init__(span)
+        self.value = self.var = var
+        self.dtype, self.extents, self.data, self.annotations = dtype, extents, data, annotations
+
+    def exit(self):
+        body = _body(self.stmts)
+        add_stmt(
+            S.AllocateConst(
+                self.var, self.dtype, self.extents, self.data, body, self.annotations, self.span
+            )
+        )
+
+
 class DeclBufferFrame(TIRFrame):
     """A declared buffer; with allocate=True the frame also allocates its memory."""
 
@@ -191,4 +219,4 @@ class DeclBufferFrame(TIRFrame):
 
 
 # Frames that last to the end of the enclosing body when written as a plain statement.
-CONCISE_FRAMES = (LetFrame, AssertFrame, AllocateFrame, DeclBufferFrame)
+CONCISE_FRAMES = (LetFrame, AssertFrame, AllocateFrame, AllocateConstFrame, DeclBufferFrame)

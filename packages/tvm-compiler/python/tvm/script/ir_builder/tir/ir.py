@@ -13,6 +13,7 @@ from tvm.tir.buffer import Buffer as _Buffer
 
 from ..base import IRBuilder
 from .frames import (
+    AllocateConstFrame,
     AllocateFrame,
     BlockFrame,
     BlockInitFrame,
@@ -22,6 +23,7 @@ from .frames import (
     IfFrame,
     PrimFuncFrame,
     ThenFrame,
+    WhileFrame,
     add_stmt,
 )
 
@@ -143,8 +145,22 @@ def match_buffer(
     buffer_type="default",
     axis_separators=None,
 ):
-    """The buffer a handle parameter receives."""
-    del offset_factor, buffer_type
+    """The buffer a handle parameter receives, or (param a region such as A[vi, 0:4], inside a
+    block) a view of that region for the block's body."""
+    del buffer_type
+    if isinstance(param, (E.BufferLoad, S.BufferRegion)):
+        return _match_region(
+            param,
+            shape,
+            dtype,
+            data,
+            strides,
+            elem_offset,
+            scope,
+            align,
+            offset_factor,
+            axis_separators,
+        )
     frame = _func_frame()
     if not _builtins.any(param is p for p in frame.params) or not param.dtype.is_handle:
         raise TypeError(f"T.match_buffer: expected a T.handle parameter, got {param!r}")
@@ -152,6 +168,24 @@ def match_buffer(
         "T.match_buffer", shape, dtype, data, strides, elem_offset, scope, align, axis_separators
     )
     frame.buffer_map[param] = buf
+    return buf
+
+
+def _match_region(
+    param, shape, dtype, data, strides, elem_offset, scope, align, offset_factor, axis_separators
+):
+    source = _region(param, "T.match_buffer")
+    block = _block_frame("T.match_buffer of a buffer region")
+    if shape is None:  # the region's own shape and dtype, as upstream
+        shape, dtype = [r.extent for r in source.region], source.buffer.dtype
+    if elem_offset is None and offset_factor:
+        # The view starts where the region does: a variable the lowering binds.
+        dims = _shape(shape, "T.match_buffer")
+        elem_offset = E.Var("elem_offset", dims[0].dtype if dims else "int32")
+    buf = _make_buffer(
+        "T.match_buffer", shape, dtype, data, strides, elem_offset, scope, align, axis_separators
+    )
+    block.match_buffers.append(S.MatchBufferRegion(buf, source))
     return buf
 
 
@@ -201,6 +235,49 @@ def allocate(extents, dtype, scope="global", condition=True, annotations=None) -
     del scope, condition, annotations
     var = E.Var(_builder().take_name("buf"), "handle")
     return AllocateFrame(var, DataType(dtype), [E.convert(e) for e in extents])
+
+
+def allocate_const(data, dtype, extents, annotations=None) -> AllocateConstFrame:
+    """Constant data (a flat or nested list of numbers, a NumPy array or a tvm Tensor) of
+    dtype laid out over extents; binds the handle of its memory."""
+    import numpy as np
+    import tvm.runtime
+
+    dtype = _dtype(dtype, "T.allocate_const")
+    if not isinstance(extents, (list, tuple)):
+        raise TypeError(f"T.allocate_const: extents must be a list such as [4], got {extents!r}")
+    extents = [E.convert(e) for e in extents]
+    if isinstance(data, tvm.runtime.Tensor):
+        data = data.numpy()
+    elif not isinstance(data, np.ndarray):
+        data = _constant_values(data, "T.allocate_const")
+    try:
+        array = np.asarray(data, dtype=str(dtype))
+    except (TypeError, ValueError, OverflowError) as err:
+        raise ValueError(f"T.allocate_const: data does not convert to {dtype}: {err}") from None
+    if _builtins.all(isinstance(e, E.IntImm) for e in extents):
+        shape = tuple(e.value for e in extents)
+        if array.size != int(np.prod(shape)):
+            raise ValueError(
+                f"T.allocate_const: data has {array.size} elements, extents {list(shape)} "
+                f"hold {int(np.prod(shape))}"
+            )
+        array = array.reshape(shape)
+    var = E.Var(_builder().take_name("buf"), "handle")
+    return AllocateConstFrame(var, dtype, extents, array, annotations)
+
+
+def _constant_values(data, who):
+    """Nested lists of Python numbers or constant PrimExprs, as Python numbers."""
+    if isinstance(data, (list, tuple)):
+        return [_constant_values(d, who) for d in data]
+    if isinstance(data, (E.IntImm, E.FloatImm)):
+        return data.value
+    if isinstance(data, (int, float)) and not isinstance(data, _builtins.bool):
+        return data
+    if data in ("inf", "-inf", "nan"):  # how the printer writes a float that has no literal
+        return float(data)
+    raise TypeError(f"{who}: data must be a list of numbers, got an element {data!r}")
 
 
 def LetStmt(value, var=None):  # noqa: N802
@@ -416,6 +493,11 @@ def evaluate(value) -> None:
 
 def If(condition) -> IfFrame:  # noqa: N802
     return IfFrame(E.convert(condition))
+
+
+def While(condition) -> WhileFrame:  # noqa: N802
+    """`with T.While(cond):`: the body runs while cond (a scalar bool) holds."""
+    return WhileFrame(E.convert(condition))
 
 
 def Then() -> ThenFrame:  # noqa: N802

@@ -1,7 +1,7 @@
-"""tvm.script.ir (`from tvm.script import ir as I`): modules and their attributes."""
+"""tvm.script.ir (`from tvm.script import ir as I`): modules, their attributes and global infos."""
 
-from tvm.script.ir_builder.ir import module_attrs
+from tvm.script.ir_builder.ir import lookup_vdevice, module_attrs, module_global_infos, vdevice
 
 from .entry import ir_module
 
-__all__ = ["ir_module", "module_attrs"]
+__all__ = ["ir_module", "lookup_vdevice", "module_attrs", "module_global_infos", "vdevice"]

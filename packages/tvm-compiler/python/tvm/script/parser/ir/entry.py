@@ -38,11 +38,15 @@ def parse_module(source: Source, node: ast.ClassDef, values: dict):
     relax_defs = [
         n for n in node.body if isinstance(n, ast.FunctionDef) and is_relax_function(parser, n)
     ]
-    for stmt in relax_defs:  # calls between Relax functions need the callee's struct info
-        sinfo = signature_struct_info(source, stmt, values)
-        if sinfo is not None:
-            gvs[stmt.name]._fill_late_field("struct_info_", sinfo)
     with IRBuilder() as builder, IRModuleFrame() as frame:
+        # I.module_attrs / I.module_global_infos first: signatures name the virtual devices.
+        for stmt in node.body:
+            if isinstance(stmt, ast.Expr):
+                source.run(stmt.value, parser.eval)
+        for stmt in relax_defs:  # calls between Relax functions need the callee's struct info
+            sinfo = signature_struct_info(source, stmt, values)
+            if sinfo is not None:
+                gvs[stmt.name]._fill_late_field("struct_info_", sinfo)
         for stmt in node.body:
             if any(stmt is r for r in relax_defs):
                 frame.functions[gvs[stmt.name]] = parse_relax_function_node(source, stmt, values)
@@ -53,11 +57,11 @@ def parse_module(source: Source, node: ast.ClassDef, values: dict):
                 frame.functions[gvs[stmt.name]] = parse_prim_func_node(
                     source, stmt, values, private
                 )
-            elif isinstance(stmt, ast.Expr):
-                parser.eval(stmt.value)
-            elif not isinstance(stmt, ast.Pass):
+            elif not isinstance(stmt, (ast.Pass, ast.Expr)):
                 raise source.error(
-                    stmt, "an @I.ir_module class holds functions and I.module_attrs(...) only"
+                    stmt,
+                    "an @I.ir_module class holds functions, I.module_attrs(...) and "
+                    "I.module_global_infos(...) only",
                 )
     return builder.get()
 

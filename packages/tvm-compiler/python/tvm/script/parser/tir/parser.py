@@ -16,7 +16,6 @@ from ..core.evaluator import ramp_of
 from ..core.parser import Parser
 
 _STATEMENT_NAMES = {
-    ast.While: "a while loop (this TIR has no While node)",
     ast.Break: "break",
     ast.Continue: "continue",
     ast.Try: "try",
@@ -109,9 +108,10 @@ class TIRParser(Parser):
             frame = self.visit_stmt(stmt)
             if frame is not None:
                 frame.__enter__()
-                concise.append(frame)
-        for frame in reversed(concise):
-            frame.__exit__(None, None, None)
+                concise.append((stmt, frame))
+        for stmt, frame in reversed(concise):
+            # What the frame builds is checked as it closes: a failure points at its statement.
+            self.source.run(stmt, lambda _node, frame=frame: frame.__exit__(None, None, None))
 
     def visit_stmt(self, node):
         method = getattr(self, f"visit_{type(node).__name__}", None)
@@ -154,7 +154,7 @@ class TIRParser(Parser):
         raise self.error(target, "expected a name, a tuple of names or a buffer element")
 
     def _bind_value(self, name, value, node):
-        if isinstance(value, (F.DeclBufferFrame, F.AllocateFrame)):
+        if isinstance(value, (F.DeclBufferFrame, F.AllocateFrame, F.AllocateConstFrame)):
             value.span = self.source.span(node)
             self.bind(name, value.value)
             return value
@@ -250,6 +250,22 @@ class TIRParser(Parser):
             if node.orelse:
                 with F.ElseFrame(), self.scope():
                     self.visit_body(node.orelse)
+
+    def visit_While(self, node):
+        if node.orelse:
+            raise self.error(node, "while ... else is not supported in TVMScript")
+        cond = self.eval(node.test)
+        if isinstance(cond, bool):
+            cond = E.IntImm("bool", int(cond))
+        dtype = getattr(cond, "dtype", None)
+        if not isinstance(cond, E.PrimExpr) or not dtype.is_bool or dtype.lanes != 1:
+            what = f"dtype {dtype}" if isinstance(cond, E.PrimExpr) else type(cond).__name__
+            raise self.error(
+                node.test,
+                f"a while condition must be a scalar bool expression such as i[0] < n, got {what}",
+            )
+        with F.WhileFrame(cond, self.source.span(node)), self.scope():
+            self.visit_body(node.body)
 
     def visit_Assert(self, node):
         cond = self.eval(node.test)
