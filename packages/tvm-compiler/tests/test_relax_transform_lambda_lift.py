@@ -258,9 +258,9 @@ def test_closure_over_a_symbolic_shape_tensor_runs_for_each_size():
     @I.ir_module
     class Dyn:
         @R.function
-        def main(
-            x: R.Tensor(("n", 3), "float32"), y: R.Tensor(("n", 3), "float32")
-        ) -> R.Tensor(("n", 3), "float32"):
+        def main(x: R.Tensor(("n", 3), "float32"), y: R.Tensor(("n", 3), "float32")) -> R.Tensor(
+            ("n", 3), "float32"
+        ):
             n = T.int64()
 
             @R.function
@@ -282,3 +282,53 @@ def test_closure_over_a_symbolic_shape_tensor_runs_for_each_size():
 def test_closures_in_compiled_exec_mode_are_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="use exec_mode='bytecode'"):
         relax.build(Closure, target="llvm", exec_mode="compiled")
+
+
+def test_closures_passed_to_a_module_function_from_either_branch():
+    @I.ir_module
+    class HigherOrder:
+        @R.function
+        def apply(
+            f: R.Callable((R.Tensor((2, 3), "float32"),), R.Tensor((2, 3), "float32")),
+            v: R.Tensor((2, 3), "float32"),
+        ) -> R.Tensor((2, 3), "float32"):
+            r = f(v)
+            return r
+
+        @R.function
+        def main(
+            x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32"), c: R.Tensor((), "bool")
+        ) -> R.Tensor((2, 3), "float32"):
+            cls = HigherOrder
+
+            @R.function
+            def plain(a: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+                b = R.multiply(a, a)
+                return b
+
+            @R.function
+            def uses_both(a: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+                b = plain(a)
+                d = R.add(b, x)
+                return d
+
+            if c:
+
+                @R.function
+                def in_branch(a: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+                    e = R.subtract(a, y)
+                    return e
+
+                out = cls.apply(in_branch, x)
+            else:
+                out = cls.apply(uses_both, y)
+            return out
+
+    after = relax.transform.LambdaLift()(HigherOrder)
+    assert relax.analysis.well_formed(after)
+    # plain captures nothing: uses_both calls it directly, it needs no closure of its own
+    assert len(_calls_of(after["main_uses_both"], "main_plain")) == 1
+    vm = relax.VirtualMachine(tvm.compile(HigherOrder, target="llvm"), tvm.cpu())
+    x, y = _inputs()
+    np.testing.assert_allclose(vm["main"](x, y, np.array(True)).numpy(), x - y, rtol=1e-6)
+    np.testing.assert_allclose(vm["main"](x, y, np.array(False)).numpy(), y * y + x, rtol=1e-6)
