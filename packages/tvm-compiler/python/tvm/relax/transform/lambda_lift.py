@@ -121,12 +121,10 @@ class _LambdaLifter(ExprMutator):
 
     def _lifted_function(self, func, cap_params):
         new = self.visit_Function(func)
-        ret = new.ret_struct_info
-        body_sinfo = _sinfo_of(new.body)
-        if body_sinfo is not None and not struct_info_base_check(ret, body_sinfo):
-            ret = body_sinfo  # a returned local function is a closure object now
         attrs = {k: v for k, v in new.attrs.items() if k != "global_symbol"}
-        return Function([*new.params, *cap_params], new.body, ret, new.is_pure, attrs, func.span)
+        return Function(
+            [*new.params, *cap_params], new.body, new.ret_struct_info, new.is_pure, attrs, func.span
+        )
 
     def visit_Function(self, func):  # noqa: N802
         new = super().visit_Function(func)
@@ -134,6 +132,7 @@ class _LambdaLifter(ExprMutator):
             return func
         body_sinfo = _sinfo_of(new.body)
         if body_sinfo is not None and not struct_info_base_check(new.ret_struct_info, body_sinfo):
+            # a returned local function is a closure object now
             return Function(new.params, new.body, body_sinfo, new.is_pure, new.attrs, new.span)
         return new
 
@@ -144,6 +143,7 @@ class _LambdaLifter(ExprMutator):
             if not isinstance(func, Function):
                 continue
             self.global_name = gv.name_hint
+            self.direct, self.var_remap_ = {}, {}
             new = self.visit_expr(func)
             if new is not func:
                 changed[gv] = new
