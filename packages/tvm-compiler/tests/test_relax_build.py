@@ -168,6 +168,27 @@ def test_export_library_runs_in_a_fresh_process_without_the_compiler(tmp_path, b
         )
 
 
+def test_build_params_are_bound_and_exported_for_a_fresh_process(tmp_path, build):
+    sizes = (4, 8, 3)
+    weights = _weights(sizes)
+    names = [f"{kind}{layer}" for layer in range(len(sizes) - 1) for kind in ("w", "b")]
+    params = {name: tvm.runtime.tensor(a) for name, a in zip(names, _flat(weights))}
+    ex = build(mlp_module(sizes), "llvm", params=params)
+    lib = tmp_path / "mlp_params.so"
+    ex.export_library(str(lib))
+    x = np.random.default_rng(3).standard_normal((5, 4)).astype("float32")
+    xp = str(tmp_path / "x.npy")
+    np.save(xp, x)
+    # main now takes x alone: the weights travel inside the library
+    proc = subprocess.run(
+        [sys.executable, "-c", _FRESH, str(lib), xp], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_allclose(
+        np.load(xp + ".out.npy"), mlp_reference(x, weights), rtol=1e-5, atol=1e-5
+    )
+
+
 def _if_on_tensor_module():
     from tvm import tir
     from tvm.ir.module import IRModule

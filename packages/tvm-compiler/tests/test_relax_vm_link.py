@@ -91,15 +91,84 @@ def test_static_shape_mismatch_names_dimension_and_values(link):
         vm["main"](np.zeros(3, "float32"))
 
 
-def test_unsupported_target_and_params_are_refused():
-    with pytest.raises(ValueError, match="argument 'params' is not supported"):
-        vm_link(relax.ExecBuilder(), "llvm", params={"main": [1]})
+def test_bad_builder_and_params_are_refused():
+    with pytest.raises(TypeError, match="vm_link: argument 'params' must be a dict"):
+        vm_link(relax.ExecBuilder(), "llvm", params=[1])
+    with pytest.raises(TypeError, match="vm_link: argument 'params' has a key 3 that is not"):
+        vm_link(relax.ExecBuilder(), "llvm", params={3: np.zeros(2)})
+    with pytest.raises(TypeError, match="vm_link: argument 'params' entry 'w' must be a tensor"):
+        vm_link(relax.ExecBuilder(), "llvm", params={"w": object()})
     with pytest.raises(TypeError, match="argument 'builder' must be an ExecBuilder"):
         vm_link(42, "llvm")
 
 
+def _params():
+    return {
+        "w": np.arange(6, dtype="float32") * 2,
+        "table": np.array([[1, 2], [3, 4]], "int64"),
+    }
+
+
+def test_params_are_linked_into_the_executable(link):
+    ex = link(_dynamic_program(), "llvm", tir_mod=_add_module(), params=_params())
+    got = ex.get_const_var_tensor()
+    assert sorted(got) == ["table", "w"]
+    for name, value in _params().items():
+        np.testing.assert_array_equal(got[name].numpy(), value)
+    assert vm_link(relax.ExecBuilder(), "llvm").get_const_var_tensor() == {}
+
+
+class _FakeExternal:
+    """An external module in apache-tvm's const-loader contract, its functions in Python."""
+
+    def __init__(self, names):
+        self.names, self.received = names, None
+
+    def get_function(self, name, allow_missing=False):
+        funcs = {
+            "get_symbol": lambda: "ext0",
+            "get_const_vars": lambda: self.names,
+            "__init_ext0": lambda tensors: setattr(self, "received", tensors),
+        }
+        return funcs.get(name)
+
+
+def test_external_modules_get_the_constants_they_name():
+    from tvm.runtime.vm.const_loader import init_submodules
+
+    params = {k: tvm.runtime.tensor(v) for k, v in _params().items()}
+    ext = _FakeExternal(["table", "w"])
+    init_submodules("vm_link", [ext], params)
+    assert [t.numpy().tolist() for t in ext.received] == [[[1, 2], [3, 4]], list(range(0, 12, 2))]
+    with pytest.raises(ValueError, match=r"vm_link: module 'ext0' needs the constants \['b'\]"):
+        init_submodules("vm_link", [_FakeExternal(["b"])], params)
+
+
+def test_corrupt_params_blob_is_refused():
+    from tvm.runtime.vm.const_loader import load_params, save_params
+
+    blob = save_params({"w": tvm.runtime.tensor(np.ones(2, "float32"))})
+    assert load_params(blob)["w"].numpy().tolist() == [1.0, 1.0]
+    with pytest.raises(ValueError, match="expected b'TVMSVMPR'"):
+        load_params(b"NOTPARAMS" + blob[9:])
+    with pytest.raises(ValueError, match="truncated data"):
+        load_params(blob[:-3])
+
+
+def _run_runtime_only(script, path) -> list:
+    """The lines script printed, run in a child process on the library at path."""
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
+
+
 # Run in a child: the compiler's packages cannot be imported there, as with only tvm-runtime.
-_RUNTIME_ONLY = """
+_BLOCK_COMPILER = """
 import sys, importlib.abc
 BLOCKED = ("tvm.tir", "tvm.relax", "tvm.ir", "tvm.te", "tvm.codegen", "tvm.driver", "tvm.target")
 class Block(importlib.abc.MetaPathFinder):
@@ -107,6 +176,34 @@ class Block(importlib.abc.MetaPathFinder):
         if name.startswith(BLOCKED):
             raise ImportError(f"{name} is blocked: this process has only tvm-runtime")
 sys.meta_path.insert(0, Block())
+"""
+_PARAMS_RUNTIME_ONLY = (
+    _BLOCK_COMPILER
+    + """
+import tvm
+from tvm.runtime.vm import Executable, VirtualMachine
+mod = tvm.runtime.load_module(sys.argv[1])
+params = Executable.from_module(mod).get_const_var_tensor()
+print(sorted(params))
+print(VirtualMachine(mod, tvm.cpu())["main"](params["w"]).numpy().tolist())
+print(params["table"].numpy().tolist())
+assert not [m for m in sys.modules if m.startswith(BLOCKED)]
+"""
+)
+
+
+def test_exported_params_are_used_in_a_process_without_the_compiler(tmp_path, link):
+    ex = link(_dynamic_program(), "llvm", tir_mod=_add_module(), params=_params())
+    path = ex.export_library(tmp_path / "with_params.so")
+    names, result, table = _run_runtime_only(_PARAMS_RUNTIME_ONLY, path)
+    assert names == "['table', 'w']"
+    assert result == str([3.0 * v for v in range(0, 12, 2)])
+    assert table == "[[1, 2], [3, 4]]"
+
+
+_RUNTIME_ONLY = (
+    _BLOCK_COMPILER
+    + """
 import numpy as np, tvm
 from tvm.runtime.vm import VirtualMachine
 mod = tvm.runtime.load_module(sys.argv[1])
@@ -118,20 +215,14 @@ except ValueError as err:
     print("ValueError", err)
 assert not [m for m in sys.modules if m.startswith(BLOCKED)]
 """
+)
 
 
 def test_export_library_loads_in_a_process_without_the_compiler(tmp_path, link):
     ex = link(_dynamic_program(), "llvm", tir_mod=_add_module())
     path = ex.export_library(tmp_path / "model.so")
     assert str(path).endswith("model.so")
-    out = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(_RUNTIME_ONLY), str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    lines = _run_runtime_only(_RUNTIME_ONLY, path)
     assert lines[0] == "[0.0, 3.0, 6.0, 9.0, 12.0, 15.0]"
     assert lines[1].startswith("ValueError main: argument 'x': expected a tensor of 1 dimensions")
 

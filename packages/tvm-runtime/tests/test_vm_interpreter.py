@@ -105,7 +105,8 @@ def test_vm_function_calls_vm_function_and_recurses():
 
 def test_closures_tuples_and_the_vm_state():
     p = Program()
-    p.function("addk", ["k", "x"], 3, [("call", "test.vm.add", [r(1), r(0)], r(2)), ("ret", r(2))])
+    # make_closure binds k as addk's last argument.
+    p.function("addk", ["x", "k"], 3, [("call", "test.vm.add", [r(0), r(1)], r(2)), ("ret", r(2))])
     p.function(
         "main",
         ["k", "x"],

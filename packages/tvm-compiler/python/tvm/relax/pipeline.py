@@ -29,6 +29,8 @@ def default_build_pipeline():
     from tvm.relax import transform
 
     passes = [
+        # Local functions become module functions and closures first: the VM runs only those.
+        transform.LambdaLift(),
         *_legalize_passes(),
         transform.ToNonDataflow(),
         transform.RemovePurityChecking(),

@@ -93,7 +93,9 @@ def build(
             mod = pipeline(mod)
     builder = ExecBuilder()
     tir_mod = _export_under_module_names(codegen(builder, mod))
-    ex = vm_link(builder, target, tir_mod, exec_mode=exec_mode)
+    # Constants external codegen left for its modules travel as the executable's params.
+    constants = dict(mod.attrs.get("const_name_to_constant", None) or {})
+    ex = vm_link(builder, target, tir_mod, exec_mode=exec_mode, params=constants)
     if key is not None:
         _RECENT[key] = (source, ex)
         while len(_RECENT) > _RECENT_LIMIT:

@@ -13,30 +13,37 @@ import hashlib
 import os
 
 from tvm.runtime.vm import Executable, register_linker
+from tvm.runtime.vm.const_loader import (
+    PARAMS_SIZE_SYMBOL,
+    PARAMS_SYMBOL,
+    check_params,
+    init_submodules,
+    save_params,
+)
 from tvm.runtime.vm.executable import BYTECODE_SIZE_SYMBOL, BYTECODE_SYMBOL
 from tvm.runtime.vm.native import native_source
 
 _MINIMAL_PRELUDE = "#include <tvm_ffi/c_api.h>\n\nTVM_FFI_LIBRARY_ABI_TAG();\n"
 
 _BLOB_TEMPLATE = r"""
-/* The VM executable's bytecode (tvm.runtime.vm serialisation), embedded by vm_link. */
+/* Data embedded by vm_link (the VM bytecode, or its params; tvm.runtime.vm serialisation). */
 __asm__(".pushsection .rodata\n"
         ".balign 16\n"
-        ".globl tvm_vm_blob_start\n.hidden tvm_vm_blob_start\n"
-        "tvm_vm_blob_start:\n"
+        ".globl @LABEL@_start\n.hidden @LABEL@_start\n"
+        "@LABEL@_start:\n"
         ".incbin \"@PATH@\"\n"
-        ".globl tvm_vm_blob_end\n.hidden tvm_vm_blob_end\n"
-        "tvm_vm_blob_end:\n"
+        ".globl @LABEL@_end\n.hidden @LABEL@_end\n"
+        "@LABEL@_end:\n"
         ".popsection\n");
-extern const unsigned char tvm_vm_blob_start[] __attribute__((visibility("hidden")));
-extern const unsigned char tvm_vm_blob_end[] __attribute__((visibility("hidden")));
+extern const unsigned char @LABEL@_start[] __attribute__((visibility("hidden")));
+extern const unsigned char @LABEL@_end[] __attribute__((visibility("hidden")));
 
 TVM_FFI_DLL_EXPORT int __tvm_ffi_@ADDR@(void* self, const TVMFFIAny* args,
                                           int32_t num_args, TVMFFIAny* result) {
   (void)self; (void)args; (void)num_args;
   result->type_index = kTVMFFIOpaquePtr;
   result->zero_padding = 0;
-  result->v_ptr = (void*)tvm_vm_blob_start;
+  result->v_ptr = (void*)@LABEL@_start;
   return 0;
 }
 
@@ -45,13 +52,15 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_@SIZE@(void* self, const TVMFFIAny* args,
   (void)self; (void)args; (void)num_args;
   result->type_index = kTVMFFIInt;
   result->zero_padding = 0;
-  result->v_int64 = (int64_t)(tvm_vm_blob_end - tvm_vm_blob_start);
+  result->v_int64 = (int64_t)(@LABEL@_end - @LABEL@_start);
   return 0;
 }
 """
 
 
-def _blob_source(blob: bytes) -> str:
+def _blob_source(blob: bytes, label="tvm_vm_blob", symbols=None) -> str:
+    """C text embedding blob, handed out by the exported functions symbols (address, size)."""
+    addr, size = symbols or (BYTECODE_SYMBOL, BYTECODE_SIZE_SYMBOL)
     from tvm.codegen.c.compiler import cache_dir
 
     folder = cache_dir()
@@ -68,8 +77,9 @@ def _blob_source(blob: bytes) -> str:
         )
     return (
         _BLOB_TEMPLATE.replace("@PATH@", str(path))
-        .replace("@ADDR@", BYTECODE_SYMBOL)
-        .replace("@SIZE@", BYTECODE_SIZE_SYMBOL)
+        .replace("@LABEL@", label)
+        .replace("@ADDR@", addr)
+        .replace("@SIZE@", size)
     )
 
 
@@ -118,10 +128,16 @@ def _resolve_target(target):
 
 
 def link_executable(
-    ex: Executable, target=None, tir_mod=None, ext_libs=None, exec_mode: str = "bytecode"
+    ex: Executable,
+    target=None,
+    tir_mod=None,
+    ext_libs=None,
+    exec_mode: str = "bytecode",
+    params=None,
 ) -> Executable:
     """ex with its kernels (tir_mod) and bytecode compiled into one loaded library; with
-    exec_mode="compiled" its VM functions are compiled into it too (relax.vm_compiled)."""
+    exec_mode="compiled" its VM functions are compiled into it too (relax.vm_compiled); params
+    ({name: Tensor}) are embedded beside the bytecode."""
     target = _resolve_target(target)
     if tir_mod is not None:
         text, uses_openmp = _kernel_source(tir_mod, target)
@@ -136,11 +152,16 @@ def link_executable(
         text += functions
     blob = ex.save_to_bytes()
     text += _blob_source(blob)
+    if params:
+        symbols = (PARAMS_SYMBOL, PARAMS_SIZE_SYMBOL)
+        text += _blob_source(save_params(params), "tvm_vm_params", symbols)
     lib = _compile(text, uses_openmp, target)
     for ext in ext_libs or ():
         lib.import_module(ext)
-    linked = Executable(ex.functions, ex.constants, ex.instructions, lib, lib_has_bytecode=True)
-    return linked
+    init_submodules("vm_link", ext_libs or (), params or {})
+    return Executable(
+        ex.functions, ex.constants, ex.instructions, lib, lib_has_bytecode=True, params=params
+    )
 
 
 def vm_link(
@@ -149,19 +170,18 @@ def vm_link(
     """The Executable of builder's bytecode with tir_mod's PrimFuncs compiled for target.
 
     Kernels are looked up by name in the one library that also embeds the bytecode, so
-    ``ex.export_library(path)`` writes everything to a single file."""
-    if params:
-        raise ValueError(
-            "vm_link: argument 'params' is not supported yet: bind parameters into the "
-            "program as constants (ExecBuilder.convert_constant)"
-        )
+    ``ex.export_library(path)`` writes everything to a single file. params ({name: tensor})
+    are embedded too: ``ex.get_const_var_tensor()`` returns them, after loading as well, and
+    an ext_libs module naming constants (get_symbol / get_const_vars) is initialised with
+    them through its ``__init_<symbol>``, as apache-tvm's const loader does."""
+    params = check_params("vm_link", params)
     ex = builder.get() if hasattr(builder, "get") else builder
     if not isinstance(ex, Executable):
         raise TypeError(
             f"vm_link: argument 'builder' must be an ExecBuilder, got {type(builder).__name__}"
         )
     _check_exec_mode("vm_link", exec_mode)
-    return link_executable(ex, target, tir_mod, ext_libs, exec_mode)
+    return link_executable(ex, target, tir_mod, ext_libs, exec_mode, params)
 
 
 def _check_exec_mode(func: str, exec_mode) -> None:

@@ -37,6 +37,7 @@ from .binary import (
     power,
     subtract,
 )
+from .closure import invoke_closure, invoke_pure_closure, make_closure
 from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
 from .datatype import astype
 from .dynamic_slice import dynamic_strided_slice
@@ -120,6 +121,8 @@ __all__ = [
     "full_like",
     "greater",
     "greater_equal",
+    "invoke_closure",
+    "invoke_pure_closure",
     "less",
     "less_equal",
     "linear",
@@ -128,6 +131,7 @@ __all__ = [
     "logical_not",
     "logical_or",
     "logical_xor",
+    "make_closure",
     "matmul",
     "max",
     "maximum",

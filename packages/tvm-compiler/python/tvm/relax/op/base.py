@@ -59,6 +59,66 @@ def _infer_from_sinfo_args(call, ctx):
     return call.sinfo_args[0]
 
 
+def _same_tensor(a, b) -> bool:
+    """Whether tensor struct infos a and b provably describe the same shape and dtype (an
+    unknown shape on either side is not a mismatch, only a differing rank or dtype is)."""
+    from ..analysis.struct_info_analysis import _same_values
+
+    if not (isinstance(a, TensorStructInfo) and isinstance(b, TensorStructInfo)):
+        return False
+    if a.dtype != b.dtype or (a.ndim != -1 and b.ndim != -1 and a.ndim != b.ndim):
+        return False
+    da, db = dims_of(a), dims_of(b)
+    return da is None or db is None or _same_values(da, db)
+
+
+def _describe(sinfo) -> str:
+    from ._utils import fmt_shape
+
+    if isinstance(sinfo, TensorStructInfo):
+        return f"{fmt_shape(sinfo)} {sinfo.dtype}"
+    return type(sinfo).__name__
+
+
+def _infer_call_tir_inplace(call, ctx):
+    """call_tir_inplace's result, after checking that each output written in place has its
+    argument's shape and dtype (the kernel writes into that very tensor)."""
+    out = _infer_from_sinfo_args(call, ctx)
+    outs = list(out.fields) if isinstance(out, TupleStructInfo) else [out]
+    attrs = call.attrs
+    indices = list(getattr(attrs, "inplace_indices", None) or attrs.get("inplace_indices", ()))
+    args = arg_sinfo(call, 1, "args")
+    fields = list(args.fields) if isinstance(args, TupleStructInfo) else [args]
+    if len(indices) != len(outs):
+        raise ValueError(
+            f"call_tir_inplace: inplace_indices has {len(indices)} entries but there are "
+            f"{len(outs)} outputs; give one index (or -1) per output"
+        )
+    seen = set()
+    for i, (index, sinfo) in enumerate(zip(indices, outs)):
+        index = int(index)
+        if index == -1:
+            continue
+        if not 0 <= index < len(fields):
+            raise ValueError(
+                f"call_tir_inplace: inplace_indices[{i}] = {index} is out of range for "
+                f"{len(fields)} arguments"
+            )
+        if index in seen:
+            raise ValueError(
+                f"call_tir_inplace: argument {index} is written in place by two outputs"
+            )
+        seen.add(index)
+        arg = fields[index]
+        if not _same_tensor(arg, sinfo):
+            raise TypeError(
+                f"call_tir_inplace: output {i} is written into argument {index}, so it must "
+                f"have that argument's shape and dtype: argument {_describe(arg)}, output "
+                f"{_describe(sinfo)}"
+            )
+    return out
+
+
 def _tir_vars(who, tir_vars):
     if tir_vars is None:
         return []
@@ -195,7 +255,7 @@ def _infer_assert(call, ctx):
 
 
 register("call_tir", _infer_from_sinfo_args)
-register("call_tir_inplace", _infer_from_sinfo_args)
+register("call_tir_inplace", _infer_call_tir_inplace)
 register("call_dps_packed", _infer_from_sinfo_args)
 register("call_pure_packed", _infer_call_pure_packed)
 register("shape_of", _infer_shape_of)

@@ -1,11 +1,11 @@
-"""unique: the distinct elements of a tensor (flattened), optionally sorted, with the index
-of each one's first occurrence, the inverse map and the counts; the result's length depends
-on the data, so only its rank is known."""
+"""unique: the distinct elements of a tensor (flattened, or slices along an axis), optionally
+sorted, with the index of each one's first occurrence, the inverse map and the counts; the
+result's length depends on the data, so only its rank is known."""
 
 from __future__ import annotations
 
 from ..struct_info import TensorStructInfo, TupleStructInfo
-from ._utils import tensor_arg
+from ._utils import normalize_axis, tensor_arg
 from .base import call_op, register
 from .op_attrs import Attrs
 
@@ -17,7 +17,13 @@ class UniqueAttrs(Attrs):
 def _infer_unique(call, ctx):
     data = tensor_arg(call, 0, "x")
     a = call.attrs
-    values = TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=1)
+    ndim = 1
+    if a.axis is not None:
+        if data.ndim == 0:
+            raise ValueError("unique: argument 'x' is a scalar, which has no axis to take")
+        normalize_axis("unique", a.axis, data.ndim)
+        ndim = data.ndim  # unique slices along axis: the other dims are kept
+    values = TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=ndim)
     extra = []
     if a.return_index:
         extra.append(TensorStructInfo(dtype="int64", vdevice=data.vdevice, ndim=1))
@@ -42,15 +48,18 @@ def unique(
     """The unique elements of x flattened (ascending when sorted, else in order of first
     appearance); with the flags, also a tuple's further fields in this order: the index in x of
     each one's first occurrence, for each element of x its position in the result, and how
-    often each occurs. Unique slices along an axis are not supported yet."""
-    if axis is not None:
-        raise NotImplementedError("unique: axis is not supported yet (only the flattened form)")
+    often each occurs. With axis, the unique slices of x along that axis instead (sorted
+    lexicographically, as numpy.unique(axis=...) does), the indices counting slices."""
+    if axis is not None and (not isinstance(axis, int) or isinstance(axis, bool)):
+        axis = getattr(axis, "value", axis)  # an IntImm / PrimValue's int
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise TypeError(f"unique: argument 'axis' must be an int or None, got {axis!r}")
     attrs = UniqueAttrs(
         sorted=bool(sorted),
         return_index=bool(return_index),
         return_inverse=bool(return_inverse),
         return_counts=bool(return_counts),
-        axis=None,
+        axis=axis,
     )
     return call_op("unique", [x], attrs)
 

@@ -15,6 +15,7 @@ from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
 from .fuse_tir import FuseTIR
 from .kill_after_last_use import KillAfterLastUse
+from .lambda_lift import LambdaLift
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
 from .lift_transform_params import LiftTransformParams
@@ -47,6 +48,7 @@ __all__ = [
     "FuseOps",
     "FuseTIR",
     "KillAfterLastUse",
+    "LambdaLift",
     "LegalizeOps",
     "LiftTransformParams",
     "LowerAllocTensor",

@@ -44,7 +44,8 @@ def _lower(value):
     if name == "relax.make_closure":
         func, captured = args
         fields = list(captured.fields) if isinstance(captured, Tuple) else [captured]
-        return _with_ctx("vm.builtin.make_closure", [func, *fields], sinfo)
+        # The VM binds the captured values as the function's last arguments (no VM state).
+        return call_packed("vm.builtin.make_closure", [func, *fields], sinfo)
     if name in ("relax.invoke_closure", "relax.invoke_pure_closure"):
         closure, call_args = args
         fields = list(call_args.fields) if isinstance(call_args, Tuple) else [call_args]

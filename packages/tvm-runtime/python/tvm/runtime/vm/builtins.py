@@ -34,7 +34,8 @@ def builtin(name):
 
 
 class VMClosure:
-    """A function with some leading arguments already bound (vm.builtin.make_closure)."""
+    """A function with its last arguments already bound (vm.builtin.make_closure): the values
+    a lifted local function captured, which LambdaLift appends to its parameters."""
 
     __slots__ = ("func", "saved_args")
 
@@ -43,7 +44,7 @@ class VMClosure:
         self.saved_args = tuple(saved_args)
 
     def __call__(self, *args):
-        return self.func(*self.saved_args, *args)
+        return self.func(*args, *self.saved_args)
 
     def __repr__(self) -> str:
         name = getattr(self.func, "__name__", type(self.func).__name__)
@@ -297,6 +298,10 @@ def null_value():
 
 @builtin("vm.builtin.make_closure")
 def make_closure(func, *saved_args):
+    if not callable(func):
+        raise TypeError(
+            f"vm.builtin.make_closure: argument 'func' must be a function, got {_type_name(func)}"
+        )
     return VMClosure(func, saved_args)
 
 

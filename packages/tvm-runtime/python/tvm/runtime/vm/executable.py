@@ -60,12 +60,16 @@ class Executable:
     compiled TIR kernels); when that library embeds this very bytecode (vm_link's output, or a
     loaded file) export_library just writes it out."""
 
-    def __init__(self, functions, constants, instructions, lib=None, *, lib_has_bytecode=False):
+    def __init__(
+        self, functions, constants, instructions, lib=None, *, lib_has_bytecode=False, params=None
+    ):
         self.functions = list(functions)
         self.constants = list(constants)
         self.instructions = list(instructions)
         self.lib = lib
         self._lib_has_bytecode = lib_has_bytecode
+        # Named constants vm_link(params=...) embedded beside the bytecode.
+        self.params = dict(params or {})
         self.func_map = {f.name: i for i, f in enumerate(self.functions)}
 
     # ---- upstream's names -----------------------------------------------------------------
@@ -81,6 +85,10 @@ class Executable:
 
     def __contains__(self, name) -> bool:
         return name in self.func_map
+
+    def get_const_var_tensor(self) -> dict:
+        """The named constants linked in with vm_link(params=...): {name: Tensor}."""
+        return dict(self.params)
 
     # ---- serialisation --------------------------------------------------------------------
 
@@ -111,7 +119,12 @@ class Executable:
         )
         data = ctypes.string_at(address, int(size_fn()))
         functions, constants, instructions = load_program(data)
-        return cls(functions, constants, instructions, mod, lib_has_bytecode=True)
+        from .const_loader import embedded_params, init_submodules
+
+        params = embedded_params(mod)
+        if params:
+            init_submodules("Executable.from_module", getattr(mod, "imports", ()), params)
+        return cls(functions, constants, instructions, mod, lib_has_bytecode=True, params=params)
 
     def export_library(self, file_name, **kwargs) -> str:
         """Write one shared library holding the kernels and the bytecode; returns its path.
