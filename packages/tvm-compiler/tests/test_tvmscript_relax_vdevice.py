@@ -165,3 +165,46 @@ def test_a_malformed_global_infos_call_is_a_diagnostic():
 
 if __name__ == "__main__":
     tvm.testing.main()
+
+
+@I.ir_module
+class _DevicesWithWork:
+    I.module_global_infos({"vdevice": [I.vdevice("llvm")]})
+
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+        with R.dataflow():
+            y = R.add(x, x)
+            z = R.nn.relu(y)
+            R.output(z)
+        return z
+
+    @R.function(private=True)
+    def unused(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+        return x
+
+
+@pytest.mark.parametrize(
+    "passes",
+    [
+        ["LegalizeOps"],
+        ["LegalizeOps", "AnnotateTIROpPattern", "FuseOps", "FuseTIR"],
+        ["LegalizeOps", "FoldConstant"],
+        ["DeadCodeElimination"],
+        ["LambdaLift"],
+        ["LiftTransformParams"],
+        ["LegalizeOps", "ToNonDataflow", "CallTIRRewrite", "ComputePrimValue", "VMShapeLower"],
+    ],
+    ids=lambda names: "+".join(names),
+)
+def test_passes_keep_the_module_s_global_infos(passes):
+    # Every pass that rebuilds the module must carry its virtual devices along, or a later pass
+    # finds no device that a tensor's vdevice names.
+    mod = _DevicesWithWork
+    for name in passes:
+        pass_ = getattr(relax.transform, name, None) or getattr(relax.backend, name)
+        mod = pass_()(mod)
+    assert mod.global_infos.keys() == {"vdevice"}
+    assert tvm.ir.structural_equal(
+        list(mod.global_infos["vdevice"]), list(_DevicesWithWork.global_infos["vdevice"])
+    )

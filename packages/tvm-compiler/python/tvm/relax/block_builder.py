@@ -119,6 +119,7 @@ class BlockBuilder(Normalizer):
             raise TypeError(f"BlockBuilder: mod must be an IRModule, got {type(mod).__name__}")
         self._funcs: dict = dict(mod.functions) if mod is not None else {}
         self._mod_attrs: dict = dict(mod.attrs) if mod is not None else {}
+        self._global_infos = dict(mod.global_infos) if mod is not None else {}
         self._used_names: set = {gv.name_hint for gv in self._funcs}
         self._var_names: dict = {}
         self._func_hashes: dict = {}
@@ -347,7 +348,7 @@ class BlockBuilder(Normalizer):
 
     def get(self) -> IRModule:
         """The module built so far."""
-        return IRModule(dict(self._funcs), self._mod_attrs)
+        return IRModule(dict(self._funcs), self._mod_attrs, self._global_infos)
 
     finalize = get
 

@@ -498,6 +498,6 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
             return mod
         funcs = {gv: changed.get(gv, f) for gv, f in mod.functions.items()}
         funcs.update(new_funcs)
-        return IRModule(funcs, mod.attrs)
+        return IRModule(funcs, mod.attrs, mod.global_infos)
 
     return vm_shape_lower

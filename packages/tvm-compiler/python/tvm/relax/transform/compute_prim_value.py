@@ -115,6 +115,6 @@ def ComputePrimValue():  # noqa: N802
         from tvm.ir.module import IRModule
 
         funcs = {**dict(new_funcs), **{gv: changed.get(gv, f) for gv, f in mod.functions.items()}}
-        return IRModule(funcs, mod.attrs)
+        return IRModule(funcs, mod.attrs, mod.global_infos)
 
     return compute_prim_value

@@ -111,12 +111,11 @@ def DeadCodeElimination(entry_functions=None):  # noqa: N802
                 if new is not func:
                     changed[gv] = new
         if changed:
-            mod = IRModule({gv: changed.get(gv, f) for gv, f in mod.functions.items()}, mod.attrs)
+            mod = mod._with_replaced_functions(changed)
         live = _reachable(mod, entries)
         if len(live) == len(mod.functions):
             return mod
-        return IRModule(
-            {gv: f for gv, f in mod.functions.items() if gv.name_hint in live}, mod.attrs
-        )
+        kept = {gv: f for gv, f in mod.functions.items() if gv.name_hint in live}
+        return IRModule(kept, mod.attrs, mod.global_infos)
 
     return dead_code_elimination

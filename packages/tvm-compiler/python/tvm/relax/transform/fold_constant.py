@@ -103,7 +103,6 @@ def FoldConstant(target="llvm"):  # noqa: N802
 
     @module_pass(opt_level=0, name="FoldConstant")
     def fold_constant(mod, ctx):
-        from tvm.ir.module import IRModule
         from tvm.relax.expr import Function
 
         functions = [(gv, f) for gv, f in mod.functions.items() if isinstance(f, Function)]
@@ -118,6 +117,6 @@ def FoldConstant(target="llvm"):  # noqa: N802
                 changed[gv] = new
         if not changed:
             return mod
-        return IRModule({gv: changed.get(gv, f) for gv, f in mod.functions.items()}, mod.attrs)
+        return mod._with_replaced_functions(changed)
 
     return fold_constant
