@@ -46,6 +46,10 @@ class ChannelClosed(Exception):
     """The peer closed the channel (or the connection was reset)."""
 
 
+class SendFailed(ChannelClosed):
+    """The peer was gone before a request was sent (it may have said why first)."""
+
+
 def new_frame():
     """A bytearray with room for the frame header; encode the meta section after it."""
     return bytearray(_HEADER_SIZE)
@@ -132,6 +136,17 @@ class Channel:
             return
         with lock:
             self._send_all(frame)
+
+    def transact(self, frame):
+        """Send the packed request ``frame``, then read its reply as recv_frame does. A peer
+        gone before the request left raises SendFailed."""
+        try:
+            self.send_packed(frame)
+        except SendFailed:
+            raise
+        except ChannelClosed as err:
+            raise SendFailed(str(err)) from None
+        return self.recv_frame()
 
     # -- receiving -----------------------------------------------------------------------
     def _fill(self, n):
@@ -257,6 +272,9 @@ class SocketChannel(Channel):
         if self.deadline is not None:
             self._arm_deadline()
         try:
+            if self._skip and self._can_spin:  # polling is off for this read: block now
+                self._skip -= 1
+                return sock.recv_into(view)
             if self._can_spin and sock.gettimeout() is None and self._poll_window():
                 try:  # the bytes are often there already: no clock reads then
                     got = sock.recv_into(view, 0, _DONTWAIT)
@@ -294,6 +312,26 @@ class SocketChannel(Channel):
             self.sock.sendall(frame)
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as err:
             raise _peer_closed(err) from None
+
+    def transact(self, frame):
+        # The hot path of every call: one send, one read that usually brings the whole
+        # reply, parsed in place (any other case goes through recv_frame's checks).
+        if self.write_lock is not None or self.deadline is not None or self._lo != self._hi:
+            return Channel.transact(self, frame)
+        try:
+            self.sock.sendall(frame)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError) as err:
+            raise SendFailed(_peer_closed(err)) from None
+        got = self._recv_into(self._view)
+        if not got:
+            raise ChannelClosed("peer closed the connection")
+        if got > _HEADER_SIZE:
+            length, code, meta_len = _unpack_header(self._buf, 0)
+            if got == _HEADER_SIZE + meta_len == length + 8 and length <= self.max_frame_size:
+                # exactly one whole frame without bulk
+                return code, self._buf[_HEADER_SIZE:got], 0
+        self._lo, self._hi = 0, got
+        return self.recv_frame()
 
     def close(self):
         try:

@@ -6,7 +6,7 @@ import struct
 from tvm.error import RPCError
 
 from . import protocol
-from .channel import ChannelClosed, new_frame
+from .channel import ChannelClosed, SendFailed, new_frame
 from .codec import ProtocolError, decode_all, decode_one, encode
 from .errors import describe, remote_error
 from .protocol import BULK_CHUNK_SIZE, FRAME_HEADER, Code, Tag, frame_name
@@ -17,9 +17,14 @@ logger = logging.getLogger("tvm.rpc")
 # A CALL frame up to its arguments: the header (filled in by send_frame), the function id.
 _CALL_HEAD = struct.Struct(FRAME_HEADER.format + "Bq")
 _TAGGED_ID = struct.Struct("<Bq")
+_TAGGED_ID_SIZE = _TAGGED_ID.size
+_unpack_tagged_id = _TAGGED_ID.unpack_from
+_CALL = Code.CALL
+_TAG_INT = Tag.INT
 _NONE_META = bytes([Tag.NONE])
 _HEADER_SIZE = FRAME_HEADER.size
 _pack_header = FRAME_HEADER.pack_into
+_MAX_NULLARY_FRAMES = 1024
 # The reply to a call returning None, the most common one: sent as it is.
 _RETURN_NONE = FRAME_HEADER.pack(FRAME_HEADER.size - 8 + 1, Code.RETURN, 1) + _NONE_META
 
@@ -33,6 +38,7 @@ class RPCEndpoint:
         self.version = protocol.PROTOCOL_VERSION if version is None else version
         self.closed = False
         self.peer_version = None
+        self._nullary_frames = {}  # function id -> its CALL frame without arguments
 
     # -- both sides ---------------------------------------------------------------------
     def send(self, code, values=(), bulk=None):
@@ -89,30 +95,25 @@ class RPCEndpoint:
     def call(self, function_id, args):
         """CALL function_id(*args) and return its one result: the hot path of every remote
         call, so it builds its frame directly and reads a plain reply without detours."""
+        if self.closed:
+            raise RPCError(f"tvm.rpc: the session ({self.name}) is closed")
         if args:
             frame = bytearray(_CALL_HEAD.pack(0, Code.CALL, 0, Tag.INT, function_id))
             for value in args:
                 encode(value, frame)
-        else:  # the whole frame at once
-            frame = _CALL_HEAD.pack(
-                _CALL_HEAD.size - 8, Code.CALL, _CALL_HEAD.size - _HEADER_SIZE, Tag.INT, function_id
-            )
-        if self.closed:
-            raise RPCError(f"tvm.rpc: the session ({self.name}) is closed")
-        channel = self.channel
+            if len(frame) > self.channel.max_frame_size:
+                return self.exchange(Code.CALL, frame, single=True)  # raises: too large
+            _pack_header(frame, 0, len(frame) - 8, Code.CALL, len(frame) - _HEADER_SIZE)
+        else:  # the whole frame, the same for every call of the function
+            frame = self._nullary_frames.get(function_id)
+            if frame is None:
+                frame = self._nullary_frame(function_id)
         try:
             try:
-                if not args:
-                    channel.send_packed(frame)
-                elif len(frame) <= channel.max_frame_size:
-                    _pack_header(frame, 0, len(frame) - 8, Code.CALL, len(frame) - _HEADER_SIZE)
-                    channel.send_packed(frame)
-                else:
-                    channel.send_frame(Code.CALL, frame)  # raises: too large
-            except ChannelClosed:
+                code, meta, bulk_len = self.channel.transact(frame)
+            except SendFailed:
                 self._raise_parting_notice()
                 raise
-            code, meta, bulk_len = channel.recv_frame()
             if code == Code.RETURN and not bulk_len:
                 return None if meta == _NONE_META else decode_one(meta)
             return self._reply_of(code, meta, bulk_len, None, Code.RETURN, True)
@@ -121,6 +122,15 @@ class RPCEndpoint:
             if failure is err:
                 raise
             raise failure from None
+
+    def _nullary_frame(self, function_id):
+        frame = _CALL_HEAD.pack(
+            _CALL_HEAD.size - 8, Code.CALL, _CALL_HEAD.size - _HEADER_SIZE, Tag.INT, function_id
+        )
+        if len(self._nullary_frames) >= _MAX_NULLARY_FRAMES:
+            self._nullary_frames.clear()  # ids of freed functions: do not keep them forever
+        self._nullary_frames[function_id] = frame
+        return frame
 
     def exchange(self, code, frame, bulk=None, bulk_into=None, single=False):
         """Send the request ``frame`` (from new_frame()) and read its reply (see request)."""
@@ -207,20 +217,26 @@ class RPCEndpoint:
     def serve(self, session):
         """Serve requests into ``session`` until SHUTDOWN or the peer goes away."""
         channel = self.channel
+        recv_frame = channel.recv_frame
+        call_handle = session.call_handle
         while True:
             try:
-                code, meta, bulk_len = channel.recv_frame()
+                code, meta, bulk_len = recv_frame()
             except ChannelClosed:
                 return
             except ProtocolError as err:
                 logger.warning("tvm.rpc: closing connection: malformed frame: %s", err)
                 return
-            if code == Code.SHUTDOWN:
-                return
             try:
-                if code == Code.CALL and not bulk_len:
-                    if self._serve_call(session, meta):
+                if code == _CALL and not bulk_len:
+                    if len(meta) == _TAGGED_ID_SIZE and meta[0] == _TAG_INT:  # no arguments
+                        served = self._serve_call(call_handle, _unpack_tagged_id(meta)[1], ())
+                    else:
+                        served = self._serve_call(call_handle, *_call_of(meta))
+                    if served:
                         continue
+                    return
+                if code == Code.SHUTDOWN:
                     return
                 handler = HANDLERS.get(code)
                 if code not in HANDLERS:
@@ -252,17 +268,12 @@ class RPCEndpoint:
             except ChannelClosed:
                 return
 
-    def _serve_call(self, session, meta):
+    def _serve_call(self, call_handle, function_id, args):
         """Serve one CALL (the hot path of serve); False when the peer has gone."""
-        if len(meta) == _TAGGED_ID.size and meta[0] == Tag.INT:  # a call without arguments
-            function_id, args = _TAGGED_ID.unpack_from(meta)[1], ()
-        else:
-            values = decode_all(meta)
-            function_id, args = (values[0] if values else None), values[1:]
         try:
             if type(function_id) is not int:
                 raise TypeError("tvm.rpc call request: expected a function handle id first")
-            reply = session.call_handle(function_id, args)
+            reply = call_handle(function_id, args)
             if reply is None:
                 frame = None
             else:
@@ -293,6 +304,12 @@ class RPCEndpoint:
         except ChannelClosed:
             return False
         return True
+
+
+def _call_of(meta):
+    """(function id, arguments) of a CALL request's meta."""
+    values = decode_all(meta)
+    return (values[0] if values else None), values[1:]
 
 
 def _handle_pairs(values):

@@ -13,6 +13,7 @@ from .session import RPCSession, check_device_op
 from .workspaces import WORKSPACE_ROOT_VAR
 
 _PLAIN = (type(None), bool, int, float, str, bytes, bytearray)
+_FUNCTION = HandleKind.FUNCTION
 
 
 def _time_evaluator(
@@ -149,12 +150,12 @@ class LocalSession(RPCSession):
 
     def call_handle(self, function_id, args):
         entry = self._objects.get(function_id)
-        if entry is None or entry[0] != HandleKind.FUNCTION:
+        if entry is None or entry[0] != _FUNCTION:
             self._lookup(function_id, HandleKind.FUNCTION, "LocalSession.call")  # raises
         if args:
             args = [a if type(a) in _PLAIN else self._resolve(a) for a in args]
         result = entry[1](*args)
-        return result if type(result) in _PLAIN else self._export(result)
+        return result if result is None or type(result) in _PLAIN else self._export(result)
 
     def free_handles(self, handles):
         for _, hid in handles:
