@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import tvm  # noqa: E402
 from mlp_workload import BATCHES, SIZES, batch_input, best_ms, numpy_mlp, weights  # noqa: E402
 from tvm import relax, te, tir  # noqa: E402
+from workloads import tile_dense  # noqa: E402
 
 
 def dense(x, w):
@@ -31,10 +32,11 @@ def bias_relu(y, b):
     return te.compute(y.shape, lambda i, j: tir.Max(y[i, j] + b[j], zero), name="bias_relu")
 
 
-def mlp_module(ops: bool = False):
+def mlp_module(ops: bool = False, batch: int | None = None):
     """The MLP with emit_te kernels (dense, bias_relu), or with ops=True as relax.op
-    matmul/add/relu that LegalizeOps lowers (the program apache-tvm is measured on)."""
-    n = tir.Var("n", "int64")
+    matmul/add/relu that LegalizeOps lowers (the program apache-tvm is measured on); the batch
+    is symbolic unless given."""
+    n = tir.Var("n", "int64") if batch is None else tir.const(batch, "int64")
     bb = relax.BlockBuilder()
     x = relax.Var("x", relax.TensorStructInfo((n, SIZES[0]), "float32"))
     params = [x]
@@ -59,24 +61,11 @@ def mlp_module(ops: bool = False):
 
 
 def schedule_dense(mod):
-    """A hand schedule for each dense kernel: columns in vector loops of 64 (16 when that does
-    not divide), column blocks in parallel, the reduction outside the vector loop (no tuning;
-    64 was the best of 16/32/64/128 here)."""
+    """Each dense kernel tiled by workloads.tile_dense (8 rows x 64 columns x 4, no tuning)."""
     funcs = {}
     for gv, func in mod.functions.items():
         if isinstance(func, tir.PrimFunc) and gv.name_hint.startswith("dense"):
-            sch = tir.Schedule(func)
-            block = sch.get_block("dense")
-            i, j, k = sch.get_loops(block)
-            cols = int(func.buffer_map[func.params[1]].shape[1])
-            inner = next((v for v in (64, 16) if cols % v == 0), 1)
-            jo, ji = sch.split(j, [None, inner])
-            sch.reorder(jo, i, k, ji)
-            if inner > 1:
-                sch.vectorize(ji)
-            sch.parallel(jo)
-            sch.decompose_reduction(block, k)
-            func = sch.mod["main"]
+            func = tile_dense(func)
         funcs[gv] = func
     return tvm.IRModule(funcs, mod.attrs)
 

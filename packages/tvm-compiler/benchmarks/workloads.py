@@ -1,4 +1,5 @@
-"""Kernels the compiler benchmarks measure: the scheduled matmul and a parallel vector add."""
+"""Kernels the compiler benchmarks measure: the scheduled matmul, the MLP's dense layers and a
+parallel vector add."""
 
 from __future__ import annotations
 
@@ -30,6 +31,38 @@ def matmul_schedule(
     sch.reverse_compute_at(write_back, jo)
     sch.decompose_reduction(block, ko)
     return sch
+
+
+def tile_dense(func: tir.PrimFunc, block: str = "dense", rows: int = 8) -> tir.PrimFunc:
+    """func's x @ w block in tiles of rows x 64 columns (16, or all of them, when 64 does not
+    divide) x 4 reduction steps: columns vectorized, column blocks in parallel. A symbolic
+    batch split by rows leaves a bound check that PartitionFullTiles turns into whole tiles
+    (register-tiled) and one guarded tail."""
+    sch = tir.Schedule(func)
+    dense = sch.get_block(block)
+    i, j, k = sch.get_loops(dense)
+    cols = int(func.buffer_map[func.params[1]].shape[1])
+    inner = next((v for v in (64, 16) if cols % v == 0), cols)
+    io, ii = sch.split(i, [None, rows])
+    jo, ji = sch.split(j, [None, inner])
+    ko, ki = sch.split(k, [None, 4])
+    sch.reorder(jo, io, ko, ki, ii, ji)
+    sch.vectorize(ji)
+    sch.parallel(jo)
+    sch.decompose_reduction(dense, ko)
+    return sch.mod["main"]
+
+
+def dense_func(batch, k: int, m: int) -> tir.PrimFunc:
+    """dense = x @ w for x of (batch, k), batch an int or a symbolic int64 Var."""
+    batch = tir.const(batch, "int64") if isinstance(batch, int) else batch
+    x = te.placeholder((batch, tir.const(k, "int64")), name="x")
+    w = te.placeholder((tir.const(k, "int64"), tir.const(m, "int64")), name="w")
+    r = te.reduce_axis((0, x.shape[1]), "k")
+    dense = te.compute(
+        (batch, w.shape[1]), lambda i, j: te.sum(x[i, r] * w[r, j], axis=r), name="dense"
+    )
+    return te.create_prim_func([x, w, dense])
 
 
 def naive_matmul(n: int):

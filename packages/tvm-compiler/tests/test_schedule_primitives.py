@@ -173,6 +173,18 @@ def test_split_vectorize_parallel_unroll_a_symbolic_loop(n):
     np.testing.assert_array_equal(b, a * 2 + 1)
 
 
+def test_split_of_a_symbolic_loop_by_one_needs_no_guard():
+    # [None, 1] covers m exactly: the open factor is m itself, and no predicate is added.
+    sch = tir.Schedule(_symbolic_add())
+    (i,) = sch.get_loops(sch.get_block("B"))
+    sch.split(i, [None, 1])
+    assert "T.where(" not in sch.mod.script()
+    a = np.arange(5, dtype="float32")
+    b = np.zeros(5, "float32")
+    tvm.compile(sch.mod)(a, b)
+    np.testing.assert_array_equal(b, a * 2 + 1)
+
+
 def test_fuse_symbolic_loops():
     m, k = tir.Var("m", "int32"), tir.Var("k", "int32")
     a = te.placeholder((m, k), name="A")

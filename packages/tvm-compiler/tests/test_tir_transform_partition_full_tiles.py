@@ -11,7 +11,7 @@ from tvm.target import Target
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from host_isa import AVX2_TARGET  # noqa: E402
-from workloads import matmul_schedule, vector_add_schedule  # noqa: E402
+from workloads import dense_func, matmul_schedule, tile_dense, vector_add_schedule  # noqa: E402
 
 
 def _checks(script: str) -> int:
@@ -174,3 +174,102 @@ def test_many_uneven_axes_grow_the_code_only_so_far():
     out = np.zeros(shape, "float32")
     tvm.compile(sch.mod)["main"](x, out)
     np.testing.assert_array_equal(out, x + 1)
+
+
+def _run_dense(func, batch, k, m, target="llvm -mcpu=native"):
+    rng = np.random.default_rng(batch)
+    x, w = rng.random((batch, k), dtype="float32"), rng.random((k, m), dtype="float32")
+    out = np.full((batch, m), np.nan, "float32")
+    tvm.compile(func, target=target)["main"](x, w, out)
+    return x, w, out
+
+
+def test_symbolic_batch_gets_register_tiled_full_tiles_and_a_guarded_tail():
+    n = tir.Var("n", "int64")
+    func = tile_dense(dense_func(n, 40, 32))
+    with Target(AVX2_TARGET):  # pinned: register tiling depends on the vector width
+        script = lower(func).script()
+    # Full tiles of 8 rows: accumulators in registers, no check; the tail row loop shrinks
+    # to the rows left, so no check remains anywhere.
+    assert "dense_acc" in script and "n // T.int64(8)" in script and _checks(script) == 0
+    with tvm.transform.PassContext(disabled_pass=["tir.PartitionFullTiles"]):
+        assert "dense_acc" not in lower(func).script()
+
+
+@pytest.mark.parametrize("batch", [1, 7, 8, 64, 65])
+def test_symbolic_batch_kernel_equals_the_static_one(batch):
+    n = tir.Var("n", "int64")
+    symbolic = tile_dense(dense_func(n, 40, 32))
+    static = tile_dense(dense_func(batch, 40, 32))
+    x, w, out = _run_dense(symbolic, batch, 40, 32)
+    _, _, expected = _run_dense(static, batch, 40, 32)
+    # Each element adds its terms in the same order in both: the same bits.
+    np.testing.assert_array_equal(out, expected)
+    np.testing.assert_allclose(out, x @ w, rtol=1e-5)
+
+
+def _symbolic_loop(extent, body_of, dtype="int32"):
+    """A PrimFunc over A, B of 16 float32 and a scalar limit, looping i over extent (an int,
+    or "m" for a second scalar parameter) with the body body_of(i, limit, A, B)."""
+    a = tir.decl_buffer((16,), "float32", name="A")
+    b = tir.decl_buffer((16,), "float32", name="B")
+    pa, pb = tir.Var("a", "handle"), tir.Var("b", "handle")
+    limit, m, i = tir.Var("limit", dtype), tir.Var("m", dtype), tir.Var("i", dtype)
+    ext = m if extent == "m" else tir.IntImm(dtype, extent)
+    body = tir.For(i, tir.IntImm(dtype, 0), ext, tir.ForKind.SERIAL, body_of(i, limit, a, b))
+    params = [pa, pb, limit] + ([m] if extent == "m" else [])
+    return tir.PrimFunc(params, body, buffer_map={pa: a, pb: b})
+
+
+@pytest.mark.parametrize("limit", [-3, 0, 5, 16, 40])
+def test_check_against_a_parameter_shrinks_the_loop(limit):
+    func = _symbolic_loop(
+        16, lambda i, n, a, b: tir.IfThenElse(i < n, tir.BufferStore(a, 1.0, [i]))
+    )
+    script = lower(func).script()
+    assert _checks(script) == 0 and 'T.min(T.max(T.Cast("int64", limit)' in script
+    out = np.zeros(16, "float32")
+    tvm.compile(func)["main"](out, np.zeros(16, "float32"), limit)
+    np.testing.assert_array_equal(out, (np.arange(16) < limit).astype("float32"))
+
+
+@pytest.mark.parametrize("extent, limit", [(0, 5), (3, 5), (10, 5), (16, -2), (16, 16)])
+def test_symbolic_loop_splits_where_a_check_stops_holding(extent, limit):
+    # A[i] is stored in every iteration: the rest stays, with the check on B.
+    def body(i, n, a, b):
+        return tir.SeqStmt(
+            [tir.BufferStore(a, 1.0, [i]), tir.IfThenElse(i < n, tir.BufferStore(b, 2.0, [i]))]
+        )
+
+    func = _symbolic_loop("m", body)
+    script = lower(func).script()
+    assert script.count("for i in range(") == 2 and _checks(script) == 1
+    a, b = np.zeros(16, "float32"), np.zeros(16, "float32")
+    tvm.compile(func)["main"](a, b, limit, extent)
+    idx = np.arange(16)
+    np.testing.assert_array_equal(a, (idx < extent).astype("float32"))
+    np.testing.assert_array_equal(b, 2 * ((idx < extent) & (idx < limit)).astype("float32"))
+
+
+@pytest.mark.parametrize("limit", [-128, -120, 3, 127])
+def test_symbolic_bound_does_not_overflow_a_narrow_loop_variable(limit):
+    # i + 100 < limit in int8: the split point 100 - ... computed in int8 would wrap.
+    def body(i, n, a, b):
+        return tir.IfThenElse(i + tir.IntImm("int8", 100) < n, tir.BufferStore(a, 1.0, [i]))
+
+    func = _symbolic_loop(16, body, dtype="int8")
+    out = np.zeros(16, "float32")
+    tvm.compile(func)["main"](out, np.zeros(16, "float32"), limit)
+    np.testing.assert_array_equal(out, (np.arange(16) + 100 < limit).astype("float32"))
+
+
+@pytest.mark.parametrize("limit", [-1, 4, 20])
+def test_check_holding_for_a_suffix_stays_and_decides(limit):
+    # i > limit holds for the last iterations, not a prefix: no split, the check decides.
+    func = _symbolic_loop(
+        16, lambda i, n, a, b: tir.IfThenElse(i > n, tir.BufferStore(a, 1.0, [i]))
+    )
+    assert _checks(lower(func).script()) == 1
+    out = np.zeros(16, "float32")
+    tvm.compile(func)["main"](out, np.zeros(16, "float32"), limit)
+    np.testing.assert_array_equal(out, (np.arange(16) > limit).astype("float32"))

@@ -13,7 +13,7 @@ from tvm.tir.analysis import is_pure_function
 
 # The benchmark's own schedule, so these tests check exactly what it measures.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from workloads import matmul_schedule  # noqa: E402
+from workloads import dense_func, matmul_schedule  # noqa: E402
 
 
 def _tiled_matmul(m, n, k, tile=32, k_tile=4):
@@ -101,3 +101,41 @@ def test_uneven_splits_still_compute_correctly():
     a, b, tiled, plain = _with_and_without_tiling(mod, (100, 50), (50, 70))
     np.testing.assert_array_equal(tiled, plain)
     np.testing.assert_allclose(tiled, a @ b, rtol=1e-4)
+
+
+def _rows_untiled_dense(batch, k=40, m=32, cols=16):
+    """dense_func with rows left whole (a symbolic batch), columns in vectorized blocks of cols
+    (all of them when None) and the reduction split by 4."""
+    sch = tir.Schedule(dense_func(batch, k, m))
+    block = sch.get_block("dense")
+    i, j, kk = sch.get_loops(block)
+    jo, ji = sch.split(j, [None, cols]) if cols else (None, j)
+    ko, ki = sch.split(kk, [None, 4])
+    sch.reorder(*([jo] if jo else []), ko, ki, i, ji)
+    sch.vectorize(ji)
+    sch.decompose_reduction(block, ko)
+    return sch.mod
+
+
+@pytest.mark.parametrize("batch", [1, 5])
+def test_symbolic_rows_go_one_at_a_time_over_the_whole_reduction(batch):
+    mod = _rows_untiled_dense(tir.Var("n", "int64"))
+    with Target(AVX2_TARGET):  # pinned: whether a row fits the registers depends on the width
+        script = lower(mod).script()
+    # One row's accumulator (16 floats: two AVX2 vectors) over the whole reduction (k_0 and
+    # k_1 inside the row loop), nothing packed.
+    assert 'dense_acc = T.decl_buffer((2,), "float32x8")' in script and "_packed" not in script
+    assert "for i_outer in range(n):" in script
+    assert script.index("dense_acc[1] = dense_1[") < script.index("for k_0 in range(")
+    x, w, tiled, plain = _with_and_without_tiling(mod, (batch, 40), (40, 32))
+    np.testing.assert_array_equal(tiled, plain)
+    np.testing.assert_allclose(tiled, x @ w, rtol=1e-5)
+
+
+def test_a_row_too_wide_for_the_registers_is_left_alone():
+    # 512 float32 columns in one vectorized loop are 64 AVX2 registers: no accumulator.
+    mod = _rows_untiled_dense(tir.Var("n", "int64"), k=8, m=512, cols=None)
+    with Target(AVX2_TARGET):
+        assert "dense_acc" not in lower(mod).script()
+    x, w, out, _ = _with_and_without_tiling(mod, (3, 8), (8, 512))
+    np.testing.assert_allclose(out, x @ w, rtol=1e-5)

@@ -92,7 +92,8 @@ def split(sch, loop_rv, factors):
     if values.count(None) > 1:
         raise sch._error("split", f"at most one factor of loop {name!r} may be None")
     known = _product(f for f in values if f is not None)
-    if None in values:
+    open_factor = None in values  # asked before the None becomes an expression
+    if open_factor:
         # The open factor covers the extent; a symbolic one is ceildiv(extent, known).
         values[values.index(None)] = (
             -(-extent // known)
@@ -114,7 +115,7 @@ def split(sch, loop_rv, factors):
     total = _product(values)
     # A symbolic extent leaves a guarded tail, as upstream: the last outer iteration may
     # cover more than the extent.
-    exact = not symbolic and total == extent or symbolic and known == 1 and None in values
+    exact = not symbolic and total == extent or symbolic and known == 1 and open_factor
     predicate = None if exact else fused < extent
     body = _rebind(loop.body, {loop.loop_var: fused}, list(zip(new_vars, values)), predicate)
     for var, f in reversed(list(zip(new_vars, values))):

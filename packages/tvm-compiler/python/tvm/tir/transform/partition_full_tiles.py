@@ -11,6 +11,14 @@ value, which leaves a condition on L's variable and the loops outside:
   one iteration gets L's variable replaced by its value, so inside it the check becomes a
   bound on an inner loop (`i_1 < 8`), which then shrinks that loop; iterations where such a
   check can never hold and guards everything are dropped;
+- on L's variable with a positive coefficient plus terms that do not change inside L (a shape
+  parameter, outer loops: `i_0 * 8 + 7 < n`, i.e. `i_0 < n // 8`), or on L's variable alone
+  when L's extent is itself symbolic: the same split at a symbolic point (clamped to L's
+  range), the rest keeping the check. L is split this way when its extent is symbolic (the
+  full tiles of a symbolic batch then get register tiling), or when nothing outside the
+  check is left for the rest to do (the rest is dropped and L just runs fewer iterations).
+  Inside the rest the check is known to fail somewhere in every iteration of L, so loops
+  inside it do not unswitch on it again;
 - otherwise (other variables too, such as a shape parameter), when the check sits inside an
   inner loop: L's body becomes `if <condition>: <body without the check> else: <body>`, one
   decision per iteration of L instead of one per inner iteration.
@@ -80,6 +88,24 @@ class _Check:
             return None
         coeff = self.atoms[0][1]
         return -((self.worst - self.limit) // coeff)  # ceil((limit - worst) / coeff)
+
+    def bound_on(self, var):
+        """An int64 PrimExpr K over the loops outside var such that the check holds exactly
+        for var < K, when var has a positive coefficient and no other term uses var."""
+        coeff = next((c for a, c in self.atoms if a is var), 0)
+        others = [(a, c) for a, c in self.atoms if a is not var]
+        if coeff <= 0 or any(contains(a, lambda n: n is var) for a, _ in others):
+            return None
+        # coeff * var + rest + worst < limit  <=>  var < ceil((limit - worst - rest) / coeff),
+        # in int64 so that narrow loop variables do not overflow on the way.
+        num = E.const(self.limit - self.worst + coeff - 1, "int64")
+        for atom, c in others:
+            num = num - E.const(c, "int64") * _as_int64(atom)
+        return E.FloorDiv(num, E.const(coeff, "int64")) if coeff != 1 else num
+
+
+def _as_int64(e):
+    return e if e.dtype == "int64" else E.Cast("int64", e)
 
 
 class _Scope:
@@ -218,6 +244,9 @@ def _statement_count(stmt) -> int:
 class _FullTilePartitioner(StmtExprMutator):
     def __init__(self, budget: int):
         self.analyzer = Analyzer()
+        # Worst-case conditions of checks known to fail somewhere in every iteration of the
+        # loops being visited (the rest of a symbolic split): unswitching on them is waste.
+        self.known_false: list = []
         # Statements the copies may add in all: each axis split unevenly can double the code,
         # so many such axes would otherwise grow it (and compile time) exponentially.
         self.budget = budget
@@ -237,40 +266,81 @@ class _FullTilePartitioner(StmtExprMutator):
 
     def _partition(self, loop):
         scope = _Scope(loop.body)
-        if (
-            not scope.guards
-            or not isinstance(loop.min, E.IntImm)
-            or not isinstance(loop.extent, E.IntImm)
-        ):
+        if not scope.guards:
             return self.generic_visit(loop)
-        start, end = loop.min.value, loop.min.value + loop.extent.value
-        always, own, outer = self._classify(loop.loop_var, scope)
+        const_range = isinstance(loop.min, E.IntImm) and isinstance(loop.extent, E.IntImm)
+        always, own, bounded, outer = self._classify(loop.loop_var, scope)
         body = _DropTerms([c.term for c in always]).visit(loop.body) if always else loop.body
-        ends = [min(max(c.prefix_end(loop.loop_var), start), end) for c in own]
-        if own and start < min(ends) < end:
-            split_at = min(ends)
-            # Past split_at a check on var alone (no inner loops) is false: what it guards is
-            # gone, and only a rest that still does something costs a copy of the body.
-            dead = [
-                c.term for c in own if not c.has_inner and c.prefix_end(loop.loop_var) == split_at
-            ]
-            keep_rest = not _all_effects_guarded(body, dead)
-            if not keep_rest or self._afford(body):
-                return self._split(loop, body, own, split_at, start, end, keep_rest)
+        if not const_range:
+            bounded, own = own + bounded, []
+        if own:
+            start, end = loop.min.value, loop.min.value + loop.extent.value
+            ends = [min(max(c.prefix_end(loop.loop_var), start), end) for c in own]
+            if start < min(ends) < end:
+                split_at = min(ends)
+                # Past split_at a check on var alone (no inner loops) is false: what it
+                # guards is gone, and only a rest that still does something costs a copy.
+                dead = [
+                    c.term
+                    for c in own
+                    if not c.has_inner and c.prefix_end(loop.loop_var) == split_at
+                ]
+                keep_rest = not _all_effects_guarded(body, dead)
+                if not keep_rest or self._afford(body):
+                    return self._split(loop, body, own, split_at, start, end, keep_rest)
+        if bounded:
+            split = self._split_at_bound(loop, body, bounded, const_range)
+            if split is not None:
+                return split
         if outer and self._afford(body):
             return self._unswitch(loop, body, outer)
         return (
             self.generic_visit(loop.with_fields(body=body)) if always else self.generic_visit(loop)
         )
 
+    def _split_at_bound(self, loop, body, bounded, const_range):
+        """Iterations before the first check's symbolic bound without the checks sharing that
+        bound, then the rest with them; None when that is not worth a copy of the body."""
+        var = loop.loop_var
+        bound = bounded[0].bound_on(var)
+        same = [c for c in bounded if structural_equal(c.bound_on(var), bound)]
+        dead = all(not c.has_inner for c in same) and _all_effects_guarded(
+            body, [c.term for c in same]
+        )
+        if not dead and (const_range or not self._afford(body)):
+            return None
+        start, end = loop.min, loop.min + loop.extent
+        split_at = E.Min(E.Max(bound, _as_int64(start)), _as_int64(end))
+        if var.dtype != "int64":
+            split_at = E.Cast(var.dtype, split_at)  # between start and end: it fits
+        split_at = self.analyzer.simplify(split_at)
+        with self.analyzer.constraint_scope(var, E.Range(start, split_at)):
+            head = self.visit(_DropTerms([c.term for c in same]).visit(body))
+        parts = [loop.with_fields(extent=self.analyzer.simplify(split_at - start), body=head)]
+        if not dead:
+            conditions = [self.analyzer.simplify(c.condition()) for c in same]
+            self.known_false.extend(conditions)
+            try:
+                with self.analyzer.constraint_scope(var, E.Range(split_at, end)):
+                    # Only the body: the rest split again at the same bound would be empty.
+                    rest = self.visit(body)
+                parts.append(
+                    loop.with_fields(
+                        min=split_at, extent=self.analyzer.simplify(end - split_at), body=rest
+                    )
+                )
+            finally:
+                del self.known_false[len(self.known_false) - len(conditions) :]
+        return parts[0] if len(parts) == 1 else SeqStmt(parts)
+
     def _classify(self, var, scope):
         """The checks in scope that always hold, that hold for a prefix of var's values (a
-        constant bound on var alone), and the others that a whole iteration can decide (each
-        a list of _Check)."""
-        always, own, outer = [], [], []
+        constant bound on var alone), that hold below a symbolic bound on var, and those that
+        a whole iteration can decide (each a list of _Check; the last two may overlap)."""
+        always, own, bounded, outer = [], [], [], []
         for guard, in_loop in scope.guards:
             for term in _conjuncts(guard.condition):
-                if any(term is c.term for c in always + own + outer):
+                if any(term is c.term for c in always + own + bounded + outer):
                     continue
                 check = scope.check(term)
                 if check is None:
@@ -282,9 +352,12 @@ class _FullTilePartitioner(StmtExprMutator):
                     continue  # never true for a whole iteration: checked deeper, or kept
                 if check.prefix_end(var) is not None:
                     own.append(check)
-                elif in_loop:
+                    continue
+                if check.bound_on(var) is not None:
+                    bounded.append(check)
+                if in_loop and not any(structural_equal(cond, f) for f in self.known_false):
                     outer.append(check)  # decided once per iteration instead of per inner one
-        return always, own, outer
+        return always, own, bounded, outer
 
     def _split(self, loop, body, own, split_at, start, end, keep_rest):
         """Iterations [start, split_at) without the checks own, then (when keep_rest) the

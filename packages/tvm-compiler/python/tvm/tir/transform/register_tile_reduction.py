@@ -12,6 +12,13 @@ for ko_inner: for k: acc[u] += ...; C rows = acc`. The accumulators then stay in
 a whole chunk instead of one ko step, and the operands that do not depend on i are first copied
 ("packed") into a small contiguous buffer that all row tiles read (see operand_pack).
 
+Rows that fill no tile of two or more (the tail of a symbolic batch split into tiles, whose
+row count is only known at run time, or an odd count) go one at a time, and in the chunked
+case the whole reduction moves inside that row: `for i: for j (vectorized): acc = C row;
+for ko: for k (unrolled): acc += g(...); C row = acc`. A row has nothing to share an operand
+copy with, so nothing is packed; its accumulator stays in registers from the first term to
+the last.
+
 Either way each element of C still adds its terms in the same order, so results are
 bit-identical to the untransformed loops.
 """
@@ -61,14 +68,17 @@ def _accumulation(store):
 
 
 def _one_to_one(store, i_loop, j_loop) -> bool:
-    shape = [_const(s) for s in store.buffer.shape]
-    if None in shape:
+    # The strides come from every extent but the outermost, which may be symbolic (a batch).
+    inner_shape = [_const(s) for s in store.buffer.shape[1:]]
+    if None in inner_shape:
         return False
-    offset, stride = None, 1
-    for index, extent in reversed(list(zip(store.indices, shape))):
+    strides = [1]
+    for extent in reversed(inner_shape):
+        strides.insert(0, strides[0] * extent)
+    offset = None
+    for index, stride in zip(store.indices, strides):
         term = index * stride
         offset = term if offset is None else offset + term
-        stride *= extent
     form = to_linear(offset)
     coeffs = {}
     for atom, coeff in form.terms.values():
@@ -80,17 +90,19 @@ def _one_to_one(store, i_loop, j_loop) -> bool:
     if not ci or not cj:
         return False
     ei, ej = _const(i_loop.extent), _const(j_loop.extent)
-    return ci >= ej * cj or cj >= ei * ci
+    return ci >= ej * cj or (ei is not None and cj >= ei * ci)
 
 
-def _row_factor(rows: int, row_vectors: int, vector_bytes: int) -> int:
+def _row_factor(rows, row_vectors: int, vector_bytes: int) -> int:
     """Rows per register tile: as many as fit half the vector registers (32 with AVX-512,
-    else 16), leaving the rest for operands."""
+    else 16), leaving the rest for operands; 1 when no larger tile divides the rows (or
+    their count is symbolic), 0 when not even one row fits."""
     budget = (32 if vector_bytes >= 64 else 16) // 2
     for factor in (8, 4, 2):
-        if rows % factor == 0 and rows > factor and factor * row_vectors <= budget:
-            return factor
-    return 0
+        if rows is not None and rows % factor == 0 and rows > factor:
+            if factor * row_vectors <= budget:
+                return factor
+    return 1 if row_vectors <= budget else 0
 
 
 class _Nest:
@@ -132,7 +144,7 @@ class _RegisterTiler(StmtExprMutator):
             return None
         store = j_loop.body
         i_extent = _const(i_loop.extent)
-        if not isinstance(store, BufferStore) or i_extent is None:
+        if not isinstance(store, BufferStore):
             return None
         rhs = _accumulation(store)
         if (
@@ -159,6 +171,12 @@ class _RegisterTiler(StmtExprMutator):
         nest = self._match(outer.body)
         if nest is None or any(_uses(i, outer.loop_var) for i in nest.store.indices):
             return None
+        if nest.factor == 1:
+            # One row at a time: the whole reduction runs on the row's accumulator.
+            def whole_reduction(k_loop, _):
+                return outer.with_fields(body=k_loop)
+
+            return self._rewrite(nest, nest.rhs, whole_reduction)
         k_extent, j_extent = _const(nest.k_loop.extent), _const(nest.j_loop.extent)
         step_bytes = k_extent * j_extent * nest.store.buffer.dtype.bytes
         outer_extent = _const(outer.extent)
@@ -210,18 +228,17 @@ class _RegisterTiler(StmtExprMutator):
         i_var = i_loop.loop_var
         outer = E.Var(f"{i_var.name}_outer", i_var.dtype)
         acc = decl_buffer((factor,), store.buffer.dtype, name=f"{store.buffer.name}_acc")
-        rows = [{i_var: outer * factor + u} for u in range(factor)]
+        rows = [{i_var: outer * factor + u if factor > 1 else outer} for u in range(factor)]
         slots = [E.const(u, "int32") for u in range(factor)]
         load_rows = [
             BufferStore(acc, E.BufferLoad(store.buffer, substitute(store.indices, row)), [u])
             for u, row in zip(slots, rows)
         ]
-        update = SeqStmt(
-            [
-                BufferStore(acc, E.BufferLoad(acc, [u]) + substitute(rhs, row), [u])
-                for u, row in zip(slots, rows)
-            ]
-        )
+        updates = [
+            BufferStore(acc, E.BufferLoad(acc, [u]) + substitute(rhs, row), [u])
+            for u, row in zip(slots, rows)
+        ]
+        update = SeqStmt(updates) if factor > 1 else updates[0]
         store_rows = [
             BufferStore(store.buffer, E.BufferLoad(acc, [u]), substitute(store.indices, row))
             for u, row in zip(slots, rows)
@@ -232,7 +249,7 @@ class _RegisterTiler(StmtExprMutator):
         return For(
             outer,
             0,
-            _const(i_loop.extent) // factor,
+            i_loop.extent if factor == 1 else _const(i_loop.extent) // factor,
             ForKind.SERIAL,
             nest.j_loop.with_fields(body=body),
             i_loop.annotations,
