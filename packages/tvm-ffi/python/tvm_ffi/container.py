@@ -4,6 +4,7 @@ import collections.abc
 
 from . import _core
 from ._core import Object
+from ._object_hooks import value_repr
 from .registry import get_global_func, register_object
 
 _MISSING = object()  # what Map.get returns for an absent key, told apart from any value
@@ -299,6 +300,9 @@ class List(Object):
     def __add__(self, other):
         return List(self._to_list() + list(other))
 
+    def __radd__(self, other):
+        return List(list(other) + self._to_list())
+
     def __iadd__(self, other):
         self.extend(other)
         return self
@@ -306,7 +310,7 @@ class List(Object):
     def __repr__(self):
         if not self.__ffi_handle__:
             return Object.__repr__(self)
-        return "[" + ", ".join(repr(v) for v in self) + "]"
+        return value_repr(self)
 
     def __reduce__(self):
         return (List, (self._to_list(),))
@@ -425,7 +429,7 @@ class Dict(Object):
     def __repr__(self):
         if not self.__ffi_handle__:
             return Object.__repr__(self)
-        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"
+        return value_repr(self)
 
     def __reduce__(self):
         return (Dict, (dict(self.items()),))
