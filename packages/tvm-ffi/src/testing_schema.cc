@@ -2,7 +2,10 @@
 // holding tensors, testing.TestIntPair, an object type Python never registers, a C symbol.
 #include <tvm_ffi/ffi.h>
 
+#include <chrono>
+#include <cstdio>
 #include <string>
+#include <thread>
 
 namespace tvm {
 namespace ffi {
@@ -103,6 +106,16 @@ TVM_FFI_STATIC_INIT_BLOCK({
            []() { return reinterpret_cast<int64_t>(reinterpret_cast<void*>(&AddOneCSymbol)); })
       .def("testing.get_mlir_add_one_c_symbol",
            []() { return reinterpret_cast<int64_t>(reinterpret_cast<void*>(&MlirAddOneCSymbol)); })
+      // Sleeps `nsec` seconds, checking for a pending signal (Ctrl-C) every 10 ms.
+      .def("testing.run_check_signal",
+           [](int64_t nsec) {
+             for (int64_t i = 0; i < nsec * 100; ++i) {
+               if (TVMFFIEnvCheckSignals() != 0) throw EnvErrorAlreadySet();
+               std::this_thread::sleep_for(std::chrono::milliseconds(10));
+             }
+             std::printf("Function finished without catching signal\n");
+             std::fflush(stdout);
+           })
       .def("testing.optional_tensor_view_has_value",
            [](Optional<TensorView> t) { return t.has_value(); })
       // Containers holding tensors, for the DLPack conversion of nested results.

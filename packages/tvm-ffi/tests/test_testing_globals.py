@@ -184,3 +184,41 @@ def test_containers_with_tensors():
     assert t.schema_id_tensor(x).same_as(x) and t.schema_tensor_view_input(x) is None
     with pytest.raises(TypeError, match="testing.make_array_with_tensor"):
         t.make_array_with_tensor(1)
+
+
+def test_env_check_signals_turns_ctrl_c_into_keyboard_interrupt():
+    import _thread
+    import threading
+    import time
+
+    run = tvm_ffi.get_global_func("testing.run_check_signal")
+    run.release_gil = True  # so the timer thread can flag the signal while the loop runs
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run(30)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 25  # stopped by the signal, not by running out
+
+
+def test_env_check_signals_without_a_signal_runs_to_the_end(capfd):
+    t.run_check_signal(0)
+    assert "finished without catching signal" in capfd.readouterr().out
+
+
+def test_env_register_capi_refuses_unknown_names():
+    import ctypes
+
+    lib = ctypes.CDLL(tvm_ffi.libinfo.find_libtvm_ffi())
+    lib.TVMFFIEnvRegisterCAPI.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+    assert lib.TVMFFIEnvRegisterCAPI(b"NoSuchAPI", None) != 0
+    lib.TVMFFIErrorMoveFromRaised.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    handle = ctypes.c_void_p()
+    lib.TVMFFIErrorMoveFromRaised(ctypes.byref(handle))  # clear the raised error it left
+    assert handle.value
+    lib.TVMFFIObjectDecRef.argtypes = [ctypes.c_void_p]
+    lib.TVMFFIObjectDecRef(handle)
+    assert lib.TVMFFIEnvCheckSignals() == 0  # nothing pending

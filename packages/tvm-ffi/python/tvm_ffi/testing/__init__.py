@@ -28,7 +28,7 @@ _GLOBALS = (
     "schema_id_opt_int", "schema_id_opt_obj", "schema_id_opt_str", "schema_id_string",
     "schema_id_tensor", "schema_id_variant_int_str", "schema_no_args", "schema_no_args_no_return",
     "schema_no_return", "schema_packed", "schema_tensor_view_input", "schema_variant_mix",
-    "sleep_ms", "test_raise_error",
+    "run_check_signal", "sleep_ms", "test_raise_error",
 )  # fmt: skip
 for _name in _GLOBALS:
     globals()[_name] = get_global_func("testing." + _name)

@@ -66,6 +66,7 @@ schema_no_return: Function
 schema_packed: Function
 schema_tensor_view_input: Function
 schema_variant_mix: Function
+run_check_signal: Function
 sleep_ms: Function
 test_raise_error: Function
 
@@ -132,6 +133,7 @@ __all__ = [
     "schema_packed",
     "schema_tensor_view_input",
     "schema_variant_mix",
+    "run_check_signal",
     "sleep_ms",
     "test_raise_error",
 ]
