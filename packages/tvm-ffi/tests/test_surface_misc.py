@@ -164,3 +164,17 @@ def test_asdict_converts_mutable_containers_too():
 
     h = Holder(items=tvm_ffi.List([1, [2]]), table=tvm_ffi.Dict({"k": tvm_ffi.List([3])}))
     assert asdict(h) == {"items": [1, [2]], "table": {"k": [3]}}
+
+
+def test_core_base_classes_and_object_repr():
+    import tvm_ffi.testing as t
+    from tvm_ffi import core
+
+    for value in (tvm_ffi.Array([1]), tvm_ffi.Map({"a": 1}), tvm_ffi.List([1]), tvm_ffi.Dict({"a": 1})):
+        assert isinstance(value, core.CContainerBase) and isinstance(value, core.CObject)
+        assert isinstance(t.echo(value), core.CContainerBase)
+    assert not isinstance(tvm_ffi.Shape((1,)), core.CContainerBase)
+    assert isinstance(t.nop, core.CObject) and not isinstance(1, core.CObject)
+    assert core.object_repr(t.TestIntPair(1, 2)) == "testing.TestIntPair(a=1, b=2)"
+    assert core.object_repr(tvm_ffi.Array([1, "a"])) == '(1, "a")'
+    assert core.object_repr(tvm_ffi.List([tvm_ffi.Map({"k": 1})])) == '[{"k": 1}]'

@@ -10,8 +10,14 @@ from .registry import get_global_func, register_object
 _MISSING = object()  # what Map.get returns for an absent key, told apart from any value
 
 
+class CContainerBase:
+    """The base of the FFI containers Array, Map, List and Dict (isinstance checks, as in apache-tvm-ffi)."""
+
+    __slots__ = ()
+
+
 @register_object("ffi.Array")
-class Array(Object):
+class Array(CContainerBase, Object):
     """An immutable sequence of FFI values. Lists and tuples passed to functions become Arrays."""
 
     __slots__ = ()
@@ -62,7 +68,7 @@ class Array(Object):
 
 
 @register_object("ffi.Map")
-class Map(Object):
+class Map(CContainerBase, Object):
     """An insertion-ordered, immutable mapping. Dicts passed to functions become Maps."""
 
     __slots__ = ()
@@ -178,7 +184,7 @@ def _slice_indices(func, index, size):
 
 
 @register_object("ffi.List")
-class List(Object):
+class List(CContainerBase, Object):
     """A mutable sequence shared by every reference: unlike Array it is never copied on write,
     so a change made through one reference (or by C++) is seen through all of them."""
 
@@ -317,7 +323,7 @@ class List(Object):
 
 
 @register_object("ffi.Dict")
-class Dict(Object):
+class Dict(CContainerBase, Object):
     """An insertion-ordered mutable mapping shared by every reference: unlike Map it is never
     copied on write, so all references (and C++) see each change at once."""
 
@@ -441,4 +447,4 @@ collections.abc.MutableMapping.register(Dict)
 collections.abc.Mapping.register(Map)
 collections.abc.Sequence.register(Shape)
 
-__all__ = ["Array", "Dict", "List", "Map", "Shape"]
+__all__ = ["Array", "CContainerBase", "Dict", "List", "Map", "Shape"]
