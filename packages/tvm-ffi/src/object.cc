@@ -95,6 +95,17 @@ class TypeTable {
     return index;
   }
 
+  /*! Every registered type key (the POD kinds too), in type index order. */
+  std::vector<std::string> Keys() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::pair<int32_t, std::string>> by_index;
+    for (const auto& [key, index] : key_to_index_) by_index.emplace_back(index, key);
+    std::sort(by_index.begin(), by_index.end());
+    std::vector<std::string> keys;
+    for (auto& [index, key] : by_index) keys.push_back(std::move(key));
+    return keys;
+  }
+
   bool KeyToIndex(const std::string& key, int32_t* out) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = key_to_index_.find(key);
@@ -208,6 +219,25 @@ class TypeTable {
   std::atomic<TypeEntry*> slots_[kMaxTypes];
 };
 
+TVM_FFI_STATIC_INIT_BLOCK({
+  reflection::GlobalDef()
+      .def("ffi.GetRegisteredTypeKeys",
+           []() {
+             Array<String> keys;
+             for (const std::string& key : TypeTable::Global()->Keys()) keys.push_back(String(key));
+             return keys;
+           })
+      // What tvm_ffi.method uses to add a Python function to a type's reflected methods.
+      .def("ffi.TypeRegisterMethod", [](int32_t type_index, String name, Function func, bool is_static, String doc) {
+        TVMFFIMethodInfo info;
+        info.name = {name.data(), name.size()};
+        info.doc = {doc.data(), doc.size()};
+        info.flags = is_static ? kTVMFFIMethodFlagBitMaskStatic : 0;
+        AnyView view(func);
+        info.method = *view.raw();
+        TypeTable::Global()->AddMethod(type_index, info);
+      });
+});
 
 }  // namespace
 }  // namespace ffi

@@ -14,6 +14,8 @@ class TestObjectBase : public Object {
   double v_f64;
   String v_str;
 
+  // The defaults testing.create_object keeps for fields it is not given, as apache-tvm-ffi's.
+  TestObjectBase() : v_i64(10), v_f64(10.0), v_str("hello") {}
   TestObjectBase(int64_t i, double f, String s) : v_i64(i), v_f64(f), v_str(std::move(s)) {}
   int64_t AddI64(int64_t other) const { return v_i64 + other; }
 
@@ -23,9 +25,19 @@ class TestObjectBase : public Object {
 class TestObjectDerived : public TestObjectBase {
  public:
   Array<Any> v_array;
+  TestObjectDerived() = default;
   TestObjectDerived(int64_t i, double f, String s, Array<Any> a)
       : TestObjectBase(i, f, std::move(s)), v_array(std::move(a)) {}
   TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectDerived", TestObjectDerived, TestObjectBase);
+};
+
+class TestNonCopyable : public Object {
+ public:
+  int64_t value;
+  explicit TestNonCopyable(int64_t value) : value(value) {}
+  TestNonCopyable(const TestNonCopyable&) = delete;
+  TestNonCopyable& operator=(const TestNonCopyable&) = delete;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestNonCopyable", TestNonCopyable, Object);
 };
 
 [[noreturn]] void RaiseError(const std::string& kind, const std::string& message) {
@@ -75,6 +87,9 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def_static("__ffi_init__", [](int64_t i, double f, String s) {
         return ObjectRef(make_object<TestObjectBase>(i, f, std::move(s)));
       });
+  reflection::ObjectDef<TestNonCopyable>()
+      .def(reflection::init<int64_t>())
+      .def_ro("value", &TestNonCopyable::value);
   reflection::ObjectDef<TestObjectDerived>()
       .def_ro("v_array", &TestObjectDerived::v_array)
       .def_static("__ffi_init__", [](int64_t i, double f, String s, Array<Any> a) {

@@ -1,7 +1,9 @@
 """List and Dict: mutable FFI containers shared by reference (no copy-on-write), as upstream's."""
 
 import collections.abc
+import copy
 import pickle
+import threading
 
 import pytest
 
@@ -141,3 +143,99 @@ def test_native_functions_check_the_container_kind():
         size(tvm_ffi.Array([1]))
     with pytest.raises(TypeError, match="ffi.DictSize: argument #0 must be an ffi.Dict"):
         tvm_ffi.get_global_func("ffi.DictSize")({"a": 1})
+
+
+def test_list_is_shared_where_a_list_is_expected_and_copied_where_an_array_is():
+    lst = List([1, 2])
+    assert testing.schema_id_list_int(lst).same_as(lst)  # the same object crosses the FFI
+    snapshot = testing.schema_id_arr_int(lst)  # an Array<int> parameter gets a copy
+    assert isinstance(snapshot, tvm_ffi.Array) and not snapshot.same_as(lst)
+    lst.append(3)
+    assert list(snapshot) == [1, 2]
+    from_python = testing.schema_id_list_int([1, 2])  # a Python list becomes a new List
+    assert isinstance(from_python, List) and list(from_python) == [1, 2]
+    assert list(testing.schema_id_list_str(List(["a"]))) == ["a"]
+    with pytest.raises(TypeError, match="testing.schema_id_list_int"):
+        testing.schema_id_list_int(List(["x"]))
+
+
+def test_dict_is_shared_where_a_dict_is_expected_and_copied_where_a_map_is():
+    d = Dict({"a": 1})
+    assert testing.schema_id_dict_str_int(d).same_as(d)
+    frozen = testing.schema_id_map_str_int(d)
+    assert isinstance(frozen, tvm_ffi.Map) and not frozen.same_as(d)
+    d["b"] = 2
+    assert list(frozen.keys()) == ["a"]
+    assert isinstance(testing.schema_id_dict_str_int({"a": 1}), Dict)
+    assert testing.schema_id_dict_str_str(Dict({"k": "v"}))["k"] == "v"
+    with pytest.raises(TypeError, match="testing.schema_id_dict_str_int"):
+        testing.schema_id_dict_str_int(Dict({"a": "not an int"}))
+
+
+def test_repr_as_upstream_prints_it():
+    assert repr(List([1, "a", 2.5, [3], None])) == '[1, "a", 2.5, (3,), None]'
+    assert repr(Dict({"a": 1, 2: "b"})) == '{"a": 1, 2: "b"}'
+    assert repr(List([Dict({"k": List([1])})])) == '[{"k": [1]}]'
+    assert repr(List()) == "[]" and repr(Dict()) == "{}" and str(List([1])) == "[1]"
+
+
+def test_containers_holding_themselves_repr_copy_and_compare_without_crashing():
+    lst = List([1])
+    lst.append(lst)
+    assert repr(lst) == "[1, ...]"
+    d = Dict({"a": 1})
+    d["self"] = d
+    assert repr(d) == '{"a": 1, "self": ...}'
+    deep = copy.deepcopy(lst)
+    assert not deep.same_as(lst) and deep[1].same_as(deep)  # the cycle is rebuilt, not followed
+    deep_d = copy.deepcopy(d)
+    assert deep_d["self"].same_as(deep_d) and not deep_d.same_as(d)
+    lst.clear()  # break the cycles so the objects can be freed
+    d.clear()
+    deep.clear()
+    deep_d.clear()
+
+
+def test_copy_is_a_new_container():
+    lst = List([1, [2]])
+    shallow = copy.copy(lst)
+    assert isinstance(shallow, List) and not shallow.same_as(lst) and shallow[1].same_as(lst[1])
+    shallow.append(3)
+    assert len(lst) == 2
+    d = Dict({"a": [1]})
+    d2 = copy.copy(d)
+    d2["b"] = 2
+    assert "b" not in d and isinstance(d2, Dict)
+
+
+def test_changes_during_iteration_never_crash():
+    lst = List([1, 2, 3])
+    for v in lst:  # iterates a snapshot, like iterating list(lst)
+        lst.append(v)
+        del lst[0]
+    assert list(lst) == [1, 2, 3]
+    d = Dict({"a": 1, "b": 2})
+    for k in d:
+        del d[k]
+        d[k + "x"] = 0
+    assert sorted(d) == ["ax", "bx"]
+
+
+def test_list_radd_and_concatenation():
+    assert isinstance([0] + List([1]), List) and list([0] + List([1])) == [0, 1]
+    assert list((0,) + List([1])) == [0, 1]
+
+
+def test_list_from_threads_is_consistent():
+    lst = List()
+
+    def work():
+        for i in range(200):
+            lst.append(i)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert len(lst) == 800 and sorted(lst) == sorted(list(range(200)) * 4)

@@ -14,6 +14,7 @@ from upstream_examples import ADD_ONE, CHECK_ADD_ONE, CHECK_INT_PAIR, INT_PAIR
 # apache-tvm-ffi's public include paths that plugin code uses.
 HEADERS = [
     "tvm/ffi/any.h", "tvm/ffi/c_api.h", "tvm/ffi/container/array.h", "tvm/ffi/container/map.h",
+    "tvm/ffi/container/list.h", "tvm/ffi/container/dict.h",
     "tvm/ffi/container/shape.h", "tvm/ffi/container/tensor.h", "tvm/ffi/dtype.h", "tvm/ffi/error.h",
     "tvm/ffi/extra/c_env_api.h", "tvm/ffi/extra/module.h", "tvm/ffi/function.h", "tvm/ffi/object.h",
     "tvm/ffi/optional.h", "tvm/ffi/reflection/registry.h", "tvm/ffi/string.h", "tvm/ffi/tvm_ffi.h",

@@ -220,10 +220,25 @@ def test_to_cpp_dtype():
     assert [tvm_ffi.cpp.to_cpp_dtype(s) for s in ("float32", "float64", "int8", "uint64", "bool")] == [
         "float", "double", "int8_t", "uint64_t", "bool"]
     assert tvm_ffi.cpp.to_cpp_dtype(tvm_ffi.dtype("int16")) == "int16_t"
-    with pytest.raises(ValueError, match="to_cpp_dtype: unsupported dtype 'float16'"):
-        tvm_ffi.cpp.to_cpp_dtype("float16")
+    with pytest.raises(ValueError, match="to_cpp_dtype: unsupported dtype 'float32x4'"):
+        tvm_ffi.cpp.to_cpp_dtype("float32x4")
     with pytest.raises(TypeError, match="argument `dtype_str`"):
         tvm_ffi.cpp.to_cpp_dtype(5)
+
+
+def test_to_cpp_dtype_gpu_types_follow_the_gpu_pytorch_sees():
+    from tvm_ffi.cpp import dtype as cpp_dtype
+
+    assert cpp_dtype.CUDA_DTYPE_MAP["bfloat16"] == "__nv_bfloat16"
+    assert cpp_dtype.ROCM_DTYPE_MAP["bfloat16"] == "__hip_bfloat16"
+    assert set(cpp_dtype.CPU_DTYPE_MAP) >= {"float32", "int64", "bool"}
+    backend = cpp_dtype._gpu_backend()
+    if backend == "cpu":
+        with pytest.raises(ValueError, match="unsupported dtype 'float16' for backend 'cpu'"):
+            cpp_dtype.to_cpp_dtype("float16")
+    else:
+        table = cpp_dtype.CUDA_DTYPE_MAP if backend == "cuda" else cpp_dtype.ROCM_DTYPE_MAP
+        assert cpp_dtype.to_cpp_dtype("float16") == table["float16"] == "__half"
 
 
 def test_concurrent_builds_of_one_source_share_the_result(cache_dir):

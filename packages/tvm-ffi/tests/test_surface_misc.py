@@ -131,3 +131,50 @@ def test_lazy_names_stay_out_of_the_plain_import():
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True,
                          timeout=60)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_upstream_module_layout_of_dataclasses_structural_and_cpp():
+    import importlib
+
+    dc = importlib.import_module("tvm_ffi.dataclasses")
+    for module, names in {
+        "tvm_ffi.dataclasses.common": ["asdict", "astuple", "fields", "is_dataclass", "replace"],
+        "tvm_ffi.dataclasses.field": ["Field", "KW_ONLY", "MISSING", "field"],
+        "tvm_ffi.dataclasses.py_class": ["py_class", "field", "Field"],
+        "tvm_ffi.dataclasses.c_class": ["c_class", "field", "Field"],
+    }.items():
+        mod = importlib.import_module(module)
+        for name in names:
+            assert getattr(mod, name) is getattr(dc, name), (module, name)
+    assert importlib.import_module("tvm_ffi.dataclasses.py_class").method is tvm_ffi.method
+    structural = importlib.import_module("tvm_ffi.structural")
+    for name in ("StructuralVisitor", "StructuralMutator", "structural_walk", "WalkOrder", "VisitInterrupt"):
+        assert getattr(structural, name) is getattr(tvm_ffi, name)
+    assert tvm_ffi.cpp.load_inline is importlib.import_module("tvm_ffi.cpp").load_inline
+    assert "cpp" in tvm_ffi.__all__ and "method" in tvm_ffi.__all__
+
+
+def test_asdict_converts_mutable_containers_too():
+    from tvm_ffi.dataclasses import asdict, py_class
+
+    @py_class("test_surface.Holder")
+    class Holder(tvm_ffi.Object):
+        items: tvm_ffi.List
+        table: tvm_ffi.Dict
+
+    h = Holder(items=tvm_ffi.List([1, [2]]), table=tvm_ffi.Dict({"k": tvm_ffi.List([3])}))
+    assert asdict(h) == {"items": [1, [2]], "table": {"k": [3]}}
+
+
+def test_core_base_classes_and_object_repr():
+    import tvm_ffi.testing as t
+    from tvm_ffi import core
+
+    for value in (tvm_ffi.Array([1]), tvm_ffi.Map({"a": 1}), tvm_ffi.List([1]), tvm_ffi.Dict({"a": 1})):
+        assert isinstance(value, core.CContainerBase) and isinstance(value, core.CObject)
+        assert isinstance(t.echo(value), core.CContainerBase)
+    assert not isinstance(tvm_ffi.Shape((1,)), core.CContainerBase)
+    assert isinstance(t.nop, core.CObject) and not isinstance(1, core.CObject)
+    assert core.object_repr(t.TestIntPair(1, 2)) == "testing.TestIntPair(a=1, b=2)"
+    assert core.object_repr(tvm_ffi.Array([1, "a"])) == '(1, "a")'
+    assert core.object_repr(tvm_ffi.List([tvm_ffi.Map({"k": 1})])) == '[{"k": 1}]'

@@ -107,18 +107,33 @@ class Array : public ObjectRef {
   static constexpr bool _custom_type_traits = true;
 };
 
+namespace details {
+/*!
+ * The cast of an Array or List value to SeqRef (Array<T> or List<T>), as apache-tvm-ffi does:
+ * the object itself when its type index is `primary`, else a new SeqObj holding the same
+ * items (so an Array never changes with a List it came from, nor a List with its Array).
+ */
+template <typename SeqRef, typename SeqObj, typename T>
+std::optional<SeqRef> SeqTryCast(const TVMFFIAny* v, int32_t primary) {
+  if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList) return std::nullopt;
+  const TVMFFISeqCell* cell = TVMFFIArrayGetCell(v->v_obj);
+  if constexpr (!std::is_same_v<T, Any>) {
+    for (int64_t i = 0; i < cell->size; ++i) {
+      if (!TypeTraits<T>::TryCastFromAnyView(&cell->data[i]).has_value()) return std::nullopt;
+    }
+  }
+  if (v->type_index == primary) {
+    return ObjectRefAccess::FromPtr<SeqRef>(ObjectUnsafe::FromBorrowedHeader<Object>(v->v_obj));
+  }
+  const Any* items = reinterpret_cast<const Any*>(cell->data);
+  return SeqRef(ObjectPtr<Object>(make_object<SeqObj>(std::vector<Any>(items, items + cell->size))));
+}
+}  // namespace details
+
 template <typename T>
 struct TypeTraits<Array<T>> : ObjectRefTraitsBase<Array<T>> {
   static std::optional<Array<T>> TryCastFromAnyView(const TVMFFIAny* v) {
-    if (v->type_index != kTVMFFIArray) return std::nullopt;
-    if constexpr (!std::is_same_v<T, Any>) {
-      const TVMFFISeqCell* cell = TVMFFIArrayGetCell(v->v_obj);
-      for (int64_t i = 0; i < cell->size; ++i) {
-        if (!TypeTraits<T>::TryCastFromAnyView(&cell->data[i]).has_value()) return std::nullopt;
-      }
-    }
-    return ObjectRefAccess::FromPtr<Array<T>>(
-        details::ObjectUnsafe::FromBorrowedHeader<Object>(v->v_obj));
+    return details::SeqTryCast<Array<T>, ArrayObj, T>(v, kTVMFFIArray);
   }
   static std::string TypeStr() { return "Array[" + TypeTraits<T>::TypeStr() + "]"; }
 };

@@ -9,7 +9,7 @@
 
 /* ABI version. A library built against another major version is refused at load time. */
 #define TVM_FFI_ABI_VERSION_MAJOR 1
-#define TVM_FFI_ABI_VERSION_MINOR 0
+#define TVM_FFI_ABI_VERSION_MINOR 1
 
 #if defined(_MSC_VER)
 #define TVM_FFI_DLL __declspec(dllexport)
@@ -344,6 +344,20 @@ TVM_FFI_DLL TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t d
  * from a file. A later registration of the same name replaces the earlier one.
  */
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
+
+/*
+ * (ABI 1.1) Long-running native code calls this now and then: nonzero when the surrounding
+ * environment has a pending signal (Python: Ctrl-C), with that error raised (C++: throw
+ * tvm::ffi::EnvErrorAlreadySet()). 0 when there is none or no environment registered a hook.
+ */
+TVM_FFI_DLL int TVMFFIEnvCheckSignals(void);
+/*
+ * (ABI 1.1) Registers an environment hook by name. "PyErr_CheckSignals": an `int (*)(void)`
+ * that takes whatever lock it needs and, when it returns nonzero, has raised the error (tvm_ffi
+ * registers one at import). "PyGILState_Ensure" / "PyGILState_Release": called around the
+ * check when set. Any other name is a ValueError.
+ */
+TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const char* name, void* symbol);
 
 /* ------------------------------------------------------------------ */
 /* Version                                                              */

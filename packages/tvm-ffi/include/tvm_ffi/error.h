@@ -165,6 +165,14 @@ template <typename T>
 
 }  // namespace details
 
+/*!
+ * Thrown after an environment call such as TVMFFIEnvCheckSignals returned nonzero: the error
+ * it raised, taken back so it travels as any Error does (apache-tvm-ffi's name).
+ */
+class EnvErrorAlreadySet : public Error {
+ public:
+  EnvErrorAlreadySet() : Error(details::MoveFromRaised()) {}
+};
 
 // Messages read as apache-tvm-ffi's: "Check failed: (cond) is false: <streamed text>".
 #define TVM_FFI_CHECK(cond, ErrorKind) \

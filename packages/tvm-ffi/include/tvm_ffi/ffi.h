@@ -4,9 +4,11 @@
 
 #include <tvm_ffi/any.h>
 #include <tvm_ffi/array.h>
+#include <tvm_ffi/dict.h>
 #include <tvm_ffi/dtype.h>
 #include <tvm_ffi/error.h>
 #include <tvm_ffi/function.h>
+#include <tvm_ffi/list.h>
 #include <tvm_ffi/map.h>
 #include <tvm_ffi/module.h>
 #include <tvm_ffi/object.h>

@@ -150,18 +150,34 @@ class Map : public ObjectRef {
   static constexpr bool _custom_type_traits = true;
 };
 
+namespace details {
+/*!
+ * The cast of a Map or Dict value to MapRef (Map<K, V> or Dict<K, V>), as apache-tvm-ffi does:
+ * the object itself when its type index is `primary`, else a new MapObjT with the same entries.
+ */
+template <typename MapRef, typename MapObjT, typename K, typename V>
+std::optional<MapRef> MapTryCast(const TVMFFIAny* v, int32_t primary) {
+  if (v->type_index != kTVMFFIMap && v->type_index != kTVMFFIDict) return std::nullopt;
+  auto ptr = ObjectUnsafe::FromBorrowedHeader<Object>(v->v_obj);
+  const MapObj* map = static_cast<const MapObj*>(ptr.get());
+  if constexpr (!std::is_same_v<K, Any> || !std::is_same_v<V, Any>) {
+    for (const auto& kv : map->entries) {
+      if (!kv.first.template try_cast<K>().has_value()) return std::nullopt;
+      if (!kv.second.template try_cast<V>().has_value()) return std::nullopt;
+    }
+  }
+  if (v->type_index == primary) return ObjectRefAccess::FromPtr<MapRef>(std::move(ptr));
+  ObjectPtr<MapObjT> copy = make_object<MapObjT>();
+  copy->Reserve(map->entries.size());
+  for (const auto& kv : map->entries) copy->Set(kv.first, kv.second);
+  return MapRef(ObjectPtr<Object>(std::move(copy)));
+}
+}  // namespace details
+
 template <typename K, typename V>
 struct TypeTraits<Map<K, V>> : ObjectRefTraitsBase<Map<K, V>> {
   static std::optional<Map<K, V>> TryCastFromAnyView(const TVMFFIAny* v) {
-    if (v->type_index != kTVMFFIMap) return std::nullopt;
-    auto ptr = details::ObjectUnsafe::FromBorrowedHeader<Object>(v->v_obj);
-    if constexpr (!std::is_same_v<K, Any> || !std::is_same_v<V, Any>) {
-      for (const auto& kv : static_cast<const MapObj*>(ptr.get())->entries) {
-        if (!kv.first.template try_cast<K>().has_value()) return std::nullopt;
-        if (!kv.second.template try_cast<V>().has_value()) return std::nullopt;
-      }
-    }
-    return ObjectRefAccess::FromPtr<Map<K, V>>(std::move(ptr));
+    return details::MapTryCast<Map<K, V>, MapObj, K, V>(v, kTVMFFIMap);
   }
   static std::string TypeStr() {
     return "Map[" + TypeTraits<K>::TypeStr() + ", " + TypeTraits<V>::TypeStr() + "]";

@@ -50,8 +50,9 @@ else:
         "structural_walk",
     )
     _LAZY = {
-        **{name: (name, None) for name in ("core", "stream", "utils", "access_path",
+        **{name: (name, None) for name in ("core", "stream", "utils", "access_path", "cpp",
                                             "dataclasses", "serialization", "structural")},
+        "method": ("dataclasses.py_class", "method"),
         "DLDeviceType": ("core", "DLDeviceType"),
         "ObjectConvertible": ("core", "ObjectConvertible"),
         "StreamContext": ("stream", "StreamContext"),
@@ -102,6 +103,7 @@ else:
         "convert",
         "convert_func",
         "core",
+        "cpp",
         "dataclasses",
         "device",
         "dtype",
@@ -115,6 +117,7 @@ else:
         "libinfo",
         "list_global_func_names",
         "load_module",
+        "method",
         "register_error",
         "register_func",
         "register_global_func",

@@ -38,6 +38,7 @@ from .registry import register_object as register_object
 from .registry import remove_global_func as remove_global_func
 from .tensor import from_dlpack as from_dlpack
 from . import access_path as access_path
+from . import cpp as cpp
 from . import dataclasses as dataclasses
 from . import serialization as serialization
 from . import structural as structural
@@ -58,6 +59,12 @@ from ._structural_visit import structural_visit as structural_visit
 from ._structural_visit import structural_walk as structural_walk
 
 import ctypes
+from typing import TypeVar
+
+_M = TypeVar("_M")
+
+def method(fn: _M) -> _M:
+    """Marks a method of a ``@py_class`` body for FFI reflection."""
 
 __version__: str
 __version_tuple__: tuple[int, int, int]
@@ -118,6 +125,7 @@ __all__ = [
     "convert",
     "convert_func",
     "core",
+    "cpp",
     "dataclasses",
     "device",
     "dtype",
@@ -131,6 +139,7 @@ __all__ = [
     "libinfo",
     "list_global_func_names",
     "load_module",
+    "method",
     "register_error",
     "register_func",
     "register_global_func",

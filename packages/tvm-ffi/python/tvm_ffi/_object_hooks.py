@@ -10,7 +10,7 @@ from . import _core
 from ._core import Object
 from ._reflection import type_info_of
 
-_ARRAY, _MAP, _SHAPE = 71, 72, 69
+_ARRAY, _MAP, _SHAPE, _LIST, _DICT = 71, 72, 69, 75, 76
 
 
 def _format_value(value: Any, active: set) -> str:
@@ -28,14 +28,16 @@ def _format_value(value: Any, active: set) -> str:
         index = value.__ffi_type_index__
         if id(value) in active or value.__ffi_handle__ in active:
             return "..."
-        if index == _ARRAY:
+        if index in (_ARRAY, _LIST):
             active.add(value.__ffi_handle__)
             try:
                 items = [_format_value(v, active) for v in container]
             finally:
                 active.discard(value.__ffi_handle__)
+            if index == _LIST:
+                return "[" + ", ".join(items) + "]"
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-        if index == _MAP:
+        if index in (_MAP, _DICT):
             active.add(value.__ffi_handle__)
             try:
                 items = [f"{_format_value(k, active)}: {_format_value(v, active)}" for k, v in container.items()]
@@ -59,6 +61,11 @@ def _object_repr(obj, active) -> str:
     return f"{info.type_key}({', '.join(parts)})"
 
 
+def value_repr(value) -> str:
+    """repr of one value as __ffi_repr__ prints it (List and Dict use it); cycles print as `...`."""
+    return _format_value(value, set())
+
+
 def object_repr(obj) -> str:
     """repr(obj) of a reflected object: `type.key(field=value, ...)`; cycles print as `...`."""
     return _object_repr(obj, set())
@@ -67,9 +74,9 @@ def object_repr(obj) -> str:
 def object_copy(obj):
     """copy.copy: a new object of the same type holding the same field values."""
     index = obj.__ffi_type_index__
-    if index == _ARRAY:
+    if index in (_ARRAY, _LIST):  # a List's copy is a new List: changing it leaves obj alone
         return type(obj)(list(obj))
-    if index == _MAP:
+    if index in (_MAP, _DICT):
         return type(obj)(dict(obj.items()))
     if index == _SHAPE:
         return obj
@@ -94,6 +101,14 @@ def object_deepcopy(obj, memo):
         out = type(obj)([_deep(v, memo) for v in obj])
     elif index == _MAP:
         out = type(obj)({_deep(k, memo): _deep(v, memo) for k, v in obj.items()})
+    elif index == _LIST:  # mutable, so it can hold itself: memoized before its items
+        out = memo[key] = type(obj)()
+        out.extend([_deep(v, memo) for v in obj])
+        return out
+    elif index == _DICT:
+        out = memo[key] = type(obj)()
+        out.update({_deep(k, memo): _deep(v, memo) for k, v in obj.items()})
+        return out
     elif index == _SHAPE or not type_info_of(index).all_fields():
         out = obj  # immutable or opaque: shared, like upstream
     else:

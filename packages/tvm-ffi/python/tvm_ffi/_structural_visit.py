@@ -13,7 +13,7 @@ from . import _core
 from ._core import Object
 from ._reflection import type_info_of
 from .container import Array, Map
-from .dataclasses._py_class import py_class
+from .dataclasses.py_class import py_class
 
 _ARRAY, _MAP = 71, 72
 

@@ -4,13 +4,20 @@ import collections.abc
 
 from . import _core
 from ._core import Object
+from ._object_hooks import value_repr
 from .registry import get_global_func, register_object
 
 _MISSING = object()  # what Map.get returns for an absent key, told apart from any value
 
 
+class CContainerBase:
+    """The base of the FFI containers Array, Map, List and Dict (isinstance checks, as in apache-tvm-ffi)."""
+
+    __slots__ = ()
+
+
 @register_object("ffi.Array")
-class Array(Object):
+class Array(CContainerBase, Object):
     """An immutable sequence of FFI values. Lists and tuples passed to functions become Arrays."""
 
     __slots__ = ()
@@ -61,7 +68,7 @@ class Array(Object):
 
 
 @register_object("ffi.Map")
-class Map(Object):
+class Map(CContainerBase, Object):
     """An insertion-ordered, immutable mapping. Dicts passed to functions become Maps."""
 
     __slots__ = ()
@@ -177,7 +184,7 @@ def _slice_indices(func, index, size):
 
 
 @register_object("ffi.List")
-class List(Object):
+class List(CContainerBase, Object):
     """A mutable sequence shared by every reference: unlike Array it is never copied on write,
     so a change made through one reference (or by C++) is seen through all of them."""
 
@@ -299,6 +306,9 @@ class List(Object):
     def __add__(self, other):
         return List(self._to_list() + list(other))
 
+    def __radd__(self, other):
+        return List(list(other) + self._to_list())
+
     def __iadd__(self, other):
         self.extend(other)
         return self
@@ -306,14 +316,14 @@ class List(Object):
     def __repr__(self):
         if not self.__ffi_handle__:
             return Object.__repr__(self)
-        return "[" + ", ".join(repr(v) for v in self) + "]"
+        return value_repr(self)
 
     def __reduce__(self):
         return (List, (self._to_list(),))
 
 
 @register_object("ffi.Dict")
-class Dict(Object):
+class Dict(CContainerBase, Object):
     """An insertion-ordered mutable mapping shared by every reference: unlike Map it is never
     copied on write, so all references (and C++) see each change at once."""
 
@@ -425,7 +435,7 @@ class Dict(Object):
     def __repr__(self):
         if not self.__ffi_handle__:
             return Object.__repr__(self)
-        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"
+        return value_repr(self)
 
     def __reduce__(self):
         return (Dict, (dict(self.items()),))
@@ -437,4 +447,4 @@ collections.abc.MutableMapping.register(Dict)
 collections.abc.Mapping.register(Map)
 collections.abc.Sequence.register(Shape)
 
-__all__ = ["Array", "Dict", "List", "Map", "Shape"]
+__all__ = ["Array", "CContainerBase", "Dict", "List", "Map", "Shape"]

@@ -5,7 +5,10 @@ from typing import Any, overload
 
 from ._core import Object
 
-class Array(Object):
+class CContainerBase:
+    """The base of the FFI containers Array, Map, List and Dict (isinstance checks, as in apache-tvm-ffi)."""
+
+class Array(CContainerBase, Object):
     """An immutable sequence of FFI values. Lists and tuples passed to functions become Arrays."""
 
     def __init__(self, input_list: Iterable[Any] = ()) -> None: ...
@@ -19,7 +22,7 @@ class Array(Object):
     def __add__(self, other: Iterable[Any]) -> Array: ...
     def __radd__(self, other: Iterable[Any]) -> Array: ...
 
-class Map(Object):
+class Map(CContainerBase, Object):
     """An insertion-ordered, immutable mapping. Dicts passed to functions become Maps."""
 
     def __init__(
@@ -45,7 +48,7 @@ class Shape(Object):
     def __getitem__(self, index: slice) -> tuple[int, ...]: ...
     def __iter__(self) -> Iterator[int]: ...
 
-class List(Object):
+class List(CContainerBase, Object):
     """A mutable sequence shared by every reference (no copy-on-write)."""
 
     def __init__(self, input_list: Iterable[Any] = ()) -> None: ...
@@ -72,9 +75,10 @@ class List(Object):
     def __reversed__(self) -> Iterator[Any]: ...
     def __contains__(self, value: object) -> bool: ...
     def __add__(self, other: Iterable[Any]) -> List: ...
+    def __radd__(self, other: Iterable[Any]) -> List: ...
     def __iadd__(self, other: Iterable[Any]) -> List: ...
 
-class Dict(Object):
+class Dict(CContainerBase, Object):
     """An insertion-ordered mutable mapping shared by every reference (no copy-on-write)."""
 
     def __init__(self, input_dict: Mapping[Any, Any] | None = None) -> None: ...
@@ -94,4 +98,4 @@ class Dict(Object):
     def update(self, other: Any = (), **kwargs: Any) -> None: ...
     def popitem(self) -> tuple[Any, Any]: ...
 
-__all__ = ["Array", "Dict", "List", "Map", "Shape"]
+__all__ = ["Array", "CContainerBase", "Dict", "List", "Map", "Shape"]

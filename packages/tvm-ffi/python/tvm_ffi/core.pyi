@@ -10,6 +10,11 @@ from ._core import Function as Function
 from ._core import Object as Object
 from ._core import Tensor as Tensor
 from .error import Error as Error
+from .container import CContainerBase as CContainerBase
+
+CObject = Object
+
+def object_repr(obj: Any) -> str: ...
 
 ERROR_NAME_TO_TYPE: dict[str, type[BaseException]]
 ERROR_TYPE_TO_NAME: dict[type[BaseException], str]

@@ -100,3 +100,7 @@ def __getattr__(name):
     ModulePropertyMask.__module__ = __name__
     globals()["ModulePropertyMask"] = ModulePropertyMask
     return ModulePropertyMask
+
+
+# ModulePropertyMask comes from __getattr__ above.
+__all__ = ["Module", "ModulePropertyMask", "load_module", "system_lib"]  # noqa: F822

@@ -35,3 +35,5 @@ class ModulePropertyMask(enum.IntEnum):
     BINARY_SERIALIZABLE = 1
     RUNNABLE = 2
     COMPILATION_EXPORTABLE = 4
+
+__all__ = ["Module", "ModulePropertyMask", "load_module", "system_lib"]

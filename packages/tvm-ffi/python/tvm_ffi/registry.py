@@ -148,6 +148,11 @@ def register_object(type_key=None):
     return register
 
 
+def get_registered_type_keys():
+    """Every type key registered with the FFI (POD kinds, built-in and user object types), in type index order."""
+    return get_global_func("ffi.GetRegisteredTypeKeys")()
+
+
 def init_ffi_api(namespace, target_module_name=None):
     """Binds every global function `namespace.name` as attribute `name` of a module."""
     target = sys.modules[target_module_name or namespace]
@@ -165,6 +170,7 @@ __all__ = [
     "convert_func",
     "get_global_func",
     "get_global_func_metadata",
+    "get_registered_type_keys",
     "init_ffi_api",
     "list_global_func_names",
     "register_func",

@@ -1,6 +1,6 @@
 """Global functions and object classes: registering, looking up and binding them to Python."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar, overload
 
 from ._core import Function, Object
@@ -30,6 +30,7 @@ def convert_func(pyfunc: Callable[..., Any], tensor_cls: type | None = None) -> 
 def register_object(type_key: str | None = None) -> Callable[[_O], _O]: ...
 @overload
 def register_object(type_key: _O) -> _O: ...
+def get_registered_type_keys() -> Sequence[str]: ...
 def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None: ...
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "convert_func",
     "get_global_func",
     "get_global_func_metadata",
+    "get_registered_type_keys",
     "init_ffi_api",
     "list_global_func_names",
     "register_func",

@@ -7,6 +7,21 @@ from typing import Any
 from . import access_path as _access_path  # noqa: F401  (registers the AccessPath classes)
 from .registry import get_global_func
 
+# The structural visit/mutate/walk API, under tvm_ffi.structural as apache-tvm-ffi has it.
+from ._structural_visit import (
+    DefRegionKind,
+    InplaceMode,
+    StructuralMutator,
+    StructuralVisitor,
+    VisitInterrupt,
+    WalkOrder,
+    WalkResult,
+    structural_map,
+    structural_mutate,
+    structural_visit,
+    structural_walk,
+)
+
 _equal = get_global_func("ffi.StructuralEqual")
 _hash = get_global_func("ffi.StructuralHash")
 _mismatch = get_global_func("ffi.GetFirstStructuralMismatch")
@@ -64,4 +79,20 @@ class StructuralKey:
         return f"StructuralKey({self.key!r})"
 
 
-__all__ = ["StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash"]
+__all__ = [
+    "StructuralKey",
+    "get_first_structural_mismatch",
+    "structural_equal",
+    "structural_hash",
+    "DefRegionKind",
+    "InplaceMode",
+    "StructuralMutator",
+    "StructuralVisitor",
+    "VisitInterrupt",
+    "WalkOrder",
+    "WalkResult",
+    "structural_map",
+    "structural_mutate",
+    "structural_visit",
+    "structural_walk",
+]

@@ -102,6 +102,8 @@ PyObject* DataTypeToPy(DLDataType dtype);
 
 // ---- functions (function.cc) ----
 PyObject* NewFunction(TVMFFIObject* handle);
+/*! Function's static constructors over raw symbols (function_extern.cc). */
+extern PyMethodDef function_extern_methods[];
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
 /*! The Python callable a Function runs, or NULL when its body is not a Python callable (borrowed). */
 PyObject* PyCallbackOf(const TVMFFIObject* function);

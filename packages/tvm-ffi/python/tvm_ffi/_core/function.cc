@@ -243,6 +243,7 @@ PyTypeObject FunctionType = [] {
   t.tp_call = PyVectorcall_Call;
   t.tp_vectorcall_offset = offsetof(PyFFIFunction, vectorcall);
   t.tp_getset = function_getset;
+  t.tp_methods = function_extern_methods;
   t.tp_doc = "A callable FFI function. Function(callable) wraps a Python callable.";
   return t;
 }();

@@ -126,6 +126,14 @@ int32_t TypeKeyToIndex(const std::string& key) {
   return index;
 }
 
+/*! The hook behind TVMFFIEnvCheckSignals: runs Python's signal handlers, their error raised as an FFI error. */
+int CheckSignalsHook() {
+  GILGuard gil;
+  if (!gil.ok() || PyErr_CheckSignals() == 0) return 0;
+  SetFFIErrorFromPython();
+  return -1;
+}
+
 }  // namespace
 }  // namespace tvm_ffi_py
 
@@ -136,6 +144,10 @@ NB_MODULE(_core, m) {
   if (InitObjectTypes(m.ptr()) < 0 || InitTensorType(m.ptr()) < 0 || InitDeviceType(m.ptr()) < 0 ||
       InitDynObject(m.ptr()) < 0) {
     throw nb::python_error();
+  }
+  // Native loops calling TVMFFIEnvCheckSignals see Python's pending signals (Ctrl-C).
+  if (TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", reinterpret_cast<void*>(&CheckSignalsHook)) != 0) {
+    ThrowFFIError();
   }
   if (PyType_Ready(&FunctionType) < 0) throw nb::python_error();
   Py_INCREF(&FunctionType);

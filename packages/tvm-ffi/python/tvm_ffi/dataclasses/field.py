@@ -66,3 +66,6 @@ def field(*, default=MISSING, default_factory=MISSING, frozen=False, init=True, 
     return Field(default=default, default_factory=default_factory, frozen=frozen, init=init, repr=repr,
                  hash=hash, compare=compare, kw_only=kw_only, metadata=metadata, structural_eq=structural_eq,
                  doc=doc)
+
+
+__all__ = ["KW_ONLY", "MISSING", "Field", "field"]

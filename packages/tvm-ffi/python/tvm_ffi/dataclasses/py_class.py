@@ -8,10 +8,41 @@ import typing
 from .. import _core
 from .._core import Object
 from .._reflection import FLAG_SEQ_DEF, FLAG_SEQ_IGNORE, FLAG_WRITABLE, MISSING, SEQ_KINDS, type_info_of
-from ..registry import register_object
-from ._field import KW_ONLY, Field
+from ..registry import get_global_func, register_object
+from .field import KW_ONLY, Field, field
 
 _CLASS_KINDS = sorted(k for k in SEQ_KINDS if k is not None)
+_METHOD_MARK = "__tvm_ffi_method__"
+
+
+def method(fn):
+    """Marks a method of a ``@py_class`` body for FFI reflection.
+
+    At class registration the method joins the type's reflected methods
+    (``TypeInfo.methods``), callable by name from any FFI consumer; an instance method takes
+    the object first. ``staticmethod`` and plain functions are accepted; ``classmethod`` is
+    refused (the packed-call convention has no class argument).
+    """
+    if isinstance(fn, classmethod):
+        raise TypeError("method: classmethod is not supported; use a staticmethod or an instance method")
+    target = fn.__func__ if isinstance(fn, staticmethod) else fn
+    if not callable(target):
+        raise TypeError(f"method: argument `fn` must be a function or staticmethod, got {type(fn).__name__}")
+    try:
+        setattr(target, _METHOD_MARK, True)
+    except (AttributeError, TypeError):  # a builtin or other object without a __dict__
+        raise TypeError(f"method: argument `fn` must be a Python function, got {type(target).__name__}") from None
+    return fn
+
+
+def _register_methods(cls, index):
+    """Adds the @method-marked functions of the class body to the type's reflected methods."""
+    for name, value in cls.__dict__.items():
+        is_static = isinstance(value, staticmethod)
+        func = value.__func__ if is_static else value
+        if not getattr(func, _METHOD_MARK, False):
+            continue
+        get_global_func("ffi.TypeRegisterMethod")(index, name, func, is_static, func.__doc__ or "")
 
 
 def _converter(owner: str, name: str, annotation):
@@ -236,6 +267,7 @@ def _process(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_ar
         SEQ_KINDS[structural_eq],
     )
     cls.__tvm_ffi_py_fields__ = tuple(fields)
+    _register_methods(cls, index)
     register_object(key)(cls)
     if init and "__init__" not in cls.__dict__:
         cls.__init__ = _make_init(cls, key, index, fields)
@@ -268,3 +300,6 @@ def py_class(cls_or_type_key=None, /, *, type_key=None, frozen=False, init=True,
                         f"{type(cls_or_type_key).__name__}")
     key = type_key or cls_or_type_key
     return lambda cls: _process(cls, key, **options)
+
+
+__all__ = ["KW_ONLY", "MISSING", "Field", "field", "method", "py_class"]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..registry import register_object
-from ._field import Field
-from ._py_class import _annotate_type_info, _install_compare
+from .field import Field, field
+from .py_class import _annotate_type_info, _install_compare
 
 
 def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: bool = True, eq: bool = False,
@@ -37,3 +37,6 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
         return cls
 
     return register
+
+
+__all__ = ["Field", "c_class", "field"]

@@ -1,0 +1,87 @@
+"""The reflected test object types and the helpers built on them (tvm_ffi.testing's classes)."""
+
+from .._core import Object, type_key_to_index
+from .._reflection import type_info_of
+from ..registry import get_global_func, register_object
+
+
+@register_object("testing.TestObjectBase")
+class TestObjectBase(Object):
+    """A reflected test object with fields v_i64, v_f64 (writable), v_str and method add_i64."""
+
+    __test__ = False  # not a pytest test class
+
+
+@register_object("testing.TestObjectDerived")
+class TestObjectDerived(TestObjectBase):
+    """A subclass adding the field v_array."""
+
+    __test__ = False
+
+
+@register_object("testing.TestIntPair")
+class TestIntPair(Object):
+    """A pair of ints `a`, `b` (read-only) with method `sum`."""
+
+    __test__ = False
+
+
+@register_object("testing.TestNonCopyable")
+class TestNonCopyable(Object):
+    """An object C++ cannot copy: copy.copy raises, references still share it."""
+
+    __test__ = False
+
+
+def create_object(type_key, **kwargs):
+    """Makes an object of the registered type `type_key` by reflection.
+
+    Fields are given by keyword; a type with a default constructor keeps its C++ defaults
+    for the others, any other type is built by its constructor and needs every field.
+    """
+    if not isinstance(type_key, str):
+        raise TypeError(f"create_object: argument `type_key` must be a str, got {type(type_key).__name__}")
+    try:
+        info = type_info_of(type_key_to_index(type_key))
+    except KeyError:
+        raise ValueError(f"create_object: no object type is registered as `{type_key}`") from None
+    fields = {f.name: f for f in info.all_fields()}
+    unknown = [name for name in kwargs if name not in fields]
+    if unknown:
+        raise TypeError(f"create_object: type `{type_key}` has no field(s) {unknown}; fields: {list(fields)}")
+    new = info.find_method("__ffi_new__")
+    if new is not None:
+        obj = new.func()
+        for name, value in kwargs.items():
+            fields[name].getter.set(obj, value)
+        return obj
+    init = info.find_method("__ffi_init__")
+    if init is None:
+        raise TypeError(f"create_object: type `{type_key}` has no constructor (__ffi_new__ or __ffi_init__)")
+    missing = [name for name in fields if name not in kwargs]
+    if missing:
+        raise TypeError(f"create_object: type `{type_key}` has no defaults; missing field(s) {missing}")
+    return init.func(*[kwargs[name] for name in fields])
+
+
+def make_unregistered_object():
+    """An object of a C++ type no Python class is registered for (seen as its nearest registered base)."""
+    return get_global_func("testing.make_unregistered_object")()
+
+
+def add_one(x):
+    """x + 1, computed by the C++ global testing.add_one."""
+    return get_global_func("testing.add_one")(x)
+
+
+__all__ = [
+    "Object",
+    "TestIntPair",
+    "TestNonCopyable",
+    "TestObjectBase",
+    "TestObjectDerived",
+    "add_one",
+    "create_object",
+    "get_global_func",
+    "make_unregistered_object",
+]

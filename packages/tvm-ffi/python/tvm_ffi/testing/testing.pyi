@@ -1,0 +1,55 @@
+"""The reflected test object types and the helpers built on them (tvm_ffi.testing's classes)."""
+
+from typing import Any
+
+from .._core import Object as Object
+from ..registry import get_global_func as get_global_func
+
+class TestObjectBase(Object):
+    """A reflected test object with fields v_i64, v_f64 (writable), v_str and method add_i64."""
+
+    __test__: bool
+    v_i64: int
+    v_f64: float
+    v_str: str
+    def __init__(self, v_i64: int, v_f64: float, v_str: str) -> None: ...
+    def add_i64(self, other: int) -> int: ...
+
+class TestObjectDerived(TestObjectBase):
+    """A subclass adding the field v_array."""
+
+    __test__: bool
+    v_array: Any
+    def __init__(self, v_i64: int, v_f64: float, v_str: str, v_array: Any) -> None: ...
+
+class TestIntPair(Object):
+    """A pair of ints `a`, `b` (read-only) with method `sum`."""
+
+    __test__: bool
+    a: int
+    b: int
+    def __init__(self, a: int, b: int) -> None: ...
+    def sum(self, *args: Any) -> int: ...  # a reflected method: its arguments are checked natively
+
+class TestNonCopyable(Object):
+    """An object C++ cannot copy: copy.copy raises, references still share it."""
+
+    __test__: bool
+    value: int
+    def __init__(self, value: int) -> None: ...
+
+def create_object(type_key: str, **kwargs: Any) -> Object: ...
+def make_unregistered_object() -> Object: ...
+def add_one(x: int) -> int: ...
+
+__all__ = [
+    "Object",
+    "TestIntPair",
+    "TestNonCopyable",
+    "TestObjectBase",
+    "TestObjectDerived",
+    "add_one",
+    "create_object",
+    "get_global_func",
+    "make_unregistered_object",
+]
