@@ -83,6 +83,14 @@ def _to_2d(node: Node, x):
 @converter("Conv", since=1)
 def _conv(node: Node):
     x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
+    out = conv_nd(node, x, w)
+    if b is not None:
+        out = R.add(out, R.reshape(b, [1, -1] + [1] * (len(node.shape(w, "weight")) - 2)))
+    return node.emit(out)
+
+
+def conv_nd(node: Node, x, w):
+    """The 1-, 2- or 3-D convolution of x by w with the node's attributes, without bias."""
     wshape = node.shape(w, "weight")
     kernel = list(node.attr("kernel_shape", wshape[2:]))
     groups = node.attr("group", 1)
@@ -103,9 +111,7 @@ def _conv(node: Node):
         out = fn(x, w, strides=strides, padding=pads, dilation=dilations, groups=groups)
     else:
         raise node.unsupported(f"a {nsp}-D convolution")
-    if b is not None:
-        out = R.add(out, R.reshape(b, [1, -1] + [1] * nsp))
-    return node.emit(out)
+    return out
 
 
 @converter("ConvTranspose", since=1)
