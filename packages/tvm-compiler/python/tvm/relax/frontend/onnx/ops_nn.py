@@ -294,14 +294,34 @@ def _channel(param, ndim: int):
 def _batch_norm(node: Node):
     x, scale, bias, mean, var = (node.input(i) for i in range(5))
     node.ignore("momentum", "spatial", "is_test", "consumed_inputs")
-    if node.attr("training_mode", 0) or node.num_outputs > 1:
-        raise node.unsupported("BatchNormalization in training mode")
     eps = node.attr("epsilon", 1e-5)
     ndim = len(node.shape(x))
+    if node.attr("training_mode", 0):
+        return _batch_norm_training(node, x, scale, bias, mean, var, eps, ndim)
+    if node.num_outputs > 1:
+        raise node.unsupported("BatchNormalization's running mean / variance outputs in inference")
     inv = R.divide(_channel(scale, ndim), R.sqrt(R.add(_channel(var, ndim), scalar(eps, x))))
     return node.emit(
         R.add(R.multiply(R.subtract(x, _channel(mean, ndim)), inv), _channel(bias, ndim))
     )
+
+
+def _batch_norm_training(node: Node, x, scale, bias, mean, var, eps, ndim):
+    """Normalised by the batch's own statistics (the population variance over N and the spatial
+    axes); the running mean and variance outputs move toward them by 1 - momentum."""
+    if node.opset < 14:
+        raise node.unsupported("BatchNormalization in training mode before opset 14")
+    momentum = node.attr("momentum", 0.9)
+    axes = [0] + list(range(2, ndim))
+    normed, batch_mean, inv_std = _normalize(node, x, axes, eps)
+    y = node.emit(R.add(R.multiply(normed, _channel(scale, ndim)), _channel(bias, ndim)))
+    batch_mean = node.emit(R.reshape(batch_mean, [-1]))
+    centered = R.subtract(x, R.reshape(batch_mean, [1, -1] + [1] * (ndim - 2)))
+    batch_var = node.emit(R.mean(R.multiply(centered, centered), axis=axes))
+    keep, step = scalar(momentum, x), scalar(1 - momentum, x)
+    running_mean = node.emit(R.add(R.multiply(mean, keep), R.multiply(batch_mean, step)))
+    running_var = node.emit(R.add(R.multiply(var, keep), R.multiply(batch_var, step)))
+    return [y, running_mean, running_var][: node.num_outputs]
 
 
 def _normalize(node: Node, x, axes, eps):

@@ -40,8 +40,11 @@ def _dropout(node: Node):
     training = node.input(2, optional=True)
     if training is not None:
         mode = const_value(training)
-        if mode is None or bool(mode):
-            raise node.unsupported("Dropout in training mode")
+        ratio = node.input(1, optional=True)
+        ratio = 0.5 if ratio is None else const_value(ratio)
+        # training with a ratio of 0 drops nothing: the same as inference
+        if mode is None or (bool(mode.reshape(-1)[0]) and (ratio is None or float(ratio) != 0)):
+            raise node.unsupported("Dropout in training mode with a nonzero ratio")
     x = node.input(0)
     if node.num_outputs < 2:
         return x
