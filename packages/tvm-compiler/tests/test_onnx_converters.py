@@ -259,7 +259,44 @@ def test_float16_attention_rounds_once():
     np.testing.assert_allclose(got.astype("float32"), ref.astype("float32"), atol=1e-3)
 
 
+@pytest.mark.parametrize("batch_axis, time_axis", [(0, 1), (1, 0)])
+def test_reverse_sequence_matches_onnxruntime(batch_axis, time_axis):
+    x = RNG.standard_normal([4, 4, 2]).astype("float32")
+    lens = np.array([4, 1, 3, 0] if batch_axis == 0 else [2, 4, 1, 3], "int64")
+    node = helper.make_node(
+        "ReverseSequence", ["x", "lens"], ["y"], batch_axis=batch_axis, time_axis=time_axis
+    )
+    inputs = [_tensor("x", [4, 4, 2]), _tensor("lens", [4], TensorProto.INT64)]
+    model = _model([node], inputs, [_out("y", 3)], opset=10)
+    got = _run(_convert(model), x, lens)
+    np.testing.assert_array_equal(got, _ort(model, {"x": x, "lens": lens}))
+
+
+@pytest.mark.parametrize("equation", ["...ii->...i", "b...j,bjk->b...k", "...ij"])
+def test_einsum_with_an_ellipsis_matches_numpy(equation):
+    if equation.startswith("b..."):
+        arrays = [RNG.standard_normal(s).astype("float32") for s in ([2, 3, 4], [2, 4, 5])]
+    else:
+        arrays = [RNG.standard_normal([2, 3, 3]).astype("float32")]
+    names = [f"x{i}" for i in range(len(arrays))]
+    node = helper.make_node("Einsum", names, ["y"], equation=equation)
+    inputs = [_tensor(n, list(a.shape)) for n, a in zip(names, arrays)]
+    ref = np.einsum(equation, *arrays)
+    model = _model([node], inputs, [_out("y", ref.ndim)], opset=12)
+    np.testing.assert_allclose(_run(_convert(model), *arrays), ref, rtol=1e-5, atol=1e-6)
+
+
 # --- bad input: a clear error naming the node and op ---
+
+
+def test_reverse_sequence_with_one_axis_for_both():
+    node = helper.make_node(
+        "ReverseSequence", ["x", "lens"], ["y"], batch_axis=0, time_axis=0, name="rev"
+    )
+    inputs = [_tensor("x", [2, 2]), _tensor("lens", [2], TensorProto.INT64)]
+    model = _model([node], inputs, [_out("y", 2)], opset=10)
+    with pytest.raises(ValueError, match="'rev' \\(op ReverseSequence.*both 0"):
+        _convert(model)
 
 
 def test_swiglu_with_mismatched_shapes_names_the_node():

@@ -1,5 +1,6 @@
 """Converters of ONNX's indexing and rearranging ops: Pad, GatherElements/ND, ScatterElements/ND,
-OneHot, Trilu, CumSum, TopK, Hardmax, DepthToSpace/SpaceToDepth, Einsum, bitwise ops."""
+OneHot, Trilu, CumSum/CumProd, TopK, Hardmax, DepthToSpace/SpaceToDepth, Einsum, bitwise ops,
+ReverseSequence, CenterCropPad."""
 
 from __future__ import annotations
 
@@ -303,10 +304,61 @@ def _einsum(node: Node):
     equation = node.attr("equation").replace(" ", "")
     args = [x for x in node.inputs if x is not None]
     if "." in equation:
-        raise node.unsupported("an einsum equation with an ellipsis")
+        equation = _expand_ellipsis(node, equation, args)
     if hasattr(R, "einsum"):
         return node.emit(R.einsum(args, equation))
     return node.emit_te(te_fallbacks.einsum, *args, subscripts=equation)
+
+
+def _expand_ellipsis(node: Node, equation: str, args) -> str:
+    """The equation with each '...' spelled as letters it does not use, one per dimension the
+    ellipsis covers (the same count in every operand that has one)."""
+    lhs, arrow, rhs = equation.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(args):
+        raise ValueError(
+            f"from_onnx: {node.where()}: {len(terms)} operands in {equation!r}, got {len(args)}"
+        )
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in equation]
+    counts = {
+        len(node.shape(x)) - len(t.replace("...", "")) for t, x in zip(terms, args) if "..." in t
+    }
+    if len(counts) != 1 or min(counts) < 0:
+        raise node.unsupported(f"an ellipsis covering different ranks in {equation!r}")
+    letters = "".join(spare[: counts.pop()])
+    terms = [t.replace("...", letters) for t in terms]
+    if arrow:
+        rhs = rhs.replace("...", letters)
+    else:  # implicit output: the ellipsis dims first, then the letters used once, sorted
+        used = "".join(terms)
+        rhs = letters + "".join(
+            sorted(c for c in set(used) if used.count(c) == 1 and c not in letters)
+        )
+    return ",".join(terms) + "->" + rhs
+
+
+@converter("ReverseSequence", since=10)
+def _reverse_sequence(node: Node):
+    """Each batch entry b's first sequence_lens[b] steps along the time axis reversed, the
+    rest kept: a gather along time of index len - 1 - t where t < len, t elsewhere."""
+    x, lens = node.input(0), node.input(1)
+    shape = node.static_shape(x)
+    ndim = len(shape)
+    batch_axis = normalize_axis(node, node.attr("batch_axis", 1), ndim)
+    time_axis = normalize_axis(node, node.attr("time_axis", 0), ndim)
+    if batch_axis == time_axis:
+        raise ValueError(
+            f"from_onnx: {node.where()}: batch_axis and time_axis are both {time_axis}"
+        )
+    along = [1] * ndim
+    along[time_axis] = shape[time_axis]
+    t = const(np.arange(shape[time_axis], dtype="int64").reshape(along))
+    per_batch = [1] * ndim
+    per_batch[batch_axis] = shape[batch_axis]
+    length = R.reshape(R.astype(lens, "int64"), per_batch)
+    index = R.where(R.less(t, length), R.subtract(R.subtract(length, const(1, "int64")), t), t)
+    index = node.emit(R.broadcast_to(index, shape))
+    return node.emit(R.gather_elements(x, index, axis=time_axis))
 
 
 _BITWISE = {"BitwiseAnd": "bitwise_and", "BitwiseOr": "bitwise_or", "BitwiseXor": "bitwise_xor"}
