@@ -286,7 +286,22 @@ def test_einsum_with_an_ellipsis_matches_numpy(equation):
     np.testing.assert_allclose(_run(_convert(model), *arrays), ref, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_det_matches_numpy(n):
+    x = RNG.standard_normal([2, 3, n, n]).astype("float32")
+    node = helper.make_node("Det", ["x"], ["y"])
+    model = _model([node], [_tensor("x", [2, 3, n, n])], [_out("y", 2)], opset=11)
+    np.testing.assert_allclose(_run(_convert(model), x), np.linalg.det(x), rtol=1e-4, atol=1e-5)
+
+
 # --- bad input: a clear error naming the node and op ---
+
+
+def test_det_of_a_large_matrix_is_op_not_implemented():
+    node = helper.make_node("Det", ["x"], ["y"], name="det4")
+    model = _model([node], [_tensor("x", [4, 4])], [_out("y", 0)], opset=11)
+    with pytest.raises(OpNotImplemented, match="'det4' \\(op Det.*4 x 4"):
+        _convert(model)
 
 
 def test_reverse_sequence_with_one_axis_for_both():
