@@ -60,6 +60,11 @@ def _attention(node: Node):
         k = node.emit(R.concat([past_k, k], axis=2))
         v = node.emit(R.concat([past_v, v], axis=2))
     present_k, present_v = k, v
+    # float16 attention is computed in float32 and rounded once at the end: a float16 matmul
+    # and softmax round at every step and land an ulp away from the reference
+    work = "float32" if dtype == "float16" else dtype
+    if work != dtype:
+        q, k, v = (node.emit(R.astype(x, work)) for x in (q, k, v))
     past_len = node.static_shape(past_k)[2] if past_k is not None else 0
     kv_len = node.shape(k)[2]
 
@@ -69,9 +74,11 @@ def _attention(node: Node):
         mshape = node.static_shape(mask, "attn_mask")
         if dtype_of(mask) == "bool":
             mask = R.where(mask, scalar(0, q), scalar(-np.inf, q))
+        elif dtype_of(mask) != work:
+            mask = node.emit(R.astype(mask, work))
         if mshape[-1] < kv_len:
             pad_shape = list(mshape[:-1]) + [kv_len - mshape[-1]]
-            mask = R.concat([mask, const(np.full(pad_shape, -np.inf, dtype=dtype))], axis=-1)
+            mask = R.concat([mask, const(np.full(pad_shape, -np.inf, dtype=work))], axis=-1)
         bias = node.emit(mask)
     causal = bool(node.attr("is_causal", 0))
     left = node.attr("left_window_size", -1) if node.opset >= 25 else -1
@@ -97,7 +104,7 @@ def _attention(node: Node):
         bias = node.emit(extra if bias is None else R.add(bias, extra))
     elif causal or left >= 0 or right >= 0:
         allowed = _window(q_len, kv_len, past_len, left, right, causal)
-        extra = const(np.where(allowed, 0, -np.inf).astype(dtype))
+        extra = const(np.where(allowed, 0, -np.inf).astype(work))
         bias = node.emit(extra if bias is None else R.add(bias, extra))
 
     if q_heads != kv_heads:  # grouped-query attention: each kv head serves several q heads
@@ -123,20 +130,23 @@ def _attention(node: Node):
         qk_out = with_bias
     precision = node.attr("softmax_precision", None)
     logits = with_bias
-    if precision is not None and np_dtype_name(precision) != dtype:
+    if precision is not None and np_dtype_name(precision) != work:
         logits = node.emit(R.astype(logits, np_dtype_name(precision)))
     probs = node.emit(R.nn.softmax(logits, axis=-1))
     if bias is not None:
         # a row whose every key is masked attends nothing: zero, not NaN
         dead = R.equal(R.max(bias, axis=[-1], keepdims=True), scalar(-np.inf, q))
         probs = node.emit(R.where(dead, scalar(0, probs), probs))
-    if dtype_of(probs) != dtype:
-        probs = node.emit(R.astype(probs, dtype))
+    if dtype_of(probs) != work:
+        probs = node.emit(R.astype(probs, work))
     if mode == 3:
         qk_out = probs
     elif mode not in (0, 1, 2):
         raise node.unsupported(f"qk_matmul_output_mode={mode}")
     out = node.emit(R.matmul(probs, v))
+    if work != dtype:
+        out = node.emit(R.astype(out, dtype))
+        qk_out = node.emit(R.astype(qk_out, dtype))
     if three_d:
         out = node.emit(R.reshape(node.emit(R.permute_dims(out, [0, 2, 1, 3])), [batch, q_len, -1]))
     return [out, present_k, present_v, qk_out][: node.num_outputs]

@@ -133,13 +133,9 @@ def _mod(node: Node):
     va, vb = const_value(a), const_value(b)
     if va is not None and vb is not None and _is_int(dtype):
         return const((np.fmod if fmod else np.mod)(va, vb).astype(dtype))
-    if not fmod and not _is_int(dtype):
-        raise node.unsupported("fmod=0 on floating-point inputs")
-    # floor-mod: a - floor(a / b) * b; fmod: truncated toward zero
-    if _is_int(dtype):
-        q = R.floor_divide(a, b)
-    else:
-        q = R.floor(R.divide(a, b))
+    if not _is_int(dtype):
+        return _float_mod(node, a, b, bool(fmod))
+    q = R.floor_divide(a, b)  # integer floor-mod: a - floor(a / b) * b
     rem = node.emit(R.subtract(a, R.multiply(q, b)))
     if not fmod:
         return rem
@@ -147,6 +143,24 @@ def _mod(node: Node):
     zero = scalar(0, a)
     wrong = R.logical_and(R.not_equal(rem, zero), R.not_equal(R.less(rem, zero), R.less(a, zero)))
     return node.emit(R.where(wrong, R.subtract(rem, b), rem))
+
+
+def _float_mod(node: Node, a, b, fmod: bool):
+    """C fmod (the dividend's sign) or, with fmod=0, NumPy's mod (the divisor's sign), as
+    NumPy computes them: float16 in float32, x mod +-inf = x for finite x."""
+    dtype = dtype_of(a)
+    if dtype == "float16":
+        a, b = node.emit(R.astype(a, "float32")), node.emit(R.astype(b, "float32"))
+    rem = node.emit(R.mod(a, b))  # a - trunc(a / b) * b
+    finite_a = R.less(R.abs(a), scalar(np.inf, a))
+    rem = node.emit(R.where(R.logical_and(R.equal(R.abs(b), scalar(np.inf, b)), finite_a), a, rem))
+    if not fmod:  # move a nonzero remainder whose sign is not b's by one b
+        zero = scalar(0, rem)
+        wrong = R.logical_and(
+            R.not_equal(rem, zero), R.not_equal(R.less(rem, zero), R.less(b, zero))
+        )
+        rem = node.emit(R.where(wrong, R.add(rem, b), rem))
+    return node.emit(R.astype(rem, dtype)) if dtype == "float16" else rem
 
 
 @converter("Pow", since=1)
@@ -400,6 +414,27 @@ def _swish(node: Node):
     x = node.input(0)
     alpha = node.attr("alpha", 1.0)
     return node.emit(R.multiply(x, R.sigmoid(R.multiply(x, scalar(alpha, x)))))
+
+
+@converter("SwiGLU", since=28)
+def _swiglu(node: Node):
+    """Swish_alpha(A) * B for A, B of one shape; float16 computed in float32, as the
+    reference does, then rounded once."""
+    a, b = node.input(0), node.input(1)
+    if len(node.inputs) != 2:
+        raise ValueError(f"from_onnx: {node.where()} takes 2 inputs, got {len(node.inputs)}")
+    if node.shape(a) != node.shape(b):
+        raise ValueError(
+            f"from_onnx: {node.where()}: A {node.shape(a)} and B "
+            f"{node.shape(b)} must have one shape"
+        )
+    dtype = dtype_of(a)
+    alpha = node.attr("alpha", 1.0)
+    if dtype == "float16":
+        a, b = node.emit(R.astype(a, "float32")), node.emit(R.astype(b, "float32"))
+    gate = R.multiply(a, R.sigmoid(R.multiply(a, scalar(alpha, a))))
+    out = node.emit(R.multiply(gate, b))
+    return node.emit(R.astype(out, dtype)) if dtype == "float16" else out
 
 
 @converter("Where", since=9)

@@ -1,5 +1,6 @@
 """Converters of ONNX's indexing and rearranging ops: Pad, GatherElements/ND, ScatterElements/ND,
-OneHot, Trilu, CumSum, TopK, Hardmax, DepthToSpace/SpaceToDepth, Einsum, bitwise ops."""
+OneHot, Trilu, CumSum/CumProd, TopK, Hardmax, DepthToSpace/SpaceToDepth, Einsum, bitwise ops,
+ReverseSequence, CenterCropPad."""
 
 from __future__ import annotations
 
@@ -57,8 +58,14 @@ def _pad(node: Node):
         axes = None
     axes = list(range(ndim)) if axes is None else [normalize_axis(node, int(a), ndim) for a in axes]
     n = len(axes)
-    before = dict(zip(axes, pads[:n]))
-    after = dict(zip(axes, pads[n:]))
+    return pad_tensor(node, x, dict(zip(axes, pads[:n])), dict(zip(axes, pads[n:])), mode, value)
+
+
+def pad_tensor(node: Node, x, before: dict, after: dict, mode: str = "constant", value=0):
+    """x padded by before[axis] / after[axis] elements (a negative count crops) in ONNX Pad's
+    mode, constant padding with value."""
+    shape = node.shape(x)
+    ndim = len(shape)
     # negative pads crop first
     begin = [max(0, -before.get(a, 0)) for a in range(ndim)]
     ends = [
@@ -87,7 +94,9 @@ def _pad(node: Node):
                         pieces.append(const(np.full(fill_shape, val, dtype=dtype_of(x))))
                     out = node.emit(R.concat([pieces[0], out, pieces[1]], axis=a))
             return out
-        return op_or_te(node, "nn.pad", te_fallbacks.pad, x, width, "constant", float(val))
+        return op_or_te(
+            node, "nn.pad", te_fallbacks.pad, x, width, pad_mode="constant", pad_value=float(val)
+        )
     for a in range(ndim):
         if before[a] or after[a]:
             if not isinstance(shape[a], int):
@@ -199,13 +208,19 @@ def _trilu(node: Node):
 
 
 @converter("CumSum", since=11)
-def _cumsum(node: Node):
+@converter("CumProd", since=26)
+def _cumulative(node: Node):
     x = node.input(0)
     axis = normalize_axis(node, int(node.const_input(1, "axis").reshape(-1)[0]), len(node.shape(x)))
     exclusive, reverse = node.attr("exclusive", 0), node.attr("reverse", 0)
     if reverse:
         x = op_or_te(node, "flip", te_fallbacks.flip, x, axis=axis)
-    out = op_or_te(node, "cumsum", te_fallbacks.cumsum, x, axis=axis, exclusive=bool(exclusive))
+    if node.op_type == "CumSum":
+        out = op_or_te(node, "cumsum", te_fallbacks.cumsum, x, axis=axis, exclusive=bool(exclusive))
+    else:
+        out = op_or_te(
+            node, "cumprod", te_fallbacks.cumprod, x, axis=axis, exclusive=bool(exclusive)
+        )
     if reverse:
         out = op_or_te(node, "flip", te_fallbacks.flip, out, axis=axis)
     return out
@@ -274,8 +289,13 @@ def _space_to_depth(node: Node):
     x = node.input(0)
     n, c, h, w = node.shape(x)
     b = node.attr("blocksize")
+    # the output depth is (row in block, column in block, channel) in DCR mode, the default;
+    # (channel, row, column) in CRD mode (an attribute since opset 28)
+    mode = node.attr("mode", "DCR")
+    if mode not in ("DCR", "CRD"):
+        raise node.unsupported(f"mode={mode!r}")
     t = R.reshape(x, [n, c, h // b, b, w // b, b])
-    t = R.permute_dims(t, [0, 3, 5, 1, 2, 4])
+    t = R.permute_dims(t, [0, 3, 5, 1, 2, 4] if mode == "DCR" else [0, 1, 3, 5, 2, 4])
     return node.emit(R.reshape(t, [n, c * b * b, h // b, w // b]))
 
 
@@ -284,10 +304,61 @@ def _einsum(node: Node):
     equation = node.attr("equation").replace(" ", "")
     args = [x for x in node.inputs if x is not None]
     if "." in equation:
-        raise node.unsupported("an einsum equation with an ellipsis")
+        equation = _expand_ellipsis(node, equation, args)
     if hasattr(R, "einsum"):
         return node.emit(R.einsum(args, equation))
     return node.emit_te(te_fallbacks.einsum, *args, subscripts=equation)
+
+
+def _expand_ellipsis(node: Node, equation: str, args) -> str:
+    """The equation with each '...' spelled as letters it does not use, one per dimension the
+    ellipsis covers (the same count in every operand that has one)."""
+    lhs, arrow, rhs = equation.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(args):
+        raise ValueError(
+            f"from_onnx: {node.where()}: {len(terms)} operands in {equation!r}, got {len(args)}"
+        )
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in equation]
+    counts = {
+        len(node.shape(x)) - len(t.replace("...", "")) for t, x in zip(terms, args) if "..." in t
+    }
+    if len(counts) != 1 or min(counts) < 0:
+        raise node.unsupported(f"an ellipsis covering different ranks in {equation!r}")
+    letters = "".join(spare[: counts.pop()])
+    terms = [t.replace("...", letters) for t in terms]
+    if arrow:
+        rhs = rhs.replace("...", letters)
+    else:  # implicit output: the ellipsis dims first, then the letters used once, sorted
+        used = "".join(terms)
+        rhs = letters + "".join(
+            sorted(c for c in set(used) if used.count(c) == 1 and c not in letters)
+        )
+    return ",".join(terms) + "->" + rhs
+
+
+@converter("ReverseSequence", since=10)
+def _reverse_sequence(node: Node):
+    """Each batch entry b's first sequence_lens[b] steps along the time axis reversed, the
+    rest kept: a gather along time of index len - 1 - t where t < len, t elsewhere."""
+    x, lens = node.input(0), node.input(1)
+    shape = node.static_shape(x)
+    ndim = len(shape)
+    batch_axis = normalize_axis(node, node.attr("batch_axis", 1), ndim)
+    time_axis = normalize_axis(node, node.attr("time_axis", 0), ndim)
+    if batch_axis == time_axis:
+        raise ValueError(
+            f"from_onnx: {node.where()}: batch_axis and time_axis are both {time_axis}"
+        )
+    along = [1] * ndim
+    along[time_axis] = shape[time_axis]
+    t = const(np.arange(shape[time_axis], dtype="int64").reshape(along))
+    per_batch = [1] * ndim
+    per_batch[batch_axis] = shape[batch_axis]
+    length = R.reshape(R.astype(lens, "int64"), per_batch)
+    index = R.where(R.less(t, length), R.subtract(R.subtract(length, const(1, "int64")), t), t)
+    index = node.emit(R.broadcast_to(index, shape))
+    return node.emit(R.gather_elements(x, index, axis=time_axis))
 
 
 _BITWISE = {"BitwiseAnd": "bitwise_and", "BitwiseOr": "bitwise_or", "BitwiseXor": "bitwise_xor"}
@@ -334,3 +405,30 @@ def _unique(node: Node):
     out = node.emit(fn(node.input(0), bool(node.attr("sorted", 1)), *([True] * 3)))
     results = [node.emit(relax.TupleGetItem(out, k)) for k in range(4)]
     return results[:wanted]
+
+
+@converter("CenterCropPad", since=18)
+def _center_crop_pad(node: Node):
+    """Each listed axis cropped or zero-padded to its target length, centred: (d - t) // 2
+    elements dropped in front when cropping, (t - d) // 2 added in front when padding."""
+    x = node.input(0)
+    shape = node.shape(x)
+    ndim = len(shape)
+    target = [int(t) for t in node.const_input(1, "shape").reshape(-1)]
+    axes = node.attr("axes", list(range(ndim)))
+    if len(axes) != len(target):
+        raise ValueError(
+            f"from_onnx: {node.where()}: shape has {len(target)} entries for {len(axes)} axes"
+        )
+    before, after = {}, {}
+    for axis, t in zip(axes, target):
+        axis = normalize_axis(node, axis, ndim)
+        d = shape[axis]
+        if not isinstance(d, int):
+            raise node.unsupported("CenterCropPad of a symbolic dimension")
+        if t < 0:
+            raise ValueError(f"from_onnx: {node.where()}: negative target length {t}")
+        grow = t - d
+        lead = grow // 2 if grow >= 0 else -((-grow) // 2)
+        before[axis], after[axis] = lead, grow - lead
+    return pad_tensor(node, x, before, after)

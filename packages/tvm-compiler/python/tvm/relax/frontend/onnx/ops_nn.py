@@ -83,6 +83,14 @@ def _to_2d(node: Node, x):
 @converter("Conv", since=1)
 def _conv(node: Node):
     x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
+    out = conv_nd(node, x, w)
+    if b is not None:
+        out = R.add(out, R.reshape(b, [1, -1] + [1] * (len(node.shape(w, "weight")) - 2)))
+    return node.emit(out)
+
+
+def conv_nd(node: Node, x, w):
+    """The 1-, 2- or 3-D convolution of x by w with the node's attributes, without bias."""
     wshape = node.shape(w, "weight")
     kernel = list(node.attr("kernel_shape", wshape[2:]))
     groups = node.attr("group", 1)
@@ -103,9 +111,7 @@ def _conv(node: Node):
         out = fn(x, w, strides=strides, padding=pads, dilation=dilations, groups=groups)
     else:
         raise node.unsupported(f"a {nsp}-D convolution")
-    if b is not None:
-        out = R.add(out, R.reshape(b, [1, -1] + [1] * nsp))
-    return node.emit(out)
+    return out
 
 
 @converter("ConvTranspose", since=1)
@@ -175,34 +181,41 @@ def _pool(node: Node, kind: str):
     include_pad = bool(node.attr("count_include_pad", 0)) if kind == "avg" else False
     if node.attr("storage_order", 0):
         raise node.unsupported("storage_order=1")
-    nsp = len(kernel)
+    return _pool_nd(node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad)
+
+
+def _pool_nd(node: Node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad):
+    """A 1-, 2- or 3-D max or average pool in ONNX's semantics, run as 2-D pools. A 3-D
+    pool is separable: a 2-D pool over (H, W), then one over D; the element counts an
+    average divides by are per-axis products, so averages of averages are exact."""
     fn = R.nn.max_pool2d if kind == "max" else R.nn.avg_pool2d
     extra = {"count_include_pad": include_pad} if kind == "avg" else {}
+
+    def pool2d(inp, k, s, p, d):
+        out = fn(inp, pool_size=k, strides=s, padding=p, dilation=d, ceil_mode=ceil_mode, **extra)
+        return _onnx_pool_size(node, node.emit(out), inp, k, s, d, p)
+
+    nsp = len(kernel)
     if nsp == 1:
-        out = fn(
-            _to_2d(node, x),
-            pool_size=[1, kernel[0]],
-            strides=[1, strides[0]],
-            padding=[0, pads[0], 0, pads[1]],
-            dilation=[1, dilations[0]],
-            ceil_mode=ceil_mode,
-            **extra,
+        flat = _to_2d(node, x)
+        out = pool2d(
+            flat, [1, kernel[0]], [1, strides[0]], [0, pads[0], 0, pads[1]], [1, dilations[0]]
         )
-        return _onnx_pool_size(node, _from_2d(node, out), x, kernel, strides, dilations, pads)
-    if nsp == 3:
-        fn = relax_op(node, f"nn.{kind}_pool3d")
-    elif nsp != 2:
+        return _from_2d(node, out)
+    if nsp == 2:
+        return pool2d(x, kernel, strides, pads, dilations)
+    if nsp != 3:
         raise node.unsupported(f"{nsp}-D pooling")
-    out = fn(
-        x,
-        pool_size=kernel,
-        strides=strides,
-        padding=pads,
-        dilation=dilations,
-        ceil_mode=ceil_mode,
-        **extra,
+    n, c, d, h, w = node.shape(x)
+    planes = node.emit(R.reshape(x, [n, c * d, h, w]))
+    hw_pads = [pads[1], pads[2], pads[4], pads[5]]
+    out = pool2d(planes, kernel[1:], strides[1:], hw_pads, dilations[1:])
+    h2, w2 = node.shape(out)[2:]
+    columns = node.emit(R.reshape(out, [n, c, d, h2 * w2]))
+    out = pool2d(
+        columns, [kernel[0], 1], [strides[0], 1], [pads[0], 0, pads[3], 0], [dilations[0], 1]
     )
-    return _onnx_pool_size(node, node.emit(out), x, kernel, strides, dilations, pads)
+    return node.emit(R.reshape(out, [n, c, node.shape(out)[2], h2, w2]))
 
 
 def _onnx_pool_size(node: Node, out, x, kernel, strides, dilations, pads):
@@ -241,20 +254,27 @@ def _lp_pool(node: Node):
     kernel = list(node.attr("kernel_shape"))
     strides, dilations, pads = _spatial_params(node, x, kernel)
     ceil_mode = bool(node.attr("ceil_mode", 0))
-    if len(kernel) != 2:
-        raise node.unsupported(f"{len(kernel)}-D LpPool")
-    powered = R.power(R.abs(x), scalar(p, x))
-    avg = R.nn.avg_pool2d(
-        powered,
-        pool_size=kernel,
-        strides=strides,
-        padding=pads,
-        dilation=dilations,
-        ceil_mode=ceil_mode,
-        count_include_pad=True,
-    )
-    total = R.multiply(avg, scalar(kernel[0] * kernel[1], x))
-    return node.emit(R.power(total, scalar(1.0 / p, x)))
+    powered = node.emit(R.power(R.abs(x), scalar(p, x)))
+    avg = _pool_nd(node, "avg", powered, kernel, strides, dilations, pads, ceil_mode, True)
+    volume = 1
+    for k in kernel:
+        volume *= k
+    return node.emit(R.power(R.multiply(avg, scalar(volume, x)), scalar(1.0 / p, x)))
+
+
+@converter("LRN", since=1)
+def _lrn(node: Node):
+    """x / (bias + alpha / size * (sum of x^2 over size neighbouring channels)) ^ beta."""
+    x = node.input(0)
+    size = int(node.attr("size"))
+    alpha, beta, bias = node.attr("alpha", 1e-4), node.attr("beta", 0.75), node.attr("bias", 1.0)
+    if size < 1:
+        raise ValueError(f"from_onnx: {node.where()}: size must be positive, got {size}")
+    if len(node.shape(x)) < 3:
+        raise ValueError(f"from_onnx: {node.where()}: needs an (N, C, ...) input")
+    square_sum = node.emit_te(te_fallbacks.lrn_square_sum, x, size=size)
+    denom = R.add(scalar(bias, x), R.multiply(scalar(alpha / size, x), square_sum))
+    return node.emit(R.divide(x, R.power(denom, scalar(beta, x))))
 
 
 @converter("GlobalAveragePool", "GlobalMaxPool", since=1)
@@ -274,14 +294,34 @@ def _channel(param, ndim: int):
 def _batch_norm(node: Node):
     x, scale, bias, mean, var = (node.input(i) for i in range(5))
     node.ignore("momentum", "spatial", "is_test", "consumed_inputs")
-    if node.attr("training_mode", 0) or node.num_outputs > 1:
-        raise node.unsupported("BatchNormalization in training mode")
     eps = node.attr("epsilon", 1e-5)
     ndim = len(node.shape(x))
+    if node.attr("training_mode", 0):
+        return _batch_norm_training(node, x, scale, bias, mean, var, eps, ndim)
+    if node.num_outputs > 1:
+        raise node.unsupported("BatchNormalization's running mean / variance outputs in inference")
     inv = R.divide(_channel(scale, ndim), R.sqrt(R.add(_channel(var, ndim), scalar(eps, x))))
     return node.emit(
         R.add(R.multiply(R.subtract(x, _channel(mean, ndim)), inv), _channel(bias, ndim))
     )
+
+
+def _batch_norm_training(node: Node, x, scale, bias, mean, var, eps, ndim):
+    """Normalised by the batch's own statistics (the population variance over N and the spatial
+    axes); the running mean and variance outputs move toward them by 1 - momentum."""
+    if node.opset < 14:
+        raise node.unsupported("BatchNormalization in training mode before opset 14")
+    momentum = node.attr("momentum", 0.9)
+    axes = [0] + list(range(2, ndim))
+    normed, batch_mean, inv_std = _normalize(node, x, axes, eps)
+    y = node.emit(R.add(R.multiply(normed, _channel(scale, ndim)), _channel(bias, ndim)))
+    batch_mean = node.emit(R.reshape(batch_mean, [-1]))
+    centered = R.subtract(x, R.reshape(batch_mean, [1, -1] + [1] * (ndim - 2)))
+    batch_var = node.emit(R.mean(R.multiply(centered, centered), axis=axes))
+    keep, step = scalar(momentum, x), scalar(1 - momentum, x)
+    running_mean = node.emit(R.add(R.multiply(mean, keep), R.multiply(batch_mean, step)))
+    running_var = node.emit(R.add(R.multiply(var, keep), R.multiply(batch_var, step)))
+    return [y, running_mean, running_var][: node.num_outputs]
 
 
 def _normalize(node: Node, x, axes, eps):

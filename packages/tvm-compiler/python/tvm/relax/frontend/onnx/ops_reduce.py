@@ -6,7 +6,7 @@ import numpy as np
 from tvm.relax import op as R
 
 from . import te_fallbacks
-from .common import Node, dtype_of, normalize_axis
+from .common import Node, const, dtype_of, normalize_axis
 from .ops_elementwise import scalar
 from .registry import converter
 from .te_fallbacks import op_or_te
@@ -52,6 +52,9 @@ def _reduce(node: Node):
     if not axes:
         return x
     kind = node.op_type
+    shape = node.shape(x)
+    if any(shape[a] == 0 for a in axes if isinstance(shape[a], int)):
+        return _empty_reduction(node, x, shape, axes, keep)
     if dtype_of(x) == "bool":  # max/min of bools: any/all, reduced as uint8
         if kind not in ("ReduceMax", "ReduceMin"):
             raise node.unsupported(f"{kind} of bool")
@@ -82,6 +85,31 @@ def _reduce(node: Node):
         if not keep:
             out = R.squeeze(out, axes)
     return node.emit(out)
+
+
+def _identity(kind: str, dtype: str):
+    """What a reduction of no elements gives: its identity (the dtype's lowest / highest
+    value for max / min, -inf for the log-sums)."""
+    np_dtype = np.dtype(dtype)
+    if kind in ("ReduceMax", "ReduceMin"):
+        if np_dtype.kind == "b":
+            return kind == "ReduceMin"
+        if np_dtype.kind == "f":
+            return -np.inf if kind == "ReduceMax" else np.inf
+        info = np.iinfo(np_dtype)
+        return info.min if kind == "ReduceMax" else info.max
+    if kind in ("ReduceLogSum", "ReduceLogSumExp"):
+        return -np.inf
+    if kind == "ReduceMean":
+        return np.nan
+    return 1 if kind == "ReduceProd" else 0
+
+
+def _empty_reduction(node: Node, x, shape, axes, keep: bool):
+    """A reduction over an axis of length 0: the identity, in the reduced shape."""
+    out_shape = [1 if a in axes else d for a, d in enumerate(shape) if keep or a not in axes]
+    value = const(_identity(node.op_type, dtype_of(x)), dtype_of(x))
+    return node.emit(R.broadcast_to(value, out_shape))
 
 
 @converter("ArgMax", "ArgMin", since=1)

@@ -40,8 +40,11 @@ def _dropout(node: Node):
     training = node.input(2, optional=True)
     if training is not None:
         mode = const_value(training)
-        if mode is None or bool(mode):
-            raise node.unsupported("Dropout in training mode")
+        ratio = node.input(1, optional=True)
+        ratio = 0.5 if ratio is None else const_value(ratio)
+        # training with a ratio of 0 drops nothing: the same as inference
+        if mode is None or (bool(mode.reshape(-1)[0]) and (ratio is None or float(ratio) != 0)):
+            raise node.unsupported("Dropout in training mode with a nonzero ratio")
     x = node.input(0)
     if node.num_outputs < 2:
         return x
@@ -157,3 +160,32 @@ def _gemm(node: Node):
             c = R.multiply(c, const(beta, dtype_of(c)))
         out = R.add(out, c)
     return node.emit(out)
+
+
+@converter("Det", since=11)
+def _det(node: Node):
+    """The determinant of each trailing n x n matrix, by cofactor expansion: n <= 3 only (the
+    expansion grows as n!; larger n needs an LU factorisation this frontend does not have)."""
+    x = node.input(0)
+    shape = node.shape(x)
+    if len(shape) < 2 or shape[-1] != shape[-2] or not isinstance(shape[-1], int):
+        raise ValueError(f"from_onnx: {node.where()}: needs square trailing matrices, got {shape}")
+    n = shape[-1]
+    if not 1 <= n <= 3:
+        raise node.unsupported(f"Det of {n} x {n} matrices")
+    lead = len(shape) - 2
+
+    def at(i, j):
+        picked = R.strided_slice(x, axes=[lead, lead + 1], begin=[i, j], end=[i + 1, j + 1])
+        return node.emit(R.reshape(picked, shape[:-2]))
+
+    def minor(rows, cols):
+        if len(rows) == 1:
+            return at(rows[0], cols[0])
+        total = None
+        for k, c in enumerate(cols):
+            term = R.multiply(at(rows[0], c), minor(rows[1:], cols[:k] + cols[k + 1 :]))
+            total = term if total is None else (R.add if k % 2 == 0 else R.subtract)(total, term)
+        return node.emit(total)
+
+    return minor(list(range(n)), list(range(n)))

@@ -80,16 +80,27 @@ def gather_nd(data, indices, batch_dims=0):
     return te.compute(out, at, name="gather_nd")
 
 
-def cumsum(x, axis, exclusive=False):
+def _cumulative(x, axis, exclusive, reducer, identity, name):
     n = x.shape[axis]
     k = te.reduce_axis((0, n), name="k")
 
     def at(*i):
         keep = k < i[axis] if exclusive else k <= i[axis]
         value = x[i[:axis] + (k,) + i[axis + 1 :]]
-        return te.sum(tir.if_then_else(keep, value, tir.const(0, x.dtype)), axis=k)
+        return reducer(tir.if_then_else(keep, value, tir.const(identity, x.dtype)), axis=k)
 
-    return te.compute(_shape(x), at, name="cumsum")
+    return te.compute(_shape(x), at, name=name)
+
+
+def cumsum(x, axis, exclusive=False):
+    return _cumulative(x, axis, exclusive, te.sum, 0, "cumsum")
+
+
+_prod = te.comm_reducer(lambda a, b: a * b, lambda dtype: tir.const(1, dtype), name="prod")
+
+
+def cumprod(x, axis, exclusive=False):
+    return _cumulative(x, axis, exclusive, _prod, 1, "cumprod")
 
 
 def pad(x, pad_width, pad_mode="constant", pad_value=0.0):
@@ -123,12 +134,33 @@ def _broadcast(a, b, fcombine, name):
     return te.compute(out, lambda *i: fcombine(pick(a, da, i), pick(b, db, i)), name=name)
 
 
+def _shift_out_of_range(x, y):
+    bits = x.dtype.bits
+    return tir.any(y < tir.const(0, y.dtype), y >= tir.const(bits, y.dtype)), bits
+
+
 def left_shift(a, b):
-    return _broadcast(a, b, lambda x, y: x << y, "left_shift")
+    """a << b, 0 where the shift is negative or not below the width (as ONNX defines it)."""
+
+    def shift(x, y):
+        out_of_range, _ = _shift_out_of_range(x, y)
+        return tir.if_then_else(out_of_range, tir.const(0, x.dtype), x << y)
+
+    return _broadcast(a, b, shift, "left_shift")
 
 
 def right_shift(a, b):
-    return _broadcast(a, b, lambda x, y: x >> y, "right_shift")
+    """a >> b; a shift that is negative or not below the width leaves only the sign (0 for
+    unsigned types, -1 or 0 for signed ones)."""
+
+    def shift(x, y):
+        out_of_range, bits = _shift_out_of_range(x, y)
+        fill = x >> tir.const(bits - 1, x.dtype)
+        if str(x.dtype).startswith("uint"):
+            fill = tir.const(0, x.dtype)
+        return tir.if_then_else(out_of_range, fill, x >> y)
+
+    return _broadcast(a, b, shift, "right_shift")
 
 
 def bitwise_not(x):
@@ -164,3 +196,18 @@ def einsum(*operands, subscripts):
 
 def atan(x):
     return te.compute(_shape(x), lambda *i: tir.atan(x[i]), name="atan")
+
+
+def lrn_square_sum(x, size):
+    """sum of x^2 over the channel window [c - (size-1)//2, c + ceil((size-1)/2)] (ONNX LRN)."""
+    channels = x.shape[1]
+    lo = (size - 1) // 2
+    k = te.reduce_axis((0, size), name="k")
+
+    def at(*i):
+        c = i[1] - lo + k
+        inside = tir.all(c >= 0, c < channels)
+        value = x[(i[0], tir.if_then_else(inside, c, 0)) + i[2:]]
+        return te.sum(tir.if_then_else(inside, value * value, tir.const(0, x.dtype)), axis=k)
+
+    return te.compute(_shape(x), at, name="lrn_square_sum")
