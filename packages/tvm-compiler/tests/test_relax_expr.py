@@ -25,7 +25,13 @@ def test_unnormalised_call_has_no_struct_info_yet():
 def test_leaf_nodes_know_their_struct_info():
     c = relax.const(np.arange(6, dtype="float32").reshape(2, 3))
     assert c.struct_info.dtype == "float32" and [int(v) for v in c.struct_info.shape] == [2, 3]
-    assert relax.const(1).struct_info.dtype == "int64"
+    # Python ints become int32 without a dtype, as in apache-tvm; beyond int32 they stay int64
+    assert relax.const(1).struct_info.dtype == "int32"
+    assert relax.const([1, -2]).struct_info.dtype == "int32"
+    assert relax.const(2**40).struct_info.dtype == "int64"
+    assert int(relax.const(2**40).data.numpy()) == 2**40
+    assert relax.const(np.array([1, 2])).struct_info.dtype == "int64"  # an array keeps its own
+    assert relax.const(True).struct_info.dtype == "bool"
     assert relax.const(1.5).struct_info.dtype == "float32"
     assert relax.PrimValue(3).struct_info.dtype == "int64"
     assert int(relax.PrimValue(3).struct_info.value) == 3

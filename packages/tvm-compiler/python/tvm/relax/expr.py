@@ -531,7 +531,11 @@ def extern(name: str, struct_info: StructInfo | None = None, span=None) -> Exter
 
 
 def const(value, dtype: str | None = None, span=None) -> Constant:
-    """A Constant from a scalar, a nested list, a NumPy array or a tvm Tensor."""
+    """A Constant from a scalar, a nested list, a NumPy array or a tvm Tensor.
+
+    Without dtype, as in apache-tvm, Python ints (and lists of them) become int32 and Python
+    floats float32; ints outside int32's range stay int64 rather than wrap. A NumPy array or
+    Tensor keeps its own dtype."""
     import numpy as np
     import tvm.runtime
 
@@ -541,14 +545,19 @@ def const(value, dtype: str | None = None, span=None) -> Constant:
         return Constant(value, span=span)
     if isinstance(value, bool):
         dtype = dtype or "bool"
-    elif isinstance(value, int):
-        dtype = dtype or "int64"
     elif isinstance(value, float):
         dtype = dtype or "float32"
     array = np.asarray(value, dtype=dtype)
-    if array.dtype == np.float64 and dtype is None and not isinstance(value, np.ndarray):
-        array = array.astype("float32")
+    if dtype is None and not isinstance(value, (np.ndarray, np.generic)):
+        if array.dtype == np.float64:
+            array = array.astype("float32")
+        elif array.dtype == np.int64 and _fits_int32(array):
+            array = array.astype("int32")
     return Constant(tvm.runtime.tensor(array), span=span)
+
+
+def _fits_int32(array) -> bool:
+    return array.size == 0 or (int(array.min()) >= -(2**31) and int(array.max()) < 2**31)
 
 
 def prim_value(value, span=None) -> PrimValue:
