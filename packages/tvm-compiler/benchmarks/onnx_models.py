@@ -72,6 +72,33 @@ def _residual(g, x, c_in, c_out, stride):
     return g.op("Relu", g.op("Add", y, skip))
 
 
+def mlp(sizes=(12, 32, 32, 5)):
+    """Gemm + Relu layers (the last without Relu) over (N, sizes[0]) with a symbolic N."""
+    g = Graph()
+    y = "x"
+    for i, (k, m) in enumerate(zip(sizes[:-1], sizes[1:])):
+        y = g.op("Gemm", y, g.weight(k, m, scale=1.0 / np.sqrt(k)), g.weight(m))
+        if i < len(sizes) - 2:
+            y = g.op("Relu", y)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", sizes[0]])
+    return g.model([x], "y", ["N", sizes[-1]], opset=13)
+
+
+def small_cnn(channels=6, image=12):
+    """Conv-BN-ReLU, max pool, a second Conv-BN-ReLU, average pool, Flatten and MatMul + Add;
+    input (N, 3, image, image) with a symbolic N."""
+    g = Graph()
+    y = _conv_bn(g, "x", 3, channels, 1)
+    y = g.op("MaxPool", y, kernel_shape=[2, 2], strides=[2, 2])
+    y = _conv_bn(g, y, channels, 2 * channels, 1)
+    y = g.op("AveragePool", y, kernel_shape=[2, 2], strides=[2, 2])
+    y = g.op("Flatten", y, axis=1)
+    features = 2 * channels * (image // 4) ** 2
+    g.op("Add", g.op("MatMul", y, g.weight(features, 10, scale=0.1)), g.weight(10))
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, image, image])
+    return g.model([x], "y", ["N", 10], opset=15)
+
+
 def resnet(width=8, image=8):
     """Conv-BN-ReLU stem, two residual blocks (the second strided, doubling the channels),
     global average pool and a 10-way Gemm; input (N, 3, image, image) with a symbolic N."""
