@@ -1,7 +1,9 @@
-"""List and Dict under hostile use: releases that re-enter the container."""
+"""List and Dict under hostile use: releases that re-enter the container, values holding themselves."""
 
 import pytest
 from native_build import run_python
+
+from tvm_ffi import Dict, List
 
 # Each removal releases an object whose __del__ refills the container it is leaving: the
 # container must be whole again before that code runs (it crashed the interpreter before).
@@ -63,3 +65,16 @@ def test_release_that_refills_the_container_leaves_it_whole(case, expected):
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split("\n")[0] == expected
 
+
+def test_list_holding_itself_equals_itself():
+    lst = List([1, 2])
+    lst.append(lst)
+    assert lst == lst and not (lst != lst)  # RecursionError before, as list gives True
+    assert lst != List([1, 2]) and List([1]) == List([1])
+
+
+def test_dict_holding_itself_equals_itself():
+    d = Dict({"a": 1})
+    d["self"] = d
+    assert d == d and not (d != d)
+    assert d != Dict({"a": 1}) and Dict({"a": 1}) == {"a": 1}

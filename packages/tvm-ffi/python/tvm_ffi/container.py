@@ -292,6 +292,8 @@ class List(CContainerBase, Object):
         return value in self._to_list()
 
     def __eq__(self, other):
+        if isinstance(other, Object) and other.same_as(self):
+            return True  # as list: a List holding itself equals itself (no endless recursion)
         if isinstance(other, (List, Array, list, tuple)):
             return self._to_list() == list(other)
         return NotImplemented
@@ -422,6 +424,8 @@ class Dict(CContainerBase, Object):
         return key, value
 
     def __eq__(self, other):
+        if isinstance(other, Object) and other.same_as(self):
+            return True  # a Dict holding itself equals itself (no endless recursion)
         if not isinstance(other, (Dict, Map, dict)):
             return NotImplemented
         return dict(self.items()) == dict(other.items())
