@@ -183,6 +183,10 @@ def _slice_indices(func, index, size):
     return index.indices(size)
 
 
+# What List + x and x + List concatenate with.
+_SEQUENCES = (list, tuple, Array, collections.abc.Sequence)
+
+
 @register_object("ffi.List")
 class List(CContainerBase, Object):
     """A mutable sequence shared by every reference: unlike Array it is never copied on write,
@@ -306,9 +310,13 @@ class List(CContainerBase, Object):
     __hash__ = Object.__hash__
 
     def __add__(self, other):
+        if not isinstance(other, _SEQUENCES):
+            return NotImplemented  # as list: "unsupported operand type(s)", not "not iterable"
         return List(self._to_list() + list(other))
 
     def __radd__(self, other):
+        if not isinstance(other, _SEQUENCES):
+            return NotImplemented
         return List(list(other) + self._to_list())
 
     def __iadd__(self, other):
