@@ -2,7 +2,9 @@
 #include <tvm_ffi/ffi.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
+#include <vector>
 
 namespace tvm {
 namespace ffi {
@@ -121,6 +123,10 @@ TVM_FFI_STATIC_INIT_BLOCK({
                     const TVMFFISeqCell* cell = TVMFFIArrayGetCell(args[3].raw()->v_obj);
                     std::vector<Any> values(reinterpret_cast<const Any*>(cell->data),
                                             reinterpret_cast<const Any*>(cell->data) + cell->size);
+                    // The replaced items are released only once the List is whole again: a
+                    // release can run a Python __del__ that reads or changes this List.
+                    std::vector<Any> dropped(std::make_move_iterator(l->items.begin() + start),
+                                             std::make_move_iterator(l->items.begin() + stop));
                     l->items.erase(l->items.begin() + start, l->items.begin() + stop);
                     l->items.insert(l->items.begin() + start, values.begin(), values.end());
                     l->Sync();

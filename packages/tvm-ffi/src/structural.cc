@@ -198,8 +198,10 @@ class StructEqual {
     TVMFFIObject* ob = b->v_obj;
     switch (a->type_index) {
       case kTVMFFIArray:
+      case kTVMFFIList:  // a List keeps the Array cell layout
         return EqualArray(oa, ob, def_region);
       case kTVMFFIMap:
+      case kTVMFFIDict:  // a DictObj is a MapObj
         return EqualMap(oa, ob, def_region);
       case kTVMFFIShape: {
         const TVMFFIShapeCell* ca = TVMFFIShapeGetCell(oa);
@@ -421,14 +423,16 @@ class StructHash {
   uint64_t HashObject(const TVMFFIAny* v, uint64_t seed, bool def_region) {
     TVMFFIObject* obj = v->v_obj;
     switch (v->type_index) {
-      case kTVMFFIArray: {
+      case kTVMFFIArray:
+      case kTVMFFIList: {
         const TVMFFISeqCell* cell = TVMFFIArrayGetCell(obj);
         DepthGuard guard(&stack_, obj, "structural_hash", "value");
         uint64_t h = Combine(seed, static_cast<uint64_t>(cell->size));
         for (int64_t i = 0; i < cell->size; ++i) h = Combine(h, Hash(&cell->data[i], def_region));
         return h;
       }
-      case kTVMFFIMap: {
+      case kTVMFFIMap:
+      case kTVMFFIDict: {
         const auto* map = reinterpret_cast<const MapObj*>(obj);
         DepthGuard guard(&stack_, obj, "structural_hash", "value");
         uint64_t sum = 0;  // order-free: equal maps may list their entries in another order

@@ -3,6 +3,7 @@
 #include <tvm_ffi/ffi.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -109,7 +110,9 @@ TVM_FFI_STATIC_INIT_BLOCK({
       // Sleeps `nsec` seconds, checking for a pending signal (Ctrl-C) every 10 ms.
       .def("testing.run_check_signal",
            [](int64_t nsec) {
-             for (int64_t i = 0; i < nsec * 100; ++i) {
+             // Saturated: nsec * 100 overflows for huge nsec, which then means "until a signal".
+             int64_t steps = nsec > INT64_MAX / 100 ? INT64_MAX : nsec * 100;
+             for (int64_t i = 0; i < steps; ++i) {
                if (TVMFFIEnvCheckSignals() != 0) throw EnvErrorAlreadySet();
                std::this_thread::sleep_for(std::chrono::milliseconds(10));
              }

@@ -50,6 +50,12 @@ def test_list_keeps_nested_values_and_pickles():
     assert isinstance(List([1]) + [2], List)
 
 
+@pytest.mark.parametrize("bad", [lambda: List([1]) + 5, lambda: 5 + List([1]), lambda: List([1]) + None])
+def test_list_concatenation_with_a_non_sequence_is_unsupported(bad):
+    with pytest.raises(TypeError, match="unsupported operand"):
+        bad()
+
+
 def test_list_extend_with_itself_doubles_once():
     lst = List([1, 2])
     lst.extend(lst)

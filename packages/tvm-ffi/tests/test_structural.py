@@ -102,6 +102,25 @@ def test_cycles_are_value_errors():
         get_first_structural_mismatch(a, a)
 
 
+def test_list_and_dict_compare_by_content():
+    # As apache-tvm-ffi: the mutable containers compare and hash like Array and Map (they raised
+    # TypeError "does not support structural comparison" before).
+    assert structural_equal(tvm_ffi.List([1, "a", [2]]), tvm_ffi.List([1, "a", [2]]))
+    assert not structural_equal(tvm_ffi.List([1, 2]), tvm_ffi.List([1, 3]))
+    assert not structural_equal(tvm_ffi.List([1]), tvm_ffi.Array([1]))  # another type
+    assert structural_hash(tvm_ffi.List([1, 2])) == structural_hash(tvm_ffi.List([1, 2]))
+    assert structural_equal(tvm_ffi.Dict({"a": 1, "b": 2}), tvm_ffi.Dict({"b": 2, "a": 1}))
+    assert structural_hash(tvm_ffi.Dict({"a": 1, "b": 2})) == structural_hash(tvm_ffi.Dict({"b": 2, "a": 1}))
+    lhs, rhs = get_first_structural_mismatch(tvm_ffi.List([1, 2]), tvm_ffi.List([1, 5]))
+    assert repr(lhs) == repr(rhs) == "<root>[1]"
+    loop = tvm_ffi.List([1])
+    loop.append(loop)
+    with pytest.raises(ValueError, match="cycle"):
+        structural_hash(loop)
+    with pytest.raises(ValueError, match="cycle"):
+        structural_equal(loop, loop)
+
+
 def test_deep_value_is_recursion_error_not_a_crash():
     script = """
 import tvm_ffi

@@ -186,7 +186,8 @@ def test_containers_with_tensors():
         t.make_array_with_tensor(1)
 
 
-def test_env_check_signals_turns_ctrl_c_into_keyboard_interrupt():
+@pytest.mark.parametrize("nsec", [30, 2**62])  # 2**62 * 100 overflowed: the loop ended at once
+def test_env_check_signals_turns_ctrl_c_into_keyboard_interrupt(nsec):
     import _thread
     import threading
     import time
@@ -198,10 +199,15 @@ def test_env_check_signals_turns_ctrl_c_into_keyboard_interrupt():
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            run(30)
+            run(nsec)
     finally:
         timer.cancel()
     assert time.monotonic() - start < 25  # stopped by the signal, not by running out
+
+
+def test_create_object_names_the_field_a_bad_value_is_for():
+    with pytest.raises(TypeError, match="create_object: field `v_f64` of type `testing.TestObjectBase`"):
+        t.create_object("testing.TestObjectBase", v_f64="x")
 
 
 def test_env_check_signals_without_a_signal_runs_to_the_end(capfd):

@@ -48,7 +48,11 @@ class List : public ObjectRef {
   }
   void pop_back() {
     if (empty()) TVM_FFI_THROW(IndexError) << "List.pop_back: the List is empty";
-    Change([](auto& v) { v.pop_back(); });
+    Any last;  // released after the List is consistent again
+    Change([&](auto& v) {
+      last = std::move(v.back());
+      v.pop_back();
+    });
   }
   void clear() {
     std::vector<Any> old;  // released after the List is consistent again
@@ -56,7 +60,11 @@ class List : public ObjectRef {
   }
   void resize(int64_t n) {
     if (n < 0) TVM_FFI_THROW(ValueError) << "List.resize: size must be >= 0, got " << n;
-    Change([&](auto& v) { v.resize(static_cast<size_t>(n)); });
+    std::vector<Any> dropped;  // released after the List is consistent again
+    Change([&](auto& v) {
+      if (static_cast<size_t>(n) < v.size()) Drop(v, static_cast<size_t>(n), v.size(), &dropped);
+      v.resize(static_cast<size_t>(n));
+    });
   }
   void reserve(int64_t n) {
     if (n > 0) Change([&](auto& v) { v.reserve(static_cast<size_t>(n)); });
@@ -102,12 +110,20 @@ class List : public ObjectRef {
   void erase(iterator pos) {
     size_t at = Offset(pos, "erase");
     if (at >= size()) TVM_FFI_THROW(IndexError) << "List.erase: iterator at the end";
-    Change([&](auto& v) { v.erase(v.begin() + at); });
+    std::vector<Any> dropped;
+    Change([&](auto& v) {
+      Drop(v, at, at + 1, &dropped);
+      v.erase(v.begin() + at);
+    });
   }
   void erase(iterator first, iterator last) {
     size_t a = Offset(first, "erase"), b = Offset(last, "erase");
     if (a > b) TVM_FFI_THROW(IndexError) << "List.erase: first is after last";
-    Change([&](auto& v) { v.erase(v.begin() + a, v.begin() + b); });
+    std::vector<Any> dropped;
+    Change([&](auto& v) {
+      Drop(v, a, b, &dropped);
+      v.erase(v.begin() + a, v.begin() + b);
+    });
   }
 
   const ListObj* get() const { return obj(); }
@@ -130,6 +146,15 @@ class List : public ObjectRef {
       TVM_FFI_THROW(IndexError) << "List." << what << ": iterator does not point into this List";
     }
     return static_cast<size_t>(at);
+  }
+  /*!
+   * Moves items [a, b) into *out, leaving None behind. Removed items are released only after
+   * the List is consistent again: releasing one can run code (a Python __del__) that reads or
+   * changes this same List, which must not happen in the middle of a vector operation.
+   */
+  static void Drop(std::vector<Any>& v, size_t a, size_t b, std::vector<Any>* out) {
+    out->reserve(b - a);
+    for (size_t i = a; i < b; ++i) out->push_back(std::move(v[i]));
   }
   /*! Every change of length goes through here, so the C cell stays in step with items. */
   template <typename F>

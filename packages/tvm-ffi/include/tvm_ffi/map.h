@@ -48,6 +48,9 @@ class MapObj : public Object {
   bool Erase(const Any& key) {
     size_t pos = slots_.empty() ? 0 : slots_[Probe(key)];
     if (pos == 0) return false;
+    // Released when this returns, once entries and slots agree again: releasing the old key or
+    // value can run code (a Python __del__) that reads or changes this same map.
+    std::pair<Any, Any> dropped = std::move(entries[pos - 1]);
     entries.erase(entries.begin() + (pos - 1));
     Rehash(slots_.size());  // positions after the erased entry moved down by one
     return true;

@@ -183,6 +183,10 @@ def _slice_indices(func, index, size):
     return index.indices(size)
 
 
+# What List + x and x + List concatenate with.
+_SEQUENCES = (list, tuple, Array, collections.abc.Sequence)
+
+
 @register_object("ffi.List")
 class List(CContainerBase, Object):
     """A mutable sequence shared by every reference: unlike Array it is never copied on write,
@@ -292,6 +296,8 @@ class List(CContainerBase, Object):
         return value in self._to_list()
 
     def __eq__(self, other):
+        if isinstance(other, Object) and other.same_as(self):
+            return True  # as list: a List holding itself equals itself (no endless recursion)
         if isinstance(other, (List, Array, list, tuple)):
             return self._to_list() == list(other)
         return NotImplemented
@@ -304,9 +310,13 @@ class List(CContainerBase, Object):
     __hash__ = Object.__hash__
 
     def __add__(self, other):
+        if not isinstance(other, _SEQUENCES):
+            return NotImplemented  # as list: "unsupported operand type(s)", not "not iterable"
         return List(self._to_list() + list(other))
 
     def __radd__(self, other):
+        if not isinstance(other, _SEQUENCES):
+            return NotImplemented
         return List(list(other) + self._to_list())
 
     def __iadd__(self, other):
@@ -422,6 +432,8 @@ class Dict(CContainerBase, Object):
         return key, value
 
     def __eq__(self, other):
+        if isinstance(other, Object) and other.same_as(self):
+            return True  # a Dict holding itself equals itself (no endless recursion)
         if not isinstance(other, (Dict, Map, dict)):
             return NotImplemented
         return dict(self.items()) == dict(other.items())

@@ -3,9 +3,49 @@
 #include <tvm/ffi/container/list.h>
 #include <tvm_ffi/ffi.h>
 
+#include <memory>
+
 #include "check.h"
 
 using namespace tvm::ffi;  // NOLINT
+
+namespace {
+/*! Appends `n` ints to *target when the last copy dies: a release that re-enters a List. */
+struct GrowOnRelease {
+  List<Any>* target;
+  int n;
+  ~GrowOnRelease() {
+    for (int i = 0; i < n; ++i) target->push_back(Any(int64_t(i)));
+  }
+};
+
+/*! A Function whose release appends `n` ints to *target. */
+Function Grower(List<Any>* target, int n) {
+  std::shared_ptr<GrowOnRelease> grow(new GrowOnRelease{target, n});  // no temporary to destroy
+  return Function::FromPacked([grow](PackedArgs, Any*) {});
+}
+
+/*! Each removal releases an item that grows the List: the List stays whole throughout. */
+void CheckReleasesReenterSafely() {
+  List<Any> l;
+  l.push_back(Any(Grower(&l, 1000)));
+  l.push_back(Any(int64_t(7)));
+  l.erase(l.begin());  // the Function dies after the erase, appending 1000 ints
+  CHECK_EQ(l.size(), 1001u);
+  CHECK_EQ(l[0].cast<int64_t>(), 7);
+  l.clear();
+  l.push_back(Any(Grower(&l, 500)));
+  l.pop_back();
+  CHECK_EQ(l.size(), 500u);
+  l.push_back(Any(Grower(&l, 300)));
+  l.resize(500);
+  CHECK_EQ(l.size(), 800u);
+  l.clear();
+  for (int i = 0; i < 3; ++i) l.push_back(Any(Grower(&l, 100)));
+  l.erase(l.begin(), l.end());
+  CHECK_EQ(l.size(), 300u);
+}
+}  // namespace
 
 int main() {
   // List: every copy is the same object, changed in place.
@@ -103,5 +143,6 @@ int main() {
   CHECK_EQ(from_std.at("k"), 1);
   d.clear();
   CHECK(d_alias.empty());
+  CheckReleasesReenterSafely();
   return check::Report("mutable_containers");
 }

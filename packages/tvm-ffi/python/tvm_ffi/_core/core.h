@@ -104,6 +104,8 @@ PyObject* DataTypeToPy(DLDataType dtype);
 PyObject* NewFunction(TVMFFIObject* handle);
 /*! Function's static constructors over raw symbols (function_extern.cc). */
 extern PyMethodDef function_extern_methods[];
+/*! The keep_alive_object of a Function over a raw symbol, or NULL (borrowed). */
+PyObject* ExternKeepAliveOf(const TVMFFIObject* function);
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
 /*! The Python callable a Function runs, or NULL when its body is not a Python callable (borrowed). */
 PyObject* PyCallbackOf(const TVMFFIObject* function);

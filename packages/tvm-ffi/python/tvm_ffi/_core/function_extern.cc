@@ -13,6 +13,7 @@ using MlirPackedCall = void (*)(void**);
 
 /*! What a Function over a raw symbol owns: the symbol and the object to keep alive. */
 struct ExternState {
+  TVMFFISafeCallType c_call = nullptr;
   MlirPackedCall mlir = nullptr;
   PyObject* keep_alive = nullptr;
 };
@@ -24,6 +25,14 @@ void ExternStateDeleter(void* self) {
     if (gil.can_release()) Py_DECREF(state->keep_alive);
   }
   delete state;
+}
+
+/*!
+ * A C symbol called through its state, so that the cyclic GC can find the keep-alive object
+ * from the Function (a keep-alive object holding its own Function is then collected).
+ */
+int ExternCTrampoline(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  return static_cast<ExternState*>(self)->c_call(self, args, num_args, result);
 }
 
 /*! The calling convention over MLIR's: one array of pointers to (self, args, n, result, rc). */
@@ -72,6 +81,9 @@ PyObject* FromSymbol(PyObject* args, PyObject* kwargs, const char* func, bool ml
   if (mlir) {
     state->mlir = reinterpret_cast<MlirPackedCall>(address);
     call = MlirTrampoline;
+  } else if (state->keep_alive != nullptr) {
+    state->c_call = reinterpret_cast<TVMFFISafeCallType>(address);
+    call = ExternCTrampoline;
   } else {
     call = reinterpret_cast<TVMFFISafeCallType>(address);
   }
@@ -80,7 +92,13 @@ PyObject* FromSymbol(PyObject* args, PyObject* kwargs, const char* func, bool ml
     ExternStateDeleter(state);
     return RaiseFFIError();
   }
-  return NewFunction(static_cast<TVMFFIObject*>(handle));
+  PyObject* function = NewFunction(static_cast<TVMFFIObject*>(handle));
+  // Decided by the symbol, not by the trampoline (which lies in this module): code from
+  // another library runs without the GIL, as every Function over such code does.
+  if (function != nullptr) {
+    reinterpret_cast<PyFFIFunction*>(function)->release_gil = !IsTvmFfiCode(address);
+  }
+  return function;
 }
 
 PyObject* FromExternC(PyObject*, PyObject* args, PyObject* kwargs) {
@@ -92,6 +110,12 @@ PyObject* FromMlirPacked(PyObject*, PyObject* args, PyObject* kwargs) {
 }
 
 }  // namespace
+
+PyObject* ExternKeepAliveOf(const TVMFFIObject* function) {
+  const TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(const_cast<TVMFFIObject*>(function));
+  if (cell->safe_call != ExternCTrampoline && cell->safe_call != MlirTrampoline) return nullptr;
+  return static_cast<ExternState*>(cell->self)->keep_alive;
+}
 
 PyMethodDef function_extern_methods[] = {
     {"__from_extern_c__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(FromExternC)),

@@ -53,7 +53,10 @@ def create_object(type_key, **kwargs):
     if new is not None:
         obj = new.func()
         for name, value in kwargs.items():
-            fields[name].getter.set(obj, value)
+            try:
+                fields[name].getter.set(obj, value)
+            except TypeError as err:  # the setter's message names neither the type nor the field
+                raise TypeError(f"create_object: field `{name}` of type `{type_key}`: {err}") from None
         return obj
     init = info.find_method("__ffi_init__")
     if init is None:
