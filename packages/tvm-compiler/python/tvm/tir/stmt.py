@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 
 from tvm.ir.node import Node
 
@@ -211,7 +212,10 @@ class AllocateConst(Stmt):
         if str(array.dtype) != str(dtype):
             raise TypeError(f"AllocateConst: data has dtype {array.dtype}, expected {dtype}")
         if all(isinstance(e, IntImm) for e in extents):
-            count = int(np.prod([e.value for e in extents]))
+            sizes = [e.value for e in extents]
+            if any(size < 0 for size in sizes):
+                raise ValueError(f"AllocateConst: extents must be >= 0, got {sizes}")
+            count = math.prod(sizes)  # exact: np.prod wraps around past int64
             if array.size != count:
                 raise ValueError(
                     f"AllocateConst: data has {array.size} elements, extents "
