@@ -294,6 +294,18 @@ def test_det_matches_numpy(n):
     np.testing.assert_allclose(_run(_convert(model), x), np.linalg.det(x), rtol=1e-4, atol=1e-5)
 
 
+def test_reverse_sequence_lengths_past_the_time_axis_are_clamped():
+    # A length of 10 on 3 time steps gathered from index 9 (out of bounds, garbage read) and
+    # a negative one from -5: they reverse the whole axis and nothing.
+    x = np.arange(6, dtype="float32").reshape(3, 2)
+    lens = np.array([10, -4], "int64")
+    node = helper.make_node("ReverseSequence", ["x", "lens"], ["y"], batch_axis=1, time_axis=0)
+    inputs = [_tensor("x", [3, 2]), _tensor("lens", [2], TensorProto.INT64)]
+    model = _model([node], inputs, [_out("y", 2)], opset=10)
+    got = _run(_convert(model), x, lens)
+    np.testing.assert_array_equal(got, [[4, 1], [2, 3], [0, 5]])
+
+
 # --- bad input: a clear error naming the node and op ---
 
 
