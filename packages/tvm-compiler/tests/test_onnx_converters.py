@@ -1,6 +1,8 @@
 # Single-op ONNX converters (pooling in 1-D/3-D, LRN, quantised matmul/conv, CumProd, Mod,
 # BitShift, CenterCropPad, SwiGLU, training-mode BatchNormalization...) compiled and run on the
 # Relax VM against onnxruntime or NumPy, and the errors they raise on bad input.
+import re
+
 import numpy as np
 import pytest
 
@@ -307,6 +309,25 @@ def test_reverse_sequence_lengths_past_the_time_axis_are_clamped():
 
 
 # --- bad input: a clear error naming the node and op ---
+
+
+@pytest.mark.parametrize(
+    "equation, shapes, message",
+    [
+        # j is 4 in the first operand, 3 in the second: the sum read the second past its end
+        ("ij,jk->ik", ([2, 4], [3, 2]), "letter 'j' of 'ij,jk->ik' has extents 4 and 3"),
+        ("ij->k", ([2, 2],), "the output 'k' of 'ij->k' must name distinct letters"),
+        ("ij->ii", ([2, 2],), "the output 'ii' of 'ij->ii' must name distinct letters"),
+        ("ijk->i", ([2, 2],), "term 'ijk' of 'ijk->i' names 3 dimensions, its operand has 2"),
+    ],
+)
+def test_einsum_equations_that_do_not_fit_their_operands(equation, shapes, message):
+    names = [f"x{i}" for i in range(len(shapes))]
+    node = helper.make_node("Einsum", names, ["y"], equation=equation, name="ein")
+    inputs = [_tensor(n, s) for n, s in zip(names, shapes)]
+    model = _model([node], inputs, [_out("y", 2)], opset=12)
+    with pytest.raises(ValueError, match=f"'ein' \\(op Einsum.*{re.escape(message)}"):
+        _convert(model)
 
 
 def test_det_of_a_large_matrix_is_op_not_implemented():
