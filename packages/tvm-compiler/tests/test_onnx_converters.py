@@ -370,6 +370,14 @@ def test_center_crop_pad_shape_and_axes_disagree():
         _convert(model)
 
 
+@pytest.mark.parametrize("p", [0, -2])
+def test_lp_pool_needs_a_positive_p(p):
+    node = helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], p=p, name="lp")
+    model = _model([node], [_tensor("x", [1, 1, 4, 4])], [_out("y", 4)], opset=18)
+    with pytest.raises(ValueError, match=f"'lp' \\(op LpPool.*p must be positive, got {p}"):
+        _convert(model)
+
+
 def test_lrn_needs_a_positive_size():
     node = helper.make_node("LRN", ["x"], ["y"], size=0, name="lrn")
     model = _model([node], [_tensor("x", [1, 3, 2, 2])], [_out("y", 4)], opset=13)
