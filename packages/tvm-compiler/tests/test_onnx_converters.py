@@ -1,6 +1,8 @@
 # Single-op ONNX converters (pooling in 1-D/3-D, LRN, quantised matmul/conv, CumProd, Mod,
 # BitShift, CenterCropPad, SwiGLU, training-mode BatchNormalization...) compiled and run on the
 # Relax VM against onnxruntime or NumPy, and the errors they raise on bad input.
+import re
+
 import numpy as np
 import pytest
 
@@ -294,7 +296,38 @@ def test_det_matches_numpy(n):
     np.testing.assert_allclose(_run(_convert(model), x), np.linalg.det(x), rtol=1e-4, atol=1e-5)
 
 
+def test_reverse_sequence_lengths_past_the_time_axis_are_clamped():
+    # A length of 10 on 3 time steps gathered from index 9 (out of bounds, garbage read) and
+    # a negative one from -5: they reverse the whole axis and nothing.
+    x = np.arange(6, dtype="float32").reshape(3, 2)
+    lens = np.array([10, -4], "int64")
+    node = helper.make_node("ReverseSequence", ["x", "lens"], ["y"], batch_axis=1, time_axis=0)
+    inputs = [_tensor("x", [3, 2]), _tensor("lens", [2], TensorProto.INT64)]
+    model = _model([node], inputs, [_out("y", 2)], opset=10)
+    got = _run(_convert(model), x, lens)
+    np.testing.assert_array_equal(got, [[4, 1], [2, 3], [0, 5]])
+
+
 # --- bad input: a clear error naming the node and op ---
+
+
+@pytest.mark.parametrize(
+    "equation, shapes, message",
+    [
+        # j is 4 in the first operand, 3 in the second: the sum read the second past its end
+        ("ij,jk->ik", ([2, 4], [3, 2]), "letter 'j' of 'ij,jk->ik' has extents 4 and 3"),
+        ("ij->k", ([2, 2],), "the output 'k' of 'ij->k' must name distinct letters"),
+        ("ij->ii", ([2, 2],), "the output 'ii' of 'ij->ii' must name distinct letters"),
+        ("ijk->i", ([2, 2],), "term 'ijk' of 'ijk->i' names 3 dimensions, its operand has 2"),
+    ],
+)
+def test_einsum_equations_that_do_not_fit_their_operands(equation, shapes, message):
+    names = [f"x{i}" for i in range(len(shapes))]
+    node = helper.make_node("Einsum", names, ["y"], equation=equation, name="ein")
+    inputs = [_tensor(n, s) for n, s in zip(names, shapes)]
+    model = _model([node], inputs, [_out("y", 2)], opset=12)
+    with pytest.raises(ValueError, match=f"'ein' \\(op Einsum.*{re.escape(message)}"):
+        _convert(model)
 
 
 def test_det_of_a_large_matrix_is_op_not_implemented():
@@ -334,6 +367,14 @@ def test_center_crop_pad_shape_and_axes_disagree():
     inits = [_init("shape", np.array([2], "int64"))]
     model = _model([node], [_tensor("x", [5, 4])], [_out("y", 2)], inits, opset=18)
     with pytest.raises(ValueError, match="'ccp' \\(op CenterCropPad.*1 entries for 2 axes"):
+        _convert(model)
+
+
+@pytest.mark.parametrize("p", [0, -2])
+def test_lp_pool_needs_a_positive_p(p):
+    node = helper.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], p=p, name="lp")
+    model = _model([node], [_tensor("x", [1, 1, 4, 4])], [_out("y", 4)], opset=18)
+    with pytest.raises(ValueError, match=f"'lp' \\(op LpPool.*p must be positive, got {p}"):
         _convert(model)
 
 

@@ -104,3 +104,24 @@ def test_unique_runs_on_the_vm_with_a_data_dependent_length():
             np.testing.assert_array_equal(got.numpy(), np.asarray(ref).reshape(-1))
         _, idx = np.unique(data, return_index=True)
         np.testing.assert_array_equal(in_order.numpy(), data.reshape(-1)[np.sort(idx)])
+
+
+@pytest.mark.parametrize(
+    "data, axis",
+    [
+        ([2.0, np.nan, 1.0, 1.0], None),
+        ([np.nan, 3.0, np.nan, 1.0, 3.0, -0.0, 0.0], None),
+        ([[np.nan, 1, 2], [0, -0.0, 1], [np.nan, 1, 2], [0, 0.0, 1]], 0),
+        ([[1, np.nan], [1, 0], [1, np.nan]], 1),
+    ],
+)
+def test_nan_elements_are_unique_values_as_numpy_counts_them(data, axis):
+    # NaN compares unequal to everything: the values, indices and counts were garbled (a
+    # value listed twice, counts summing to less than the size).
+    data = np.array(data, "float32")
+    vm = _unique_vm(relax.TensorStructInfo(data.shape, "float32"), axis=axis, **_FLAGS)
+    got = [t.numpy() for t in vm["main"](tvm.runtime.tensor(data))]
+    want = np.unique(data, axis=axis, **_FLAGS)
+    np.testing.assert_array_equal(got[0], want[0])
+    for g, w in zip(got[1:], want[1:]):
+        np.testing.assert_array_equal(g, np.asarray(w).reshape(-1))

@@ -332,3 +332,44 @@ def test_closures_passed_to_a_module_function_from_either_branch():
     x, y = _inputs()
     np.testing.assert_allclose(vm["main"](x, y, np.array(True)).numpy(), x - y, rtol=1e-6)
     np.testing.assert_allclose(vm["main"](x, y, np.array(False)).numpy(), y * y + x, rtol=1e-6)
+
+
+def _recursive_script():
+    """main(x) = while_loop(0, x) as TVMScript, the local function calling itself."""
+
+    @I.ir_module
+    class RecursiveScript:
+        @R.function
+        def main(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+            @R.function
+            def while_loop(i: R.Tensor((), "int32"), s: R.Tensor((2, 3), "float32")) -> R.Tensor(
+                (2, 3), "float32"
+            ):
+                cond: R.Tensor((), "bool") = R.less(i, R.const(10, "int32"))
+                if cond:
+                    new_i: R.Tensor((), "int32") = R.add(i, R.const(1, "int32"))
+                    new_s: R.Tensor((2, 3), "float32") = R.add(s, x)
+                    r = while_loop(new_i, new_s)
+                else:
+                    r = s
+                return r
+
+            gv: R.Tensor((2, 3), "float32") = while_loop(R.const(0, "int32"), x)
+            return gv
+
+    return RecursiveScript
+
+
+def test_a_recursive_local_function_written_in_tvmscript_parses_lifts_and_runs():
+    # The local function's name was unbound inside its own body ("name 'while_loop' is not
+    # defined"): the variable is now made from its annotated signature first.
+    from tvm.script import from_source
+
+    RecursiveScript = _recursive_script()  # noqa: N806
+    tvm.ir.assert_structural_equal(from_source(RecursiveScript.script()), RecursiveScript)
+    after = relax.transform.LambdaLift()(RecursiveScript)
+    (recursive,) = _calls_of(after["main_while_loop"], "main_while_loop")
+    assert len(recursive.args) == 3  # the captured x is passed on
+    x, _ = _inputs()
+    vm = relax.VirtualMachine(tvm.compile(RecursiveScript, target="llvm"), tvm.cpu())
+    np.testing.assert_allclose(vm["main"](x).numpy(), 11 * x, rtol=1e-5)

@@ -173,5 +173,18 @@ def test_bad_allocate_const_calls_are_diagnostics():
     )
 
 
+@pytest.mark.parametrize("extents", [[1 << 32, 1 << 32], [1 << 62, 4], [-1, 0]])
+def test_extents_whose_product_wraps_or_are_negative_are_refused(extents):
+    # np.prod of these is 0 in int64, which an empty data array matched: the C array was 1
+    # element while the function indexed it as 2**64.
+    var, body = tir.Var("B", "handle"), tir.Evaluate(0)
+    with pytest.raises(ValueError, match="AllocateConst: "):
+        tir.AllocateConst(var, "float32", extents, np.zeros(0, "float32"), body)
+    text = ", ".join(str(e) for e in extents)
+    message = _rendered(f'    B = T.allocate_const([], "int32", [{text}])\n')
+    assert message.startswith("error: T.allocate_const: ")
+    assert "hold 0" not in message
+
+
 if __name__ == "__main__":
     tvm.testing.main()

@@ -219,5 +219,26 @@ def test_bad_region_match_buffers_are_diagnostics():
     )
 
 
+def test_a_view_dropping_a_dimension_of_extent_2_or_outside_its_buffer_is_refused():
+    # The 2 x 4 region viewed as (4,) compiled to writes of the first row only, and a
+    # region past the buffer's end wrote out of bounds.
+    body = '    with T.block("b"):\n        A_sub = T.match_buffer(A[0:2, 0:4], (4,))\n'
+    assert rendered_error(HEAD + body).startswith(
+        "error: T.match_buffer: MatchBufferRegion: buffer 'A_sub' has 1 dimensions and drops "
+        "dimension 0 of its source region, which must have extent 1, got 2\n"
+    )
+    for region, dim, covered in [("A[2:6, 0:4]", 0, "[2, 6)"), ("A[0:4, -1:3]", 1, "[-1, 3)")]:
+        body = f'    with T.block("b"):\n        A_sub = T.match_buffer({region}, (4, 4))\n'
+        assert rendered_error(HEAD + body).startswith(
+            f"error: T.match_buffer: MatchBufferRegion: the region of 'A' that 'A_sub' views "
+            f"covers {covered} in dimension {dim}, outside its extent 4\n"
+        )
+    a = tir.decl_buffer((4, 4), "float32", name="A")
+    view = tir.decl_buffer((4,), "float32", name="A_sub")
+    with pytest.raises(ValueError, match="drops dimension 0 of its source region"):
+        rows = [tvm.ir.Range.from_min_extent(0, 2), tvm.ir.Range.from_min_extent(0, 4)]
+        tir.MatchBufferRegion(view, tir.BufferRegion(a, rows))
+
+
 if __name__ == "__main__":
     tvm.testing.main()

@@ -101,3 +101,22 @@ def test_a_statement_checked_as_its_scope_closes_points_at_that_statement():
         "error: TypeError: AssertStmt: expected a bool expression, got dtype int32\n"
         ' --> <string>:4:5\n   |\n 4 |     assert n, "m"\n   |     ^^^^^^^^^^^^^'
     )
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        '    B = T.allocate_const([1, 2], "int32", [2])\n',
+        '    assert A[0] > T.float32(0), "positive"\n',
+        '    B = T.allocate_const([1, 2], "int32", [2])\n    assert A[0] > T.float32(0), "m"\n',
+    ],
+    ids=["allocate_const", "assert", "both"],
+)
+def test_an_error_after_a_statement_lasting_to_the_end_is_reported_itself(opener):
+    # Those statements' frames were still open when the error left the body, and the
+    # function's frame then reported "PrimFuncFrame exited out of order" instead.
+    for body, line in [("    A[0] = y\n", 0), ("    for i in range(4):\n        A[i] = y\n", 1)]:
+        lineno = 4 + opener.count("\n") + line
+        assert _rendered(HEAD + opener + body).startswith(
+            f"error: name 'y' is not defined\n --> <string>:{lineno}:"
+        )

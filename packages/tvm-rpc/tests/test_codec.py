@@ -104,6 +104,17 @@ def test_too_deep_value_is_refused():
         encode_all([value])
 
 
+def _inline_array(dtype: str, shape, nbytes: int) -> bytes:
+    """An inline NDARRAY value as the wire spells it, with zero bytes of data."""
+    name = dtype.encode()
+    return b"".join(
+        [bytes([Tag.NDARRAY, Tag.STR]), struct.pack("<I", len(name)), name, bytes([Tag.SHAPE])]
+        + [struct.pack("<I", len(shape))]
+        + [struct.pack("<q", d) for d in shape]
+        + [struct.pack("<Q", nbytes), bytes(nbytes)]
+    )
+
+
 @pytest.mark.parametrize(
     "meta, reason",
     [
@@ -122,6 +133,14 @@ def test_too_deep_value_is_refused():
             + bytes([Tag.NONE]),
             "unhashable",
         ),
+        # Values a hostile peer can spell that the dtype, Device and numpy builders refuse.
+        (bytes([Tag.DTYPE]) + struct.pack("<I", 3) + b"zzz", "malformed dtype 'zzz'"),
+        (bytes([Tag.DEVICE]) + struct.pack("<ii", -5, 0), r"malformed device \(-5, 0\)"),
+        (bytes([Tag.DEVICE]) + struct.pack("<ii", 1, -1), "malformed device"),
+        (_inline_array("O", [1], 8), "cannot travel as bytes"),
+        (_inline_array("i4,O", [1], 12), "cannot travel as bytes"),
+        (_inline_array("U0", [1 << 40], 0), "cannot travel as bytes"),
+        (_inline_array("M8[zz]", [1], 8), "unknown array dtype"),
     ],
 )
 def test_malformed_meta_is_protocol_error(meta, reason):

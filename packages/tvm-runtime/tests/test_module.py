@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 import tvm
 from conftest import build_ffi_library
@@ -77,6 +80,27 @@ def test_load_module_bad_input(tmp_path):
     bad.write_bytes(b"\x7fELF nope")
     with pytest.raises(Exception, match="libbad_module.so"):
         runtime.load_module(bad)
+
+
+def test_a_truncated_library_is_a_value_error_not_a_crash(lib_path, tmp_path):
+    # dlopen maps a file cut short past its end, and the process died of SIGBUS. Each load
+    # runs in a child so that a crash fails the test instead of ending pytest.
+    data = lib_path.read_bytes()
+    script = (
+        "import sys, tvm\n"
+        "try:\n    tvm.runtime.load_module(sys.argv[1])\n"
+        "except ValueError as err:\n    print('ValueError', err)\n"
+    )
+    for fifth in range(1, 5):
+        cut = tmp_path / f"libcut{fifth}.so"
+        cut.write_bytes(data[: len(data) * fifth // 5])
+        out = subprocess.run(
+            [sys.executable, "-c", script, str(cut)], capture_output=True, text=True, timeout=60
+        )
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith(
+            f"ValueError tvm.runtime.load_module: {str(cut)!r} is truncated: its "
+        ), out.stdout
 
 
 def test_time_evaluator(lib_path):

@@ -116,3 +116,31 @@ def test_export_without_a_linker_names_what_is_missing():
 def test_from_module_refuses_a_library_without_bytecode():
     with pytest.raises(ValueError, match="holds no VM bytecode"):
         Executable.from_module(tvm_ffi.system_lib())
+
+
+def _params_blob(dtype: bytes, shape, data: bytes) -> bytes:
+    """A vm_link params blob of one tensor "w", its header fields written as given."""
+    from tvm.runtime.vm import const_loader
+
+    q = struct.Struct("<q").pack
+    return b"".join(
+        [const_loader.MAGIC, struct.pack("<I", const_loader.VERSION), q(1), q(1), b"w", b"\x06"]
+        + [q(len(dtype)), dtype, q(len(shape))]
+        + [q(d) for d in shape]
+        + [q(len(data)), data]
+    )
+
+
+def test_corrupt_tensor_headers_are_value_errors_before_any_allocation():
+    from tvm.runtime.vm.const_loader import load_params
+
+    assert load_params(_params_blob(b"int8", [2], b"\1\2"))["w"].numpy().tolist() == [1, 2]
+    # A shape asking for petabytes with no data behind it: refused, never allocated.
+    with pytest.raises(ValueError, match=r"needs 4611686018427387904 bytes, the data has 0"):
+        load_params(_params_blob(b"float32", [1 << 40, 1 << 20], b""))
+    with pytest.raises(ValueError, match="embedded params: corrupt data: .* shape \\(-1, 4\\)"):
+        load_params(_params_blob(b"float32", [-1, 4], b""))
+    with pytest.raises(ValueError, match="corrupt data: a tensor constant has the dtype 'floaty'"):
+        load_params(_params_blob(b"floaty", [2], b"\0" * 8))
+    with pytest.raises(ValueError, match="corrupt data: a tensor constant's dtype is not UTF-8"):
+        load_params(_params_blob(b"\xff", [2], b"\0" * 8))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import math
 
 from tvm.ir.node import Node
 
@@ -211,7 +212,10 @@ class AllocateConst(Stmt):
         if str(array.dtype) != str(dtype):
             raise TypeError(f"AllocateConst: data has dtype {array.dtype}, expected {dtype}")
         if all(isinstance(e, IntImm) for e in extents):
-            count = int(np.prod([e.value for e in extents]))
+            sizes = [e.value for e in extents]
+            if any(size < 0 for size in sizes):
+                raise ValueError(f"AllocateConst: extents must be >= 0, got {sizes}")
+            count = math.prod(sizes)  # exact: np.prod wraps around past int64
             if array.size != count:
                 raise ValueError(
                     f"AllocateConst: data has {array.size} elements, extents "
@@ -349,7 +353,32 @@ class MatchBufferRegion(Node):
                 f"MatchBufferRegion: buffer {buffer.name!r} has {len(buffer.shape)} dimensions, "
                 f"more than the {len(source.region)} of its source region"
             )
+        _check_view_region(buffer, source)
         self._set(buffer=buffer, source=source, span=span)
+
+
+def _check_view_region(buffer, source) -> None:
+    """The region a view covers: leading dimensions it drops must have extent 1 (as
+    apache-tvm requires), and a region provably outside its buffer is refused."""
+    from tvm.arith import Analyzer
+
+    analyzer = Analyzer()
+    lead = len(source.region) - len(buffer.shape)
+    for i, rng in enumerate(source.region[:lead]):
+        if not analyzer.can_prove_equal(rng.extent, 1):
+            raise ValueError(
+                f"MatchBufferRegion: buffer {buffer.name!r} has {len(buffer.shape)} dimensions "
+                f"and drops dimension {i} of its source region, which must have extent 1, got "
+                f"{rng.extent}"
+            )
+    base = source.buffer
+    for i, (rng, size) in enumerate(zip(source.region, base.shape)):
+        if analyzer.can_prove(rng.min < 0) or analyzer.can_prove(rng.min + rng.extent > size):
+            raise ValueError(
+                f"MatchBufferRegion: the region of {base.name!r} that {buffer.name!r} views "
+                f"covers [{rng.min}, {rng.min + rng.extent}) in dimension {i}, outside its "
+                f"extent {size}"
+            )
 
 
 class Block(Stmt):

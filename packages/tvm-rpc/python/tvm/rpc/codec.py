@@ -268,9 +268,17 @@ class Decoder:
             start = self._take(n)
             return bytes(self.buf[start : start + n])
         if tag == Tag.DTYPE:
-            return make_dtype(self._str())
+            name = self._str()
+            try:
+                return make_dtype(name)
+            except (TypeError, ValueError) as err:
+                raise ProtocolError(f"malformed dtype {name!r}: {err}") from None
         if tag == Tag.DEVICE:
-            return make_device(*self._unpack(_DEVICE))
+            device = self._unpack(_DEVICE)
+            try:
+                return make_device(*device)
+            except (TypeError, ValueError) as err:
+                raise ProtocolError(f"malformed device {device}: {err}") from None
         if tag == Tag.SHAPE:
             return make_shape(self._shape())
         if tag == Tag.NDARRAY:
@@ -321,8 +329,11 @@ class Decoder:
         start = self._take(nbytes)
         try:
             np_dtype = np.dtype(dtype)
-        except TypeError:
+        except (TypeError, ValueError):
             raise ProtocolError(f"unknown array dtype {dtype!r}") from None
+        if np_dtype.hasobject or not np_dtype.itemsize:
+            # numpy cannot view raw bytes as these (objects are pointers, not data)
+            raise ProtocolError(f"array dtype {dtype!r} cannot travel as bytes")
         count = 1
         for dim in shape:
             count *= dim

@@ -7,6 +7,7 @@ import os
 import tvm_ffi
 
 from .device import Device
+from .elf_check import check_elf_complete
 from .time_evaluator import make_time_evaluator
 
 # Module kind -> function(module, file_name, **kwargs) writing it as a shared library;
@@ -134,6 +135,7 @@ def load_module(path) -> Module:
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"tvm.runtime.load_module: no file at {path!r}")
+    check_elf_complete("tvm.runtime.load_module", path)
     return tvm_ffi.load_module(_fresh_load_path(path))
 
 

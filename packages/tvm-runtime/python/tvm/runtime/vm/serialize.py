@@ -88,7 +88,13 @@ class _Reader:
         return bytes(self.take(self.i64(f"the length of {what}"), what))
 
     def str(self, what) -> str:
-        return self.raw(what).decode()
+        raw = self.raw(what)
+        try:
+            return raw.decode()
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"{self.WHERE}: corrupt data: {what} is not UTF-8: {raw[:32]!r}"
+            ) from None
 
     def count(self, what, item_bytes: int = 1) -> int:
         # A count can never exceed what is left to read: refuse a corrupt one before looping.
@@ -194,15 +200,24 @@ def _read_tensor(r: _Reader):
     dtype = r.str("a tensor constant's dtype")
     ndim = r.count("tensor dimensions", 8)
     shape = tuple(r.i64("a tensor dimension") for _ in range(ndim))
-    data = r.raw("a tensor constant's data")
-    t = empty(shape, dtype)
-    dt = tvm_ffi.dtype(dtype)
+    # Everything is checked against the bytes actually present before allocating, so a
+    # corrupt shape can never ask for more memory than the blob itself holds.
+    if any(d < 0 for d in shape):
+        raise ValueError(f"{r.WHERE}: corrupt data: a tensor constant has the shape {shape}")
+    try:
+        dt = tvm_ffi.dtype(dtype)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"{r.WHERE}: corrupt data: a tensor constant has the dtype {dtype!r} ({err})"
+        ) from None
     expected = math.prod(shape) * ((dt.bits * dt.lanes + 7) // 8)
+    data = r.raw("a tensor constant's data")
     if len(data) != expected:
         raise ValueError(
             f"{r.WHERE}: corrupt data: a {dtype} tensor constant of shape {shape} needs "
             f"{expected} bytes, the data has {len(data)}"
         )
+    t = empty(shape, dtype)
     if data:
         ctypes.memmove(data_pointer(t), data, len(data))
     return t

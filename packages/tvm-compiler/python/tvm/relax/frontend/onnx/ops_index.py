@@ -355,7 +355,10 @@ def _reverse_sequence(node: Node):
     t = const(np.arange(shape[time_axis], dtype="int64").reshape(along))
     per_batch = [1] * ndim
     per_batch[batch_axis] = shape[batch_axis]
-    length = R.reshape(R.astype(lens, "int64"), per_batch)
+    # Lengths outside [0, time steps] (which the ONNX spec forbids) are clamped into it: the
+    # gather index len - 1 - t read before or past the time axis otherwise.
+    length = R.clip(R.astype(lens, "int64"), 0, shape[time_axis])
+    length = R.reshape(length, per_batch)
     index = R.where(R.less(t, length), R.subtract(R.subtract(length, const(1, "int64")), t), t)
     index = node.emit(R.broadcast_to(index, shape))
     return node.emit(R.gather_elements(x, index, axis=time_axis))

@@ -251,6 +251,8 @@ def _lp_pool(node: Node):
     """(sum over the window of |x|^p)^(1/p): an average pool counting the padding, scaled."""
     x = node.input(0)
     p = float(node.attr("p", 2))
+    if not p > 0:  # the result is the 1/p-th power
+        raise ValueError(f"from_onnx: {node.where()}: p must be positive, got {p:g}")
     kernel = list(node.attr("kernel_shape"))
     strides, dilations, pads = _spatial_params(node, x, kernel)
     ceil_mode = bool(node.attr("ceil_mode", 0))

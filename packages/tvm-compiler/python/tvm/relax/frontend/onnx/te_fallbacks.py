@@ -175,10 +175,29 @@ def einsum(*operands, subscripts):
         raise ValueError(f"einsum: unsupported equation {subscripts!r}")
     extent = {}
     for term, t in zip(terms, operands):
+        if len(term) != len(t.shape):
+            raise ValueError(
+                f"einsum: term {term!r} of {subscripts!r} names {len(term)} dimensions, its "
+                f"operand has {len(t.shape)}"
+            )
         for letter, dim in zip(term, t.shape):
-            extent.setdefault(letter, dim)
+            seen = extent.setdefault(letter, dim)
+            # A letter's extents must agree: the sum ran over the first operand's, reading
+            # past the end of a shorter one.
+            if isinstance(seen, tir.IntImm) and isinstance(dim, tir.IntImm):
+                if seen.value != dim.value:
+                    raise ValueError(
+                        f"einsum: letter {letter!r} of {subscripts!r} has extents {seen.value} "
+                        f"and {dim.value}"
+                    )
     if not arrow:  # implicit output: the letters used once, in alphabetical order
         rhs = "".join(sorted(c for c in extent if lhs.count(c) == 1))
+    unknown = [c for c in rhs if c not in extent]
+    if unknown or len(set(rhs)) != len(rhs):
+        raise ValueError(
+            f"einsum: the output {rhs!r} of {subscripts!r} must name distinct letters of the "
+            "operands"
+        )
     reduced = [c for c in extent if c not in rhs]
     axes = {c: te.reduce_axis((0, extent[c]), name=f"r_{c}") for c in reduced}
 

@@ -43,11 +43,33 @@ def _one_if(cond):
     return tir.Select(cond, tir.const(1, _I64), tir.const(0, _I64))
 
 
+# NaN compares unequal to everything, so the plain comparisons gave NaN elements no consistent
+# rank (values, indices and counts came out garbled). As numpy does, NaN sorts after every
+# number; the flat form counts all NaNs as one value (numpy's equal_nan=True), the axis form
+# keeps each slice holding a NaN apart (as numpy.unique(axis=...) does).
+def _is_nan(a):
+    return a != a if "float" in str(a.dtype) else tir.const(False, "bool")
+
+
+def _less(a, b):
+    if "float" not in str(a.dtype):
+        return a < b
+    return tir.any(a < b, tir.all(_is_nan(b), tir.Not(_is_nan(a))))
+
+
+def _equal_nan(a, b):
+    if "float" not in str(a.dtype):
+        return a == b
+    return tir.any(a == b, tir.all(_is_nan(a), _is_nan(b)))
+
+
 def _firsts(x):
     n, at = _flat(x)
     j = te.reduce_axis((0, n), name="j")
     repeated = te.compute(
-        (n,), lambda i: te.sum(_one_if(tir.all(j < i, at(j) == at(i))), axis=j), name="repeats"
+        (n,),
+        lambda i: te.sum(_one_if(tir.all(j < i, _equal_nan(at(j), at(i)))), axis=j),
+        name="repeats",
     )
     first = te.compute((n,), lambda i: _one_if(repeated[i] == 0), name="first")
     return n, at, first
@@ -67,7 +89,7 @@ def unique_te(x, shape, is_sorted, return_index, return_inverse, return_counts):
     j = te.reduce_axis((0, n), name="j")
 
     def rank(i):  # among first occurrences: smaller values, or earlier ones
-        before = at(j) < at(i) if is_sorted else j < i
+        before = _less(at(j), at(i)) if is_sorted else j < i
         return te.sum(_one_if(tir.all(first[j] == 1, before)), axis=j)
 
     ranks = te.compute((n,), rank, name="rank")
@@ -76,7 +98,7 @@ def unique_te(x, shape, is_sorted, return_index, return_inverse, return_counts):
         return te.compute((m,), lambda k: at(where[k]), name="unique")
 
     def same(p, q):
-        return at(p) == at(q)
+        return _equal_nan(at(p), at(q))
 
     return _outputs(n, m, first, ranks, same, values, return_index, return_inverse, return_counts)
 
@@ -189,7 +211,10 @@ def unique_axis_te(x, shape, axis, is_sorted, return_index, return_inverse, retu
     def rank(i):  # among first slices: lexicographically smaller ones, or earlier ones
         fd = first_diff[i, j]
         if is_sorted:
-            before = tir.Select(fd < length, elem(j, fd) < elem(i, fd), tir.const(False, "bool"))
+            # Slices differing only by NaNs are neither smaller: their order is by position.
+            less = tir.Select(fd < length, _less(elem(j, fd), elem(i, fd)), j < i)
+            greater = tir.Select(fd < length, _less(elem(i, fd), elem(j, fd)), j > i)
+            before = tir.any(less, tir.all(tir.Not(greater), j < i))
         else:
             before = j < i
         return te.sum(_one_if(tir.all(first[j] == 1, before)), axis=j)
@@ -203,8 +228,8 @@ def unique_axis_te(x, shape, axis, is_sorted, return_index, return_inverse, retu
 
         return te.compute(out_shape, take, name="unique")
 
-    def same(p, q):
-        return diff[p, q] == 0
+    def same(p, q):  # a slice holding a NaN differs even from itself
+        return tir.any(p == q, diff[p, q] == 0)
 
     flags = (return_index, return_inverse, return_counts)
     return _outputs(count, m, first, ranks, same, values, *flags)

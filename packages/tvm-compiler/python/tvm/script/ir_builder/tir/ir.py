@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins as _builtins
+import math as _math
 
 from tvm.ir.dtype import DataType
 from tvm.ir.op import list_op_names, register_op
@@ -257,10 +258,13 @@ def allocate_const(data, dtype, extents, annotations=None) -> AllocateConstFrame
         raise ValueError(f"T.allocate_const: data does not convert to {dtype}: {err}") from None
     if _builtins.all(isinstance(e, E.IntImm) for e in extents):
         shape = tuple(e.value for e in extents)
-        if array.size != int(np.prod(shape)):
+        if _builtins.any(size < 0 for size in shape):
+            raise ValueError(f"T.allocate_const: extents must be >= 0, got {list(shape)}")
+        count = _math.prod(shape)  # exact: np.prod wraps around past int64
+        if array.size != count:
             raise ValueError(
                 f"T.allocate_const: data has {array.size} elements, extents {list(shape)} "
-                f"hold {int(np.prod(shape))}"
+                f"hold {count}"
             )
         array = array.reshape(shape)
     var = E.Var(_builder().take_name("buf"), "handle")

@@ -66,23 +66,13 @@ def is_relax_function(parser, node: ast.FunctionDef) -> bool:
 def signature_struct_info(source, node, values):
     """The FuncStructInfo a module's GlobalVar for node gets before any body is parsed (so
     functions can call each other in any order), or None without a return annotation."""
-    from tvm.relax.struct_info import FuncStructInfo
-    from tvm.script.ir_builder.relax import ir as R
-
     from .parser import RelaxParser, _decorator_options
 
+    if node.returns is None:
+        return None
     parser = RelaxParser(source, values)
     pure, _ = _decorator_options(parser, node)
-    previous = R.set_symbols(parser.symbols)
-    try:
-        with parser.scope():
-            parser._prescan_symbols(node.body)
-            params, ret = parser.signature(node)
-    finally:
-        R.set_symbols(previous)
-    if ret is None:
-        return None
-    return FuncStructInfo([p.struct_info for p in params], ret, pure)
+    return parser.signature_sinfo(node, pure)
 
 
 macro = macro_decorator("R")

@@ -349,10 +349,35 @@ class RelaxParser(Parser):
             raise self.error(node, f"a nested function ({node.name!r}) needs @R.function")
         inner = RelaxParser(self.source, self.globals, self.symbols)
         inner.scopes = [dict(s) for s in self.scopes]
+        var = None
+        if node.returns is not None and _calls_itself(node):
+            # A recursive local function calls the variable it is bound to, so that variable
+            # is made from its annotated signature before the body is parsed.
+            var = self._new_var(node.name, inner.signature_sinfo(node, options[0]), None)
+            inner.scopes[-1][node.name] = var
         func = inner.parse_function(node, options[0], True)
-        var = self._new_var(node.name, func.struct_info, self.source.span(node))
+        if var is None:
+            var = self._new_var(node.name, func.struct_info, self.source.span(node))
         self.bb.emit_normalized(rx.VarBinding(var, func, span=self.source.span(node)))
         self.bind(node.name, var)
 
+    def signature_sinfo(self, node, pure):
+        """The FuncStructInfo node's annotations give (its params' and its result's)."""
+        previous = R.set_symbols(self.symbols)
+        try:
+            with self.scope():
+                self._prescan_symbols(node.body)
+                params, ret = self.signature(node)
+        finally:
+            R.set_symbols(previous)
+        return rx.FuncStructInfo([p.struct_info for p in params], ret, purity=pure)
+
     def visit_Pass(self, node):
         return None
+
+
+def _calls_itself(node) -> bool:
+    """Whether function node's body names the function (a recursive call)."""
+    return any(
+        isinstance(n, ast.Name) and n.id == node.name for stmt in node.body for n in ast.walk(stmt)
+    )

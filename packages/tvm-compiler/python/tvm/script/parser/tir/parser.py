@@ -104,14 +104,23 @@ class TIRParser(Parser):
     # -- bodies ---------------------------------------------------------------------------
     def visit_body(self, stmts) -> None:
         concise: list = []
-        for stmt in stmts:
-            frame = self.visit_stmt(stmt)
-            if frame is not None:
-                frame.__enter__()
-                concise.append((stmt, frame))
-        for stmt, frame in reversed(concise):
-            # What the frame builds is checked as it closes: a failure points at its statement.
-            self.source.run(stmt, lambda _node, frame=frame: frame.__exit__(None, None, None))
+        try:
+            for stmt in stmts:
+                frame = self.visit_stmt(stmt)
+                if frame is not None:
+                    frame.__enter__()
+                    concise.append((stmt, frame))
+            while concise:
+                stmt, frame = concise.pop()
+                # What the frame builds is checked as it closes: a failure points at its
+                # statement.
+                self.source.run(stmt, lambda _node, frame=frame: frame.__exit__(None, None, None))
+        except BaseException as err:
+            # Frames still open are dropped unbuilt, so the error itself reaches the user (the
+            # function's frame would otherwise find them on the stack and report that instead).
+            for _, frame in reversed(concise):
+                frame.__exit__(type(err), err, err.__traceback__)
+            raise
 
     def visit_stmt(self, node):
         method = getattr(self, f"visit_{type(node).__name__}", None)
