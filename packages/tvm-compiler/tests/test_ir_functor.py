@@ -129,3 +129,24 @@ def test_name_table_gives_one_unique_name_per_object():
     assert names.name(tir.Var("y")) == "y_1"
     buf = tir.decl_buffer((4,), name="A")
     assert names.name(buf, key=buf.data) == names.name(tir.Var("other"), key=buf.data)
+
+
+def test_a_statement_replaced_by_a_sequence_leaves_one_flat_sequence():
+    # A nested SeqStmt prints flat, so it would parse back as another node: a mutator that
+    # turns one statement of a sequence into two must leave one sequence of three.
+    from tvm.tir.functor import stmt_transform
+
+    buf = tir.decl_buffer((4,), "float32", "A")
+    stores = [tir.BufferStore(buf, tir.const(float(i), "float32"), [i]) for i in range(2)]
+    loop = tir.For(tir.Var("i", "int32"), 0, 4, tir.ForKind.SERIAL, stores[1])
+    seq = tir.SeqStmt([stores[0], loop])
+
+    def split_first(node):
+        if node is stores[0]:
+            return tir.SeqStmt([node, node])
+        return None
+
+    out = stmt_transform(seq, split_first)
+    assert isinstance(out, tir.SeqStmt) and len(out.seq) == 3
+    assert not any(isinstance(s, tir.SeqStmt) for s in out.seq)
+    assert len(seq.with_fields(seq=[tir.SeqStmt([stores[0], stores[1]]), loop]).seq) == 3

@@ -115,6 +115,13 @@ class SeqStmt(Stmt):
             flat.extend(s.seq if isinstance(s, SeqStmt) else [s])
         self._set(seq=tuple(flat), span=span)
 
+    def with_fields(self, **changes):
+        # A mutator that replaces one statement by a SeqStmt must not nest sequences: nested
+        # ones print flat and so would parse back as another node.
+        if "seq" in changes:
+            changes = {**changes, "seq": SeqStmt(changes["seq"]).seq}
+        return super().with_fields(**changes)
+
     def __len__(self):
         return len(self.seq)
 
