@@ -1,5 +1,7 @@
 """to_cpp_dtype: the C++ type name of a dtype, for generating kernel source text."""
 
+import importlib
+
 CPU_DTYPE_MAP = {
     "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
     "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
@@ -27,7 +29,8 @@ def _gpu_backend():
     """"cuda" or "rocm" when PyTorch sees such a GPU, else "cpu" (torch is imported only here)."""
     if not _BACKEND:
         try:
-            import torch
+            # By name, so that type checkers of this package need no PyTorch installed.
+            torch = importlib.import_module("torch")
         except ImportError:
             _BACKEND.append("cpu")
         else:
