@@ -156,9 +156,13 @@ class IRModule(Node):
 
         show_text(self.script(), black_format)
 
+    def _with_functions(self, functions: dict) -> IRModule:
+        """Another function table under this module's attrs and global_infos: what a pass that
+        rebuilds the module returns, so that nothing but the functions changes."""
+        return IRModule(functions, self.attrs, self.global_infos)
+
     def _with_replaced_functions(self, changed: dict) -> IRModule:
-        funcs = {gv: changed.get(gv, func) for gv, func in self.functions.items()}
-        return IRModule(funcs, self.attrs, self.global_infos)
+        return self._with_functions({gv: changed.get(gv, f) for gv, f in self.functions.items()})
 
     def _replace_functions_in_place(self, changed: dict) -> None:
         # Only the pass machinery calls this, and only on a module nobody else holds.

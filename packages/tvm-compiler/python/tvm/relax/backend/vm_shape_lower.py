@@ -485,7 +485,6 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
 
     @module_pass(opt_level=0, name="VMShapeLower")
     def vm_shape_lower(mod, ctx):
-        from tvm.ir.module import IRModule
         from tvm.relax.expr import Function
 
         new_funcs: dict = {}
@@ -498,6 +497,6 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
             return mod
         funcs = {gv: changed.get(gv, f) for gv, f in mod.functions.items()}
         funcs.update(new_funcs)
-        return IRModule(funcs, mod.attrs, mod.global_infos)
+        return mod._with_functions(funcs)
 
     return vm_shape_lower

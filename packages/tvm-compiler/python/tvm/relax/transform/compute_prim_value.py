@@ -112,9 +112,8 @@ def ComputePrimValue():  # noqa: N802
                     changed[gv] = new
         if not changed:
             return mod
-        from tvm.ir.module import IRModule
 
         funcs = {**dict(new_funcs), **{gv: changed.get(gv, f) for gv, f in mod.functions.items()}}
-        return IRModule(funcs, mod.attrs, mod.global_infos)
+        return mod._with_functions(funcs)
 
     return compute_prim_value

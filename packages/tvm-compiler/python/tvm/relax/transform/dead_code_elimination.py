@@ -97,7 +97,6 @@ def DeadCodeElimination(entry_functions=None):  # noqa: N802
 
     @module_pass(opt_level=0, name="DeadCodeElimination")
     def dead_code_elimination(mod, ctx):
-        from tvm.ir.module import IRModule
         from tvm.relax.expr import Function
 
         entries = set(entry_functions or ())
@@ -116,6 +115,6 @@ def DeadCodeElimination(entry_functions=None):  # noqa: N802
         if len(live) == len(mod.functions):
             return mod
         kept = {gv: f for gv, f in mod.functions.items() if gv.name_hint in live}
-        return IRModule(kept, mod.attrs, mod.global_infos)
+        return mod._with_functions(kept)
 
     return dead_code_elimination

@@ -336,7 +336,7 @@ def FuseTIR():  # noqa: N802  (pass constructors are capitalised)
         }
         if not primitive:
             return mod
-        bb = BlockBuilder(IRModule({}, mod.attrs, mod.global_infos))
+        bb = BlockBuilder(mod._with_functions({}))
         kept = {gv: f for gv, f in mod.functions.items() if gv not in primitive}
         for gv, f in kept.items():
             bb._store(gv, f)
@@ -380,4 +380,4 @@ def _drop_unused_kernels(out, primitive):
             and "global_symbol" not in f.attrs
         )
     }
-    return IRModule(keep, out.attrs, out.global_infos)
+    return out._with_functions(keep)

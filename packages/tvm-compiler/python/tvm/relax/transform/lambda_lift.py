@@ -150,7 +150,7 @@ class _LambdaLifter(ExprMutator):
         if not changed and not self.lifted:
             return self.mod
         functions = {**dict(self.mod.functions.items()), **changed, **self.lifted}
-        return IRModule(functions, self.mod.attrs, self.mod.global_infos)
+        return self.mod._with_functions(functions)
 
 
 def LambdaLift():  # noqa: N802

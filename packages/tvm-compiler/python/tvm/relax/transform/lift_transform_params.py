@@ -150,6 +150,6 @@ def LiftTransformParams(shared_transform=False):  # noqa: N802  (pass constructo
             functions[gv] = new_func
             functions[GlobalVar(name)] = transform
             changed = True
-        return IRModule(functions, mod.attrs, mod.global_infos) if changed else mod
+        return mod._with_functions(functions) if changed else mod
 
     return lift
