@@ -15,13 +15,41 @@ def pair():
     b.close()
 
 
-def test_a_preempted_process_stops_polling(pair, monkeypatch):
+def _polls(chan, count, waited):
+    """The windows of ``count`` polls that each waited ``waited`` seconds."""
+    windows = []
+    for _ in range(count):
+        windows.append(chan._poll_window())
+        chan._polled += waited
+    return windows
+
+
+def test_a_preempted_process_whose_polls_wait_long_stops_polling(pair, monkeypatch):
     count = iter(range(0, 10**6, 10))  # ten preemptions between any two looks: busy cores
     monkeypatch.setattr(channel_mod, "_preemptions", lambda: next(count))
     chan = SocketChannel(pair[0])
-    windows = [chan._poll_window() for _ in range(channel_mod._BUSY_CHECK + 100)]
+    windows = _polls(chan, channel_mod._BUSY_CHECK + 100, 2 * channel_mod._SLOW_POLL)
     assert windows[0] > 0
     assert windows[channel_mod._BUSY_CHECK :] == [0.0] * 100  # polling off on a busy machine
+
+
+def test_a_preempted_process_whose_polls_pay_keeps_polling(pair, monkeypatch):
+    count = iter(range(0, 10**6, 10))  # preempted now and then by a stray task...
+    monkeypatch.setattr(channel_mod, "_preemptions", lambda: next(count))
+    chan = SocketChannel(pair[0])
+    windows = _polls(chan, 3 * channel_mod._BUSY_CHECK, channel_mod._SLOW_POLL / 4)
+    assert all(w > 0 for w in windows)  # ...while its polls end fast: they still pay
+
+
+def test_missed_polls_count_as_whole_windows_waited(pair, monkeypatch):
+    count = iter(range(0, 10**6, 10))
+    monkeypatch.setattr(channel_mod, "_preemptions", lambda: next(count))
+    chan = SocketChannel(pair[0])
+    for _ in range(channel_mod._BUSY_CHECK - 1):
+        chan._poll_window()
+        chan._poll_missed()
+        chan._skip = 0
+    assert chan._poll_window() == 0.0  # the look at the count: misses made it busy
 
 
 def test_an_idle_process_keeps_polling(pair, monkeypatch):

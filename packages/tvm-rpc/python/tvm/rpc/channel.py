@@ -25,14 +25,19 @@ _BUFFER_SIZE = 256 << 10
 # little keeps both ends awake through a burst of calls. TVM_RPC_SPIN_US=0 turns it off.
 # The poll backs off when it does not pay. When the bytes did not come within it (a pause
 # between calls), the next reads block at once, twice as many after each miss in a row
-# (up to _MAX_SKIP). When the process keeps being preempted (a busy machine, where polling
-# takes the core the peer or others need), polling stops for _BUSY_SKIP reads.
+# (up to _MAX_SKIP). When the process keeps being preempted and its polls wait long (a busy
+# machine, where polling takes the core the peer or others need), polling stops for
+# _BUSY_SKIP reads. Preemption alone does not stop it: on a nearly idle machine a stray
+# task preempts a poller now and then while its polls still end within microseconds.
 _SPIN_SECONDS = float(os.environ.get("TVM_RPC_SPIN_US", "100")) * 1e-6
 _DONTWAIT = getattr(socket, "MSG_DONTWAIT", 0)
 _MAX_SKIP = 1024
 _BUSY_CHECK = 256  # polls between two looks at the preemption count
 _BUSY_PREEMPTIONS = 2  # preemptions within _BUSY_CHECK polls that mean the cores are busy
 _BUSY_SKIP = 4096
+# Mean seconds a poll waits (misses counted as whole windows) above which preemption means
+# busy cores: a poll that pays ends well within the time an idle core takes to wake.
+_SLOW_POLL = 20e-6
 
 
 def _preemptions():
@@ -68,6 +73,7 @@ class Channel:
         self._skip = 0  # reads left that block without polling first
         self._backoff = 1  # reads to skip after the next poll that misses
         self._polls = 0  # polls since the last look at the preemption count
+        self._polled = 0.0  # seconds those polls waited
         self._preempted = _preemptions()
 
     def _poll_window(self):
@@ -78,14 +84,18 @@ class Channel:
         self._polls += 1
         if self._polls >= _BUSY_CHECK:
             count = _preemptions()
-            busy = count - self._preempted >= _BUSY_PREEMPTIONS
-            self._polls, self._preempted = 0, count
+            busy = (
+                count - self._preempted >= _BUSY_PREEMPTIONS
+                and self._polled > _SLOW_POLL * self._polls
+            )
+            self._polls, self._polled, self._preempted = 0, 0.0, count
             if busy:
                 self._skip = _BUSY_SKIP
                 return 0.0
         return _SPIN_SECONDS
 
     def _poll_missed(self):
+        self._polled += _SPIN_SECONDS
         self._skip = self._backoff
         self._backoff = min(self._backoff * 2, _MAX_SKIP)
 
@@ -282,11 +292,13 @@ class SocketChannel(Channel):
                     return got
                 except BlockingIOError:
                     pass
-                deadline = time.perf_counter() + _SPIN_SECONDS
+                start = time.perf_counter()
+                deadline = start + _SPIN_SECONDS
                 while True:
                     try:
                         got = sock.recv_into(view, 0, _DONTWAIT)
                         self._backoff = 1
+                        self._polled += time.perf_counter() - start
                         return got
                     except BlockingIOError:
                         if time.perf_counter() > deadline:
@@ -356,13 +368,15 @@ class PipeChannel(Channel):
         try:
             window = self._poll_window()
             if window > 0:  # see _SPIN_SECONDS: poll a little before blocking
-                deadline = time.perf_counter() + window
+                start = time.perf_counter()
+                deadline = start + window
                 while not select.select([self.read_fd], [], [], 0)[0]:
                     if time.perf_counter() > deadline:
                         self._poll_missed()
                         break
                 else:
                     self._backoff = 1
+                    self._polled += time.perf_counter() - start
             return os.readv(self.read_fd, [view])
         except OSError:
             return 0
