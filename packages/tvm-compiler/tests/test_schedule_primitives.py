@@ -132,6 +132,25 @@ def test_add_unit_loop_wraps_a_block():
     np.testing.assert_allclose(d, (a + 1) * 2 - 3, rtol=1e-6)
 
 
+def test_add_unit_loop_errors():
+    sch = tir.Schedule(_chain())
+    with pytest.raises(ScheduleError, match="cannot wrap the function.s root block"):
+        sch.add_unit_loop(tir.schedule.BlockRV("root"))
+    with pytest.raises(TypeError, match="argument .block_or_loop. must be a BlockRV"):
+        sch.add_unit_loop("C")
+
+
+def test_block_queries_errors():
+    sch = tir.Schedule(_chain())
+    inlined = sch.get_block("B")
+    sch.compute_inline(inlined)
+    for query in (sch.get_producers, sch.get_consumers):
+        with pytest.raises(ScheduleError, match="block 'B' is not in the function"):
+            query(inlined)
+    with pytest.raises(TypeError, match="get_child_blocks: expected a BlockRV or LoopRV, got str"):
+        sch.get_child_blocks("C")
+
+
 def test_copy_is_independent_and_the_trace_shows(capsys):
     sch = tir.Schedule(_chain(), seed=7)
     sch.compute_inline(sch.get_block("B"))

@@ -5,6 +5,7 @@ import pytest
 import tvm
 import tvm.s_tir
 from tvm import te, tir
+from tvm.error import ScheduleError
 
 
 def _chain():
@@ -83,3 +84,15 @@ def test_sampling_errors():
         sch.sample_categorical([1, 2], [0.5, 0.5], decision=5)
     with pytest.raises(ValueError, match="sample_compute_location: decision must be -1"):
         sch.sample_compute_location(sch.get_block("B"), decision=7)
+
+
+def test_sample_perfect_tile_of_a_symbolic_loop_is_a_schedule_error():
+    m = tir.Var("m", "int32")
+    a = te.placeholder((m,), name="A")
+    b = te.compute((m,), lambda i: a[i] + 1.0, name="B")
+    sch = tir.Schedule(te.create_prim_func([a, b]))
+    (i,) = sch.get_loops(sch.get_block("B"))
+    with pytest.raises(ScheduleError, match="loop 'i' does not have a constant extent"):
+        sch.sample_perfect_tile(i, n=2)
+    # A recorded decision needs no extent: replaying a trace still works.
+    assert [sch.get(t) for t in sch.sample_perfect_tile(i, n=2, decision=[4, 2])] == [4, 2]

@@ -11,15 +11,25 @@
 #define TVM_FFI_ABI_VERSION_MAJOR 1
 #define TVM_FFI_ABI_VERSION_MINOR 1
 
-#if defined(_MSC_VER)
-#define TVM_FFI_DLL __declspec(dllexport)
-#define TVM_FFI_DLL_EXPORT __declspec(dllexport)
-#define TVM_FFI_WEAK
-#else
+/* The stack builds with GCC or Clang on ELF platforms only. */
 #define TVM_FFI_DLL __attribute__((visibility("default")))
 #define TVM_FFI_DLL_EXPORT __attribute__((visibility("default")))
 #define TVM_FFI_WEAK __attribute__((weak))
-#endif
+
+/*
+ * Rules every entry point below follows unless its comment says otherwise; docs/abi.md is
+ * the full specification (layouts, reference counting, the error protocol, DLPack).
+ * - Return code: a function returning int returns 0 on success and -1 on failure, with the
+ *   failure stored as this thread's raised error (take it with TVMFFIErrorMoveFromRaised).
+ *   No C++ exception ever leaves an entry point.
+ * - Ownership: arguments (handles, byte arrays, TVMFFIAny values) are borrowed for the call.
+ *   A handle or TVMFFIAny written through an `out` pointer is a new strong reference that the
+ *   caller owns and releases with TVMFFIObjectDecRef.
+ * - Threads: every entry point may be called from any thread. The global function
+ *   registry, the type registry and the system library table are guarded by locks (type
+ *   lookups by index take none: entries never move); the raised error and the current
+ *   streams are per thread. Reference counts are atomic.
+ */
 
 #ifdef __cplusplus
 extern "C" {
@@ -150,18 +160,31 @@ typedef struct {
   void* self;
 } TVMFFIFunctionCell;
 
+/*
+ * Wraps a C function and its context as a Function: calling it is safe_call(self, ...).
+ * deleter(self) runs once when the Function's last reference goes (NULL: nothing to free).
+ * *out: a new Function.
+ */
 TVM_FFI_DLL int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
                                      void (*deleter)(void* self), TVMFFIObjectHandle* out);
+/*
+ * Calls a Function (func must be one; not checked) with the calling convention above: args
+ * borrowed, *result (None on entry) receives an owned value. Returns the callee's code.
+ */
 TVM_FFI_DLL int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                                    TVMFFIAny* result);
-/* Global registry. SetGlobal fails on an existing name unless override is nonzero. */
+/*
+ * Global registry (locked; safe from any thread). SetGlobal registers f (a Function, else a
+ * TypeError) under name, keeping its own reference; an existing name is a KeyError unless
+ * override is nonzero, which replaces it.
+ */
 TVM_FFI_DLL int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
                                         int override);
-/* *out is a new strong reference, or NULL when no function has that name. */
+/* *out: a new reference to the function, or NULL when none has that name (not an error). */
 TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out);
 /* *removed is 1 when a function was removed, 0 when none had that name. */
 TVM_FFI_DLL int TVMFFIFunctionRemoveGlobal(const TVMFFIByteArray* name, int* removed);
-/* *out: a new Array of str with every registered name, sorted. */
+/* *out: a new Array of str holding every registered name, sorted. */
 TVM_FFI_DLL int TVMFFIFunctionListGlobalNames(TVMFFIObjectHandle* out);
 
 /*
@@ -197,13 +220,20 @@ typedef struct {
                            int32_t update_mode);
 } TVMFFIErrorCell;
 
+/*
+ * *out: a new Error of `kind` (a class name such as "ValueError") with `message` and
+ * `backtrace` (NULL: none), all three copied. It is not raised.
+ */
 TVM_FFI_DLL int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                                   const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out);
-/* Stores err (a new reference is taken) as this thread's raised error. */
+/* Stores err as this thread's raised error, taking its own reference (the caller keeps
+ * theirs) and releasing the error raised before, if any. Cannot fail. */
 TVM_FFI_DLL void TVMFFIErrorSetRaised(TVMFFIObjectHandle err);
-/* For generated code: raise an error of `kind` with `message`. */
+/* For generated code: creates and raises an error of `kind` (NULL: "RuntimeError") with
+ * `message` (NULL: empty), both copied. Cannot fail (out of memory leaves the slot as it was). */
 TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message);
-/* Moves this thread's raised error into *out (NULL when none) and clears it. */
+/* Moves this thread's raised error into *out (the caller now owns it; NULL when none is
+ * raised) and clears the slot. Cannot fail. */
 TVM_FFI_DLL void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* out);
 /*
  * Captures the native call stack as backtrace text (see above) into *out (an owned str),
@@ -216,6 +246,10 @@ TVM_FFI_DLL int TVMFFIBacktrace(const char* file, int line, const char* func, TV
 /* ------------------------------------------------------------------ */
 /* Objects: reference counting and the type registry                    */
 /* ------------------------------------------------------------------ */
+/*
+ * Adds / drops one strong reference (atomic; NULL is ignored). Dropping the last one runs the
+ * deleter (see TVMFFIObjectDeleterFlagBitMask). Both always return 0.
+ */
 TVM_FFI_DLL int TVMFFIObjectIncRef(TVMFFIObjectHandle obj);
 TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle obj);
 
@@ -269,15 +303,23 @@ typedef struct TVMFFITypeInfo {
 
 /*
  * Returns the index of type_key, allocating one (from kTVMFFIDynObjectBegin up, or
- * static_type_index when it is >= 0) under parent_type_index the first time.
+ * static_type_index when it is >= 0) under parent_type_index (already registered) the first
+ * time; the same key again returns the same index. Returns -1 with an error raised on failure.
  */
 TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
                                               int32_t static_type_index,
                                               int32_t parent_type_index);
 /* 0 and *out_tindex set, or -1 with a KeyError raised when the key is unknown. */
 TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex);
-/* NULL when no type has this index. */
+/* The type's entry, valid for the life of the process (lock-free); NULL when no type has
+ * this index. */
 TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
+/*
+ * Adds a field or method to a registered type (unknown index: an error). The registry copies
+ * name and doc and keeps its own reference to info->method. The first registration of a name
+ * stands: the same layout (offset, size, flags) or method kind again is a no-op, another one
+ * a ValueError (two libraries disagree on the type).
+ */
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info);
 
@@ -304,14 +346,25 @@ TVM_FFI_DLL const TVMFFITypeMetadata* TVMFFIGetTypeMetadata(int32_t type_index);
 /* ------------------------------------------------------------------ */
 /* Strings, bytes, dtypes, tensors                                      */
 /* ------------------------------------------------------------------ */
-/* *out receives an owned str (inline when short enough). */
+/* *out receives an owned str / bytes holding a copy of input: inline (kTVMFFISmallStr,
+ * kTVMFFISmallBytes) up to 7 bytes, an object otherwise. */
 TVM_FFI_DLL int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
 TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+/* Parses a dtype name ("int32", "float16", "bfloat16", "float8_e4m3fn", "int8x4", ...) into
+ * *out; a name it does not know is a ValueError. */
 TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out);
 /* *out receives an owned str such as "float32" or "int8x4". */
 TVM_FFI_DLL int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out);
 
-/* A Tensor object is the header followed by a DLTensor. */
+/*
+ * A Tensor object is the header followed by a DLTensor.
+ * FromDLPack[Versioned]: *out is a new Tensor that takes ownership of `from` (its deleter runs
+ * when the Tensor's last reference goes; the data is not copied). require_alignment (bytes,
+ * 0: any) and require_contiguous (nonzero: compact row-major) make a tensor that misses them a
+ * ValueError, as is another DLPack major version; on failure `from` still belongs to the caller.
+ * ToDLPack[Versioned]: *out is a new managed tensor sharing the memory, holding a reference to
+ * the Tensor until the consumer calls its deleter exactly once.
+ */
 TVM_FFI_DLL int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                                        int32_t require_contiguous, TVMFFIObjectHandle* out);
 TVM_FFI_DLL int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from,
@@ -335,7 +388,8 @@ typedef void* TVMFFIStreamHandle;
 TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id,
                                    TVMFFIStreamHandle stream,
                                    TVMFFIStreamHandle* opt_out_original_stream);
-/* This thread's current stream for the device; NULL (the default stream) when none was set. */
+/* This thread's current stream for the device; NULL (the default stream) when none was
+ * set. Cannot fail. */
 TVM_FFI_DLL TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t device_id);
 
 /*
@@ -367,6 +421,7 @@ typedef struct {
   uint32_t minor;
 } TVMFFIVersion;
 
+/* The ABI version of the loaded library (TVM_FFI_ABI_VERSION_* it was built with). */
 TVM_FFI_DLL void TVMFFIGetVersion(TVMFFIVersion* out);
 
 /* Inline accessors: the cells sit right after the 24-byte header. */

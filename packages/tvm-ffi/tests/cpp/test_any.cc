@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

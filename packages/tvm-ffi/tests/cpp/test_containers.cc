@@ -1,7 +1,7 @@
 // Array copy-on-write, typed arrays, Map insertion order and erase, Shape.
 #include <tvm_ffi/ffi.h>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

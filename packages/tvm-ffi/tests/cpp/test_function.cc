@@ -1,7 +1,7 @@
 // Function: packed and typed calls, the TypeError message, and the global registry from C++.
 #include <tvm_ffi/ffi.h>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

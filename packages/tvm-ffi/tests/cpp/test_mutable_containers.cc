@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

@@ -1,7 +1,7 @@
 // ObjectPtr, weak references, use counts, type registration, IsInstance and ObjectRef casts.
 #include <tvm_ffi/ffi.h>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

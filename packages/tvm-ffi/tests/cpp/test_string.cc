@@ -1,7 +1,7 @@
 // String and Bytes: small values inline in an Any, large ones as objects, embedded NULs.
 #include <tvm_ffi/ffi.h>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

@@ -1,7 +1,7 @@
 // Tensor from a DLPack producer and back: shared memory, metadata, and the deleter's timing.
 #include <tvm_ffi/ffi.h>
 
-#include "check.h"
+#include "test_assertions.h"
 
 using namespace tvm::ffi;  // NOLINT
 

@@ -6,6 +6,7 @@ import math
 from typing import NamedTuple
 
 from tvm.ir.functor import find_method
+from tvm.tir.expr import Cast
 
 INF = math.inf
 
@@ -57,7 +58,7 @@ class BoundAnalyzer:
             result = _dtype_bound(e.dtype)
         limit = _dtype_bound(e.dtype)
         inside = limit.min_value <= result.min_value and result.max_value <= limit.max_value
-        if not inside and (e.dtype.is_uint or type(e).__name__ == "Cast"):
+        if not inside and (e.dtype.is_uint or isinstance(e, Cast)):
             # Unsigned arithmetic and integer casts wrap around: a value past either end
             # reappears anywhere in the dtype's range, so clamping would be wrong.
             return limit

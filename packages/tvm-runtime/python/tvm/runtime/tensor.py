@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 
 import tvm_ffi
 
@@ -60,7 +61,9 @@ class Tensor(tvm_ffi.Tensor):
 
 
 def _is_numpy(value) -> bool:
-    return type(value).__module__ == "numpy"
+    # Never imports NumPy: when it is not loaded, nothing can be one of its arrays or scalars.
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, (np.ndarray, np.generic))
 
 
 def _from_array_like(value, dtype: str | None, func: str):

@@ -4,7 +4,7 @@ set_axis_separator (physical dimensions)."""
 from __future__ import annotations
 
 from ..stmt import Block
-from ..transform.storage_align import ANNOTATION
+from ..storage_align import ANNOTATION
 from .annotation import _set_annotations
 from .scope import ReplaceBuffer
 from .tree import find_all

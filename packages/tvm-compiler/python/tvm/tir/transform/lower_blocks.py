@@ -5,8 +5,8 @@ from __future__ import annotations
 from .. import expr as E
 from ..functor import StmtExprMutator, substitute
 from ..stmt import Allocate, DeclBuffer, IfThenElse, seq
+from ..storage_align import apply_storage_align
 from .flatten_buffer import flat_buffer
-from .storage_align import apply_storage_align
 
 
 def allocate_buffers(buffers, body):

@@ -32,8 +32,8 @@ from tvm.target.simd import target_vector_bytes
 from .. import expr as E
 from ..buffer import decl_buffer
 from ..functor import StmtExprMutator, contains, substitute
+from ..operand_pack import PackedOperand, packable_loads, read_packed, with_packing
 from ..stmt import Allocate, BufferStore, DeclBuffer, For, ForKind, SeqStmt
-from .operand_pack import PackedOperand, packable_loads, read_packed, with_packing
 
 _MAX_REDUCE_EXTENT = 16
 # A packed operand chunk stays well inside a 32 KiB L1 data cache.

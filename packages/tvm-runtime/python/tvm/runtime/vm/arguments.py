@@ -3,6 +3,8 @@ shapes) into the values the bytecode works on."""
 
 from __future__ import annotations
 
+import sys
+
 import tvm_ffi
 
 _PASS_THROUGH = (bool, int, float, str, bytes, type(None), tvm_ffi.Shape, tvm_ffi.dtype)
@@ -17,12 +19,12 @@ def convert_arg(value, func: str, param: str):
         return tuple(convert_arg(v, func, f"{param}[{i}]") for i, v in enumerate(value))
     if isinstance(value, tvm_ffi.Object) or callable(value):
         return value
-    module = type(value).__module__
-    if module == "numpy":
+    np = sys.modules.get("numpy")  # never imported here: unloaded, nothing is a NumPy value
+    if np is not None and isinstance(value, np.generic):  # a NumPy scalar: a plain number
+        return value.item()
+    if np is not None and isinstance(value, np.ndarray):
         from ..tensor import _from_array_like
 
-        if type(value).__name__ != "ndarray":  # a NumPy scalar: a plain number
-            return value.item()
         return _from_array_like(
             value, None, f"VirtualMachine: function {func!r} argument {param!r}"
         )

@@ -1,6 +1,7 @@
-// A tiny assert-style helper for the C++ tests: CHECK(cond) and CHECK_THROWS(stmt, kind, text).
-#ifndef TVM_FFI_TESTS_CHECK_H_
-#define TVM_FFI_TESTS_CHECK_H_
+// Assertions for the C++ test binaries (CHECK, CHECK_EQ, CHECK_THROWS): failures are counted
+// and reported, and the binary exits non-zero.
+#ifndef TVM_FFI_TESTS_TEST_ASSERTIONS_H_
+#define TVM_FFI_TESTS_TEST_ASSERTIONS_H_
 
 #include <tvm_ffi/error.h>
 
@@ -45,4 +46,4 @@ inline int Report(const char* name) {
     if (!thrown_) ::check::Fail(__FILE__, __LINE__, "no error from " #stmt);                  \
   } while (0)
 
-#endif  // TVM_FFI_TESTS_CHECK_H_
+#endif  // TVM_FFI_TESTS_TEST_ASSERTIONS_H_

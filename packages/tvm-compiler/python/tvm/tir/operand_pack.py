@@ -8,10 +8,10 @@ into a (k, j)-ordered local buffer makes every later read sequential and cache-r
 
 from __future__ import annotations
 
-from .. import expr as E
-from ..buffer import decl_buffer
-from ..functor import StmtExprMutator, contains, post_order_visit, substitute
-from ..stmt import Allocate, BufferStore, DeclBuffer, Evaluate, For, ForKind, SeqStmt
+from . import expr as E
+from .buffer import decl_buffer
+from .functor import StmtExprMutator, contains, post_order_visit, substitute
+from .stmt import Allocate, BufferStore, DeclBuffer, Evaluate, For, ForKind, SeqStmt
 
 
 def _uses_any(node, variables) -> bool:

@@ -3,10 +3,10 @@ Schedule.storage_align) padded strides, so that FlattenBuffer indexes them with 
 
 from __future__ import annotations
 
-from .. import expr as E
-from ..buffer import Buffer
-from ..functor import StmtExprMutator, post_order_visit
-from ..stmt import Block
+from . import expr as E
+from .buffer import Buffer
+from .functor import StmtExprMutator, post_order_visit
+from .stmt import Block
 
 ANNOTATION = "buffer_dim_align"
 
