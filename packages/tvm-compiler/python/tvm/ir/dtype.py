@@ -5,11 +5,22 @@ from __future__ import annotations
 import re
 
 _PATTERN = re.compile(
-    r"^(float8_e4m3fn|float8_e5m2|int|uint|float|bfloat|bool|handle|void)(\d*)(?:x(\d+))?$"
+    r"^(float8_e4m3fnuz|float8_e4m3fn|float8_e5m2fnuz|float8_e5m2|float4_e2m1fn"
+    r"|int|uint|float|bfloat|bool|handle|void)(\d*)(?:x(\d+))?$"
 )
-# The float8 formats (as ml_dtypes and upstream name them) carry their width in the name.
-FLOAT8_TYPES = ("float8_e4m3fn", "float8_e5m2")
-_DEFAULT_BITS = {"bool": 1, "handle": 64, "void": 0, **dict.fromkeys(FLOAT8_TYPES, 8)}
+# The float8 and float4 formats (as ml_dtypes and upstream name them) carry their width in the
+# name.
+FLOAT8_TYPES = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+FLOAT4_TYPES = ("float4_e2m1fn",)
+_DEFAULT_BITS = {
+    "bool": 1,
+    "handle": 64,
+    "void": 0,
+    **dict.fromkeys(FLOAT8_TYPES, 8),
+    **dict.fromkeys(FLOAT4_TYPES, 4),
+}
+# Integers narrower than a byte (int4, uint2, ...) are stored one element per byte.
+_INT_BITS = (2, 4, 8, 16, 32, 64)
 
 
 class DataType(str):
@@ -37,7 +48,7 @@ class DataType(str):
             if not bits_text:
                 raise ValueError(f"DataType: {value!r} is missing its bit width (e.g. {code}32)")
             bits = int(bits_text)
-            if bits not in (8, 16, 32, 64) or (code in ("float", "bfloat") and bits == 8):
+            if bits not in _INT_BITS or (code in ("float", "bfloat") and bits < 16):
                 raise ValueError(f"DataType: unsupported bit width in {value!r}")
         lanes = int(lanes_text) if lanes_text else 1
         if lanes < 1:
@@ -62,11 +73,16 @@ class DataType(str):
 
     @property
     def is_float(self) -> bool:
-        return self.type_code in ("float", "bfloat", *FLOAT8_TYPES)
+        return self.type_code in ("float", "bfloat", *FLOAT8_TYPES, *FLOAT4_TYPES)
 
     @property
     def is_float8(self) -> bool:
         return self.type_code in FLOAT8_TYPES
+
+    @property
+    def is_minifloat(self) -> bool:
+        """A float8 or float4 format: stored as its bits, computed in float."""
+        return self.type_code in FLOAT8_TYPES or self.type_code in FLOAT4_TYPES
 
     @property
     def is_bool(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tvm_ffi
 
 from .device import Device, register_device_name
+from .ml_dtypes_view import bits_view, needs_ml_dtypes, typed_view
 
 CPU = 1
 CUDA = 2
@@ -46,6 +47,9 @@ class CPUDeviceAPI(DeviceAPI):
 
         # The source is only read: a read-only export (a NumPy array with writeable=False
         # passed to tvm.runtime.tensor, say) is a valid source.
+        if needs_ml_dtypes(dst.dtype):  # the bits are copied: no ml_dtypes needed
+            np.copyto(bits_view(dst), bits_view(src, writable=False), casting="no")
+            return
         np.copyto(host_view(dst), host_view(src, writable=False), casting="no")
 
     def sync(self, device) -> None:
@@ -56,7 +60,10 @@ def host_view(tensor, writable: bool = True):
     """A NumPy view of a host-addressable tensor (no copy); writable unless told otherwise."""
     import numpy as np
 
-    view = np.from_dlpack(tensor)
+    if needs_ml_dtypes(tensor.dtype):
+        view = typed_view(tensor, writable)
+    else:
+        view = np.from_dlpack(tensor)
     if writable and not view.flags.writeable:
         raise ValueError(f"host_view: {tensor!r} was exported read-only and cannot be written")
     return view

@@ -10,7 +10,8 @@ import tvm_ffi
 
 from .device import Device, cpu
 from .device import device as make_device
-from .device_api import CPU, get_device_api
+from .device_api import CPU, get_device_api, host_view
+from .ml_dtypes_view import bits_view, foreign_dtype_name, ml_dtype_of, needs_ml_dtypes
 
 
 @tvm_ffi.register_object("ffi.Tensor")
@@ -22,7 +23,7 @@ class Tensor(tvm_ffi.Tensor):
         import numpy as np
 
         host = self if int(self.device.device_type) == CPU else self.copyto(cpu(0))
-        return np.array(np.from_dlpack(host), copy=True)
+        return np.array(host_view(host, writable=False), copy=True)
 
     def copyfrom(self, source) -> Tensor:
         """Copy `source` (Tensor, DLPack producer, NumPy array or nested lists) into self."""
@@ -69,6 +70,8 @@ def _is_numpy(value) -> bool:
 def _from_array_like(value, dtype: str | None, func: str):
     import numpy as np
 
+    if dtype is not None and needs_ml_dtypes(dtype):
+        dtype = ml_dtype_of(dtype, func)  # NumPy reads "bfloat16" only once ml_dtypes is loaded
     try:
         # asarray keeps 0-d data 0-d (ascontiguousarray would make it shape (1,)).
         array = np.asarray(value, dtype=dtype, order="C")
@@ -76,6 +79,11 @@ def _from_array_like(value, dtype: str | None, func: str):
         raise TypeError(
             f"{func}: cannot read an array of dtype {dtype} from {type(value).__name__}: {err}"
         ) from None
+    name = foreign_dtype_name(array)
+    if name is not None:  # NumPy exports no DLPack for ml_dtypes arrays: copy the bits over
+        out = empty(array.shape, name)
+        bits_view(out)[...] = array.view(f"u{array.dtype.itemsize}")
+        return out
     try:
         return tvm_ffi.from_dlpack(array)
     except BufferError:

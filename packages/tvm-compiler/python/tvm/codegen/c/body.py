@@ -25,6 +25,7 @@ from .c_types import (
     narrow_float,
     round_to,
     store_value,
+    wrap_sub_byte,
 )
 from .streaming import contains_stream_store
 from .vector_math import SIMD_FLOAT32
@@ -191,7 +192,7 @@ class BodyWriter:
             text = f"({a} {_BINARY_C[type(e)]} {b})"
             if e.dtype.lanes == 1 and e.dtype.is_integer and e.dtype.bits < 32:
                 # C computes int8/int16 arithmetic in int; TIR's value wraps to the dtype.
-                return f"(({c_type(e.dtype)}){text})"
+                return wrap_sub_byte(e.dtype, text) or f"(({c_type(e.dtype)}){text})"
             return round_to(e.dtype, text)
         raise CodegenError(f"codegen c: cannot generate C for expression {type(e).__name__}: {e!r}")
 
@@ -214,7 +215,9 @@ class BodyWriter:
             if e.dtype.type_code == "float":  # one rounding from any source, doubles included
                 return f"((_Float16)({self.expr(e.value)}))"
             return round_to(e.dtype, f"(float)({self.expr(e.value)})")
-        return f"(({c_scalar_type(e.dtype)})({self.expr(e.value)}))"
+        cast = f"(({c_scalar_type(e.dtype)})({self.expr(e.value)}))"
+        wrapped = wrap_sub_byte(e.dtype, f"(int64_t){cast}" if e.value.dtype.is_float else cast)
+        return f"(({c_scalar_type(e.dtype)}){wrapped})" if wrapped else cast
 
     def _operand(self, e, other) -> str:
         # GCC and Clang widen a scalar operand of a vector operation to every lane; written so,

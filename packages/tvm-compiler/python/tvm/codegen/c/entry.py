@@ -8,10 +8,12 @@ from tvm.tir.function import PrimFunc
 
 from .body import BodyWriter, CodegenError, Names
 from .c_types import c_scalar_type, c_type, dl_dtype_check
+from .minifloat import MINIFLOAT_HELPERS
 from .streaming import streamed_buffers
 
 # Helpers every generated translation unit starts with.
-PRELUDE = r"""
+PRELUDE = (
+    r"""
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -61,57 +63,9 @@ static inline uint16_t tvm_f32_to_bf16(float f) {
 
 static inline float tvm_bf16_round(float f) { return tvm_bf16_to_f32(tvm_f32_to_bf16(f)); }
 
-/* float8 (FLOAT8_HELPERS): sign, E exponent bits (bias B), M mantissa bits, rounded to nearest
-   (ties to even) as ml_dtypes does. e4m3fn has no infinity: what rounds past 448 (and inf)
-   becomes NaN (0x7f); e5m2 is IEEE-like: past 57344 is inf, NaN is 0x7e. */
-static inline uint8_t tvm_f32_to_f8(float f, int M, int B, int finite_only) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  uint8_t sign = (uint8_t)((u >> 24) & 0x80u);
-  uint32_t a = u & 0x7fffffffu, r;
-  if (a > 0x7f800000u) return sign | (finite_only ? 0x7fu : 0x7eu);
-  if (a < ((uint32_t)(128 - B) << 23)) {
-    /* below the smallest normal: the float sum rounds to a multiple of the subnormal step */
-    float step = ldexpf(1.0f, 1 - B - M), magic = step * 8388608.0f, x;
-    memcpy(&x, &a, sizeof x);
-    r = (uint32_t)(((x + magic) - magic) / step);
-  } else {
-    int drop = 23 - M;
-    uint32_t rounded = a + ((1u << (drop - 1)) - 1u) + ((a >> drop) & 1u);
-    r = (rounded >> drop) - ((uint32_t)(127 - B) << M);
-  }
-  if (finite_only) return r > 0x7eu ? (sign | 0x7fu) : (uint8_t)(sign | r);
-  uint32_t inf = 0x7fu >> M << M;
-  return r >= inf ? (uint8_t)(sign | inf) : (uint8_t)(sign | r);
-}
-
-static inline float tvm_f8_to_f32(uint8_t v, int M, int B, int finite_only) {
-  uint32_t sign = (uint32_t)(v & 0x80u) << 24, e = (v & 0x7fu) >> M, m = v & ((1u << M) - 1u);
-  uint32_t emax = 0x7fu >> M, u;
-  float f;
-  if (finite_only ? (v & 0x7fu) == 0x7fu : e == emax) {
-    u = sign | (m || finite_only ? 0x7fc00000u : 0x7f800000u);
-  } else if (e == 0) {
-    f = ldexpf((float)m, 1 - B - M);
-    return sign ? -f : f;
-  } else {
-    u = sign | ((e + 127u - (uint32_t)B) << 23) | (m << (23 - M));
-  }
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-static inline uint8_t tvm_f32_to_float8_e4m3fn(float f) { return tvm_f32_to_f8(f, 3, 7, 1); }
-static inline float tvm_float8_e4m3fn_to_f32(uint8_t v) { return tvm_f8_to_f32(v, 3, 7, 1); }
-static inline float tvm_float8_e4m3fn_round(float f) {
-  return tvm_float8_e4m3fn_to_f32(tvm_f32_to_float8_e4m3fn(f));
-}
-static inline uint8_t tvm_f32_to_float8_e5m2(float f) { return tvm_f32_to_f8(f, 2, 15, 0); }
-static inline float tvm_float8_e5m2_to_f32(uint8_t v) { return tvm_f8_to_f32(v, 2, 15, 0); }
-static inline float tvm_float8_e5m2_round(float f) {
-  return tvm_float8_e5m2_to_f32(tvm_f32_to_float8_e5m2(f));
-}
-
+"""
+    + MINIFLOAT_HELPERS
+    + r"""
 static inline int64_t tvm_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
@@ -147,6 +101,7 @@ static DLTensor* tvm_arg_tensor(const TVMFFIAny* arg) {
   return NULL;
 }
 """
+)
 
 
 def _int_range(dtype):

@@ -41,7 +41,8 @@ def _has_c_vectors(dtype) -> bool:
     """Element types the C backend has vector types for (bool and narrow floats it has not)."""
     if dtype.type_code == "float":
         return dtype.bits in (32, 64)
-    return dtype.type_code in ("int", "uint")
+    # int4, uint2, ...: each element is wrapped to its bits when loaded and stored (scalar C)
+    return dtype.type_code in ("int", "uint") and dtype.bits >= 8
 
 
 class _NotVectorizable(Exception):

@@ -465,9 +465,23 @@ def _clip(node: Node):
     return node.emit(out) if out is not x else x
 
 
-_FLOAT8 = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
-# element types narrower than a byte: packed two or four to a byte in ONNX
-_SUB_BYTE = ("float4_e2m1", "int4", "uint4", "int2", "uint2", "float8_e8m0")
+# The float8 formats and their largest finite value: what a saturating cast clamps to.
+FLOAT8_MAX = {
+    "float8_e4m3fn": 448.0,
+    "float8_e4m3fnuz": 240.0,
+    "float8_e5m2": 57344.0,
+    "float8_e5m2fnuz": 57344.0,
+}
+# element types this stack's tensors cannot hold yet (float8_e8m0 rounds by its own modes)
+_UNSUPPORTED = ("float8_e8m0", "float8_e8m0fnu")
+
+
+def saturate_float8(node: Node, x, dtype: str):
+    """x clamped into dtype's finite range, NaN kept: a comparison with NaN is false, so a
+    NaN passes both selects unchanged (as np.clip keeps it)."""
+    top = FLOAT8_MAX[dtype]
+    out = node.emit(R.where(R.greater(x, scalar(top, x)), scalar(top, x), x))
+    return node.emit(R.where(R.less(out, scalar(-top, x)), scalar(-top, x), out))
 
 
 def _cast(node: Node, x, dtype: str):
@@ -475,17 +489,17 @@ def _cast(node: Node, x, dtype: str):
     if dtype == "object" or dtype_of(x) == "object" or "str" in dtype:
         raise node.unsupported("Cast to or from string")
     for t in (dtype, dtype_of(x)):
-        if t in _SUB_BYTE or t.startswith("complex"):
+        if t in _UNSUPPORTED or t.startswith("complex"):
             raise node.unsupported(f"the element type {t}")
         check_dtype(t, node.where())
     node.ignore("round_mode")  # only float8_e8m0 reads it
-    if (dtype in _FLOAT8 or dtype_of(x) in _FLOAT8) and not saturate:
-        raise node.unsupported("saturate=0")
     if dtype_of(x) == dtype:
         return x
     value = const_value(x)
     if value is not None and value.dtype.kind in "iub" and np.dtype(dtype).kind in "iub":
         return const(value.astype(dtype))
+    if saturate and dtype in FLOAT8_MAX and not dtype_of(x).startswith(("int", "uint", "bool")):
+        x = saturate_float8(node, x, dtype)
     return node.emit(R.astype(x, dtype))
 
 

@@ -8,6 +8,7 @@ from tvm.relax import op as R
 
 from . import te_fallbacks
 from .common import Node, const, dtype_of, normalize_axis, np_dtype_name
+from .ops_elementwise import FLOAT8_MAX, saturate_float8
 from .ops_nn import conv_nd
 from .registry import converter
 from .te_fallbacks import op_or_te
@@ -18,6 +19,10 @@ _RANGES = {
     "uint16": (0, 65535),
     "int16": (-32768, 32767),
     "int32": (-(2**31), 2**31 - 1),
+    "uint4": (0, 15),
+    "int4": (-8, 7),
+    "uint2": (0, 3),
+    "int2": (-2, 1),
 }
 
 
@@ -62,14 +67,24 @@ def _quantize(node: Node):
     x, scale = node.input(0), node.input(1)
     zp = node.input(2, optional=True)
     out_dtype = node.attr("output_dtype", 0) if node.opset >= 21 else 0
-    node.ignore("saturate", "block_size", "precision")
+    node.ignore("block_size", "precision")
     dtype = dtype_of(zp) if zp is not None else (np_dtype_name(out_dtype) if out_dtype else "uint8")
+    scaled = R.divide(R.astype(x, "float32"), R.astype(_per_axis(node, scale, x), "float32"))
+    if dtype in FLOAT8_MAX:  # rounded by the cast; a float8 zero point is not added
+        node.ignore("saturate")
+        scaled = node.emit(scaled)
+        if node.attr("saturate", 1):
+            scaled = saturate_float8(node, scaled, dtype)
+        return node.emit(R.astype(scaled, dtype))
+    if dtype == "float4_e2m1fn":  # no inf or NaN: the cast itself saturates
+        if zp is not None:
+            scaled = R.add(scaled, R.astype(_per_axis(node, zp, x), "float32"))
+        return node.emit(R.astype(scaled, dtype))
+    node.ignore("saturate")
     if dtype not in _RANGES:
         raise node.unsupported(f"quantizing to {dtype}")
     lo, hi = _RANGES[dtype]
-    scaled = R.round(
-        R.divide(R.astype(x, "float32"), R.astype(_per_axis(node, scale, x), "float32"))
-    )
+    scaled = R.round(scaled)
     if zp is not None:
         scaled = R.add(scaled, R.astype(_per_axis(node, zp, x), "float32"))
     clipped = R.minimum(R.maximum(scaled, const(lo, "float32")), const(hi, "float32"))
