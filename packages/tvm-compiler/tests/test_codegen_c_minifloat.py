@@ -87,7 +87,9 @@ def test_sub_byte_integers_convert_as_ml_dtypes(dtype):
     _same_bits(_run_cast(in_range, dtype), in_range.astype(t))
 
 
-@pytest.mark.parametrize(("dtype", "wide"), [("int4", "int8"), ("uint4", "uint8"), ("int2", "int8")])
+@pytest.mark.parametrize(
+    ("dtype", "wide"), [("int4", "int8"), ("uint4", "uint8"), ("int2", "int8")]
+)
 def test_sub_byte_integer_casts_wrap_to_the_width(dtype, wide):
     t = getattr(ml_dtypes, dtype)
     bits = DataType(dtype).bits

@@ -1,4 +1,4 @@
-"""tvm.runtime tensors of ml_dtypes element types (bfloat16, float8/4, int4/2): round trips and errors."""
+"""tvm.runtime tensors of ml_dtypes element types (bfloat16, float8/4, int4/2): round trips."""
 
 from __future__ import annotations
 
@@ -46,7 +46,9 @@ def test_round_trip_keeps_every_bit_pattern(name, code, bits):
     assert (t.dtype.type_code, t.dtype.bits, t.dtype.lanes) == (code, bits, 1)
     back = t.numpy()
     assert back.dtype == data.dtype and back.shape == data.shape
-    np.testing.assert_array_equal(back.view(f"u{data.dtype.itemsize}"), data.view(f"u{data.dtype.itemsize}"))
+    np.testing.assert_array_equal(
+        back.view(f"u{data.dtype.itemsize}"), data.view(f"u{data.dtype.itemsize}")
+    )
 
 
 @pytest.mark.parametrize("name", ["bfloat16", "float8_e4m3fn", "int4"])

@@ -1,4 +1,4 @@
-"""NumPy views of host tensors whose dtype NumPy's DLPack import cannot read (bfloat16, float8/6/4, int4/uint4/int2/uint2)."""
+"""NumPy views of host tensors of dtypes NumPy's DLPack cannot read (bfloat16, float8, int4...)."""
 
 from __future__ import annotations
 

@@ -33,7 +33,9 @@ def narrow_float(dtype) -> bool:
 def _storage_helper(dtype, load: bool) -> str | None:
     """The prelude helper between a float and the bits a bfloat16 or minifloat element stores."""
     dtype = DataType(dtype)
-    name = "bf16" if dtype.type_code == "bfloat" else dtype.type_code if dtype.is_minifloat else None
+    name = (
+        "bf16" if dtype.type_code == "bfloat" else dtype.type_code if dtype.is_minifloat else None
+    )
     if name is None:
         return None
     return f"tvm_{name}_to_f32" if load else f"tvm_f32_to_{name}"

@@ -1,4 +1,4 @@
-"""C helpers between float and the bits of the float8 and float4 formats (rounded as ml_dtypes does)."""
+"""C helpers between float and the bits of the float8 and float4 formats (ml_dtypes' rounding)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ static inline uint8_t tvm_f32_to_minifloat(float f, int N, int M, int B, int kin
     if (kind == 0) return (uint8_t)(sign | inf | (1u << (M - 1)));
     if (kind == 1) return (uint8_t)(sign | top);
     if (kind == 2) return (uint8_t)sign_bit;
-    return (uint8_t)(sign ^ sign_bit); /* as ml_dtypes 0.7: a NaN becomes a zero of the other sign */
+    return (uint8_t)(sign ^ sign_bit); /* ml_dtypes 0.7: NaN -> zero of the other sign */
   }
   if (a < ((uint32_t)(128 - B) << 23)) {
     /* below the smallest normal: the float sum rounds to a multiple of the subnormal step */
@@ -65,9 +65,9 @@ static inline float tvm_minifloat_to_f32(uint8_t v, int N, int M, int B, int kin
 def _wrappers(name: str, n: int, m: int, b: int, kind: int) -> str:
     args = f"{n}, {m}, {b}, {kind}"
     return (
-        f"static inline uint8_t tvm_f32_to_{name}(float f) {{ return tvm_f32_to_minifloat(f, {args}); }}\n"
-        f"static inline float tvm_{name}_to_f32(uint8_t v) {{ return tvm_minifloat_to_f32(v, {args}); }}\n"
-        f"static inline float tvm_{name}_round(float f) {{ return tvm_{name}_to_f32(tvm_f32_to_{name}(f)); }}\n"
+        f"static inline uint8_t tvm_f32_to_{name}(float f) {{ return tvm_f32_to_minifloat(f, {args}); }}\n"  # noqa: E501
+        f"static inline float tvm_{name}_to_f32(uint8_t v) {{ return tvm_minifloat_to_f32(v, {args}); }}\n"  # noqa: E501
+        f"static inline float tvm_{name}_round(float f) {{ return tvm_{name}_to_f32(tvm_f32_to_{name}(f)); }}\n"  # noqa: E501
     )
 
 
