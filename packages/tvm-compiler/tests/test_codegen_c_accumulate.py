@@ -68,3 +68,22 @@ def test_a_buffer_allocated_inside_the_loop_is_not_held_outside_it():
     out = np.zeros(1, "float32")
     tvm.compile(tir.PrimFunc([px], body, buffer_map={px: x}))["main"](out)
     np.testing.assert_array_equal(out, [12.0])  # 2 * (0 + 1 + 2 + 3)
+
+
+def test_an_index_read_from_memory_is_not_held_outside_the_loop():
+    # for j in 0..5: if A[j] != 0: Y[S[0]] = j; S[0] += 1 -- the store moves with S[0]
+    a = tir.decl_buffer((5,), "int64", name="A")
+    y = tir.decl_buffer((5,), "int64", name="Y")
+    s = tir.decl_buffer((1,), "int64", name="S")
+    j, zero = tir.Var("j", "int64"), tir.const(0, "int64")
+    inner = tir.IfThenElse(
+        a[j] != zero,
+        tir.SeqStmt([tir.BufferStore(y, j, [s[0]]), tir.BufferStore(s, s[0] + 1, [zero])]),
+    )
+    body = tir.For(j, 0, 5, tir.ForKind.SERIAL, inner)
+    assert loop_accumulator(body) is None
+    handles = [tir.Var(n, "handle") for n in "ays"]
+    func = tir.PrimFunc(handles, body, buffer_map=dict(zip(handles, (a, y, s))))
+    out, slot = np.full(5, -1, "int64"), np.zeros(1, "int64")
+    tvm.compile(func)["main"](np.array([0, 4, 4, 0, 1], "int64"), out, slot)
+    np.testing.assert_array_equal(out, [1, 2, 4, -1, -1])

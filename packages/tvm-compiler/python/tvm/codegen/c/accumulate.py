@@ -53,8 +53,10 @@ def loop_accumulator(loop):
             continue
         if len(access.indices) != 1 or not structural_equal(access.indices[0], index):
             return None
-    used = []
+    used, loads = [], []
     post_order_visit(index, lambda n: used.append(n) if isinstance(n, E.Var) else None)
-    if any(v in bound for v in used):
+    post_order_visit(index, lambda n: loads.append(n) if isinstance(n, E.BufferLoad) else None)
+    # an index read from memory may change in the loop (a running output position)
+    if any(v in bound for v in used) or loads:
         return None
     return target.buffer, index

@@ -27,6 +27,7 @@ from .c_types import (
     store_value,
     wrap_sub_byte,
 )
+from .int_division import guarded_division, needs_guard
 from .streaming import contains_stream_store
 from .vector_math import SIMD_FLOAT32
 
@@ -77,8 +78,6 @@ _BINARY_C = {
     E.Add: "+",
     E.Sub: "-",
     E.Mul: "*",
-    E.Div: "/",
-    E.Mod: "%",
     E.EQ: "==",
     E.NE: "!=",
     E.LT: "<",
@@ -170,6 +169,7 @@ class BodyWriter:
         # (data var, index, C local) of the elements serial loops keep in locals (accumulate.py)
         self.accumulators: list | None = []
         self.accumulator_vars: list = []
+        self._fresh = 0
 
     def ctype(self, dtype) -> str:
         """The C type of a value of dtype; a vector dtype's typedef is recorded for the prelude."""
@@ -188,13 +188,16 @@ class BodyWriter:
         if method is not None:
             return method(self, e)
         if type(e) in _BINARY_C:
-            a, b = self._operand(e.a, e.b), self._operand(e.b, e.a)
-            text = f"({a} {_BINARY_C[type(e)]} {b})"
-            if e.dtype.lanes == 1 and e.dtype.is_integer and e.dtype.bits < 32:
-                # C computes int8/int16 arithmetic in int; TIR's value wraps to the dtype.
-                return wrap_sub_byte(e.dtype, text) or f"(({c_type(e.dtype)}){text})"
-            return round_to(e.dtype, text)
+            return self._binary(e, _BINARY_C[type(e)])
         raise CodegenError(f"codegen c: cannot generate C for expression {type(e).__name__}: {e!r}")
+
+    def _binary(self, e, operator: str) -> str:
+        a, b = self._operand(e.a, e.b), self._operand(e.b, e.a)
+        text = f"({a} {operator} {b})"
+        if e.dtype.lanes == 1 and e.dtype.is_integer and e.dtype.bits < 32:
+            # C computes int8/int16 arithmetic in int; TIR's value wraps to the dtype.
+            return wrap_sub_byte(e.dtype, text) or f"(({c_type(e.dtype)}){text})"
+        return round_to(e.dtype, text)
 
     def _e_Var(self, e):
         return self.names.get(e)
@@ -261,16 +264,38 @@ class BodyWriter:
         if e.dtype.is_float:
             suffix = "" if e.dtype.bits == 64 else "f"
             return round_to(e.dtype, f"floor{suffix}({self.expr(e.a)} / {self.expr(e.b)})")
-        if self._nonneg(e.a) and self.bounds.bound(e.b).min_value > 0:
-            return f"({self.expr(e.a)} / {self.expr(e.b)})"
-        return f"tvm_floordiv({self.expr(e.a)}, {self.expr(e.b)})"
+        return self._integer_division(e, "/", floor=True)
 
     def _e_FloorMod(self, e):
         if e.dtype.is_float:
             raise CodegenError("codegen c: floating-point floormod is not supported")
-        if self._nonneg(e.a) and self.bounds.bound(e.b).min_value > 0:
-            return f"({self.expr(e.a)} % {self.expr(e.b)})"
-        return f"tvm_floormod({self.expr(e.a)}, {self.expr(e.b)})"
+        return self._integer_division(e, "%", floor=True)
+
+    def _e_Div(self, e):
+        if e.dtype.is_float:
+            return self._binary(e, "/")
+        return self._integer_division(e, "/", floor=False)
+
+    def _e_Mod(self, e):
+        if e.dtype.is_float:
+            raise CodegenError("codegen c: floating-point truncmod is not supported")
+        return self._integer_division(e, "%", floor=False)
+
+    def _integer_division(self, e, operator: str, floor: bool) -> str:
+        # floor and trunc agree on a nonnegative dividend and a positive divisor
+        truncating = not floor or self._nonneg(e.a)
+        if truncating and self.bounds.bound(e.b).min_value > 0:
+            return self._binary(e, operator)
+        if not needs_guard(self, e) and not floor:
+            return self._binary(e, operator)
+        if not truncating and e.dtype.lanes != 1:
+            raise CodegenError(f"codegen c: vector floor division or remainder of {e.dtype}")
+        return guarded_division(self, e, self.expr(e.a), self.expr(e.b), truncating)
+
+    def fresh_index(self) -> int:
+        """A number not used before in this function, for the names of C temporaries."""
+        self._fresh += 1
+        return self._fresh
 
     def _e_Min(self, e):
         a, b = self.expr(e.a), self.expr(e.b)

@@ -66,14 +66,6 @@ static inline float tvm_bf16_round(float f) { return tvm_bf16_to_f32(tvm_f32_to_
 """
     + MINIFLOAT_HELPERS
     + r"""
-static inline int64_t tvm_floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-static inline int64_t tvm_floormod(int64_t a, int64_t b) {
-  return a - tvm_floordiv(a, b) * b;
-}
 
 static const char* tvm_dtype_name(DLDataType t, char* buf, size_t n) {
   static const char* codes[] = {"int", "uint", "float", "handle", "bfloat", "complex", "bool"};

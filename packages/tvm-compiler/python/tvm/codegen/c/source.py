@@ -9,6 +9,7 @@ from tvm.tir.function import PrimFunc
 
 from .body import CodegenError
 from .entry import PRELUDE, generate_function
+from .int_division import DIVISION_HELPERS
 from .streaming import STREAM_HELPERS
 from .vector_math import VECTOR_MATH_HELPERS
 
@@ -52,6 +53,7 @@ def generate_c_source(mod: IRModule) -> CSource:
     text = "\n".join(
         [
             PRELUDE.strip(),
+            DIVISION_HELPERS.strip(),
             *([STREAM_HELPERS.strip()] if uses_stream else []),
             *([VECTOR_MATH_HELPERS.strip()] if uses_vector_math else []),
             "",

@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_elementwise,
     ops_index,
     ops_nn,
+    ops_nonzero,
     ops_quantize,
     ops_reduce,
     ops_resize,

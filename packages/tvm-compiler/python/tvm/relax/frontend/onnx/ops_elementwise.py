@@ -105,23 +105,24 @@ def _bool_xor(a, b):
     return fn(a, b) if fn is not None else R.not_equal(a, b)
 
 
+def _int_trunc_divide(va, vb):
+    """NumPy integer division toward zero, with the kernels' rule for a zero divisor (0) and the
+    most negative value over -1 (itself)."""
+    with np.errstate(divide="ignore", over="ignore"):
+        q = np.floor_divide(va, vb)
+        inexact = (q * vb != va) & ((va < 0) != (vb < 0)) & (vb != 0)
+    return (q + inexact).astype(va.dtype)
+
+
 @converter("Div", since=1)
 def _div(node: Node):
+    # Integer Div truncates toward zero (Relax divide on integers); a zero divisor gives 0, the
+    # rule of the generated kernels (docs/onnx.md), where ONNX leaves the result undefined.
     a, b = node.input(0), node.input(1)
     dtype = dtype_of(a)
     va, vb = const_value(a), const_value(b)
     if va is not None and vb is not None and _is_int(dtype):
-        return const(np.trunc(va / vb).astype(dtype))
-    if _is_int(dtype):
-        if dtype.startswith("uint"):
-            return node.emit(R.floor_divide(a, b))
-        # ONNX integer division truncates toward zero: floor, then step back toward zero where
-        # the signs differ and the division is inexact.
-        q = node.emit(R.floor_divide(a, b))
-        inexact = R.not_equal(R.multiply(q, b), a)
-        neg = _bool_xor(R.less(a, scalar(0, a)), R.less(b, scalar(0, b)))
-        fix = R.astype(R.logical_and(inexact, neg), dtype)
-        return node.emit(R.add(q, fix))
+        return const(_int_trunc_divide(*np.broadcast_arrays(va, vb)))
     return node.emit(R.divide(a, b))
 
 
@@ -132,17 +133,12 @@ def _mod(node: Node):
     dtype = dtype_of(a)
     va, vb = const_value(a), const_value(b)
     if va is not None and vb is not None and _is_int(dtype):
-        return const((np.fmod if fmod else np.mod)(va, vb).astype(dtype))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return const((np.fmod if fmod else np.mod)(va, vb).astype(dtype))
     if not _is_int(dtype):
         return _float_mod(node, a, b, bool(fmod))
-    q = R.floor_divide(a, b)  # integer floor-mod: a - floor(a / b) * b
-    rem = node.emit(R.subtract(a, R.multiply(q, b)))
-    if not fmod:
-        return rem
-    # fmod keeps the dividend's sign: where rem is nonzero and its sign differs from a's, add -b
-    zero = scalar(0, a)
-    wrong = R.logical_and(R.not_equal(rem, zero), R.not_equal(R.less(rem, zero), R.less(a, zero)))
-    return node.emit(R.where(wrong, R.subtract(rem, b), rem))
+    # fmod keeps the dividend's sign (truncating remainder), else the divisor's (floor)
+    return node.emit(R.mod(a, b) if fmod else R.floor_mod(a, b))
 
 
 def _float_mod(node: Node, a, b, fmod: bool):
