@@ -94,7 +94,10 @@ def test_unsupported_op_names_op_opset_and_node():
     from tvm.relax.frontend.onnx import from_onnx
 
     m = _model(
-        [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Bernoulli", ["r"], ["y"], "mynz")],
+        [
+            helper.make_node("Relu", ["x"], ["r"]),
+            helper.make_node("Bernoulli", ["r"], ["y"], "mynz"),
+        ],
         [_tensor("x", [2, 2])],
         [_tensor("y", [2, 2])],
         opset=17,
