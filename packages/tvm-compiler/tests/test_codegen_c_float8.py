@@ -1,5 +1,6 @@
 # float8_e4m3fn and float8_e5m2 in the C backend: buffers of their bits, casts to and from
-# float32 rounded to nearest even with each format's overflow and NaN rules (as ml_dtypes).
+# float32 against hand-checked tables (no ml_dtypes needed; the comparisons with ml_dtypes, for
+# every minifloat format, are in test_codegen_c_minifloat.py).
 import ctypes
 
 import numpy as np
@@ -106,44 +107,6 @@ def test_float8_to_float32_inverts_the_table(dtype):
             assert got == _decode(dtype, [code])[0]
             assert _encode(dtype, [got])[0] == code
     assert _decode(dtype, [0x38 if dtype == "float8_e4m3fn" else 0x3C])[0] == 1.0
-
-
-@pytest.mark.parametrize("dtype", FORMATS)
-def test_every_float8_value_matches_ml_dtypes(dtype):
-    ml_dtypes = pytest.importorskip("ml_dtypes")
-    t = getattr(ml_dtypes, dtype)
-    bits = np.arange(256, dtype="uint8")
-    expected = bits.view(t).astype("float32")
-    np.testing.assert_array_equal(_decode(dtype, bits), expected)
-    rng = np.random.default_rng(0)
-    finite = expected[np.isfinite(expected)]
-    finite.sort()
-    values = np.concatenate(
-        [
-            finite,
-            (finite[:-1] + finite[1:]) / 2,  # every tie
-            rng.standard_normal(3000) * 10 ** rng.uniform(-7, 5.5, 3000),
-            [np.inf, -np.inf, 1e30, -1e30],
-        ]
-    ).astype("float32")
-    np.testing.assert_array_equal(_encode(dtype, values), values.astype(t).view("uint8"))
-
-
-@pytest.mark.parametrize("dtype", FORMATS)
-def test_float8_arithmetic_rounds_after_each_operation(dtype):
-    ml_dtypes = pytest.importorskip("ml_dtypes")
-    t = getattr(ml_dtypes, dtype)
-    n = 200
-    a = te.placeholder((n,), dtype, name="A")
-    b = te.placeholder((n,), dtype, name="B")
-    c = te.compute((n,), lambda i: a[i] * b[i] + a[i], name="C")
-    f = tvm.compile(te.create_prim_func([a, b, c]))
-    rng = np.random.default_rng(1)
-    x = (rng.standard_normal(n) * 4).astype(t)
-    y = (rng.standard_normal(n) * 4).astype(t)
-    out = tvm.runtime.empty((n,), dtype)
-    f(_tensor_of_bits(x.view("uint8"), dtype), _tensor_of_bits(y.view("uint8"), dtype), out)
-    np.testing.assert_array_equal(_bits(out), (x * y + x).view("uint8"))
 
 
 def test_float8_dtype_names_and_bad_widths():

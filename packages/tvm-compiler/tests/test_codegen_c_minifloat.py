@@ -1,4 +1,4 @@
-# The float8 fnuz formats, float4_e2m1fn and int4/uint4/int2/uint2 in the C backend: compiled
+# Every float8 format, float4_e2m1fn and int4/uint4/int2/uint2 in the C backend: compiled
 # casts on tensors made from ml_dtypes arrays, bit for bit against ml_dtypes.
 import numpy as np
 import pytest
@@ -58,7 +58,7 @@ def test_encoding_matches_ml_dtypes(dtype):
     _same_bits(_run_cast(values, dtype), values.astype(t))
 
 
-@pytest.mark.parametrize("dtype", ["float8_e4m3fnuz", "float8_e5m2fnuz", "float4_e2m1fn"])
+@pytest.mark.parametrize("dtype", MINIFLOATS)
 def test_arithmetic_rounds_after_each_operation(dtype):
     t = getattr(ml_dtypes, dtype)
     n = 200
