@@ -5,6 +5,7 @@ from tvm.transform import Sequential, prim_func_pass
 
 from .compact_buffer import compact_buffer_allocation
 from .flatten_buffer import flatten_buffer
+from .interleave_row_reductions import interleave_row_reductions
 from .lower_blocks import lower_blocks
 from .lower_match_buffer import lower_match_buffer
 from .partition_full_tiles import partition_full_tiles
@@ -62,6 +63,16 @@ def RegisterTileReduction():  # noqa: N802
     )
 
 
+def InterleaveRowReductions():  # noqa: N802
+    """Run the scalar reductions of several rows side by side, bit-identically
+    (interleave_row_reductions.py)."""
+    return prim_func_pass(
+        lambda f, m, c: interleave_row_reductions(f),
+        opt_level=2,
+        name="tir.InterleaveRowReductions",
+    )
+
+
 def VectorizeLoop():  # noqa: N802
     """Rewrite vectorized loops as vector expressions where they allow it (vectorize_loop.py)."""
     return prim_func_pass(lambda f, m, c: vectorize_loop(f), opt_level=2, name="tir.VectorizeLoop")
@@ -78,6 +89,7 @@ def default_lowering() -> Sequential:
             PartitionFullTiles(),
             Simplify(),
             RegisterTileReduction(),
+            InterleaveRowReductions(),
             FlattenBuffer(),
             Simplify(),
             VectorizeLoop(),
@@ -89,6 +101,7 @@ def default_lowering() -> Sequential:
 __all__ = [
     "CompactBufferAllocation",
     "FlattenBuffer",
+    "InterleaveRowReductions",
     "LowerBlocks",
     "LowerMatchBuffer",
     "PartitionFullTiles",
