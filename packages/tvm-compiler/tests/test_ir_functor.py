@@ -150,3 +150,29 @@ def test_a_statement_replaced_by_a_sequence_leaves_one_flat_sequence():
     assert isinstance(out, tir.SeqStmt) and len(out.seq) == 3
     assert not any(isinstance(s, tir.SeqStmt) for s in out.seq)
     assert len(seq.with_fields(seq=[tir.SeqStmt([stores[0], stores[1]]), loop]).seq) == 3
+
+
+def test_stmt_functor_ir_transform_replaces_the_enabled_node_types_only():
+    from tvm import tir
+    from tvm.script import tir as T
+
+    @T.prim_func
+    def func(A: T.Buffer((4,), "float32")):
+        for i in range(4):
+            A[i] = A[i] + T.float32(1)
+
+    seen = []
+    tir.stmt_functor.post_order_visit(func.body, lambda n: seen.append(type(n).__name__))
+    assert seen.count("For") == 1 and "BufferStore" in seen
+
+    def unroll(node):
+        return node.with_fields(kind=tir.ForKind.UNROLLED)
+
+    body = tir.stmt_functor.ir_transform(func.body, None, unroll, ["tir.For"])
+    assert body.kind == tir.ForKind.UNROLLED and func.body.kind == tir.ForKind.SERIAL
+    # A disabled type is left to the default rebuild.
+    same = tir.stmt_functor.ir_transform(func.body, None, unroll, ["tir.While"])
+    assert same.kind == tir.ForKind.SERIAL
+    # preorder's result replaces the node without visiting its children.
+    stop = tir.stmt_functor.ir_transform(func.body, lambda n: tir.Evaluate(0), None, ["tir.For"])
+    assert isinstance(stop, tir.Evaluate)

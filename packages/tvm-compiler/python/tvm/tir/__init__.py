@@ -3,6 +3,7 @@
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 
 from . import printer as _printer  # noqa: F401  (registers the text form of TIR nodes)
+from . import stmt_functor
 from .buffer import Buffer, decl_buffer
 from .expr import (
     EQ,
