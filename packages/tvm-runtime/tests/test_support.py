@@ -1,0 +1,22 @@
+# tvm.support: libinfo's facts and describe's printout.
+import tvm
+import tvm_ffi
+from tvm import support
+
+
+def test_libinfo_reports_versions_and_build_switches_as_strings():
+    info = tvm.support.libinfo()
+    assert info["TVM_VERSION"] == tvm.__version__
+    assert info["TVM_FFI_VERSION"] == tvm_ffi.__version__
+    assert info["USE_LLVM"] == "OFF" and info["CODEGEN"] == "c"
+    assert info["USE_RPC"] in ("ON", "OFF")
+    assert all(isinstance(k, str) and isinstance(v, str) for k, v in info.items())
+
+
+def test_describe_prints_the_environment_and_every_libinfo_key(capsys):
+    support.describe()
+    out = capsys.readouterr().out
+    assert out.startswith("Python Environment\n")
+    assert "TVM Build Information" in out
+    for key, value in support.libinfo().items():
+        assert f"{key} " in out and value in out
