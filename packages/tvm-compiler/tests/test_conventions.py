@@ -30,6 +30,16 @@ def test_exported_and_loaded_module_is_callable(tmp_path):
     assert timer(a, b).mean > 0
 
 
+def test_time_evaluator_on_a_compiled_module_runs_the_kernel(tmp_path):
+    lib = tvm.compile(_double())
+    a, b = np.arange(8, dtype="float32"), np.zeros(8, "float32")
+    result = lib.time_evaluator("main", tvm.cpu(), number=3, repeat=2)(a, b)
+    np.testing.assert_array_equal(b, a * 2)  # the timed calls ran the kernel
+    assert len(result.results) == 2 and all(r > 0 for r in result.results)
+    with pytest.raises(AttributeError, match="missing"):
+        lib.time_evaluator("missing", tvm.cpu())(a, b)
+
+
 def test_module_without_main_says_so():
     lib = tvm.compile(tvm.IRModule({"other": _double().with_attr("global_symbol", "other")}))
     with pytest.raises(AttributeError, match="has no entry function 'main'"):

@@ -19,6 +19,8 @@ def _raise_kind(kind):
         compile("a b", "snippet.py", "exec")
     if kind == "IndentationError":
         compile("if 1:\npass", "snippet.py", "exec")
+    if kind == "TabError":
+        compile("if 1:\n        a = 1\n\tb = 2", "snippet.py", "exec")
     if kind == "ExceptionGroup":
         raise builtins.ExceptionGroup("several", [ValueError("one"), KeyError("two")])
     if kind == "custom":
@@ -60,13 +62,13 @@ def test_unicode_decode_error_keeps_its_message(session, raise_kind):
     _survives(session)
 
 
-@pytest.mark.parametrize("kind", ["SyntaxError", "IndentationError"])
+@pytest.mark.parametrize("kind", ["SyntaxError", "IndentationError", "TabError"])
 def test_syntax_errors_keep_their_message(session, raise_kind, kind):
     with pytest.raises(SyntaxError) as info:
         raise_kind(kind)
     assert type(info.value).__name__ == f"Remote{kind}"
     assert str(info.value) != "None" and "snippet.py" in str(info.value)
-    assert info.value.lineno in (1, 2)
+    assert info.value.lineno in (1, 2, 3)
     _survives(session)
 
 
