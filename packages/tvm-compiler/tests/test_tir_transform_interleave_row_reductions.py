@@ -123,6 +123,15 @@ def _writes_two_buffers(
 
 
 @T.prim_func
+def _reads_through_another_view(A: T.Buffer((16, 32), "float32"), R: T.Buffer((16,), "float32")):
+    # R_view[i] is R[2 * i]: the same indices, another element (another row's accumulator).
+    R_view = T.decl_buffer((8,), "float32", data=R.data, strides=[2])
+    for i in range(16):
+        for j in range(32):
+            R[i] = R[i] + A[i, j] + R_view[i]
+
+
+@T.prim_func
 def _calls_an_extern(A: T.Buffer((16, 32), "float32"), R: T.Buffer((16,), "float32")):
     for i in range(16):
         for j in range(32):
@@ -142,6 +151,7 @@ def _narrow_accumulator(A: T.Buffer((16, 32), "float16"), R: T.Buffer((16,), "fl
         _same_element_for_every_row,  # rows share one element: their order matters
         _reads_another_row,  # a row reads its neighbour's accumulator
         _writes_two_buffers,
+        _reads_through_another_view,  # the same memory under another shape
         _calls_an_extern,  # an opaque call may have effects whose order matters
         _narrow_accumulator,  # float16 rounds on every store
     ],

@@ -81,6 +81,10 @@ def _reduced_element(body, inner_var):
             if isinstance(access, BufferStore):
                 return None  # a second buffer written: its rows may not be independent
             continue
+        # Another view of the same memory (other shape or strides) may name another element
+        # with the same indices: only the very buffer counts as the same element.
+        if access.buffer is not target.buffer:
+            return None
         if not structural_equal(tuple(access.indices), tuple(target.indices)):
             return None
     if any(_mentions(index, inner_var) or _loads_memory(index) for index in target.indices):
