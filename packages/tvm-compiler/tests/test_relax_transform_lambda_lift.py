@@ -68,6 +68,14 @@ class Closure:
         return res
 
 
+# Every test that runs a closure runs it in both VM execution modes.
+EXEC_MODES = pytest.mark.parametrize("exec_mode", ["bytecode", "compiled"])
+
+
+def _vm(mod, exec_mode):
+    return relax.VirtualMachine(relax.build(mod, target="llvm", exec_mode=exec_mode), tvm.cpu())
+
+
 def _inputs():
     rng = np.random.default_rng(0)
     return rng.random((2, 3), dtype="float32"), rng.random((2, 3), dtype="float32")
@@ -86,14 +94,16 @@ def test_captured_tensor_becomes_a_trailing_parameter_and_a_closure():
     assert relax.analysis.well_formed(after)
 
 
-def test_nested_closure_runs_on_the_vm():
+@EXEC_MODES
+def test_nested_closure_runs_on_the_vm(exec_mode):
     x, y = _inputs()
-    vm = relax.VirtualMachine(tvm.compile(Closure, target="llvm"), tvm.cpu())
+    vm = _vm(Closure, exec_mode)
     # the closure computes its argument minus the captured tensor: y - x, not x - y
     np.testing.assert_allclose(vm["main"](x, y).numpy(), y - x, rtol=1e-6)
 
 
-def test_a_returned_closure_keeps_its_captured_tensor():
+@EXEC_MODES
+def test_a_returned_closure_keeps_its_captured_tensor(exec_mode):
     @I.ir_module
     class Returns:
         @R.function
@@ -108,12 +118,13 @@ def test_a_returned_closure_keeps_its_captured_tensor():
             return scale
 
     k, v = _inputs()
-    vm = relax.VirtualMachine(tvm.compile(Returns, target="llvm"), tvm.cpu())
+    vm = _vm(Returns, exec_mode)
     closure = vm["main"](k)
     np.testing.assert_allclose(vm.invoke_closure(closure, v).numpy(), v * k, rtol=1e-6)
 
 
-def test_local_function_without_captures_is_called_directly_under_a_unique_name():
+@EXEC_MODES
+def test_local_function_without_captures_is_called_directly_under_a_unique_name(exec_mode):
     @I.ir_module
     class Before:
         @R.function
@@ -143,7 +154,7 @@ def test_local_function_without_captures_is_called_directly_under_a_unique_name(
     call = after["main"].body.blocks[0].bindings[0].value
     assert isinstance(call.op, tvm.ir.GlobalVar) and call.op.name_hint == "main_inner_0"
     x, y = _inputs()
-    vm = relax.VirtualMachine(tvm.compile(Before, target="llvm"), tvm.cpu())
+    vm = _vm(Before, exec_mode)
     np.testing.assert_allclose(vm["main"](x, y).numpy(), x - y, rtol=1e-6)
 
 
@@ -202,9 +213,10 @@ def test_recursive_local_function_calls_the_lifted_function_directly():
     assert _ops_in(after["main"]) == ["relax.make_closure", "relax.invoke_pure_closure"]
 
 
-def test_recursive_local_function_runs_on_the_vm():
+@EXEC_MODES
+def test_recursive_local_function_runs_on_the_vm(exec_mode):
     x, _ = _inputs()
-    vm = relax.VirtualMachine(tvm.compile(_recursive_module(), target="llvm"), tvm.cpu())
+    vm = _vm(_recursive_module(), exec_mode)
     np.testing.assert_allclose(vm["main"](x).numpy(), 11 * x, rtol=1e-5)
 
 
@@ -254,7 +266,8 @@ def test_lambda_lift_rejects_what_is_not_a_module():
         relax.transform.LambdaLift()(relax.Var("x", F32))
 
 
-def test_closure_over_a_symbolic_shape_tensor_runs_for_each_size():
+@EXEC_MODES
+def test_closure_over_a_symbolic_shape_tensor_runs_for_each_size(exec_mode):
     @I.ir_module
     class Dyn:
         @R.function
@@ -272,19 +285,52 @@ def test_closure_over_a_symbolic_shape_tensor_runs_for_each_size():
             r2 = f(r1)
             return r2
 
-    vm = relax.VirtualMachine(tvm.compile(Dyn, target="llvm"), tvm.cpu())
+    vm = _vm(Dyn, exec_mode)
     rng = np.random.default_rng(1)
     for n in (1, 5):
         x, y = rng.random((n, 3), dtype="float32"), rng.random((n, 3), dtype="float32")
         np.testing.assert_allclose(vm["main"](x, y).numpy(), y * x * x, rtol=1e-5)
 
 
-def test_closures_in_compiled_exec_mode_are_refused_with_a_clear_error():
-    with pytest.raises(ValueError, match="use exec_mode='bytecode'"):
-        relax.build(Closure, target="llvm", exec_mode="compiled")
+def test_compiled_closures_are_native_functions_of_the_library():
+    # compiled mode binds the lifted function itself, not a bytecode runner
+    ex = relax.build(Closure, target="llvm", exec_mode="compiled")
+    kinds = {f.name: f.kind for f in ex.functions}
+    assert kinds["main_inner_func"] == tvm.runtime.vm.VMFuncKind.VM_TIR_FUNC
+    assert ex.lib.get_function("__vmtir__main_inner_func", allow_missing=True) is not None
 
 
-def test_closures_passed_to_a_module_function_from_either_branch():
+def test_a_compiled_closure_outlives_its_vm_and_is_called_many_times():
+    @I.ir_module
+    class Returns:
+        @R.function
+        def main(
+            k: R.Tensor((2, 3), "float32"),
+        ) -> R.Callable((R.Tensor((2, 3), "float32"),), R.Tensor((2, 3), "float32")):
+            @R.function
+            def scale(v: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 3), "float32"):
+                out: R.Tensor((2, 3), "float32") = R.multiply(v, k)
+                return out
+
+            return scale
+
+    k, v = _inputs()
+    vm = _vm(Returns, "compiled")
+    closures = [vm["main"](k * i) for i in range(3)]
+    arg = tvm.runtime.tensor(v)
+    del vm
+    import gc
+
+    gc.collect()
+    for i, closure in enumerate(closures):
+        for _ in range(2):
+            np.testing.assert_allclose(closure(arg).numpy(), v * k * i, rtol=1e-6)
+    with pytest.raises(TypeError, match="main_scale"):
+        closures[0](arg, arg)
+
+
+@EXEC_MODES
+def test_closures_passed_to_a_module_function_from_either_branch(exec_mode):
     @I.ir_module
     class HigherOrder:
         @R.function
@@ -328,7 +374,7 @@ def test_closures_passed_to_a_module_function_from_either_branch():
     assert relax.analysis.well_formed(after)
     # plain captures nothing: uses_both calls it directly, it needs no closure of its own
     assert len(_calls_of(after["main_uses_both"], "main_plain")) == 1
-    vm = relax.VirtualMachine(tvm.compile(HigherOrder, target="llvm"), tvm.cpu())
+    vm = _vm(HigherOrder, exec_mode)
     x, y = _inputs()
     np.testing.assert_allclose(vm["main"](x, y, np.array(True)).numpy(), x - y, rtol=1e-6)
     np.testing.assert_allclose(vm["main"](x, y, np.array(False)).numpy(), y * y + x, rtol=1e-6)
@@ -360,7 +406,8 @@ def _recursive_script():
     return RecursiveScript
 
 
-def test_a_recursive_local_function_written_in_tvmscript_parses_lifts_and_runs():
+@EXEC_MODES
+def test_a_recursive_local_function_written_in_tvmscript_parses_lifts_and_runs(exec_mode):
     # The local function's name was unbound inside its own body ("name 'while_loop' is not
     # defined"): the variable is now made from its annotated signature first.
     from tvm.script import from_source
@@ -371,5 +418,5 @@ def test_a_recursive_local_function_written_in_tvmscript_parses_lifts_and_runs()
     (recursive,) = _calls_of(after["main_while_loop"], "main_while_loop")
     assert len(recursive.args) == 3  # the captured x is passed on
     x, _ = _inputs()
-    vm = relax.VirtualMachine(tvm.compile(RecursiveScript, target="llvm"), tvm.cpu())
+    vm = _vm(RecursiveScript, exec_mode)
     np.testing.assert_allclose(vm["main"](x).numpy(), 11 * x, rtol=1e-5)

@@ -38,6 +38,7 @@ class _FunctionWriter:
         self.ex, self.info, self.kernels, self.statics = ex, info, kernels, statics
         self.names = [f.name for f in ex.functions]
         self.nregs = max(info.register_file_size, 1)
+        self.nbound = 0  # VM functions used as values: fv[i], owned, released on return
         self.lines: list[str] = []
 
     # -- arguments --------------------------------------------------------------------------
@@ -62,20 +63,26 @@ class _FunctionWriter:
         return self.function_value(value)
 
     def function_value(self, index: int) -> str:
-        """A Function object for a function table entry passed as a value (call_tir_dyn's)."""
+        """A Function object for a function table entry passed as a value (call_tir_dyn's
+        kernel, make_closure's function, a Relax function passed to another)."""
         name = self.names[index]
         info = self.ex.functions[index]
-        cache = self.static(f"fv_{index}")
         if info.kind == VMFuncKind.PACKED_FUNC and name in self.kernels:
+            cache = self.static(f"fv_{index}")
             make = f"tvmvm_symbol_function(__tvm_ffi_{name}, &{cache})"
         elif info.kind == VMFuncKind.PACKED_FUNC:
+            cache = self.static(f"fv_{index}")
             make = f"tvmvm_global({_c_string(name)}, &{cache})"
         else:
-            raise ValueError(
-                f"relax.build(exec_mode='compiled'): function {self.info.name!r} passes the VM "
-                f"function {name!r} as a value, which compiled mode does not support; use "
-                "exec_mode='bytecode'"
+            # A VM function as a value (make_closure's, or an argument): a Function bound to
+            # this call's vm, pooled flag and constants, made anew as each may differ.
+            slot = self.nbound
+            self.nbound += 1
+            callee = f"__tvm_ffi___vmtir__{_check_name(name, 'VM function')}"
+            self.lines.append(
+                f"  if (tvmvm_bound_function({callee}, args, &fv[{slot}]) != 0) goto fail;"
             )
+            return f"fv[{slot}]"
         self.lines.append(f"  if ({make} != 0) goto fail;")
         return f"tvmvm_obj({cache}, kTVMFFIFunction)"
 
@@ -164,6 +171,7 @@ class _FunctionWriter:
                 out.append(f"  if (tvmvm_truth(&{cond}, &flag) != 0) goto fail;")
                 out.append(f"  if (!flag) goto L{self._jump(pc, ins.offset, len(code))};")
         body = "\n".join(out)
+        nbound = max(self.nbound, 1)
         arity = (
             f'    return tvmvm_raise("TypeError", "VirtualMachine: compiled function '
             f"'{info.name}' takes {nargs} argument(s), got a different number\");"
@@ -180,6 +188,8 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi___vmtir__{info.name}(void* self, const TVMFFIAn
   const TVMFFIAny tvmvm_imm_none = {{0}};
   (void)tvmvm_imm_none;
   TVMFFIAny r[{self.nregs}];
+  TVMFFIAny fv[{nbound}];
+  memset(fv, 0, sizeof fv);
   TVMFFIAny a[{width}];
   TVMFFIAny t = {{0}}, tmp = {{0}};
   int flag = 0;
@@ -190,9 +200,11 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi___vmtir__{info.name}(void* self, const TVMFFIAn
   goto done;
  done:
   tvmvm_release_all(r, {self.nregs});
+  tvmvm_release_all(fv, {nbound});
   return 0;
  fail:
   tvmvm_release_all(r, {self.nregs});
+  tvmvm_release_all(fv, {nbound});
   return -1;
 }}
 """
@@ -209,7 +221,7 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi___vmtir__{info.name}(void* self, const TVMFFIAn
 
 def _lvalue(out: list, value: str) -> str:
     """value as something whose address can be taken (an immediate goes through tmp)."""
-    if value.startswith(("r[", "consts[", "args[")):
+    if value.startswith(("r[", "consts[", "args[", "fv[")):
         return value
     out.append(f"  tmp = {value};")
     return "tmp"

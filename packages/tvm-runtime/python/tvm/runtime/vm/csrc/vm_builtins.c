@@ -486,6 +486,49 @@ TVMVM_HELPER int tvmvm_symbol_function(TVMFFISafeCallType fn, TVMFFIObjectHandle
   return TVMFFIFunctionCreate(NULL, fn, NULL, cache);
 }
 
+/* A compiled VM function as a value (what make_closure binds, or a Relax function passed to
+ * another): a Function that calls fn with the caller's vm, pooled flag and constants (the
+ * arguments every compiled function takes first) before its own arguments. */
+typedef struct {
+  TVMFFISafeCallType fn;
+  TVMFFIAny prefix[3];
+} tvmvm_bound_t;
+
+TVMVM_HELPER int tvmvm_bound_call(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
+  tvmvm_bound_t* b = (tvmvm_bound_t*)self;
+  TVMFFIAny small[16];
+  TVMFFIAny* all = n + 3 <= 16 ? small : (TVMFFIAny*)malloc(sizeof(TVMFFIAny) * (n + 3));
+  if (all == NULL) return tvmvm_raise("MemoryError", "VirtualMachine: out of memory");
+  memcpy(all, b->prefix, sizeof b->prefix);
+  if (n > 0) memcpy(all + 3, args, sizeof(TVMFFIAny) * n);
+  int rc = b->fn(NULL, all, n + 3, result);
+  if (all != small) free(all);
+  return rc;
+}
+
+TVMVM_HELPER void tvmvm_bound_free(void* self) {
+  tvmvm_bound_t* b = (tvmvm_bound_t*)self;
+  for (int i = 0; i < 3; ++i) tvmvm_release(&b->prefix[i]);
+  free(b);
+}
+
+/* *out (owned, kTVMFFIFunction): fn bound to prefix[0..2] (new references are kept). */
+TVMVM_HELPER int tvmvm_bound_function(TVMFFISafeCallType fn, const TVMFFIAny* prefix,
+                                      TVMFFIAny* out) {
+  tvmvm_bound_t* b = (tvmvm_bound_t*)calloc(1, sizeof(tvmvm_bound_t));
+  if (b == NULL) return tvmvm_raise("MemoryError", "VirtualMachine: out of memory");
+  b->fn = fn;
+  for (int i = 0; i < 3; ++i) tvmvm_copy(&b->prefix[i], &prefix[i]);
+  TVMFFIObjectHandle f = NULL;
+  if (TVMFFIFunctionCreate(b, tvmvm_bound_call, tvmvm_bound_free, &f) != 0) {
+    tvmvm_bound_free(b);
+    return -1;
+  }
+  tvmvm_release(out);
+  *out = tvmvm_obj(f, kTVMFFIFunction);
+  return 0;
+}
+
 /* The truth of an If condition: an int/bool, else what vm.builtin.read_if_cond says. */
 TVMVM_HELPER int tvmvm_truth(const TVMFFIAny* cond, int* out) {
   if (cond->type_index == kTVMFFIInt || cond->type_index == kTVMFFIBool) {
