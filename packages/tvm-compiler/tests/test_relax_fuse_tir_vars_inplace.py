@@ -1,9 +1,11 @@
-# FuseOps / FuseTIR around call_tir with tir_vars (symbolic scalar arguments) and around
-# call_tir_inplace: such calls are left out of fused groups, and the program keeps computing
-# what it did, for each run-time size.
+# FuseOps / FuseTIR of call_tir with tir_vars (symbolic scalar arguments) and of
+# call_tir_inplace: they fuse as upstream's do (a symbolic var only tir_vars name becomes the
+# group's "tir_vars" shape parameter; an in-place write into a group parameter makes the fused
+# call a call_tir_inplace), and the program computes the same for each run-time size.
 import numpy as np
 import pytest
 import tvm
+import tvm_ffi
 from tvm import relax
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -66,15 +68,114 @@ def _callees(func) -> list:
     return [b.value.args[0].name_hint for b in func.body.blocks[0].bindings]
 
 
-def test_tir_vars_and_inplace_calls_stay_out_of_fused_groups():
+def test_tir_vars_and_inplace_calls_fuse_into_one_kernel():
     fused = _fused(TirVarsInplace)
-    ops = [b.value.op.name for b in fused["main"].body.blocks[0].bindings]
-    assert ops.count("relax.call_tir_inplace") == 1
-    names = _callees(fused["main"])
-    assert "shift" in names and "add_inplace" in names
-    shift_call = fused["main"].body.blocks[0].bindings[names.index("shift")].value
-    assert len(shift_call.args) == 3  # its tir_vars are still passed
+    (binding,) = fused["main"].body.blocks[0].bindings
+    assert binding.value.op.name == "relax.call_tir"
+    name = binding.value.args[0].name_hint
+    assert name == "fused_exp_shift_multiply_add_inplace_negative"
+    prim = fused[name]
+    # x, y and the output: the in-place add wrote over an intermediate, the kernels are gone
+    assert len(prim.params) == 3
+    assert {gv.name_hint for gv in fused.get_global_vars()} == {"main", name}
     assert relax.analysis.well_formed(fused)
+
+
+@I.ir_module
+class FreeSymbolic:
+    @T.prim_func(private=True)
+    def shift(a: T.handle, o: T.handle, m: T.int64):
+        n = T.int64()
+        A = T.match_buffer(a, (n,), "float32")
+        Out = T.match_buffer(o, (n,), "float32")
+        for i in range(n):
+            with T.block("shift"):
+                vi = T.axis.spatial(n, i)
+                Out[vi] = A[vi] + T.Cast("float32", m)
+
+    @R.function
+    def main(x: R.Tensor(("n",), "float32"), s: R.Shape(["m"])) -> R.Tensor(("n",), "float32"):
+        n = T.int64()
+        m = T.int64()
+        cls = FreeSymbolic
+        with R.dataflow():
+            a = R.exp(x)
+            b = R.call_tir(
+                cls.shift, (a,), out_sinfo=R.Tensor((n,), "float32"), tir_vars=R.shape([m])
+            )
+            c = R.negative(b)
+            R.output(c)
+        return c
+
+
+def test_a_symbolic_var_only_tir_vars_name_becomes_the_groups_tir_vars_parameter():
+    grouped = relax.transform.FuseOps()(
+        relax.transform.AnnotateTIROpPattern()(relax.transform.LegalizeOps()(FreeSymbolic))
+    )
+    group = grouped["fused_exp_shift_negative"]
+    assert [p.name_hint for p in group.params] == ["x", "tir_vars"]
+    assert isinstance(group.params[1].struct_info, relax.ShapeStructInfo)
+    fused = _fused(FreeSymbolic)
+    (binding,) = fused["main"].body.blocks[0].bindings
+    call = binding.value
+    assert len(call.args) == 3  # the fused PrimFunc takes m as a trailing scalar: tir_vars
+    prim = fused[call.args[0].name_hint]
+    assert prim.params[-1].dtype == "int64" and len(prim.params) == 3
+    assert relax.analysis.well_formed(fused)
+
+
+@pytest.mark.parametrize("n", [1, 7, 64])
+def test_a_group_with_a_free_symbolic_var_runs_for_each_size(n):
+    vm = relax.VirtualMachine(tvm.compile(FreeSymbolic, target="llvm"), tvm.cpu())
+    x = np.random.default_rng(n).random(n, dtype="float32")
+    m = 3 * n + 1
+    got = vm["main"](x, tvm_ffi.Shape([m])).numpy()
+    np.testing.assert_allclose(got, -(np.exp(x) + m), rtol=1e-5)
+
+
+@I.ir_module
+class InplaceIntoParam:
+    @T.prim_func(private=True)
+    def add_inplace(a: T.handle, b: T.handle):
+        n = T.int64()
+        A = T.match_buffer(a, (n,), "float32")
+        B = T.match_buffer(b, (n,), "float32")
+        for i in range(n):
+            with T.block("add"):
+                vi = T.axis.spatial(n, i)
+                A[vi] = A[vi] + B[vi]
+
+    @R.function
+    def main(x: R.Tensor(("n",), "float32"), y: R.Tensor(("n",), "float32")) -> R.Tensor(
+        ("n",), "float32"
+    ):
+        n = T.int64()
+        cls = InplaceIntoParam
+        with R.dataflow():
+            a = R.exp(x)
+            d = R.call_tir_inplace(cls.add_inplace, (y, a), 0, out_sinfo=R.Tensor((n,), "float32"))
+            R.output(d)
+        return d
+
+
+def test_an_in_place_write_into_a_group_parameter_fuses_to_call_tir_inplace():
+    fused = _fused(InplaceIntoParam)
+    (binding,) = fused["main"].body.blocks[0].bindings
+    call = binding.value
+    assert call.op.name == "relax.call_tir_inplace"
+    assert [int(i) for i in call.attrs.inplace_indices] == [1]  # written over y
+    assert call.args[0].name_hint == "fused_exp_add_inplace"
+    assert len(fused[call.args[0].name_hint].params) == 2  # x and y, no output buffer
+    assert relax.analysis.well_formed(fused)
+
+
+@pytest.mark.parametrize("n", [1, 7, 64])
+def test_an_in_place_group_runs_for_each_size(n):
+    vm = relax.VirtualMachine(tvm.compile(InplaceIntoParam, target="llvm"), tvm.cpu())
+    rng = np.random.default_rng(n)
+    x, y = rng.random(n, dtype="float32"), rng.random(n, dtype="float32")
+    want = y + np.exp(x)  # before the call: the in-place kernel may write over y's memory
+    np.testing.assert_allclose(vm["main"](x, y.copy()).numpy(), want, rtol=1e-5)
 
 
 @pytest.mark.parametrize("n", [1, 7, 64])

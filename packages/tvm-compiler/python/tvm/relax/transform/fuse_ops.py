@@ -16,12 +16,23 @@ register_config_option("relax.FuseOps.max_depth", int)
 _MAX_DEPTH = 256
 
 
+# The DPS calls of a PrimFunc that fuse: with or without tir_vars, in place or not (upstream).
+_TIR_CALLS = ("relax.call_tir", "relax.call_tir_inplace")
+
+
+def is_tir_call(value) -> bool:
+    return any(is_op_call(value, name) for name in _TIR_CALLS)
+
+
 def _call_tir_pattern(value, mod):
-    """The op_pattern of a call_tir's PrimFunc (kOpaque without one, or with tir_vars)."""
+    """The op_pattern of a call_tir's (or call_tir_inplace's) PrimFunc (kOpaque without one)."""
+    from tvm.relax.expr import ShapeExpr
     from tvm.tir.function import PrimFunc
 
     callee = value.args[0]
-    if len(value.args) != 2 or not isinstance(callee, GlobalVar) or callee not in mod:
+    if len(value.args) == 3 and not isinstance(value.args[2], ShapeExpr):
+        return K.kOpaque
+    if len(value.args) not in (2, 3) or not isinstance(callee, GlobalVar) or callee not in mod:
         return K.kOpaque
     func = mod[callee]
     if not isinstance(func, PrimFunc) or "op_pattern" not in func.attrs:
@@ -33,7 +44,7 @@ def _operands(value):
     """The leaf operands a binding's value reads: Vars and Constants, in order."""
     from tvm.relax.expr import Constant, Tuple, TupleGetItem, Var
 
-    if is_op_call(value, "relax.call_tir"):
+    if is_tir_call(value):
         return list(value.args[1].fields)
     if isinstance(value, TupleGetItem):
         return [value.tuple_value]
@@ -45,7 +56,7 @@ def _operands(value):
 def _pattern(value, mod):
     from tvm.relax.expr import Constant, Tuple, TupleGetItem, Var
 
-    if is_op_call(value, "relax.call_tir"):
+    if is_tir_call(value):
         if all(isinstance(a, (Var, Constant)) for a in value.args[1].fields):
             return _call_tir_pattern(value, mod)
         return K.kOpaque
@@ -155,9 +166,7 @@ class _Fuser:
         replace: dict = {}  # index of a group's last binding -> the bindings that replace it
         dropped: set = set()
         for group_nodes in members.values():
-            if len(group_nodes) < 2 or not any(
-                is_op_call(n.binding.value, "relax.call_tir") for n in group_nodes
-            ):
+            if len(group_nodes) < 2 or not any(is_tir_call(n.binding.value) for n in group_nodes):
                 continue
             made = self.make_group(block, group_nodes, position, used_outside)
             if made is None:
@@ -227,14 +236,18 @@ class _Fuser:
             tup = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
             result = Var("gv", tup.struct_info)
             inner.append(VarBinding(result, tup))
-        from tvm.relax.expr import Function
+        from tvm.relax.expr import Function, ShapeExpr
+        from tvm.relax.struct_info import ShapeStructInfo
 
+        free = _free_symbolic_vars(params, inner)
+        if free:  # a symbolic var only tir_vars name: passed in as upstream's R.Shape "tir_vars"
+            shape = with_sinfo(ShapeExpr(free), ShapeStructInfo(free))
+            params.append(Var("tir_vars", ShapeStructInfo(free)))
+            args.append(shape)
         seq = with_sinfo(SeqExpr([DataflowBlock(inner)], result), result.struct_info)
         func = Function(params, seq, result.struct_info, True, {"Primitive": 1})
         names = [
-            n.binding.value.args[0].name_hint
-            for n in group_nodes
-            if is_op_call(n.binding.value, "relax.call_tir")
+            n.binding.value.args[0].name_hint for n in group_nodes if is_tir_call(n.binding.value)
         ]
         gv = self.builder.add_func(func, "fused_" + "_".join(names))
         _set_global_sinfo(gv, func)
@@ -252,6 +265,36 @@ class _Fuser:
         return last, new, group_nodes
 
 
+def _free_symbolic_vars(params, bindings) -> list:
+    """The TIR vars the group's bindings use (struct info, tir_vars) that no parameter's struct
+    info defines as a whole dimension, in order of first use."""
+    from tvm.relax.analysis.struct_info_analysis import tir_vars_in
+    from tvm.relax.struct_info import PrimStructInfo, ShapeStructInfo, TensorStructInfo
+    from tvm.tir.expr import Var as TVar
+
+    defined = []
+    for p in params:
+        sinfo = p.struct_info
+        dims = []
+        if isinstance(sinfo, TensorStructInfo) and sinfo.shape is not None:
+            dims = list(getattr(sinfo.shape, "values", None) or [])
+        elif isinstance(sinfo, ShapeStructInfo) and sinfo.values is not None:
+            dims = list(sinfo.values)
+        elif isinstance(sinfo, PrimStructInfo) and sinfo.value is not None:
+            dims = [sinfo.value]
+        defined += [d for d in dims if isinstance(d, TVar)]
+    used = []
+    for b in bindings:
+        used += tir_vars_in(b.var.struct_info)
+        if is_tir_call(b.value) and len(b.value.args) == 3:
+            used += tir_vars_in(b.value.args[2])
+    free = []
+    for v in used:
+        if all(v is not d for d in defined) and all(v is not f for f in free):
+            free.append(v)
+    return free
+
+
 def _without_trailing_tuples(group_nodes):
     """The group less the tuples and tuple items no kernel of it reads (upstream leaves a
     group's trailing tuple outside the primitive function)."""
@@ -261,7 +304,7 @@ def _without_trailing_tuples(group_nodes):
         keep = [
             n
             for n in members
-            if is_op_call(n.binding.value, "relax.call_tir")
+            if is_tir_call(n.binding.value)
             or any(c.binding is not None and c.binding.var in member_vars for c, _ in n.outputs)
         ]
         if len(keep) == len(members):

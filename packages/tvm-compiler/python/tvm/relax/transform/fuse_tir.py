@@ -1,6 +1,11 @@
 """FuseTIR: each primitive Relax function FuseOps made becomes one PrimFunc (the bodies of its
 call_tir kernels in order, intermediates as root-block allocations, each kernel's symbolic
-dimensions bound to the group's), and its calls become call_tir of that PrimFunc."""
+dimensions bound to the group's), and its calls become call_tir of that PrimFunc.
+
+A kernel's tir_vars bind its scalar parameters; the group's "tir_vars" shape parameter becomes
+trailing scalar parameters of the fused PrimFunc, passed as the fused call's tir_vars. An
+in-place kernel writes into its argument's buffer; when that is a parameter of the group, the
+fused call is a call_tir_inplace naming it (as upstream)."""
 
 from __future__ import annotations
 
@@ -138,12 +143,20 @@ class _Fuse:
         self.bodies: list = []
         self.attrs: dict = {}
         self.buffers_of: dict = {}  # relax var -> its flattened list of buffers
+        self.scalars: list = []  # TIR vars of the group's shape parameter: trailing params
+        self.inplace_of: dict = {}  # id(buffer) -> True when an in-place kernel wrote it
 
     def build(self):
         from tvm.relax.expr import SeqExpr, Tuple, TupleGetItem, Var
+        from tvm.relax.struct_info import ShapeStructInfo
         from tvm.tir.expr import Var as TVar
 
         for p in self.func.params:
+            if isinstance(p.struct_info, ShapeStructInfo):
+                for v in p.struct_info.values:
+                    if all(v is not w for w in self.scalars):
+                        self.scalars.append(v)
+                continue
             bufs = []
             for i, sinfo in enumerate(_tensor_sinfos(p.struct_info)):
                 name = p.name_hint if i == 0 else f"{p.name_hint}_{i}"
@@ -164,7 +177,9 @@ class _Fuse:
             for binding in block.bindings:
                 value = binding.value
                 var = binding.var
-                if is_op_call(value, "relax.call_tir"):
+                if is_op_call(value, "relax.call_tir") or is_op_call(
+                    value, "relax.call_tir_inplace"
+                ):
                     self._inline(var, value, outputs)
                 elif isinstance(value, TupleGetItem):
                     src = self.buffers_of[value.tuple_value]
@@ -182,16 +197,24 @@ class _Fuse:
                     )
         params_bufs = list(self.buffer_map.values())
         results = self._result_buffers(result)
+        # inplace_indices of the fused call: the parameter an output was written over, or -1
+        self.inplace_indices = []
         for i, buf in enumerate(results):
-            if any(buf is b for b in params_bufs) or any(buf is b for b in results[:i]):
+            in_param = [j for j, b in enumerate(params_bufs) if b is buf]
+            if any(buf is b for b in results[:i]) or (in_param and id(buf) not in self.inplace_of):
                 raise ValueError(
                     "relax.transform.FuseTIR: a primitive function may not return one of its "
                     "inputs, nor one value twice"
                 )
+            if in_param:
+                self.inplace_indices.append(in_param[0])
+                continue
+            self.inplace_indices.append(-1)
             self.allocs = [b for b in self.allocs if b is not buf]
             handle = TVar(buf.name, "handle")
             self.params.append(handle)
             self.buffer_map[handle] = buf
+        self.params += self.scalars
         return self._prim_func()
 
     @staticmethod
@@ -219,31 +242,43 @@ class _Fuse:
 
         callee = call.args[0]
         kernel = self.mod[callee] if isinstance(callee, GlobalVar) and callee in self.mod else None
-        if not isinstance(kernel, PrimFunc) or len(call.args) != 2:
+        if not isinstance(kernel, PrimFunc) or len(call.args) not in (2, 3):
             raise ValueError(
-                f"relax.transform.FuseTIR: {var.name_hint!r} must call a PrimFunc of the module "
-                f"without tir_vars"
+                f"relax.transform.FuseTIR: {var.name_hint!r} must call a PrimFunc of the module"
             )
         args = call.args[1].fields
         in_bufs = [b for a in args for b in self.buffers_of[a]]
         out_sinfos = _tensor_sinfos(var.struct_info)
+        tir_vars = list(call.args[2].values) if len(call.args) == 3 else []
+        inplace = [-1] * len(out_sinfos)
+        if is_op_call(call, "relax.call_tir_inplace"):
+            inplace = [int(i) for i in call.attrs.inplace_indices]
         is_output = var in outputs
-        out_bufs = []
         handles = kernel.params
-        if len(handles) != len(in_bufs) + len(out_sinfos):
+        n_fresh = inplace.count(-1)
+        if len(handles) != len(in_bufs) + n_fresh + len(tir_vars):
             raise ValueError(
-                f"relax.transform.FuseTIR: {callee.name_hint} takes {len(handles)} buffers, "
-                f"the call gives {len(in_bufs)} inputs and {len(out_sinfos)} outputs"
+                f"relax.transform.FuseTIR: {callee.name_hint} takes {len(handles)} parameters, "
+                f"the call gives {len(in_bufs)} inputs, {n_fresh} outputs and "
+                f"{len(tir_vars)} tir_vars"
             )
-        for i, sinfo in enumerate(out_sinfos):
-            kbuf = kernel.buffer_map[handles[len(in_bufs) + i]]
-            buf = _new_buffer(f"{kbuf.name}_intermediate", sinfo)
+        out_bufs, fresh = [], []
+        for sinfo, index in zip(out_sinfos, inplace):
+            if index >= 0:  # written over the argument's buffer
+                buf = in_bufs[index]
+                self.inplace_of[id(buf)] = True
+            else:
+                kbuf = kernel.buffer_map[handles[len(in_bufs) + len(fresh)]]
+                buf = _new_buffer(f"{kbuf.name}_intermediate", sinfo)
+                fresh.append(buf)
+                if not is_output:
+                    self.allocs.append(buf)
             out_bufs.append(buf)
-            if not is_output:
-                self.allocs.append(buf)
         self.buffers_of[var] = out_bufs
         buffer_map, var_map = {}, {}
-        for handle, buf in zip(handles, [*in_bufs, *out_bufs]):
+        for handle, value in zip(handles[len(in_bufs) + n_fresh :], tir_vars):
+            var_map[handle] = value  # a scalar parameter: the value the call passes
+        for handle, buf in zip(handles, [*in_bufs, *fresh]):
             kbuf = kernel.buffer_map[handle]
             buffer_map[kbuf] = buf
             _bind_dims(kbuf, buf, var_map)
@@ -284,12 +319,26 @@ def _rewrite_calls(func, fused, mod):
             if isinstance(value, Call) and isinstance(value.op, GlobalVar):
                 target = fused.get(value.op.name_hint)
                 if target is not None:
-                    fields = []
+                    from tvm.relax.struct_info import ShapeStructInfo
+
+                    fields, tir_vars = [], []
                     for arg in value.args:
+                        if isinstance(arg.struct_info, ShapeStructInfo):
+                            tir_vars.append(arg)  # the group's "tir_vars" parameter
+                            continue
                         fields += _flatten_arg(arg, emit)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
                     sinfo = value.struct_info
-                    call = make_call("relax.call_tir", [target, args], sinfo, [sinfo])
+                    gv, inplace = target
+                    if any(i >= 0 for i in inplace):
+                        from tvm.relax.op.op_attrs import CallTIRInplaceAttrs
+
+                        attrs = CallTIRInplaceAttrs(inplace_indices=tuple(inplace))
+                        call = make_call(
+                            "relax.call_tir_inplace", [gv, args, *tir_vars], sinfo, [sinfo], attrs
+                        )
+                    else:
+                        call = make_call("relax.call_tir", [gv, args, *tir_vars], sinfo, [sinfo])
                     emit(binding.with_fields(value=call))
                     return
             emit(binding)
@@ -342,8 +391,9 @@ def FuseTIR():  # noqa: N802  (pass constructors are capitalised)
             bb._store(gv, f)
         fused = {}
         for gv, f in primitive.items():
-            prim = _Fuse(mod, f).build()
-            fused[gv.name_hint] = bb.add_func(prim, gv.name_hint)
+            fuse = _Fuse(mod, f)
+            prim = fuse.build()
+            fused[gv.name_hint] = (bb.add_func(prim, gv.name_hint), fuse.inplace_indices)
         for gv, f in kept.items():
             if isinstance(f, Function):
                 new = _rewrite_calls(f, fused, mod)
