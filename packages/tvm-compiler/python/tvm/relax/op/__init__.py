@@ -39,7 +39,7 @@ from .binary import (
 )
 from .closure import invoke_closure, invoke_pure_closure, make_closure
 from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
-from .datatype import astype
+from .datatype import astype, wrap_param
 from .dynamic_slice import dynamic_strided_slice
 from .index import strided_slice, take
 from .linear_algebra import linear, matmul
@@ -95,6 +95,7 @@ __all__ = [
     "argmin",
     "assert_op",
     "astype",
+    "wrap_param",
     "bitwise_and",
     "bitwise_or",
     "bitwise_xor",

@@ -67,3 +67,4 @@ Pool2DAttrs = _attrs_kind(
     "max_pool2d/avg_pool2d: pool_size, strides, padding, dilation, ceil_mode, layout.",
 )
 BatchNormAttrs = _attrs_kind("BatchNormAttrs", "batch_norm: axis, epsilon, center, scale.")
+WrapParamAttrs = _attrs_kind("WrapParamAttrs", "wrap_param: dtype.")

@@ -1,4 +1,4 @@
-"""Legalisation of astype and the creation ops (zeros, ones, full, *_like, arange)."""
+"""Legalisation of astype, wrap_param and the creation ops (zeros, ones, full, *_like, arange)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,22 @@ def _astype(bb, call):
         return te.compute(x.shape, lambda *i: x[i].astype(dtype), name="astype")
 
     return bb.call_te(astype, call.args[0], primfunc_name_hint="astype")
+
+
+@register_legalize("relax.wrap_param")
+def _wrap_param(bb, call):
+    from tvm.relax.expr import Constant, const
+
+    data, dtype = call.args[0], call.attrs.dtype
+    if data.struct_info.dtype == dtype:  # already of dtype: nothing to cast
+        return data
+    if isinstance(data, Constant):  # a weight: cast once, at compile time
+        return const(data.data.numpy().astype(dtype), dtype)
+
+    def wrap_param(x):
+        return te.compute(x.shape, lambda *i: x[i].astype(dtype), name="wrap_param")
+
+    return bb.call_te(wrap_param, data, primfunc_name_hint="wrap_param")
 
 
 def _filled(bb, call, value, name):
