@@ -91,3 +91,104 @@ def test_peak_memory_at_run_time(monkeypatch):
     output_bytes = batch * sizes[-1] * 4
     intermediates = sum(allocated) - output_bytes
     assert intermediates <= 2 * batch * 64 * 4
+
+
+def _bounded_module(upper_bound=None):
+    """main(x: (n,), y: (m,)): exp(x) then exp(y) then their sums, each an intermediate of a
+    different symbolic size; with upper_bound the function carries tir_var_upper_bound."""
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Bounded:
+        @R.function
+        def main(x: R.Tensor(("n",), "float32"), y: R.Tensor(("m",), "float32")) -> R.Tensor(
+            (), "float32"
+        ):
+            with R.dataflow():
+                a = R.exp(x)
+                sa = R.sum(a)
+                b = R.exp(y)
+                sb = R.sum(b)
+                out = R.add(sa, sb)
+                R.output(out)
+            return out
+
+    mod = transform.LegalizeOps()(Bounded)
+    if upper_bound is not None:
+        functions = dict(mod.functions.items())
+        main = mod.get_global_var("main")
+        functions[main] = functions[main].with_attr("tir_var_upper_bound", upper_bound)
+        mod = mod._with_functions(functions)
+    return mod
+
+
+def _storages(func):
+    """The alloc_storage bindings of func but the 4-byte ones of the two scalar sums."""
+    return [
+        b
+        for b in _bindings(func)
+        if is_op_call(b.value, "relax.memory.alloc_storage")
+        and not (
+            isinstance(b.value.args[0].values[0], tir.IntImm)
+            and b.value.args[0].values[0].value == 4
+        )
+    ]
+
+
+def test_tir_var_upper_bound_gives_bounded_storage_that_tensors_of_other_sizes_reuse():
+    # without bounds: 4*n and 4*m bytes cannot be compared, so exp(y) gets a storage of its own
+    unbounded = _storages(_planned(_bounded_module())["main"])
+    assert len(unbounded) == 2
+    assert all(not isinstance(s.value.args[0].values[0], tir.IntImm) for s in unbounded)
+    func = _planned(_bounded_module({"n": 1024, "m": 512}))["main"]
+    (storage,) = _storages(func)
+    assert storage.value.args[0].values[0].value == 4096  # 1024 floats
+    allocs = [b for b in _bindings(func) if is_op_call(b.value, "relax.memory.alloc_tensor")]
+    exp_x, exp_y = [a for a in allocs if a.var.struct_info.ndim == 1]
+    # exp(x) is dead once summed: exp(y) (at most 512 floats) is placed in its 4096 bytes
+    assert exp_x.value.args[0] is storage.var and exp_y.value.args[0] is storage.var
+    # the tensors keep their symbolic shapes on top of the bounded storage
+    assert not isinstance(exp_y.value.args[2].values[0], tir.IntImm)
+
+
+def test_only_signature_vars_named_in_the_attribute_are_bounded():
+    func = _planned(_bounded_module({"n": 1024}))["main"]
+    sizes = [s.value.args[0].values[0] for s in _storages(func)]
+    assert any(isinstance(s, tir.IntImm) and s.value == 4096 for s in sizes)
+    assert any(not isinstance(s, tir.IntImm) for s in sizes)  # m is not bounded
+
+
+def test_bounded_storage_runs_for_each_size(monkeypatch):
+    from tvm.runtime.vm import builtins
+
+    allocated = []
+    original = builtins.BUILTINS["vm.builtin.alloc_storage"]
+
+    def counting(vm, shape, *rest):
+        allocated.append(int(shape[0]))
+        return original(vm, shape, *rest)
+
+    monkeypatch.setitem(builtins.BUILTINS, "vm.builtin.alloc_storage", counting)
+    with tvm.transform.PassContext(opt_level=0):  # no fusion: exp(x) and exp(y) stay tensors
+        ex = relax.build(_bounded_module({"n": 1024, "m": 1024}), "llvm")
+    vm = relax.VirtualMachine(ex, tvm.cpu(), memory_cfg="naive")
+    rng = np.random.default_rng(3)
+    for n, m in ((1, 7), (64, 1), (1024, 1000)):
+        allocated.clear()
+        x, y = rng.random(n, dtype="float32"), rng.random(m, dtype="float32")
+        got = vm["main"](x, y).numpy()
+        np.testing.assert_allclose(got, np.exp(x).sum() + np.exp(y).sum(), rtol=1e-4)
+        assert 4096 in allocated  # the shared storage of exp(x) and exp(y), whatever n and m
+    import pytest
+
+    # past the bound the tensor does not fit: a clear error, not a write past the storage
+    with pytest.raises(ValueError, match=r"vm.builtin.alloc_tensor: .*4096"):
+        vm["main"](np.ones(1025, "float32"), np.ones(3, "float32"))
+
+
+def test_a_bad_tir_var_upper_bound_is_a_clear_error():
+    import pytest
+
+    with pytest.raises(ValueError, match="tir_var_upper_bound.*'n' must be a non-negative int"):
+        _planned(_bounded_module({"n": -1}))

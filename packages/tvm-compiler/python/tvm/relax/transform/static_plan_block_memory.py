@@ -1,5 +1,9 @@
 """StaticPlanBlockMemory: the tensors a function allocates for its intermediates share storage
-once their last use has passed, so peak memory is what is live at once, not the sum."""
+once their last use has passed, so peak memory is what is live at once, not the sum.
+
+A function attribute "tir_var_upper_bound" ({name: int}, as upstream) bounds the symbolic vars
+of that name in the function's signature: a tensor whose shape uses them gets a storage of its
+size at the bound, a constant, which other tensors of any shape may then reuse."""
 
 from __future__ import annotations
 
@@ -75,6 +79,45 @@ def _nonneg_range():
     return ConstIntBound(0, 1 << 62)
 
 
+def _upper_bounds(func) -> dict:
+    """{signature TIR var: IntImm bound} from the function's "tir_var_upper_bound" attribute."""
+    from tvm.relax.analysis.struct_info_analysis import tir_vars_in
+    from tvm.tir.expr import IntImm
+
+    attrs = func.attrs
+    if attrs is None or "tir_var_upper_bound" not in attrs:
+        return {}
+    given = attrs["tir_var_upper_bound"]
+    where = "relax.transform.StaticPlanBlockMemory: function attribute 'tir_var_upper_bound'"
+    if not hasattr(given, "items"):
+        raise TypeError(f"{where} must be a dict of var names to ints, got {given!r}")
+    bounds = {}
+    for name, value in given.items():
+        raw = value.value if isinstance(value, IntImm) else value
+        if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+            raise ValueError(
+                f"{where}: the bound of {str(name)!r} must be a non-negative int, got {value!r}"
+            )
+        bounds[str(name)] = raw
+    found = {}
+    for param in func.params:
+        for var in tir_vars_in(param.struct_info):
+            if var.name in bounds and all(var is not v for v in found):
+                found[var] = IntImm(var.dtype, bounds[var.name])
+    return found
+
+
+def _bounded(size, bounds):
+    """size with the bounded vars at their bounds, when that makes it a constant."""
+    from tvm.arith import Analyzer
+    from tvm.tir.functor import substitute
+
+    if not bounds:
+        return size
+    at_bound = Analyzer().simplify(substitute(size, bounds))
+    return at_bound if _const(at_bound) is not None else size
+
+
 def _plan(func, mod):
     from tvm.arith import Analyzer
     from tvm.relax.expr import SeqExpr, Tuple, TupleGetItem, Var, VarBinding
@@ -90,13 +133,14 @@ def _plan(func, mod):
     holds: dict = {}
     tokens: list = []
     escaped: set = set()
+    bounds = _upper_bounds(func)
     for i, (_, binding) in enumerate(bindings):
         value = binding.value
         var = binding.var
         if is_op_call(value, "relax.builtin.alloc_tensor"):
             sinfo = var.struct_info
             if isinstance(sinfo, TensorStructInfo) and sinfo.shape is not None:
-                token = _Token(_nbytes(sinfo), str(sinfo.dtype), i)
+                token = _Token(_bounded(_nbytes(sinfo), bounds), str(sinfo.dtype), i)
                 tokens.append(token)
                 holds[var] = {token}
             continue
