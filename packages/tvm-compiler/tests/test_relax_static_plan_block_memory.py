@@ -192,3 +192,23 @@ def test_a_bad_tir_var_upper_bound_is_a_clear_error():
 
     with pytest.raises(ValueError, match="tir_var_upper_bound.*'n' must be a non-negative int"):
         _planned(_bounded_module({"n": -1}))
+
+
+def test_the_bound_written_as_tvmscript_func_attr_is_honoured():
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+
+    @I.ir_module
+    class Script:
+        @R.function
+        def main(x: R.Tensor(("n",), "float32")) -> R.Tensor((), "float32"):
+            R.func_attr({"tir_var_upper_bound": {"n": 256}})
+            with R.dataflow():
+                a = R.exp(x)
+                s = R.sum(a)
+                R.output(s)
+            return s
+
+    func = _planned(transform.LegalizeOps()(Script))["main"]
+    (storage,) = _storages(func)
+    assert storage.value.args[0].values[0].value == 1024  # 256 floats
