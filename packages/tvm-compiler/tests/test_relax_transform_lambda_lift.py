@@ -420,3 +420,11 @@ def test_a_recursive_local_function_written_in_tvmscript_parses_lifts_and_runs(e
     x, _ = _inputs()
     vm = _vm(RecursiveScript, exec_mode)
     np.testing.assert_allclose(vm["main"](x).numpy(), 11 * x, rtol=1e-5)
+
+
+def test_compiled_closures_run_from_an_exported_library(tmp_path):
+    path = str(tmp_path / "closure.so")
+    relax.build(Closure, target="llvm", exec_mode="compiled").export_library(path)
+    vm = relax.VirtualMachine(tvm.runtime.load_module(path), tvm.cpu())
+    x, y = _inputs()
+    np.testing.assert_allclose(vm["main"](x, y).numpy(), y - x, rtol=1e-6)
