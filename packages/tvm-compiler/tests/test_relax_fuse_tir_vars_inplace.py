@@ -119,6 +119,7 @@ def test_a_symbolic_var_only_tir_vars_name_becomes_the_groups_tir_vars_parameter
     (binding,) = fused["main"].body.blocks[0].bindings
     call = binding.value
     assert len(call.args) == 3  # the fused PrimFunc takes m as a trailing scalar: tir_vars
+    assert isinstance(call.args[2], relax.ShapeExpr)
     prim = fused[call.args[0].name_hint]
     assert prim.params[-1].dtype == "int64" and len(prim.params) == 3
     assert relax.analysis.well_formed(fused)
@@ -214,3 +215,66 @@ def test_inplace_call_index_errors():
     # -1 means a fresh output tensor: any shape
     fresh = bb.normalize(relax.op.call_tir_inplace(k, [x], [0, -1], [out, wrong_dtype]))
     assert isinstance(fresh.struct_info, relax.TupleStructInfo)
+
+
+def _primitive_with_shape_param():
+    """Upstream's FuseTIR case: a Primitive function whose shape parameter ("tir_vars") names
+    a var the tensors use only inside an expression (y: (n - 1, 4))."""
+    from tvm import te, tir
+
+    n = tir.Var("n", "int64")
+
+    def params():
+        return [
+            relax.Var("x", relax.TensorStructInfo((3, 4), "float32")),
+            relax.Var("y", relax.TensorStructInfo((n - 1, 4), "float32")),
+            relax.Var("tir_vars", relax.ShapeStructInfo([n])),
+        ]
+
+    def transpose(a):
+        return te.compute((a.shape[1], a.shape[0]), lambda i, j: a[j, i], name="T_transpose")
+
+    def matmul(a, b):
+        k = te.reduce_axis((0, a.shape[1]), name="k")
+        return te.compute(
+            (a.shape[0], b.shape[1]),
+            lambda i, j: te.sum(a[i, k] * b[k, j], axis=k),
+            name="T_matmul",
+        )
+
+    bb = relax.BlockBuilder()
+    x, y, s = params()
+    with bb.function("fused_transpose_matmul", [x, y, s], attrs={"Primitive": 1}, private=True):
+        with bb.dataflow():
+            lv = bb.emit_te(transpose, x)
+            gv = bb.emit_output(bb.call_te(matmul, y, lv))
+        bb.emit_func_output(gv)
+    fused = bb.get().get_global_var("fused_transpose_matmul")
+    x, y, s = params()
+    with bb.function("main", [x, y, s]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused, [x, y, s]))
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+def test_fuse_tir_turns_a_shape_parameter_into_trailing_scalars_and_a_shape_expr():
+    after = relax.transform.FuseTIR()(_primitive_with_shape_param())
+    (binding,) = after["main"].body.blocks[0].bindings
+    call = binding.value
+    assert isinstance(call.args[2], relax.ShapeExpr)  # tir_vars=R.shape([n]), as upstream
+    prim = after["fused_transpose_matmul"]
+    # x, y, the output, then n
+    assert len(prim.params) == 4 and prim.params[3].dtype == "int64"
+    assert prim.params[3].name == "n" and call.args[2].values[0].name == "n"
+    assert relax.analysis.well_formed(after)
+
+
+@pytest.mark.parametrize("rows", [1, 7, 64])
+def test_a_fused_shape_parameter_runs_for_each_size(rows):
+    after = relax.transform.FuseTIR()(_primitive_with_shape_param())
+    vm = relax.VirtualMachine(tvm.compile(after, target="llvm"), tvm.cpu())
+    rng = np.random.default_rng(rows)
+    x, y = rng.random((3, 4), dtype="float32"), rng.random((rows, 4), dtype="float32")
+    got = vm["main"](x, y, tvm_ffi.Shape([rows + 1])).numpy()
+    np.testing.assert_allclose(got, y @ x.T, rtol=1e-5)

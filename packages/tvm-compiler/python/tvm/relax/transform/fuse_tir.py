@@ -153,6 +153,13 @@ class _Fuse:
 
         for p in self.func.params:
             if isinstance(p.struct_info, ShapeStructInfo):
+                if p.struct_info.values is None or not all(
+                    isinstance(v, TVar) for v in p.struct_info.values
+                ):
+                    raise ValueError(
+                        f"relax.transform.FuseTIR: shape parameter {p.name_hint!r} must list "
+                        f"symbolic vars, got {p.struct_info}"
+                    )
                 for v in p.struct_info.values:
                     if all(v is not w for w in self.scalars):
                         self.scalars.append(v)
@@ -321,12 +328,13 @@ def _rewrite_calls(func, fused, mod):
                 if target is not None:
                     from tvm.relax.struct_info import ShapeStructInfo
 
-                    fields, tir_vars = [], []
+                    fields, shapes = [], []
                     for arg in value.args:
                         if isinstance(arg.struct_info, ShapeStructInfo):
-                            tir_vars.append(arg)  # the group's "tir_vars" parameter
+                            shapes.append(arg)  # the group's "tir_vars" parameter
                             continue
                         fields += _flatten_arg(arg, emit)
+                    tir_vars = _tir_vars_arg(shapes)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
                     sinfo = value.struct_info
                     gv, inplace = target
@@ -344,6 +352,36 @@ def _rewrite_calls(func, fused, mod):
             emit(binding)
 
     return _Calls().rewrite_function(func)
+
+
+def _tir_vars_arg(shapes) -> list:
+    """The fused call's tir_vars: one ShapeExpr of the shape arguments' values, each var once
+    (as the fused PrimFunc's trailing scalar parameters are), as upstream writes it."""
+    from tvm.relax.expr import ShapeExpr
+    from tvm.relax.struct_info import ShapeStructInfo
+
+    values: list = []
+    for arg in shapes:
+        for v in _shape_values(arg):
+            if all(v is not w for w in values):
+                values.append(v)
+    if not values:
+        return []
+    return [with_sinfo(ShapeExpr(values), ShapeStructInfo(values))]
+
+
+def _shape_values(arg) -> list:
+    from tvm.relax.expr import ShapeExpr
+
+    if isinstance(arg, ShapeExpr):
+        return list(arg.values)
+    values = arg.struct_info.values
+    if values is None:
+        raise ValueError(
+            "relax.transform.FuseTIR: a primitive function's shape argument must have known "
+            f"values (the symbolic vars it passes), got {arg.struct_info}"
+        )
+    return list(values)
 
 
 def _flatten_arg(arg, emit) -> list:
