@@ -26,6 +26,14 @@ class MapObj : public Object {
   MapObj() = default;
   MapObj(const MapObj& other) : Object(), entries(other.entries), slots_(other.slots_), shift_(other.shift_) {}
 
+  /*! Read access as apache-tvm-ffi's MapObj gives it: size, and (key, value) pairs in insertion
+   *  order. Iterators are invalidated by any change to the map. */
+  using KVType = std::pair<Any, Any>;
+  using const_iterator = std::vector<KVType>::const_iterator;
+  size_t size() const { return entries.size(); }
+  const_iterator begin() const { return entries.begin(); }
+  const_iterator end() const { return entries.end(); }
+
   const Any* Find(const Any& key) const {
     if (slots_.empty()) return nullptr;
     size_t slot = Probe(key);

@@ -52,6 +52,19 @@ void AttachErrorCopy(PyObject* exc, const tvm::ffi::Error& err) {
 
 }  // namespace
 
+PyObject* SetErrorV(PyObject* type, const char* format, va_list args) {
+  PyErr_FormatV(type, format, args);
+  return nullptr;
+}
+
+PyObject* SetError(PyObject* type, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  SetErrorV(type, format, args);
+  va_end(args);
+  return nullptr;
+}
+
 void SetErrorHooks(PyObject* make, PyObject* kind_of, PyObject* format) {
   Py_XINCREF(make);
   Py_XINCREF(kind_of);
@@ -66,7 +79,7 @@ PyObject* RaiseFFIError() {
   TVMFFIErrorMoveFromRaised(&handle);
   if (handle == nullptr) {
     if (!PyErr_Occurred()) {
-      PyErr_SetString(PyExc_RuntimeError, "an FFI call failed without raising an error");
+      SetError(PyExc_RuntimeError, "an FFI call failed without raising an error");
     }
     return nullptr;
   }
@@ -84,7 +97,7 @@ PyObject* RaiseFFIError() {
     return nullptr;
   }
   if (make_exception == nullptr) {
-    PyErr_Format(PyExc_RuntimeError, "%s: %s", err.kind().c_str(), err.message().c_str());
+    SetError(PyExc_RuntimeError, "%s: %s", err.kind().c_str(), err.message().c_str());
     return nullptr;
   }
   PyObject* kind = PyUnicode_DecodeUTF8(err.kind().data(), err.kind().size(), "replace");
@@ -105,7 +118,7 @@ PyObject* RaiseFFIError() {
   if (exc == nullptr) return nullptr;
   if (!PyExceptionInstance_Check(exc)) {  // a broken hook must not raise a non-exception
     Py_DECREF(exc);
-    PyErr_Format(PyExc_RuntimeError, "%s: %s", err.kind().c_str(), err.message().c_str());
+    SetError(PyExc_RuntimeError, "%s: %s", err.kind().c_str(), err.message().c_str());
     return nullptr;
   }
   PyObject* tb = PyException_GetTraceback(exc);

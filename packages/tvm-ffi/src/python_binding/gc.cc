@@ -44,7 +44,7 @@ int VisitObject(const TVMFFIObject* obj, visitproc visit, void* arg, int depth) 
     case kTVMFFIDict: {  // DictObj is a MapObj
       const auto* map = static_cast<const tvm::ffi::MapObj*>(
           tvm::ffi::details::ObjectUnsafe::FromHeader(const_cast<TVMFFIObject*>(obj)));
-      for (const auto& [key, value] : map->entries) {
+      for (const auto& [key, value] : *map) {
         if (int ret = VisitAny(*key.raw(), visit, arg, depth + 1)) return ret;
         if (int ret = VisitAny(*value.raw(), visit, arg, depth + 1)) return ret;
       }

@@ -4,10 +4,17 @@
 #endif
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <new>
 
 #include "core.h"
+
+#if PY_VERSION_HEX < 0x030C0000
+#include <structmember.h>  // T_PYSSIZET, READONLY: named Py_T_PYSSIZET, Py_READONLY from 3.12
+#define Py_T_PYSSIZET T_PYSSIZET
+#define Py_READONLY READONLY
+#endif
 
 namespace tvm_ffi_py {
 namespace {
@@ -45,7 +52,7 @@ TVM_FFI_INLINE PyObject* CallFunction(PyObject* self, PyObject* const* args, siz
   auto* f = reinterpret_cast<PyFFIFunction*>(self);
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (TVM_FFI_UNLIKELY(kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
-    PyErr_SetString(PyExc_TypeError, "FFI functions take positional arguments only");
+    SetError(PyExc_TypeError, "FFI functions take positional arguments only");
     return nullptr;
   }
   TVMFFIAny stack[kStackArgs];
@@ -65,7 +72,7 @@ TVM_FFI_INLINE PyObject* CallFunction(PyObject* self, PyObject* const* args, siz
   TVMFFIAny result;
   tvm::ffi::details::InitNone(&result);
   if (TVM_FFI_UNLIKELY(f->base.handle == nullptr)) {
-    PyErr_SetString(PyExc_ValueError, "Function is not initialized (its handle was moved out)");
+    SetError(PyExc_ValueError, "Function is not initialized (its handle was moved out)");
     return nullptr;
   }
   TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(f->base.handle);
@@ -97,13 +104,13 @@ PyObject* Function_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:Function", const_cast<char**>(kwlist), &callable)) {
     return nullptr;
   }
-  if (PyObject_TypeCheck(callable, &FunctionType)) {
+  if (PyObject_TypeCheck(callable, FunctionType)) {
     Py_INCREF(callable);
     return callable;
   }
   if (!PyCallable_Check(callable)) {
-    PyErr_Format(PyExc_TypeError, "Function: argument `func` must be callable, got %s",
-                 Py_TYPE(callable)->tp_name);
+    SetError(PyExc_TypeError, "Function: argument `func` must be callable, got %s",
+             Py_TYPE(callable)->tp_name);
     return nullptr;
   }
   TVMFFIObject* handle = FunctionFromPyCallable(callable);
@@ -117,7 +124,7 @@ PyObject* Function_get_release_gil(PyObject* self, void*) {
 
 int Function_set_release_gil(PyObject* self, PyObject* value, void*) {
   if (value == nullptr) {
-    PyErr_SetString(PyExc_AttributeError, "release_gil cannot be deleted");
+    SetError(PyExc_AttributeError, "release_gil cannot be deleted");
     return -1;
   }
   int flag = PyObject_IsTrue(value);
@@ -130,6 +137,29 @@ PyGetSetDef function_getset[] = {
     {"release_gil", Function_get_release_gil, Function_set_release_gil,
      "Whether calls release the GIL while the native code runs (for long-running calls).", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+// Where instances keep their vectorcall function: calls skip building an argument tuple.
+PyMemberDef function_members[] = {
+    {"__vectorcalloffset__", Py_T_PYSSIZET, offsetof(PyFFIFunction, vectorcall), Py_READONLY,
+     nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
+PyType_Slot function_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(Function_new)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void*>(ObjectTraverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(ObjectClear)},
+    {Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
+    {Py_tp_members, function_members},
+    {Py_tp_getset, function_getset},
+    {Py_tp_methods, function_extern_methods},
+    {Py_tp_doc,
+     const_cast<char*>("A callable FFI function. Function(callable) wraps a Python callable.")},
+    {0, nullptr}};
+
+PyType_Spec function_spec = {
+    "tvm_ffi.core.Function", sizeof(PyFFIFunction), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL, function_slots};
 
 // ---------------- Python callables as Functions ----------------
 int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result);
@@ -229,27 +259,19 @@ bool CStackNearlyFull(const char* where) {
   thread_local uintptr_t limit = StackLimit();
   char probe;
   if (limit == 0 || reinterpret_cast<uintptr_t>(&probe) > limit) return false;
-  PyErr_Format(PyExc_RecursionError, "maximum recursion depth exceeded%s (the C stack is nearly full)", where);
+  SetError(PyExc_RecursionError, "maximum recursion depth exceeded%s (the C stack is nearly full)", where);
   return true;
 }
 
-PyTypeObject FunctionType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "tvm_ffi.core.Function";
-  t.tp_basicsize = sizeof(PyFFIFunction);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL;
-  t.tp_base = &ObjectType;
-  t.tp_new = Function_new;
-  t.tp_call = PyVectorcall_Call;
-  t.tp_vectorcall_offset = offsetof(PyFFIFunction, vectorcall);
-  t.tp_getset = function_getset;
-  t.tp_methods = function_extern_methods;
-  t.tp_doc = "A callable FFI function. Function(callable) wraps a Python callable.";
-  return t;
-}();
+PyTypeObject* FunctionType = nullptr;
+
+int InitFunctionType(PyObject* module) {
+  FunctionType = NewType(module, &function_spec, ObjectType);
+  return FunctionType != nullptr ? 0 : -1;
+}
 
 PyObject* NewFunction(TVMFFIObject* handle) {
-  auto* f = PyObject_GC_New(PyFFIFunction, &FunctionType);
+  auto* f = PyObject_GC_New(PyFFIFunction, FunctionType);
   if (f == nullptr) {
     tvm::ffi::Object::DecRefHeader(handle);
     return nullptr;

@@ -26,7 +26,7 @@ DLDevice& Dev(PyObject* self) { return reinterpret_cast<PyFFIDevice*>(self)->dev
 /*! Reads an int argument of Device(...) into an int32; -1 with a TypeError/OverflowError naming it. */
 int ArgToInt(PyObject* value, const char* name, int* out) {
   if (!PyIndex_Check(value)) {
-    PyErr_Format(PyExc_TypeError, "Device: argument `%s` must be an int, got %s", name, Py_TYPE(value)->tp_name);
+    SetError(PyExc_TypeError, "Device: argument `%s` must be an int, got %s", name, Py_TYPE(value)->tp_name);
     return -1;
   }
   int overflow = 0;
@@ -35,7 +35,7 @@ int ArgToInt(PyObject* value, const char* name, int* out) {
   Py_XDECREF(as_int);
   if (v == -1 && PyErr_Occurred()) return -1;
   if (overflow != 0 || v < INT32_MIN || v > INT32_MAX) {
-    PyErr_Format(PyExc_OverflowError, "Device: argument `%s` does not fit in int32: %R", name, value);
+    SetError(PyExc_OverflowError, "Device: argument `%s` does not fit in int32: %R", name, value);
     return -1;
   }
   *out = static_cast<int>(v);
@@ -53,9 +53,9 @@ PyObject* Device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   if (ArgToInt(type_arg, "device_type", &device_type) != 0) return nullptr;
   if (id_arg && ArgToInt(id_arg, "device_id", &device_id) != 0) return nullptr;
   if (device_type <= 0 || device_id < 0) {
-    PyErr_Format(PyExc_ValueError,
-                 "Device: expected a positive device_type and a non-negative device_id, got (%d, %d)",
-                 device_type, device_id);
+    SetError(PyExc_ValueError,
+             "Device: expected a positive device_type and a non-negative device_id, got (%d, %d)",
+             device_type, device_id);
     return nullptr;
   }
   PyObject* self = type->tp_alloc(type, 0);
@@ -76,7 +76,7 @@ PyObject* Device_str(PyObject* self) {
 }
 
 PyObject* Device_richcompare(PyObject* self, PyObject* other, int op) {
-  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, &DeviceType)) Py_RETURN_NOTIMPLEMENTED;
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, DeviceType)) Py_RETURN_NOTIMPLEMENTED;
   bool same = Dev(self).device_type == Dev(other).device_type && Dev(self).device_id == Dev(other).device_id;
   return PyBool_FromLong(op == Py_EQ ? same : !same);
 }
@@ -121,39 +121,59 @@ PyMethodDef device_methods[] = {
     {"__reduce__", Device_reduce, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
-}  // namespace
+/*! Instances hold a reference to their (heap) type, Python subclasses' instances too. */
+void Device_dealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
 
-PyTypeObject DeviceType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "tvm_ffi.core.Device";
-  t.tp_basicsize = sizeof(PyFFIDevice);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-  t.tp_new = Device_new;
-  t.tp_repr = Device_repr;
-  t.tp_str = Device_str;
-  t.tp_richcompare = Device_richcompare;
-  t.tp_hash = Device_hash;
-  t.tp_getset = device_getset;
-  t.tp_methods = device_methods;
-  t.tp_doc = "A device: Device(device_type, device_id). Build one with tvm_ffi.device('cuda:0').";
-  return t;
-}();
+PyType_Slot device_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(Device_new)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(Device_dealloc)},
+    {Py_tp_repr, reinterpret_cast<void*>(Device_repr)},
+    {Py_tp_str, reinterpret_cast<void*>(Device_str)},
+    {Py_tp_richcompare, reinterpret_cast<void*>(Device_richcompare)},
+    {Py_tp_hash, reinterpret_cast<void*>(Device_hash)},
+    {Py_tp_getset, device_getset},
+    {Py_tp_methods, device_methods},
+    {Py_tp_doc, const_cast<char*>("A device: Device(device_type, device_id). Build one with "
+                                  "tvm_ffi.device('cuda:0').")},
+    {0, nullptr}};
 
+PyType_Spec device_spec = {"tvm_ffi.core.Device", sizeof(PyFFIDevice), 0,
+                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, device_slots};
+
+/*! {name: code} of the device types with a name; NULL with a Python error. */
 PyObject* DeviceTypeNames() {
   PyObject* out = PyDict_New();
+  if (out == nullptr) return nullptr;
   for (const auto& d : kDeviceNames) {
     PyObject* code = PyLong_FromLong(d.code);
-    PyDict_SetItemString(out, d.name, code);
+    if (code == nullptr || PyDict_SetItemString(out, d.name, code) != 0) {
+      Py_XDECREF(code);
+      Py_DECREF(out);
+      return nullptr;
+    }
     Py_DECREF(code);
   }
   return out;
 }
 
+}  // namespace
+
+PyTypeObject* DeviceType = nullptr;
+
 int InitDeviceType(PyObject* module) {
-  if (PyType_Ready(&DeviceType) < 0) return -1;
-  Py_INCREF(&DeviceType);
-  if (PyModule_AddObject(module, "Device", reinterpret_cast<PyObject*>(&DeviceType)) < 0) return -1;
-  return PyModule_AddObject(module, "DEVICE_TYPE_CODES", DeviceTypeNames());
+  DeviceType = NewType(module, &device_spec, nullptr);
+  if (DeviceType == nullptr) return -1;
+  PyObject* names = DeviceTypeNames();
+  if (names == nullptr) return -1;
+  if (PyModule_AddObject(module, "DEVICE_TYPE_CODES", names) < 0) {
+    Py_DECREF(names);
+    return -1;
+  }
+  return 0;
 }
 
 }  // namespace tvm_ffi_py

@@ -12,13 +12,25 @@ PyObject* str_exchange_api = nullptr;  // interned "__dlpack_c_exchange_api__"
 PyObject* max_version_kw = nullptr;    // ("max_version",)
 PyObject* max_version = nullptr;       // (major, minor) we accept
 
-void InitNames() {
-  if (str_dlpack != nullptr) return;
+PyObject* str_requires_grad = nullptr;  // interned names of the torch.Tensor state checked below
+PyObject* str_is_conj = nullptr;
+PyObject* str_is_neg = nullptr;
+
+/*! Made once, at import: -1 with a Python error when out of memory. */
+int InitNames() {
   str_dlpack = PyUnicode_InternFromString("__dlpack__");
   str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
+  str_requires_grad = PyUnicode_InternFromString("requires_grad");
+  str_is_conj = PyUnicode_InternFromString("is_conj");
+  str_is_neg = PyUnicode_InternFromString("is_neg");
   // Interned, so producers match the keyword by identity instead of comparing strings.
-  max_version_kw = PyTuple_Pack(1, PyUnicode_InternFromString("max_version"));
+  PyObject* kw = PyUnicode_InternFromString("max_version");
+  max_version_kw = kw ? PyTuple_Pack(1, kw) : nullptr;
+  Py_XDECREF(kw);
   max_version = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+  bool ok = str_dlpack && str_exchange_api && str_requires_grad && str_is_conj && str_is_neg &&
+            max_version_kw && max_version;
+  return ok ? 0 : -1;
 }
 
 /*! The producer type's C exchange table, when it has one of our major version. */
@@ -34,8 +46,6 @@ const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
   }
   return nullptr;
 }
-
-TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
 
 /*! The names and adopting function of one DLPack capsule kind (versioned or legacy). */
 template <typename Managed>
@@ -82,11 +92,11 @@ TVMFFIObject* AdoptCapsule(PyObject* capsule) {
   if (matched) return out;
   if (PyCapsule_IsValid(capsule, CapsuleKind<DLManagedTensorVersioned>::kUsedName) ||
       PyCapsule_IsValid(capsule, CapsuleKind<DLManagedTensor>::kUsedName)) {
-    PyErr_SetString(PyExc_BufferError, "from_dlpack: __dlpack__() returned a capsule that was already consumed");
+    SetError(PyExc_BufferError, "from_dlpack: __dlpack__() returned a capsule that was already consumed");
     return nullptr;
   }
-  PyErr_Format(PyExc_TypeError, "from_dlpack: __dlpack__() returned %s, expected a DLPack capsule",
-               Py_TYPE(capsule)->tp_name);
+  SetError(PyExc_TypeError, "from_dlpack: __dlpack__() returned %s, expected a DLPack capsule",
+           Py_TYPE(capsule)->tp_name);
   return nullptr;
 }
 
@@ -100,11 +110,11 @@ void CapsuleDestructor(PyObject* capsule) {
 }
 
 // ---------------- Tensor type ----------------
-DLTensor* DL(PyObject* self) { return TVMFFITensorGetDLTensorPtr(HandleOf(self)); }
+DLTensor* DL(PyObject* self) { return TVMFFITensorGetDLTensorPtr(WrappedHandle(self)); }
 
 bool CheckInit(PyObject* self) {
-  if (HandleOf(self) == nullptr) {
-    PyErr_SetString(PyExc_ValueError, "Tensor is not initialized");
+  if (WrappedHandle(self) == nullptr) {
+    SetError(PyExc_ValueError, "Tensor is not initialized");
     return false;
   }
   return true;
@@ -113,7 +123,14 @@ bool CheckInit(PyObject* self) {
 PyObject* IntTuple(const int64_t* values, int32_t n) {
   PyObject* out = PyTuple_New(n);
   if (out == nullptr) return nullptr;
-  for (int32_t i = 0; i < n; ++i) PyTuple_SET_ITEM(out, i, PyLong_FromLongLong(values[i]));
+  for (int32_t i = 0; i < n; ++i) {
+    PyObject* item = PyLong_FromLongLong(values[i]);
+    if (item == nullptr) {
+      Py_DECREF(out);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(out, i, item);
+  }
   return out;
 }
 
@@ -148,7 +165,7 @@ PyObject* Tensor_dtype(PyObject* self, void*) {
 
 PyObject* Tensor_device(PyObject* self, void*) {
   if (!CheckInit(self)) return nullptr;
-  auto* dev = PyObject_New(PyFFIDevice, &DeviceType);
+  auto* dev = PyObject_New(PyFFIDevice, DeviceType);
   if (dev) dev->device = DL(self)->device;
   return reinterpret_cast<PyObject*>(dev);
 }
@@ -168,17 +185,17 @@ bool CheckExportDevice(PyObject* self, PyObject* dl_device) {
   int type = 0, id = 0;
   if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &type, &id)) {
     PyErr_Clear();
-    PyErr_Format(PyExc_TypeError,
-                 "Tensor.__dlpack__: argument `dl_device` must be a (device_type, device_id) tuple of ints, got %R",
-                 dl_device);
+    SetError(PyExc_TypeError,
+             "Tensor.__dlpack__: argument `dl_device` must be a (device_type, device_id) tuple of ints, got %R",
+             dl_device);
     return false;
   }
   DLDevice own = DL(self)->device;
   if (type != static_cast<int>(own.device_type) || id != own.device_id) {
-    PyErr_Format(PyExc_BufferError,
-                 "Tensor.__dlpack__: argument `dl_device` is (%d, %d) but the tensor is on (%d, %d); "
-                 "export copies no data between devices",
-                 type, id, static_cast<int>(own.device_type), own.device_id);
+    SetError(PyExc_BufferError,
+             "Tensor.__dlpack__: argument `dl_device` is (%d, %d) but the tensor is on (%d, %d); "
+             "export copies no data between devices",
+             type, id, static_cast<int>(own.device_type), own.device_id);
     return false;
   }
   return true;
@@ -194,14 +211,14 @@ PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
   }
   if (!CheckInit(self)) return nullptr;
   if (copy == Py_True) {
-    PyErr_SetString(PyExc_BufferError, "Tensor.__dlpack__: copy=True is not supported; tensors are shared");
+    SetError(PyExc_BufferError, "Tensor.__dlpack__: copy=True is not supported; tensors are shared");
     return nullptr;
   }
   if (dl_device != Py_None && !CheckExportDevice(self, dl_device)) return nullptr;
   bool versioned = false;
   if (max_version != Py_None) {
     if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) < 1) {
-      PyErr_SetString(PyExc_TypeError, "Tensor.__dlpack__: argument `max_version` must be a (major, minor) tuple");
+      SetError(PyExc_TypeError, "Tensor.__dlpack__: argument `max_version` must be a (major, minor) tuple");
       return nullptr;
     }
     long major = PyLong_AsLong(PyTuple_GET_ITEM(max_version, 0));
@@ -210,13 +227,13 @@ PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
   }
   if (versioned) {
     DLManagedTensorVersioned* managed = nullptr;
-    if (TVMFFITensorToDLPackVersioned(HandleOf(self), &managed) != 0) return RaiseFFIError();
+    if (TVMFFITensorToDLPackVersioned(WrappedHandle(self), &managed) != 0) return RaiseFFIError();
     PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensorVersioned>::kName, CapsuleDestructor<DLManagedTensorVersioned>);
     if (capsule == nullptr) managed->deleter(managed);
     return capsule;
   }
   DLManagedTensor* managed = nullptr;
-  if (TVMFFITensorToDLPack(HandleOf(self), &managed) != 0) return RaiseFFIError();
+  if (TVMFFITensorToDLPack(WrappedHandle(self), &managed) != 0) return RaiseFFIError();
   PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensor>::kName, CapsuleDestructor<DLManagedTensor>);
   if (capsule == nullptr) managed->deleter(managed);
   return capsule;
@@ -237,24 +254,25 @@ PyMethodDef tensor_methods[] = {
     {"__dlpack_device__", Tensor_dlpack_device, METH_NOARGS, "(device_type, device_id)"},
     {nullptr, nullptr, 0, nullptr}};
 
+PyType_Slot tensor_slots[] = {
+    {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void*>(ObjectTraverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(ObjectClear)},
+    {Py_tp_getset, tensor_getset},
+    {Py_tp_methods, tensor_methods},
+    {Py_tp_doc,
+     const_cast<char*>("An n-dimensional array shared with other frameworks through DLPack.")},
+    {0, nullptr}};
+
+PyType_Spec tensor_spec = {"tvm_ffi.core.Tensor", sizeof(PyFFIObject), 0,
+                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+                           tensor_slots};
+
 }  // namespace
 
-PyTypeObject TensorType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "tvm_ffi.core.Tensor";
-  t.tp_basicsize = sizeof(PyFFIObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-  t.tp_base = &ObjectType;
-  t.tp_getset = tensor_getset;
-  t.tp_methods = tensor_methods;
-  t.tp_doc = "An n-dimensional array shared with other frameworks through DLPack.";
-  return t;
-}();
+PyTypeObject* TensorType = nullptr;
 
 namespace {
-PyObject* str_requires_grad = nullptr;  // interned names of the torch.Tensor state checked below
-PyObject* str_is_conj = nullptr;
-PyObject* str_is_neg = nullptr;
 
 /*! 1 when obj's `name` attribute or method (called without arguments) is true; 0 when false or absent. */
 int TruthOf(PyObject* obj, PyObject* name, bool call) {
@@ -276,7 +294,7 @@ TVMFFIObject* AdoptFromProducer(PyObject* obj) {
   if (api != nullptr) {
     DLManagedTensorVersioned* managed = nullptr;
     if (api->managed_tensor_from_py_object_no_sync(obj, &managed) != 0 || managed == nullptr) {
-      if (!PyErr_Occurred()) PyErr_SetString(PyExc_BufferError, "from_dlpack: the producer's exchange API failed");
+      if (!PyErr_Occurred()) SetError(PyExc_BufferError, "from_dlpack: the producer's exchange API failed");
       return nullptr;
     }
     TVMFFIObjectHandle out = nullptr;
@@ -304,17 +322,16 @@ TVMFFIObject* AdoptFromProducer(PyObject* obj) {
 }  // namespace
 
 bool IsDLPackProducer(PyObject* obj) {
-  InitNames();
   // A type lookup through CPython's attribute cache: no exception is raised and cleared.
   return _PyType_Lookup(Py_TYPE(obj), str_dlpack) != nullptr;
 }
 
 TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
-  if (PyObject_TypeCheck(obj, &TensorType)) {
+  if (PyObject_TypeCheck(obj, TensorType)) {
     *is_producer = 1;
-    TVMFFIObject* h = HandleOf(obj);
+    TVMFFIObject* h = WrappedHandle(obj);
     if (h == nullptr) {
-      PyErr_SetString(PyExc_ValueError, "Tensor is not initialized");
+      SetError(PyExc_ValueError, "Tensor is not initialized");
       return nullptr;
     }
     tvm::ffi::Object::IncRefHeader(h);
@@ -322,8 +339,8 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
   }
   if (!IsDLPackProducer(obj)) {
     *is_producer = 0;
-    PyErr_Format(PyExc_TypeError, "from_dlpack: expected an object with __dlpack__, got %s",
-                 Py_TYPE(obj)->tp_name);
+    SetError(PyExc_TypeError, "from_dlpack: expected an object with __dlpack__, got %s",
+             Py_TYPE(obj)->tp_name);
     return nullptr;
   }
   *is_producer = 1;
@@ -331,11 +348,6 @@ TVMFFIObject* TensorFromDLPackProducer(PyObject* obj, int* is_producer) {
 }
 
 bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor) {
-  if (str_is_neg == nullptr) {
-    str_requires_grad = PyUnicode_InternFromString("requires_grad");
-    str_is_conj = PyUnicode_InternFromString("is_conj");
-    str_is_neg = PyUnicode_InternFromString("is_neg");
-  }
   // Only types with is_neg (torch.Tensor) are asked, each state for the dtypes it occurs with.
   if (_PyType_Lookup(Py_TYPE(obj), str_is_neg) == nullptr) return false;
   uint8_t code = TVMFFITensorGetDLTensorPtr(tensor)->dtype.code;
@@ -357,7 +369,7 @@ bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor) {
     int truth = TruthOf(obj, check.name, check.call);
     if (truth < 0) return true;
     if (truth > 0) {
-      PyErr_Format(PyExc_BufferError, "from_dlpack: the %s tensor %s", Py_TYPE(obj)->tp_name, check.message);
+      SetError(PyExc_BufferError, "from_dlpack: the %s tensor %s", Py_TYPE(obj)->tp_name, check.message);
       return true;
     }
   }
@@ -365,9 +377,9 @@ bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor) {
 }
 
 int InitTensorType(PyObject* module) {
-  if (PyType_Ready(&TensorType) < 0) return -1;
-  Py_INCREF(&TensorType);
-  return PyModule_AddObject(module, "Tensor", reinterpret_cast<PyObject*>(&TensorType));
+  if (InitNames() != 0) return -1;
+  TensorType = NewType(module, &tensor_spec, ObjectType);
+  return TensorType != nullptr ? 0 : -1;
 }
 
 }  // namespace tvm_ffi_py

@@ -20,7 +20,7 @@ int IntToAny(PyObject* obj, TVMFFIAny* out) {
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
   if (overflow != 0) {
-    PyErr_Format(PyExc_OverflowError, "int %R does not fit in the FFI's int64", obj);
+    SetError(PyExc_OverflowError, "int %R does not fit in the FFI's int64", obj);
     return -1;
   }
   if (v == -1 && PyErr_Occurred()) return -1;
@@ -62,7 +62,7 @@ TVMFFIObject* SequenceToArray(PyObject* seq) {
     Py_DECREF(item);
     if (ret != 0) return nullptr;
     if (PySequence_Fast_GET_SIZE(seq) != n) {
-      PyErr_SetString(PyExc_RuntimeError, "list changed size during conversion to an FFI Array");
+      SetError(PyExc_RuntimeError, "list changed size during conversion to an FFI Array");
       return nullptr;
     }
     items = PySequence_Fast_ITEMS(seq);  // Python code ran: the list may have moved its items
@@ -93,7 +93,7 @@ TVMFFIObject* DictToMap(PyObject* dict) {
     }
     if (ret != 0) return nullptr;
     if (held && PyDict_GET_SIZE(dict) != n) {
-      PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during conversion to an FFI Map");
+      SetError(PyExc_RuntimeError, "dictionary changed size during conversion to an FFI Map");
       return nullptr;
     }
     obj->Set(std::move(k), std::move(v));
@@ -168,10 +168,10 @@ int IsObjectConvertible(PyObject* obj) {
 TVMFFIObject* ObjectFromConvertible(PyObject* obj) {
   PyObject* as = PyObject_CallMethod(obj, "asobject", nullptr);
   if (as == nullptr) return nullptr;
-  TVMFFIObject* handle = PyObject_TypeCheck(as, &ObjectType) ? reinterpret_cast<PyFFIObject*>(as)->handle : nullptr;
+  TVMFFIObject* handle = PyObject_TypeCheck(as, ObjectType) ? WrappedHandle(as) : nullptr;
   if (handle == nullptr) {
-    PyErr_Format(PyExc_TypeError, "%s.asobject() must return an initialized tvm_ffi.Object, got %s",
-                 Py_TYPE(obj)->tp_name, Py_TYPE(as)->tp_name);
+    SetError(PyExc_TypeError, "%s.asobject() must return an initialized tvm_ffi.Object, got %s",
+             Py_TYPE(obj)->tp_name, Py_TYPE(as)->tp_name);
     Py_DECREF(as);
     return nullptr;
   }
@@ -230,10 +230,10 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     if (temps) temps->Own(out->v_obj);
     return 0;
   }
-  if (tp == &FunctionType || PyObject_TypeCheck(obj, &ObjectType)) {
-    TVMFFIObject* handle = reinterpret_cast<PyFFIObject*>(obj)->handle;
+  if (tp == FunctionType || PyObject_TypeCheck(obj, ObjectType)) {
+    TVMFFIObject* handle = WrappedHandle(obj);
     if (handle == nullptr) {
-      PyErr_Format(PyExc_ValueError, "%s object is not initialized (its handle is None)", tp->tp_name);
+      SetError(PyExc_ValueError, "%s object is not initialized (its handle is None)", tp->tp_name);
       return -1;
     }
     SetObject(out, handle);
@@ -267,7 +267,7 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     if (temps) temps->Own(out->v_obj);
     return 0;
   }
-  if (tp == &DeviceType) {
+  if (tp == DeviceType) {
     return SetDevice(out, obj);
   }
   TVMFFIObject* made = nullptr;
@@ -288,7 +288,7 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
     return ConvertPlainCopy(PyBytes_FromStringAndSize(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj)), out, temps);
   } else if (PyLong_Check(obj)) {
     return IntToAny(obj, out);
-  } else if (PyObject_TypeCheck(obj, &DeviceType)) {
+  } else if (PyObject_TypeCheck(obj, DeviceType)) {
     return SetDevice(out, obj);
   } else if (PyFloat_Check(obj)) {
     out->type_index = kTVMFFIFloat;
@@ -349,7 +349,7 @@ const char* PyTypeName(PyObject* obj) { return Py_TYPE(obj)->tp_name; }
 PyObject* WrapObject(TVMFFIObject* handle) {
   PyObject* cls = ClassForTypeIndex(handle->type_index);
   PyTypeObject* type = reinterpret_cast<PyTypeObject*>(cls);
-  if (type == &FunctionType) return NewFunction(handle);
+  if (type == FunctionType) return NewFunction(handle);
   PyObject* self = type->tp_alloc(type, 0);
   if (self == nullptr) {
     tvm::ffi::Object::DecRefHeader(handle);
@@ -384,7 +384,7 @@ PyObject* AnyToPyOwned(TVMFFIAny* value) {
     case kTVMFFIDataType:
       return DataTypeToPy(value->v_dtype);
     case kTVMFFIDevice: {
-      auto* dev = PyObject_New(PyFFIDevice, &DeviceType);
+      auto* dev = PyObject_New(PyFFIDevice, DeviceType);
       if (dev) dev->device = value->v_device;
       return reinterpret_cast<PyObject*>(dev);
     }
@@ -415,8 +415,8 @@ PyObject* AnyToPyOwned(TVMFFIAny* value) {
     InitNone(value);
     return WrapObject(handle);
   }
-  PyErr_Format(PyExc_TypeError, "cannot convert an FFI value of type index %d to Python",
-               value->type_index);
+  SetError(PyExc_TypeError, "cannot convert an FFI value of type index %d to Python",
+           value->type_index);
   return nullptr;
 }
 

@@ -6,6 +6,7 @@
 #include <tvm_ffi/ffi.h>
 
 #include <atomic>
+#include <cstdarg>
 #include <memory>
 #include <vector>
 
@@ -32,10 +33,35 @@ struct PyFFIDevice {
   DLDevice device;
 };
 
-extern PyTypeObject ObjectType;
-extern PyTypeObject FunctionType;
-extern PyTypeObject TensorType;
-extern PyTypeObject DeviceType;
+/*!
+ * The binding's Python types, made at import by NewType (types.cc) from a PyType_Spec each,
+ * and never freed. Set by the Init*Type functions; the module fails to import otherwise.
+ */
+extern PyTypeObject* ObjectType;
+extern PyTypeObject* FunctionType;
+extern PyTypeObject* TensorType;
+extern PyTypeObject* DeviceType;
+
+/*! The handle a wrapper of ObjectType (or a subclass) holds: NULL when uninitialized; no checks. */
+inline TVMFFIObject* WrappedHandle(PyObject* wrapper) {
+  return reinterpret_cast<PyFFIObject*>(wrapper)->handle;
+}
+
+// ---- types (types.cc) ----
+/*!
+ * The one way the binding makes a Python type: a heap type from `spec` (with `base` as its
+ * base when given), immutable as builtin types are, added to `module` (unless NULL) under
+ * `spec`'s short name. Returns a strong reference the binding keeps, or NULL with an error.
+ */
+PyTypeObject* NewType(PyObject* module, PyType_Spec* spec, PyTypeObject* base);
+int InitObjectTypes(PyObject* module);  // Object and FieldDescriptor (object.cc)
+int InitFunctionType(PyObject* module);
+int InitTensorType(PyObject* module);
+int InitDeviceType(PyObject* module);
+/*! Object's slots, shared by the types deriving from it in C (Function, Tensor). */
+void ObjectDealloc(PyObject* self);
+int ObjectTraverse(PyObject* self, visitproc visit, void* arg);
+int ObjectClear(PyObject* self);
 
 /*!
  * What converting call arguments creates: objects, released after the call, and byte-array
@@ -115,7 +141,16 @@ bool IsTvmFfiCode(const void* addr);
 bool CStackNearlyFull(const char* where);
 
 // ---- errors (error.cc) ----
-/*! Raises this thread's FFI error as a Python exception; returns NULL for convenience. */
+/*!
+ * The binding's one error funnel. A failure becomes the pending Python exception, set by
+ * SetError (a message of ours) or RaiseFFIError (the error an FFI call left on this thread),
+ * never by a C++ exception thrown at Python. A C-API slot then returns NULL or -1; a function
+ * bound with nanobind calls ThrowPending (module.cc), which hands nanobind that same exception.
+ * Both return NULL so that a slot can `return SetError(...)`.
+ */
+PyObject* SetError(PyObject* type, const char* format, ...);
+PyObject* SetErrorV(PyObject* type, const char* format, va_list args);
+/*! Raises this thread's FFI error as a Python exception; returns NULL. */
 PyObject* RaiseFFIError();
 /*! Stores the current Python exception as this thread's FFI error. */
 void SetFFIErrorFromPython();

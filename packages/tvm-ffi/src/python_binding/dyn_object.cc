@@ -56,13 +56,11 @@ int SlotSetter(void* field, const TVMFFIAny* value) {
   TVM_FFI_SAFE_CALL_END();
 }
 
-TVMFFIByteArray Bytes(const std::string& s) { return {s.data(), s.size()}; }
-
 /*! A new reference of obj's handle when it is a live DynObject; NULL with TypeError otherwise. */
 DynObject* DynOf(PyObject* obj, const char* func) {
-  TVMFFIObject* h = PyObject_TypeCheck(obj, &ObjectType) ? reinterpret_cast<PyFFIObject*>(obj)->handle : nullptr;
+  TVMFFIObject* h = PyObject_TypeCheck(obj, ObjectType) ? WrappedHandle(obj) : nullptr;
   if (h == nullptr || h->deleter != DynObjectDeleter) {
-    PyErr_Format(PyExc_TypeError, "%s: expected an initialized py_class object, got %s", func, PyTypeName(obj));
+    SetError(PyExc_TypeError, "%s: expected an initialized py_class object, got %s", func, PyTypeName(obj));
     return nullptr;
   }
   return reinterpret_cast<DynObject*>(h);
@@ -96,9 +94,9 @@ PyObject* RegisterPyClassType(PyObject*, PyObject* args) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
     Py_ssize_t n = PyList_GET_SIZE(names);
     if (info->num_fields != 0 && info->num_fields != n) {
-      PyErr_Format(PyExc_TypeError,
-                   "py_class: type key `%s` is already registered with %d fields; pick another type_key", key,
-                   info->num_fields);
+      SetError(PyExc_TypeError,
+               "py_class: type key `%s` is already registered with %d fields; pick another type_key", key,
+               info->num_fields);
       return nullptr;
     }
     for (Py_ssize_t i = 0; i < n; ++i) {
@@ -135,8 +133,8 @@ PyObject* RegisterPyClassType(PyObject*, PyObject* args) {
 
 /*! dyn_init(self, type_index, *values): gives self a new object holding the values, in slot order. */
 PyObject* DynInit(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-  if (nargs < 2 || !PyObject_TypeCheck(args[0], &ObjectType)) {
-    PyErr_SetString(PyExc_TypeError, "dyn_init: expects (self, type_index, *values)");
+  if (nargs < 2 || !PyObject_TypeCheck(args[0], ObjectType)) {
+    SetError(PyExc_TypeError, "dyn_init: expects (self, type_index, *values)");
     return nullptr;
   }
   int32_t index = static_cast<int32_t>(PyLong_AsLong(args[1]));

@@ -47,14 +47,14 @@ int MlirTrampoline(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAn
 /*! The symbol address of argument `name`: a positive int, else TypeError / ValueError. */
 void* SymbolAddress(PyObject* value, const char* func, const char* name) {
   if (!PyLong_Check(value) || PyBool_Check(value)) {
-    PyErr_Format(PyExc_TypeError, "Function.%s: argument `%s` must be an int address, got %s", func, name,
-                 Py_TYPE(value)->tp_name);
+    SetError(PyExc_TypeError, "Function.%s: argument `%s` must be an int address, got %s", func, name,
+             Py_TYPE(value)->tp_name);
     return nullptr;
   }
   unsigned long long address = PyLong_AsUnsignedLongLong(value);
   if (PyErr_Occurred() || address == 0) {
     PyErr_Clear();
-    PyErr_Format(PyExc_ValueError, "Function.%s: argument `%s` must be a non-null address", func, name);
+    SetError(PyExc_ValueError, "Function.%s: argument `%s` must be a non-null address", func, name);
     return nullptr;
   }
   return reinterpret_cast<void*>(static_cast<uintptr_t>(address));

@@ -37,61 +37,63 @@ PyObject* Object_new(PyTypeObject* type, PyObject*, PyObject*) {
   return self;
 }
 
+}  // namespace
+
 /*! Drops the handle: the FFI object, and the Python objects it holds, may go with it. */
-int Object_clear(PyObject* self) {
-  TVMFFIObject* handle = reinterpret_cast<PyFFIObject*>(self)->handle;
+int ObjectClear(PyObject* self) {
+  TVMFFIObject* handle = WrappedHandle(self);
   reinterpret_cast<PyFFIObject*>(self)->handle = nullptr;
   if (handle) tvm::ffi::Object::DecRefHeader(handle);
   return 0;
 }
 
-void Object_dealloc(PyObject* self) {
+void ObjectDealloc(PyObject* self) {
+  // A heap type's instance holds a reference to its type (subclasses made by class statements
+  // leave dropping it to their heap base, this function).
+  PyTypeObject* type = Py_TYPE(self);
   PyObject_GC_UnTrack(self);
-  Object_clear(self);
-  Py_TYPE(self)->tp_free(self);
+  ObjectClear(self);
+  type->tp_free(self);
+  Py_DECREF(type);
 }
 
 /*!
  * A Python callable held by a Function, or a Python object held in an Array or Map, can refer
  * back to the wrapper: the GC must see through the handle to collect such cycles.
  */
-int Object_traverse(PyObject* self, visitproc visit, void* arg) {
-  // Subclasses made by class statements visit their type in CPython's subtype_traverse.
-  return TraverseHandle(reinterpret_cast<PyFFIObject*>(self)->handle, visit, arg);
+int ObjectTraverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));  // instances of heap types hold their type
+  return TraverseHandle(WrappedHandle(self), visit, arg);
 }
-
-TVMFFIObject* HandleOf(PyObject* self) { return reinterpret_cast<PyFFIObject*>(self)->handle; }
-
-}  // namespace
 
 bool CheckHandleFits(PyTypeObject* type, int32_t type_index, const char* func) {
   // Function and Tensor read their handle's layout directly: a foreign handle would crash them.
-  int32_t needed = PyType_IsSubtype(type, &FunctionType) ? kTVMFFIFunction
-                   : PyType_IsSubtype(type, &TensorType) ? kTVMFFITensor
-                                                         : kTVMFFIObject;
+  int32_t needed = PyType_IsSubtype(type, FunctionType) ? kTVMFFIFunction
+                   : PyType_IsSubtype(type, TensorType) ? kTVMFFITensor
+                                                        : kTVMFFIObject;
   if (needed == kTVMFFIObject || tvm::ffi::details::IsSubtype(type_index, needed)) return true;
   const TVMFFITypeInfo* got = TVMFFIGetTypeInfo(type_index);
-  PyErr_Format(PyExc_TypeError, "%s: a %s cannot hold an object of type %s", func, type->tp_name,
-               got ? got->type_key.data : "unknown");
+  SetError(PyExc_TypeError, "%s: a %s cannot hold an object of type %s", func, type->tp_name,
+           got ? got->type_key.data : "unknown");
   return false;
 }
 
 namespace {
 
 PyObject* Object_richcompare(PyObject* self, PyObject* other, int op) {
-  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, &ObjectType)) {
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, ObjectType)) {
     Py_RETURN_NOTIMPLEMENTED;
   }
-  bool same = HandleOf(self) == HandleOf(other);
+  bool same = WrappedHandle(self) == WrappedHandle(other);
   if (op == Py_NE) same = !same;
   return PyBool_FromLong(same);
 }
 
 Py_hash_t Object_hash(PyObject* self) {
 #if PY_VERSION_HEX >= 0x030D0000
-  return Py_HashPointer(HandleOf(self));  // public from 3.13 on; never returns -1
+  return Py_HashPointer(WrappedHandle(self));  // public from 3.13 on; never returns -1
 #else
-  Py_hash_t h = _Py_HashPointer(HandleOf(self));
+  Py_hash_t h = _Py_HashPointer(WrappedHandle(self));
   return h == -1 ? -2 : h;
 #endif
 }
@@ -99,7 +101,7 @@ Py_hash_t Object_hash(PyObject* self) {
 PyObject* repr_hook = nullptr;  // tvm_ffi's Python repr of reflected objects, once set
 
 PyObject* Object_repr(PyObject* self) {
-  TVMFFIObject* h = HandleOf(self);
+  TVMFFIObject* h = WrappedHandle(self);
   if (h == nullptr) return PyUnicode_FromFormat("<%s (uninitialized)>", Py_TYPE(self)->tp_name);
   if (repr_hook != nullptr) return PyObject_CallOneArg(repr_hook, self);
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
@@ -111,30 +113,30 @@ PyObject* Object_repr(PyObject* self) {
 }
 
 PyObject* Object_same_as(PyObject* self, PyObject* other) {
-  if (!PyObject_TypeCheck(other, &ObjectType)) Py_RETURN_FALSE;
-  return PyBool_FromLong(HandleOf(self) == HandleOf(other));
+  if (!PyObject_TypeCheck(other, ObjectType)) Py_RETURN_FALSE;
+  return PyBool_FromLong(WrappedHandle(self) == WrappedHandle(other));
 }
 
 /*! self.__init_handle_by_constructor__(f, *args): adopt the object that f returns. */
 PyObject* Object_init_handle_by_constructor(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs < 1) {
-    PyErr_SetString(PyExc_TypeError, "__init_handle_by_constructor__: expects a constructor function");
+    SetError(PyExc_TypeError, "__init_handle_by_constructor__: expects a constructor function");
     return nullptr;
   }
   PyObject* result = PyObject_Vectorcall(args[0], args + 1, nargs - 1, nullptr);
   if (result == nullptr) return nullptr;
-  if (!PyObject_TypeCheck(result, &ObjectType) || HandleOf(result) == nullptr) {
-    PyErr_Format(PyExc_TypeError, "__init_handle_by_constructor__: constructor returned %s, expected an Object",
-                 Py_TYPE(result)->tp_name);
+  if (!PyObject_TypeCheck(result, ObjectType) || WrappedHandle(result) == nullptr) {
+    SetError(PyExc_TypeError, "__init_handle_by_constructor__: constructor returned %s, expected an Object",
+             Py_TYPE(result)->tp_name);
     Py_DECREF(result);
     return nullptr;
   }
-  if (!CheckHandleFits(Py_TYPE(self), HandleOf(result)->type_index, "__init_handle_by_constructor__")) {
+  if (!CheckHandleFits(Py_TYPE(self), WrappedHandle(result)->type_index, "__init_handle_by_constructor__")) {
     Py_DECREF(result);
     return nullptr;
   }
-  TVMFFIObject* old = HandleOf(self);
-  reinterpret_cast<PyFFIObject*>(self)->handle = HandleOf(result);
+  TVMFFIObject* old = WrappedHandle(self);
+  reinterpret_cast<PyFFIObject*>(self)->handle = WrappedHandle(result);
   reinterpret_cast<PyFFIObject*>(result)->handle = nullptr;
   Py_DECREF(result);
   if (old) tvm::ffi::Object::DecRefHeader(old);
@@ -143,34 +145,34 @@ PyObject* Object_init_handle_by_constructor(PyObject* self, PyObject* const* arg
 
 /*! self.__move_handle_from__(other): take other's reference, leaving other empty. */
 PyObject* Object_move_handle_from(PyObject* self, PyObject* other) {
-  if (!PyObject_TypeCheck(other, &ObjectType)) {
-    PyErr_SetString(PyExc_TypeError, "__move_handle_from__: expects an Object");
+  if (!PyObject_TypeCheck(other, ObjectType)) {
+    SetError(PyExc_TypeError, "__move_handle_from__: expects an Object");
     return nullptr;
   }
   if (other == self) Py_RETURN_NONE;  // moving onto itself must not drop the reference
-  TVMFFIObject* moved = HandleOf(other);
+  TVMFFIObject* moved = WrappedHandle(other);
   if (moved && !CheckHandleFits(Py_TYPE(self), moved->type_index, "__move_handle_from__")) return nullptr;
-  TVMFFIObject* old = HandleOf(self);
-  reinterpret_cast<PyFFIObject*>(self)->handle = HandleOf(other);
+  TVMFFIObject* old = WrappedHandle(self);
+  reinterpret_cast<PyFFIObject*>(self)->handle = WrappedHandle(other);
   reinterpret_cast<PyFFIObject*>(other)->handle = nullptr;
   if (old) tvm::ffi::Object::DecRefHeader(old);
   Py_RETURN_NONE;
 }
 
 PyObject* Object_get_type_index(PyObject* self, void*) {
-  TVMFFIObject* h = HandleOf(self);
+  TVMFFIObject* h = WrappedHandle(self);
   return PyLong_FromLong(h ? h->type_index : -1);
 }
 
 PyObject* Object_get_type_key(PyObject* self, void*) {
-  TVMFFIObject* h = HandleOf(self);
+  TVMFFIObject* h = WrappedHandle(self);
   if (h == nullptr) Py_RETURN_NONE;
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(h->type_index);
   return PyUnicode_FromStringAndSize(info->type_key.data, info->type_key.size);
 }
 
 PyObject* Object_get_handle(PyObject* self, void*) {
-  return PyLong_FromVoidPtr(HandleOf(self));
+  return PyLong_FromVoidPtr(WrappedHandle(self));
 }
 
 /*! Python-level behaviours of every Object (copy, deepcopy, pickling), set by tvm_ffi at import. */
@@ -180,7 +182,7 @@ PyObject* reduce_hook = nullptr;
 
 PyObject* CallHook(PyObject* hook, PyObject* self, PyObject* extra, const char* name) {
   if (hook == nullptr) {
-    PyErr_Format(PyExc_TypeError, "%s: tvm_ffi did not install its object hooks", name);
+    SetError(PyExc_TypeError, "%s: tvm_ffi did not install its object hooks", name);
     return nullptr;
   }
   return extra ? PyObject_CallFunctionObjArgs(hook, self, extra, nullptr) : PyObject_CallOneArg(hook, self);
@@ -223,12 +225,12 @@ struct PyFieldDescr {
 
 /*! The handle of obj when it is an initialized instance of the field's type; else a TypeError. */
 TVMFFIObject* FieldTarget(PyFieldDescr* d, PyObject* obj) {
-  TVMFFIObject* h = PyObject_TypeCheck(obj, &ObjectType) ? HandleOf(obj) : nullptr;
+  TVMFFIObject* h = PyObject_TypeCheck(obj, ObjectType) ? WrappedHandle(obj) : nullptr;
   if (h == nullptr || !tvm::ffi::details::IsSubtype(h->type_index, d->owner_index)) {
     const TVMFFITypeInfo* owner = TVMFFIGetTypeInfo(d->owner_index);
-    PyErr_Format(PyExc_TypeError, "field %U: expected an initialized %s object, got %s", d->name,
-                 owner ? owner->type_key.data : "FFI", h ? TVMFFIGetTypeInfo(h->type_index)->type_key.data
-                                                         : Py_TYPE(obj)->tp_name);
+    SetError(PyExc_TypeError, "field %U: expected an initialized %s object, got %s", d->name,
+             owner ? owner->type_key.data : "FFI", h ? TVMFFIGetTypeInfo(h->type_index)->type_key.data
+                                                     : Py_TYPE(obj)->tp_name);
     return nullptr;
   }
   return h;
@@ -252,11 +254,11 @@ PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
 /*! Stores value in the field through its setter; `force` skips the read-only check. */
 int FieldStore(PyFieldDescr* d, PyObject* obj, PyObject* value, bool force) {
   if (d->info.setter == nullptr || (!force && !(d->info.flags & kTVMFFIFieldFlagBitMaskWritable))) {
-    PyErr_Format(PyExc_AttributeError, "field %U of %s is read-only (frozen)", d->name, PyTypeName(obj));
+    SetError(PyExc_AttributeError, "field %U of %s is read-only (frozen)", d->name, PyTypeName(obj));
     return -1;
   }
   if (value == nullptr) {
-    PyErr_Format(PyExc_AttributeError, "field %U cannot be deleted", d->name);
+    SetError(PyExc_AttributeError, "field %U cannot be deleted", d->name);
     return -1;
   }
   TVMFFIObject* h = FieldTarget(d, obj);
@@ -279,7 +281,7 @@ int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
 /*! descriptor.set(obj, value): the escape hatch that also writes read-only (frozen) fields. */
 PyObject* Field_force_set(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs != 2) {
-    PyErr_Format(PyExc_TypeError, "FieldDescriptor.set: expects (obj, value), got %zd arguments", nargs);
+    SetError(PyExc_TypeError, "FieldDescriptor.set: expects (obj, value), got %zd arguments", nargs);
     return nullptr;
   }
   if (FieldStore(reinterpret_cast<PyFieldDescr*>(self), args[0], args[1], true) != 0) return nullptr;
@@ -309,43 +311,47 @@ PyGetSetDef field_getset[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 void Field_dealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
   Py_XDECREF(reinterpret_cast<PyFieldDescr*>(self)->name);
-  Py_TYPE(self)->tp_free(self);
+  type->tp_free(self);
+  Py_DECREF(type);
 }
 
-PyTypeObject FieldDescrType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "tvm_ffi.core.FieldDescriptor";
-  t.tp_basicsize = sizeof(PyFieldDescr);
-  t.tp_flags = Py_TPFLAGS_DEFAULT;
-  t.tp_dealloc = Field_dealloc;
-  t.tp_descr_get = Field_get;
-  t.tp_descr_set = Field_set;
-  t.tp_methods = field_methods;
-  t.tp_getset = field_getset;
-  return t;
-}();
+PyType_Slot field_slots[] = {
+    {Py_tp_dealloc, reinterpret_cast<void*>(Field_dealloc)},
+    {Py_tp_descr_get, reinterpret_cast<void*>(Field_get)},
+    {Py_tp_descr_set, reinterpret_cast<void*>(Field_set)},
+    {Py_tp_methods, field_methods},
+    {Py_tp_getset, field_getset},
+    {0, nullptr}};
+
+// Made only by type_info(): Python cannot instantiate it.
+PyType_Spec field_spec = {"tvm_ffi.core.FieldDescriptor", sizeof(PyFieldDescr), 0,
+                          Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, field_slots};
+PyTypeObject* FieldDescrType = nullptr;
+
+PyType_Slot object_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(Object_new)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(ObjectDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void*>(ObjectTraverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(ObjectClear)},
+    {Py_tp_free, reinterpret_cast<void*>(PyObject_GC_Del)},
+    {Py_tp_richcompare, reinterpret_cast<void*>(Object_richcompare)},
+    {Py_tp_hash, reinterpret_cast<void*>(Object_hash)},
+    {Py_tp_repr, reinterpret_cast<void*>(Object_repr)},
+    {Py_tp_methods, object_methods},
+    {Py_tp_getset, object_getset},
+    {Py_tp_doc,
+     const_cast<char*>("Base of every FFI object: a strong reference to a reference-counted object.")},
+    {0, nullptr}};
+
+PyType_Spec object_spec = {"tvm_ffi.core.Object", sizeof(PyFFIObject), 0,
+                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+                           object_slots};
 
 }  // namespace
 
-PyTypeObject ObjectType = [] {
-  PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};
-  t.tp_name = "tvm_ffi.core.Object";
-  t.tp_basicsize = sizeof(PyFFIObject);
-  t.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC;
-  t.tp_new = Object_new;
-  t.tp_dealloc = Object_dealloc;
-  t.tp_traverse = Object_traverse;
-  t.tp_clear = Object_clear;
-  t.tp_free = PyObject_GC_Del;
-  t.tp_richcompare = Object_richcompare;
-  t.tp_hash = Object_hash;
-  t.tp_repr = Object_repr;
-  t.tp_methods = object_methods;
-  t.tp_getset = object_getset;
-  t.tp_doc = "Base of every FFI object: a strong reference to a reference-counted object.";
-  return t;
-}();
+PyTypeObject* ObjectType = nullptr;
 
 void RegisterClass(int32_t type_index, PyObject* cls) {
   ClearInherited();
@@ -360,7 +366,7 @@ PyObject* ClassForTypeIndex(int32_t type_index) {
   if (slot.cls) return slot.cls;
   // Fall back to the nearest registered ancestor and remember it.
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  PyObject* cls = reinterpret_cast<PyObject*>(&ObjectType);
+  PyObject* cls = reinterpret_cast<PyObject*>(ObjectType);
   if (info) {
     for (int32_t d = info->type_depth - 1; d >= 0; --d) {
       int32_t parent = info->type_ancestors[d]->type_index;
@@ -418,18 +424,19 @@ PyObject* DataTypeToPy(DLDataType dtype) {
 }
 
 PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info, int32_t owner_index) {
-  auto* d = PyObject_New(PyFieldDescr, &FieldDescrType);
+  auto* d = PyObject_New(PyFieldDescr, FieldDescrType);
   if (d == nullptr) return nullptr;
   d->info = *info;
   d->owner_index = owner_index;
   d->name = PyUnicode_FromStringAndSize(info->name.data, info->name.size);
+  if (d->name == nullptr) Py_CLEAR(d);
   return reinterpret_cast<PyObject*>(d);
 }
 
 int InitObjectTypes(PyObject* module) {
-  if (PyType_Ready(&ObjectType) < 0 || PyType_Ready(&FieldDescrType) < 0) return -1;
-  Py_INCREF(&ObjectType);
-  return PyModule_AddObject(module, "Object", reinterpret_cast<PyObject*>(&ObjectType));
+  ObjectType = NewType(module, &object_spec, nullptr);
+  FieldDescrType = NewType(nullptr, &field_spec, nullptr);
+  return ObjectType != nullptr && FieldDescrType != nullptr ? 0 : -1;
 }
 
 }  // namespace tvm_ffi_py
