@@ -11,6 +11,7 @@ from .global_info import GlobalInfo  # noqa: E402
 from .module import BaseFunc, GlobalVar, IRModule  # noqa: E402
 from .node import Node  # noqa: E402
 from .op import Op, list_op_names, register_op, register_op_attr  # noqa: E402
+from .serialization import load_json, save_json  # noqa: E402
 from .span import SourceName, Span  # noqa: E402
 from .structural import (  # noqa: E402
     assert_structural_equal,
@@ -36,8 +37,10 @@ __all__ = [
     "assert_structural_equal",
     "get_first_structural_mismatch",
     "list_op_names",
+    "load_json",
     "register_op",
     "register_op_attr",
+    "save_json",
     "structural_equal",
     "structural_hash",
 ]
