@@ -198,6 +198,19 @@ def _renamed(text: str, renames: dict) -> str:
     return text
 
 
+def _global_var_text(gv, **_options) -> str:
+    return f'I.GlobalVar("{gv.name_hint}")'  # upstream's form of a GlobalVar on its own
+
+
+def _is_global_var(node) -> bool:
+    from .module import GlobalVar
+
+    return isinstance(node, GlobalVar)
+
+
+register_printer(_is_global_var, _global_var_text, dialect=("ir", "I"))
+
+
 def show_text(text: str, black_format: bool = False) -> None:
     """Print text (an IR's script) to stdout, formatted by `black` when asked and installed."""
     if black_format:
