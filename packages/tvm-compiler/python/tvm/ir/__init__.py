@@ -5,6 +5,7 @@ from tvm._version_guard import require as _require
 # The compiler is built against one minor series of the runtime; say so before anything else.
 _require("tvm-runtime", needed_by="tvm-compiler")  # the range in pyproject.toml
 
+from . import diagnostics  # noqa: E402  (tvm.ir.diagnostics, as upstream)
 from .dtype import DataType  # noqa: E402
 from .expr import BaseExpr, PrimExpr, Range, RelaxExpr  # noqa: E402
 from .global_info import GlobalInfo  # noqa: E402
@@ -35,6 +36,7 @@ __all__ = [
     "SourceName",
     "Span",
     "assert_structural_equal",
+    "diagnostics",
     "get_first_structural_mismatch",
     "list_op_names",
     "load_json",

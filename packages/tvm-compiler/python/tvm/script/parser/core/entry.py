@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 
-from .diagnostics import Source
+from .diagnostics import Source, through_renderer
 
 
 def caller_vars(depth: int = 2) -> dict:
@@ -50,6 +50,7 @@ def parse_definition(source: Source, node, values: dict):
     raise source.error(node, "expected an @I.ir_module class or a @T.prim_func function")
 
 
+@through_renderer
 def parse(program, extra_vars: dict | None = None, check_well_formed: bool = True):
     """TVMScript text (or a function/class object) as IR; upstream's tvm.script.from_source."""
     del check_well_formed

@@ -8,7 +8,7 @@ from tvm.ir.module import GlobalVar
 from tvm.script.ir_builder import IRBuilder
 from tvm.script.ir_builder.ir import IRModuleFrame
 
-from ..core.diagnostics import Source
+from ..core.diagnostics import Source, through_renderer
 from ..core.entry import caller_vars
 from ..core.parser import Parser
 
@@ -74,6 +74,7 @@ def ir_module(cls=None, check_well_formed: bool = True):
     return _parse_class(cls, caller_vars())
 
 
+@through_renderer
 def _parse_class(cls, values):
     if not isinstance(cls, type):
         raise TypeError(f"I.ir_module: expected a class, got {type(cls).__name__}")
