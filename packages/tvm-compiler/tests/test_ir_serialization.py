@@ -142,6 +142,15 @@ def _document(nodes, root=None):
         (_document([{"type": "int", "data": True}]), r"node 0 \(int\) must hold an int"),
         (_document([{"type": "tir.IntImm", "data": {}}]), "lacks the field 'dtype'"),
         (_document([{"type": "ir.Op", "data": "relax.nope"}]), "no operator named 'relax.nope'"),
+        (_document([{"type": "enum", "data": ["os:sep", "x"]}]), "'os:sep' is not an enum defined"),
+        (
+            _document([{"type": "relax.Var", "class": "os:PathLike", "data": {}}]),
+            "'os:PathLike' is not a subclass defined in tvm",
+        ),
+        (
+            _document([{"type": "relax.Var", "class": "tvm.tir:Var", "data": {}}]),
+            "'tvm.tir:Var' is not a subclass of Var",
+        ),
         (
             _document(
                 [{"type": "ffi.Tensor", "data": {"dtype": "float32", "shape": [2], "data": ""}}]

@@ -144,13 +144,17 @@ class _Writer:
         if isinstance(v, SourceName):
             return {"type": "ir.SourceName", "data": v.name}
         if isinstance(v, Node):
-            if _class_for(v._type_key) is not type(v):
+            cls = _class_for(v._type_key)
+            if cls is None or not isinstance(v, cls):
                 raise TypeError(
                     f"save_json: {type(v).__module__}.{type(v).__qualname__} at {path} has the "
                     f"type key {v._type_key!r}, which names another class; it cannot be saved"
                 )
             fields = {name: self.value(item, f"{path}.{name}") for name, item in vars(v).items()}
-            return {"type": v._type_key, "data": fields}
+            entry = {"type": v._type_key, "data": fields}
+            if type(v) is not cls:  # a subclass keeping its base's key (nn.Parameter, a Var)
+                entry["class"] = f"{type(v).__module__}:{type(v).__qualname__}"
+            return entry
         return self.foreign(v, path)
 
     def items(self, values, path: str) -> list:
@@ -224,7 +228,13 @@ def _class_for(key: str):
                 if sub not in seen:
                     seen.add(sub)
                     stack.append(sub)
-                    _CLASSES[sub._type_key] = None if sub._type_key in _CLASSES else sub
+                    known = _CLASSES.get(sub._type_key, sub)
+                    if known is not None and issubclass(sub, known):
+                        _CLASSES[sub._type_key] = known  # the base-most class of a key
+                    elif known is not None and issubclass(known, sub):
+                        _CLASSES[sub._type_key] = sub
+                    else:
+                        _CLASSES[sub._type_key] = None  # two unrelated classes: neither
     return _CLASSES.get(key)
 
 
@@ -249,7 +259,7 @@ class _Reader:
             raise ValueError(f"load_json: {where} must be an object with a 'type' string")
         kind, data = node["type"], node.get("data")
         try:
-            value = self.decode(kind, data, index, where)
+            value = self.decode(kind, data, index, where, node.get("class"))
         except (TypeError, ValueError, OverflowError) as err:
             text = str(err)
             if text.startswith("load_json:"):
@@ -264,7 +274,7 @@ class _Reader:
             )
         return data
 
-    def decode(self, kind: str, data, index: int, where: str):
+    def decode(self, kind: str, data, index: int, where: str, subclass=None):
         def refs(items):
             self.need(items, list, "a list of node indices", where, kind)
             return [self.ref(i, index, where) for i in items]
@@ -326,6 +336,8 @@ class _Reader:
         if cls is None:
             raise ValueError(f"load_json: {where} has the unknown type {kind!r}")
         self.need(data, dict, "an object of field name to node index", where, kind)
+        if subclass is not None:
+            cls = _subclass(cls, subclass)
         missing = [name for name in cls._fields if name not in data]
         if missing:
             raise ValueError(f"load_json: {where} ({kind}) lacks the field {missing[0]!r}")
@@ -337,18 +349,32 @@ class _Reader:
         return obj
 
 
-def _enum_member(data):
-    # Only the stack's own enums (ForKind, CallEffectKind, ...): a document names no other
-    # module to import.
-    if len(data) != 2 or not all(isinstance(part, str) for part in data):
-        raise ValueError(f"an enum entry is [class, member name], got {data!r}")
-    where, name = data
+def _subclass(base, where):
+    """The class named where ("module:qualname"), a subclass of base in a tvm module."""
+    cls = _tvm_class(where, "a subclass")
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise ValueError(f"{where!r} is not a subclass of {base.__name__}")
+    return cls
+
+
+def _tvm_class(where, what: str):
+    # Only the stack's own classes: a document names no other module to import.
+    if not isinstance(where, str):
+        raise ValueError(f"{what} is named by a 'module:qualname' string, got {where!r}")
     module, _, qualname = where.partition(":")
     if not (module == "tvm" or module.startswith("tvm.")):
-        raise ValueError(f"{where!r} is not an enum of tvm")
+        raise ValueError(f"{where!r} is not {what} defined in tvm")
     cls = importlib.import_module(module)
     for part in qualname.split("."):
         cls = getattr(cls, part, None)
+    return cls
+
+
+def _enum_member(data):
+    if len(data) != 2 or not all(isinstance(part, str) for part in data):
+        raise ValueError(f"an enum entry is [class, member name], got {data!r}")
+    where, name = data
+    cls = _tvm_class(where, "an enum")
     if not (isinstance(cls, type) and issubclass(cls, enum.Enum)) or name not in cls.__members__:
         raise ValueError(f"{where!r} has no enum member {name!r}")
     return cls[name]
