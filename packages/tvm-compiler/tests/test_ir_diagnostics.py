@@ -59,6 +59,29 @@ def test_mistakes_inside_nested_blocks_are_reported_with_those_outside():
     ]
 
 
+def test_mistakes_in_two_functions_of_a_module_are_reported_together():
+    src = (
+        "from tvm.script import ir as I\n"
+        "from tvm.script import relax as R\n"
+        "from tvm.script import tir as T\n"
+        "@I.ir_module\n"
+        "class Module:\n"
+        "    @T.prim_func\n"
+        '    def f(A: T.Buffer((4,), "float32")):\n'
+        "        A[0] = y\n"
+        "    @R.function\n"
+        '    def g(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):\n'
+        "        return R.add(x, z)\n"
+    )
+    assert rendered_error(src) == (
+        "error: name 'y' is not defined\n --> <string>:8:16\n   |\n 8 |         A[0] = y\n"
+        "   |                ^\n"
+        "\n"
+        "error: name 'z' is not defined\n  --> <string>:11:25\n    |\n"
+        " 11 |         return R.add(x, z)\n    |                         ^"
+    )
+
+
 def test_the_error_carries_its_diagnostics_and_the_span_of_the_first():
     with pytest.raises(tvm.error.DiagnosticError) as info:
         tvm.script.from_source(TIR + "    A[0] = y\n    A[1] = z\n")
