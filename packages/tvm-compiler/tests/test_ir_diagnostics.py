@@ -50,6 +50,41 @@ def test_relax_reports_independent_mistakes_together():
     assert errors[1].splitlines()[1] == " --> <string>:5:23"
 
 
+def test_a_correct_local_function_after_a_mistake_does_not_stop_the_report():
+    src = (
+        RELAX
+        + "    a = R.add(x, y)\n"
+        + "    @R.function\n"
+        + '    def inner(z: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):\n'
+        + "        return z\n"
+        + "    b = R.multiply(x, w)\n"
+        + "    return x\n"
+    )
+    errors = rendered_error(src).split("\n\n")
+    assert [e.splitlines()[0] for e in errors] == [
+        "error: name 'y' is not defined",
+        "error: name 'w' is not defined",
+    ]
+
+
+def test_a_mistake_in_a_local_function_is_reported_with_those_around_it():
+    src = (
+        RELAX
+        + "    a = R.add(x, y)\n"
+        + "    @R.function\n"
+        + '    def inner(z: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):\n'
+        + "        return R.add(z, q)\n"
+        + "    b = R.multiply(x, w)\n"
+        + "    return x\n"
+    )
+    errors = rendered_error(src).split("\n\n")
+    assert [e.splitlines()[0] for e in errors] == [
+        "error: name 'y' is not defined",
+        "error: name 'q' is not defined",
+        "error: name 'w' is not defined",
+    ]
+
+
 def test_mistakes_inside_nested_blocks_are_reported_with_those_outside():
     src = TIR + "    for i in range(4):\n        A[i] = q\n    A[0] = r\n"
     errors = rendered_error(src).split("\n\n")

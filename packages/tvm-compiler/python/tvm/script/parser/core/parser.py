@@ -90,7 +90,7 @@ class Parser:
         next statement and independent mistakes are reported together."""
         import ast
 
-        if getattr(err, "complete", False):
+        if getattr(err, "complete", None) is self:
             raise err  # already every error there is (parsing could not go on below)
         where = self.source.span(stmt)
         follows = isinstance(err, Cascade) or any(
@@ -109,10 +109,10 @@ class Parser:
         none was recorded (what fails after an error has been recorded follows from it)."""
         if not self.errors:
             return err
-        if err is not None and getattr(err, "complete", False):
+        if err is not None and getattr(err, "complete", None) is self:
             return err
         final = combined(self.errors)
-        final.complete = True
+        final.complete = self  # a local function's parser reports its own errors so
         return final
 
     def call(self, func, args, kwargs):
