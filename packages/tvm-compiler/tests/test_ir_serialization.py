@@ -115,8 +115,26 @@ def test_the_document_is_a_node_graph_with_its_format_named():
     assert value == {"type": "int", "data": 3}
 
 
+def test_a_chain_thousands_deep_saves_and_loads():
+    # The writer keeps its own stack: no RecursionError however deep the IR is.
+    expr = tir.Var("x", "int32")
+    for i in range(3000):
+        expr = expr + i
+    text = tvm.ir.save_json(expr)
+    assert tvm.ir.save_json(tvm.ir.load_json(text)) == text
+
+
+def test_a_container_holding_itself_is_a_value_error_naming_where():
+    cycle = [1]
+    cycle.append(cycle)
+    with pytest.raises(ValueError, match=r"save_json: node\[1\] holds itself"):
+        tvm.ir.save_json(cycle)
+
+
 def test_saving_something_that_is_not_ir_names_the_function_and_where_it_is():
-    with pytest.raises(TypeError, match=r"save_json: cannot save a builtins.function \(found at "):
+    with pytest.raises(
+        TypeError, match=r"save_json: cannot save a builtins.function \(found at node\['f'\]\)"
+    ):
         tvm.ir.save_json({"f": lambda: 0})
 
 

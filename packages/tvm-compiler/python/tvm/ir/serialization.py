@@ -91,19 +91,51 @@ class _Writer:
         self.memo[key] = len(self.nodes) - 1
         return len(self.nodes) - 1
 
-    def value(self, v, path: str) -> int:
+    def _key(self, v):
         key = _primitive_key(v)
-        if key is None:
-            key = id(v)
-        index = self.memo.get(key)
+        return id(v) if key is None else key
+
+    def value(self, root, path: str) -> int:
+        """The index of root's entry, written after those of everything it holds. The walk
+        keeps its own stack: an expression chain thousands deep needs no Python recursion."""
+        index = self.memo.get(self._key(root))
         if index is not None:
             return index
-        entry = self.entry(v, path)
-        if not isinstance(key, tuple):
-            self.keep.append(v)
-        return self.add(key, entry)
+        # A frame: [object, its label in the parent, parent frame, children pushed?]
+        stack = [[root, path, None, False]]
+        ancestors: set = set()  # ids of the objects whose children are being written
+        while stack:
+            frame = stack[-1]
+            v = frame[0]
+            key = self._key(v)
+            if key in self.memo:  # pushed twice (held by two objects): written already
+                stack.pop()
+                continue
+            if not frame[3]:
+                frame[3] = True
+                pending = []
+                for child, label in _children(v):
+                    if self.memo.get(self._key(child)) is not None:
+                        continue
+                    if id(child) in ancestors or child is v:
+                        raise ValueError(f"save_json: {_path_of(frame)}{label} holds itself")
+                    pending.append([child, label, frame, False])
+                if pending:
+                    ancestors.add(id(v))
+                    stack.extend(reversed(pending))
+                    continue
+            stack.pop()
+            ancestors.discard(id(v))
+            entry = self.entry(v, frame)
+            if not isinstance(key, tuple):
+                self.keep.append(v)
+            self.add(key, entry)
+        return self.memo[self._key(root)]
 
-    def entry(self, v, path: str) -> dict:
+    def ref(self, v) -> int:
+        return self.memo[self._key(v)]
+
+    def entry(self, v, frame) -> dict:
         from .op import Op
         from .span import SourceName
 
@@ -130,14 +162,13 @@ class _Writer:
         if isinstance(v, bytes):
             return {"type": "ffi.Bytes", "data": base64.b64encode(v).decode("ascii")}
         if isinstance(v, tuple):
-            return {"type": "ffi.Array", "data": self.items(v, path)}
+            return {"type": "ffi.Array", "data": [self.ref(item) for item in v]}
         if isinstance(v, list):
-            return {"type": "list", "data": self.items(v, path)}
+            return {"type": "list", "data": [self.ref(item) for item in v]}
         if isinstance(v, dict):
             flat = []
             for key, item in v.items():
-                flat.append(self.value(key, f"{path}[key {key!r}]"))
-                flat.append(self.value(item, f"{path}[{key!r}]"))
+                flat += [self.ref(key), self.ref(item)]
             return {"type": "ffi.Map", "data": flat}
         if isinstance(v, Op):
             return {"type": "ir.Op", "data": v.name}
@@ -147,24 +178,23 @@ class _Writer:
             cls = _class_for(v._type_key)
             if cls is None or not isinstance(v, cls):
                 raise TypeError(
-                    f"save_json: {type(v).__module__}.{type(v).__qualname__} at {path} has the "
-                    f"type key {v._type_key!r}, which names another class; it cannot be saved"
+                    f"save_json: {type(v).__module__}.{type(v).__qualname__} at "
+                    f"{_path_of(frame)} has the type key {v._type_key!r}, which names another "
+                    "class; it cannot be saved"
                 )
-            fields = {name: self.value(item, f"{path}.{name}") for name, item in vars(v).items()}
+            fields = {name: self.ref(item) for name, item in vars(v).items()}
             entry = {"type": v._type_key, "data": fields}
             if type(v) is not cls:  # a subclass keeping its base's key (nn.Parameter, a Var)
                 entry["class"] = f"{type(v).__module__}:{type(v).__qualname__}"
             return entry
-        return self.foreign(v, path)
+        return self.foreign(v, frame)
 
-    def items(self, values, path: str) -> list:
-        return [self.value(item, f"{path}[{i}]") for i, item in enumerate(values)]
-
-    def foreign(self, v, path: str) -> dict:
+    def foreign(self, v, frame) -> dict:
         import tvm_ffi
         from tvm.target import Target
 
         if isinstance(v, Target):
+            path = _path_of(frame)
             host = None if v.host is None else self.value(v.host, f"{path}.host")
             return {
                 "type": "Target",
@@ -178,9 +208,36 @@ class _Writer:
             return {"type": "Device", "data": [int(v.device_type), int(v.device_id)]}
         raise TypeError(
             f"save_json: cannot save a {type(v).__module__}.{type(v).__qualname__} "
-            f"(found at {path}); IR nodes, modules, tensors, targets, containers and "
-            "scalars can be saved"
+            f"(found at {_path_of(frame)}); IR nodes, modules, tensors, targets, containers "
+            "and scalars can be saved"
         )
+
+
+def _children(v) -> list:
+    """(value, label) for each value v holds, in the order its entry lists them."""
+    from .op import Op
+    from .span import SourceName
+
+    if isinstance(v, (tuple, list)):
+        return [(item, f"[{i}]") for i, item in enumerate(v)]
+    if isinstance(v, dict):
+        out = []
+        for key, item in v.items():
+            out += [(key, f"[key {key!r}]"), (item, f"[{key!r}]")]
+        return out
+    if isinstance(v, Node) and not isinstance(v, (Op, SourceName)):
+        return [(item, f".{name}") for name, item in vars(v).items()]
+    return []
+
+
+def _path_of(frame) -> str:
+    """Where frame's value sits below the saved value (node.body.seq[2]...), built only for
+    an error message."""
+    labels = []
+    while frame is not None:
+        labels.append(frame[1])
+        frame = frame[2]
+    return "".join(reversed(labels))
 
 
 def _primitive_key(v):
@@ -260,7 +317,7 @@ class _Reader:
         kind, data = node["type"], node.get("data")
         try:
             value = self.decode(kind, data, index, where, node.get("class"))
-        except (TypeError, ValueError, OverflowError) as err:
+        except (TypeError, ValueError, OverflowError, ImportError) as err:
             text = str(err)
             if text.startswith("load_json:"):
                 raise ValueError(text) from None
