@@ -68,6 +68,14 @@ def test_the_module_saves_as_json_keeping_the_classes_and_prints():
     assert 'linear_weight: R.Tensor((4, 6), dtype="float32")' in mod.script()
 
 
+def test_the_module_round_trips_through_tvmscript():
+    # Parsed back, the parameters are plain relax.Vars: equal, as they have the same type key.
+    mod, _ = _mlp()
+    again = tvm.script.from_source(mod.script())
+    tvm.ir.assert_structural_equal(mod, again)
+    assert tvm.ir.structural_hash(mod) == tvm.ir.structural_hash(again)
+
+
 def test_layers_outside_a_builder_and_bad_shapes_are_errors():
     with pytest.raises(RuntimeError, match="nn.Parameter: no BlockBuilder function is being built"):
         nn.Linear(2, 3)
