@@ -3,7 +3,10 @@
 import numpy as np
 import pytest
 import tvm
+from relax_programs import if_on_symbolic_module, mlp_module
 from tvm import relax, tir
+from tvm.ir.node import Node
+from tvm.script import from_source
 
 
 def _parts():
@@ -31,8 +34,87 @@ def test_relax_expressions_and_struct_info():
     assert relax.PrimValue(3).script() == "R.prim_value(3)"
 
 
-def test_a_global_var_prints_as_upstream():
+def test_a_global_var_and_an_op_print_as_upstream():
     assert tvm.ir.GlobalVar("main").script() == 'I.GlobalVar("main")'
+    assert tvm.ir.Op.get("relax.add").script() == 'I.Op("relax.add")'
+
+
+def _find(value, wanted, seen=None):
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return None
+    seen.add(id(value))
+    if isinstance(value, wanted):
+        return value
+    children = vars(value).values() if isinstance(value, Node) else ()
+    if isinstance(value, (list, tuple)):
+        children = value
+    elif isinstance(value, dict):
+        children = value.values()
+    for child in children:
+        found = _find(child, wanted, seen)
+        if found is not None:
+            return found
+    return None
+
+
+def test_a_block_outside_its_realize_prints_with_no_realize_as_upstream():
+    func = from_source(
+        "from tvm.script import tir as T\n"
+        "@T.prim_func\n"
+        'def f(A: T.Buffer((128, 64), "float32")):\n'
+        "    for i, j in T.grid(128, 64):\n"
+        '        with T.block("block"):\n'
+        "            vi = T.axis.spatial(128, i)\n"
+        "            vj = T.axis.reduce(64, j)\n"
+        "            T.reads()\n"
+        "            T.writes()\n"
+        "            T.evaluate(0)\n"
+    )
+    block = _find(func.body, tir.stmt.Block)
+    block = block if block.name_hint == "block" else _find(block.body, tir.stmt.Block)
+    assert block.script() == (
+        'with T.block("block", no_realize=True):\n'
+        "    vi = T.axis.spatial(128)\n"
+        "    vj = T.axis.reduce(64)\n"
+        "    T.reads()\n"
+        "    T.writes()\n"
+        "    T.evaluate(0)"
+    )
+
+
+def test_a_relax_if_on_its_own_ends_each_branch_with_its_value():
+    node = _find(if_on_symbolic_module(), relax.If)
+    assert node.script() == (
+        "if R.prim_value(N % 16 == 0):\n    R.prim_value(5)\nelse:\n    R.prim_value(10)"
+    )
+
+
+def test_every_node_of_a_module_prints_on_its_own():
+    # Spans and source names are locations, not IR: upstream gives them no script either.
+    for mod in (mlp_module(), if_on_symbolic_module()):
+        nodes = []
+        _collect(mod, set(), nodes)
+        assert len(nodes) > 30
+        for node in nodes:
+            if isinstance(node, (tvm.ir.Span, tvm.ir.SourceName)):
+                continue
+            text = node.script()
+            assert not text.startswith(f"{type(node).__name__}("), text
+
+
+def _collect(value, seen, out):
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, Node):
+        out.append(value)
+        value = list(vars(value).values())
+    if isinstance(value, dict):
+        value = [*value.keys(), *value.values()]
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _collect(item, seen, out)
 
 
 def test_a_relax_constant_on_its_own_carries_the_metadata_comment_or_section():

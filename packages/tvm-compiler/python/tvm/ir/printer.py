@@ -198,17 +198,23 @@ def _renamed(text: str, renames: dict) -> str:
     return text
 
 
-def _global_var_text(gv, **_options) -> str:
-    return f'I.GlobalVar("{gv.name_hint}")'  # upstream's form of a GlobalVar on its own
-
-
-def _is_global_var(node) -> bool:
+def _global_var_text(node, **_options) -> str:
+    # Upstream's forms of a GlobalVar and an Op on their own.
     from .module import GlobalVar
 
-    return isinstance(node, GlobalVar)
+    if isinstance(node, GlobalVar):
+        return f'I.GlobalVar("{node.name_hint}")'
+    return f'I.Op("{node.name}")'
 
 
-register_printer(_is_global_var, _global_var_text, dialect=("ir", "I"))
+def _is_global_var_or_op(node) -> bool:
+    from .module import GlobalVar
+    from .op import Op
+
+    return isinstance(node, (GlobalVar, Op))
+
+
+register_printer(_is_global_var_or_op, _global_var_text, dialect=("ir", "I"))
 
 
 def show_text(text: str, black_format: bool = False) -> None:

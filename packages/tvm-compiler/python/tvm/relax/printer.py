@@ -363,6 +363,16 @@ def _print(
         out = []
         printer.binding(node, "", out)
         return "\n".join(out)
+    if isinstance(node, X.If):  # on its own: each branch ends with its value, as upstream
+        out = [f"if {printer.expr(node.cond)}:"]
+        for i, branch in enumerate((node.true_branch, node.false_branch)):
+            if i:
+                out.append("else:")
+            blocks = branch.blocks if isinstance(branch, X.SeqExpr) else []
+            printer.blocks(blocks, "    ", out)
+            value = branch.body if isinstance(branch, X.SeqExpr) else branch
+            out.append("    " + printer.expr(value))
+        return "\n".join(out)
     if isinstance(node, (X.BindingBlock, X.SeqExpr)):
         out = []
         seq = isinstance(node, X.SeqExpr)
