@@ -201,6 +201,27 @@ def test_load_json_of_a_non_string_is_a_type_error():
         tvm.ir.load_json(3)
 
 
+def _function_names(mod):
+    return sorted(gv.name_hint for gv in mod.functions)
+
+
+def test_nodes_pickle_through_their_json_and_cross_to_a_child_process():
+    import pickle
+
+    from tvm.contrib.popen_pool import PopenWorker
+
+    mod = mlp_module()
+    again = pickle.loads(pickle.dumps(mod))
+    tvm.ir.assert_structural_equal(mod, again)
+    assert pickle.loads(pickle.dumps(tvm.ir.Op.get("relax.add"))) is tvm.ir.Op.get("relax.add")
+    worker = PopenWorker()
+    worker.send(_function_names, (mod,))
+    assert worker.recv() == _function_names(mod)
+    worker.kill()
+    with pytest.raises(TypeError, match="save_json: cannot save a builtins.function"):
+        pickle.dumps(_tiled.with_attr("callback", lambda: 0))
+
+
 def test_save_and_load_work_without_numpy():
     # tvm-compiler does not depend on NumPy: an install without it saves and loads modules.
     code = (

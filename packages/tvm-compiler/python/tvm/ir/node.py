@@ -100,7 +100,11 @@ class Node:
         return sys.getrefcount(self) - _USE_COUNT_OVERHEAD
 
     def __reduce__(self):
-        raise TypeError(f"{type(self).__name__}: IR nodes are not picklable")
+        # As upstream's objects: a node pickles as its tvm.ir.save_json text, so IR crosses
+        # to other processes (tvm.contrib.popen_pool); loading gives a structurally equal copy.
+        from .serialization import load_json, save_json
+
+        return (load_json, (save_json(self),))
 
     def __repr__(self):
         from .printer import node_to_str
