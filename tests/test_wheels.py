@@ -99,3 +99,8 @@ def test_documented_install_command_works(dist_dir, tmp_path):
     result = run([python, "-c", code])
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["int32", "compile"]
+    # tvm.ir.save_json / load_json need nothing beyond the wheels (no NumPy).
+    code = "import tvm; x = tvm.tir.Var('x'); print(tvm.ir.load_json(tvm.ir.save_json(x + 1)))"
+    result = run([python, "-c", code])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "x + 1"

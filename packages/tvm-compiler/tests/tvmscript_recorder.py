@@ -51,6 +51,8 @@ def pytest_sessionfinish(session, exitstatus):
             tvm.ir.assert_structural_equal(func, again)
             if again.script() != text:
                 raise AssertionError("printing the parsed function gives other text")
+            # And through tvm.ir.save_json / load_json.
+            tvm.ir.assert_structural_equal(func, tvm.ir.load_json(tvm.ir.save_json(func)))
         except Exception:  # noqa: BLE001
             failures.append({"text": text, "error": traceback.format_exc(limit=3)})
     with open(os.environ["TVMSCRIPT_ROUNDTRIP_REPORT"], "w") as out:

@@ -136,6 +136,7 @@ def _same(a, b):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    import tvm
     from tvm.script import from_source
 
     items = [f for f in _FUNCS.values() if _standalone(f)] + list(_MODS.values())
@@ -146,11 +147,13 @@ def pytest_sessionfinish(session, exitstatus):
     for item in items:
         text = None
         try:
-            text = item.script()
+            text = item.script(show_meta=True)  # tensor constants are in its metadata
             again = from_source(text)
             _same(item, again)
-            if again.script() != text:
+            if again.script(show_meta=True) != text:
                 raise AssertionError("printing the parsed IR gives other text")
+            # And through tvm.ir.save_json / load_json, which keeps the blocks as they are.
+            tvm.ir.assert_structural_equal(item, tvm.ir.load_json(tvm.ir.save_json(item)))
         except Exception:  # noqa: BLE001
             failures.append({"text": text, "error": traceback.format_exc(limit=3)})
     with open(os.environ["TVMSCRIPT_ROUNDTRIP_REPORT"], "w") as out:

@@ -5,12 +5,14 @@ from tvm._version_guard import require as _require
 # The compiler is built against one minor series of the runtime; say so before anything else.
 _require("tvm-runtime", needed_by="tvm-compiler")  # the range in pyproject.toml
 
+from . import diagnostics  # noqa: E402  (tvm.ir.diagnostics, as upstream)
 from .dtype import DataType  # noqa: E402
 from .expr import BaseExpr, PrimExpr, Range, RelaxExpr  # noqa: E402
 from .global_info import GlobalInfo  # noqa: E402
 from .module import BaseFunc, GlobalVar, IRModule  # noqa: E402
 from .node import Node  # noqa: E402
 from .op import Op, list_op_names, register_op, register_op_attr  # noqa: E402
+from .serialization import load_json, save_json  # noqa: E402
 from .span import SourceName, Span  # noqa: E402
 from .structural import (  # noqa: E402
     assert_structural_equal,
@@ -34,10 +36,13 @@ __all__ = [
     "SourceName",
     "Span",
     "assert_structural_equal",
+    "diagnostics",
     "get_first_structural_mismatch",
     "list_op_names",
+    "load_json",
     "register_op",
     "register_op_attr",
+    "save_json",
     "structural_equal",
     "structural_hash",
 ]

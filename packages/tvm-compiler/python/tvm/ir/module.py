@@ -173,10 +173,13 @@ class IRModule(Node):
         """The module in TVMScript (`@I.ir_module class Module:`), as upstream prints it."""
         from .printer import _find, apply_options, module_script
 
-        whole_module_printer = _find(self)  # an IR family printing whole modules (Relax)
+        show_meta = bool(options.get("show_meta", False))
+        whole_module_printer = _find(self)  # an IR family printing whole modules
         if whole_module_printer is not None:
-            return apply_options(whole_module_printer(self), options, "IRModule")
-        return apply_options(module_script(self), options, "IRModule")
+            text = whole_module_printer(self, show_meta=show_meta)
+        else:
+            text = module_script(self, show_meta=show_meta)
+        return apply_options(text, options, "IRModule")
 
     def __repr__(self):
         return self.script()

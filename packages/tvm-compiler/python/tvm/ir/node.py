@@ -100,12 +100,31 @@ class Node:
         return sys.getrefcount(self) - _USE_COUNT_OVERHEAD
 
     def __reduce__(self):
-        raise TypeError(f"{type(self).__name__}: IR nodes are not picklable")
+        # As upstream's objects: a node pickles as its tvm.ir.save_json text, so IR crosses
+        # to other processes (tvm.contrib.popen_pool); loading gives a structurally equal copy.
+        from .serialization import load_json, save_json
+
+        return (load_json, (save_json(self),))
 
     def __repr__(self):
         from .printer import node_to_str
 
         return node_to_str(self)
+
+    def script(self, **options) -> str:
+        """The node in TVMScript, as upstream's Scriptable.script prints it (a statement, an
+        expression, a buffer, struct info, ...); options are upstream's (show_meta=,
+        tir_prefix=, ...). Functions and modules print whole (their classes override this)."""
+        from .printer import apply_options, node_to_str
+
+        text = node_to_str(self, show_meta=bool(options.get("show_meta", False)))
+        return apply_options(text, options, type(self).__name__)
+
+    def show(self, black_format: bool = False, **options) -> None:
+        """Print the node's script (formatted by `black` when asked and installed)."""
+        from .printer import show_text
+
+        show_text(self.script(**options), black_format)
 
     def structural_equal(self, other, map_free_vars: bool = False) -> bool:
         from .structural import structural_equal

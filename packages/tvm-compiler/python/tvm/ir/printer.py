@@ -31,20 +31,63 @@ def has_printer(node) -> bool:
     return any(predicate(node) for predicate, _ in _PRINTERS)
 
 
-def node_to_str(node, **options) -> str:
-    """The text of node; options (such as name= for a function) go to its printer."""
+class MetadataTable:
+    """What a printout shows as `metadata["<type key>"][i]` instead of inline (upstream's
+    metadata section: Relax tensor constants); one table per script() call."""
+
+    def __init__(self):
+        self.entries: dict[str, list] = {}
+
+    def add(self, key: str, obj) -> str:
+        """The text naming obj in the table (the same object keeps its index)."""
+        items = self.entries.setdefault(key, [])
+        index = next((i for i, item in enumerate(items) if item is obj), None)
+        if index is None:
+            items.append(obj)
+            index = len(items) - 1
+        return f'metadata["{key}"][{index}]'
+
+    def wrap(self, text: str, show_meta: bool, blank_lines: int) -> str:
+        """text with the metadata section before it (show_meta) or, as upstream does, a
+        comment after it saying that it was left out."""
+        if not self.entries:
+            return text
+        if not show_meta:
+            return text + "\n" * (blank_lines + 1) + _OMITTED
+        from .serialization import _dumps
+
+        # Spans say where a node was parsed from, not what it is: the section leaves them out
+        # so that a printout parsed and printed again gives the same text.
+        table = {key: [_without_span(i) for i in self.entries[key]] for key in sorted(self.entries)}
+        escaped = _dumps(table, indent=2).replace("\\", "\\\\").replace('"', '\\"')
+        return f'metadata = tvm.ir.load_json("""{escaped}""")\n' + text
+
+
+_OMITTED = "# Metadata omitted. Use show_meta=True in script() method to show it."
+
+
+def _without_span(node):
+    return node.with_fields(span=None) if "span" in vars(node) else node
+
+
+def node_to_str(node, metadata: MetadataTable | None = None, show_meta=False, **options) -> str:
+    """The text of node; options (such as name= for a function) go to its printer. Objects
+    printed as metadata go to `metadata`; without one, the text carries its own section."""
     from .module import BaseFunc, IRModule
 
     if isinstance(node, IRModule):
-        return node.script()
+        return node.script(show_meta=show_meta)
     printer = _find(node)
     if printer is None:
         fields = ", ".join(f"{name}={getattr(node, name)!r}" for name in node._fields)
         return f"{type(node).__name__}({fields})"
-    text = printer(node, **options)
+    table = MetadataTable() if metadata is None else metadata
+    text = printer(node, metadata=table, **options)
     dialect = _DIALECTS.get(printer)
     if isinstance(node, BaseFunc) and dialect is not None and options.get("header", True):
-        return _header([dialect, *_uses_tir(text)]) + "\n\n" + text
+        text = _header([dialect, *_uses_tir(text)]) + "\n\n" + text
+    if metadata is None:
+        text = table.wrap(text, show_meta, 1 if isinstance(node, BaseFunc) else 0)
     return text
 
 
@@ -59,8 +102,10 @@ def _header(dialects) -> str:
     return "\n".join(f"# from tvm.script import {mod} as {prefix}" for mod, prefix in ordered)
 
 
-def module_script(mod, **_options) -> str:
-    """An IRModule as upstream prints it: `@I.ir_module class Module:` with its functions."""
+def module_script(mod, show_meta: bool = False, **_options) -> str:
+    """An IRModule as upstream prints it: `@I.ir_module class Module:` with its functions
+    (and the metadata section before it when show_meta, or a comment after it that says it
+    was left out)."""
     from tvm.tir.printer import literal, quote
 
     dialects = [("ir", "I")]
@@ -75,6 +120,7 @@ def module_script(mod, **_options) -> str:
         head.append(f"    I.module_global_infos({{{infos}}})")
     vdevices = mod.global_infos.get("vdevice", ())
     body: list[str] = []
+    metadata = MetadataTable()
     # Upstream's order: TIR functions, then the others, each by name.
     items = sorted(
         mod.functions.items(),
@@ -87,20 +133,26 @@ def module_script(mod, **_options) -> str:
         dialects.append(_DIALECTS.get(printer, ("tir", "T")))
         # Each function is its own naming scope, as upstream prints it.
         text = printer(
-            func, name=gv.name_hint, names=NameTable(), in_module=True, vdevices=vdevices
+            func,
+            name=gv.name_hint,
+            names=NameTable(),
+            in_module=True,
+            vdevices=vdevices,
+            metadata=metadata,
         )
         dialects += _uses_tir(text)
         body.append("\n".join("    " + line if line else line for line in text.split("\n")))
-    return (
+    text = (
         _header(dialects)
         + "\n\n@I.ir_module\nclass Module:\n"
         + "".join(line + "\n" for line in head)
         + "\n\n".join(body)
     )
+    return metadata.wrap(text, show_meta, 2)
 
 
-# Upstream's script() options this printer honours. show_meta has nothing to show: there is no
-# metadata section, every constant prints its values.
+# Upstream's script() options this printer honours; show_meta is applied as the text is made
+# (see MetadataTable), the prefixes by apply_options.
 _PREFIXES = {"ir_prefix": "I", "tir_prefix": "T", "relax_prefix": "R"}
 _NO_EFFECT = ("show_meta",)
 
@@ -144,6 +196,25 @@ def _renamed(text: str, renames: dict) -> str:
     for offset, old, new in reversed(edits):
         text = text[:offset] + new + text[offset + len(old) :]
     return text
+
+
+def _global_var_text(node, **_options) -> str:
+    # Upstream's forms of a GlobalVar and an Op on their own.
+    from .module import GlobalVar
+
+    if isinstance(node, GlobalVar):
+        return f'I.GlobalVar("{node.name_hint}")'
+    return f'I.Op("{node.name}")'
+
+
+def _is_global_var_or_op(node) -> bool:
+    from .module import GlobalVar
+    from .op import Op
+
+    return isinstance(node, (GlobalVar, Op))
+
+
+register_printer(_is_global_var_or_op, _global_var_text, dialect=("ir", "I"))
 
 
 def show_text(text: str, black_format: bool = False) -> None:

@@ -60,7 +60,9 @@ class _EqualChecker:
             raise _Mismatch(path, f"{lhs!r} vs {rhs!r}")
 
     def _check_var(self, lhs, rhs, path, defining):
-        if type(lhs) is not type(rhs):
+        # By type key, as hashing and upstream's type indices: a Python subclass keeping its
+        # base's key (tvm.relax.testing.nn.Parameter, a relax.Var) is that node.
+        if getattr(lhs, "_type_key", None) != getattr(rhs, "_type_key", None):
             raise _Mismatch(path, f"{_describe(lhs)} vs {_describe(rhs)}")
         for name in type(lhs)._var_compare_fields:
             a, b = getattr(lhs, name), getattr(rhs, name)
@@ -86,7 +88,7 @@ class _EqualChecker:
             raise _Mismatch(path, f"free variables {_var_name(lhs)} and {_var_name(rhs)} differ")
 
     def _check_node(self, lhs, rhs, path, defining):
-        if type(lhs) is not type(rhs):
+        if getattr(lhs, "_type_key", None) != getattr(rhs, "_type_key", None):
             raise _Mismatch(path, f"{_describe(lhs)} vs {_describe(rhs)}")
         compare_as_name = getattr(type(lhs), "_compare_by", None)
         if compare_as_name is not None:

@@ -496,7 +496,11 @@ class Function(BaseFunc, ExprWithOp):
         """The function in TVMScript; options are upstream's (tir_prefix=, show_meta=, ...)."""
         from tvm.ir.printer import apply_options, node_to_str
 
-        text = node_to_str(self, name=name or self.attrs.get("global_symbol", "main"))
+        text = node_to_str(
+            self,
+            name=name or self.attrs.get("global_symbol", "main"),
+            show_meta=bool(options.get("show_meta", False)),
+        )
         return apply_options(text, options, "Function")
 
     def __call__(self, *args):

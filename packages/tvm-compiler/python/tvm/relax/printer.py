@@ -9,9 +9,9 @@ from __future__ import annotations
 from tvm.ir.module import GlobalVar
 from tvm.ir.naming import NameTable
 from tvm.ir.op import Op
-from tvm.ir.printer import register_printer
+from tvm.ir.printer import MetadataTable, register_printer
 from tvm.tir import expr as E
-from tvm.tir.printer import _identifier, _Printer, literal, quote
+from tvm.tir.printer import _float_text, _identifier, _Printer, literal, quote
 
 from . import expr as X
 from . import struct_info as S
@@ -20,6 +20,8 @@ from .global_info import VDevice
 # Ops whose result struct info is spelled in the call (out_sinfo=...): their bindings print
 # without an annotation, as upstream does.
 _SINFO_IN_CALL = {"relax.call_tir", "relax.call_tir_inplace", "relax.call_dps_packed"}
+# Scalar constants upstream prints as R.const(value, dtype) (its SpecialScalar).
+_INLINE_SCALARS = ("int8", "int16", "int32", "int64", "float16", "float32", "float64", "bool")
 
 
 class _PrimPrinter(_Printer):
@@ -41,7 +43,15 @@ class _PrimPrinter(_Printer):
 
 
 class RelaxPrinter:
-    def __init__(self, names: NameTable | None = None, module_name: str | None = None, vdevices=()):
+    def __init__(
+        self,
+        names: NameTable | None = None,
+        module_name: str | None = None,
+        vdevices=(),
+        metadata: MetadataTable | None = None,
+    ):
+        # Tensor constants other than scalars print as metadata["relax.expr.Constant"][i].
+        self.metadata = MetadataTable() if metadata is None else metadata
         self.vdevices = tuple(vdevices)  # the module's, which vdevice="kind:index" counts in
         self.names = names if names is not None else NameTable()
         self.prim = _PrimPrinter(self.names)
@@ -158,10 +168,14 @@ class RelaxPrinter:
         raise TypeError(f"Relax printer: no text form for {type(e).__name__} here")
 
     def constant(self, c) -> str:
-        array = c.data.numpy()
+        # As upstream: a scalar of a dtype a Python literal spells prints inline, any other
+        # constant goes to the metadata section (its type key is upstream's).
         dtype = str(c.data.dtype)
-        value = array.item() if array.ndim == 0 else array.tolist()
-        return f"R.const({value!r}, {quote(dtype)})"
+        if len(c.data.shape) == 0 and dtype in _INLINE_SCALARS:
+            value = c.data.numpy().item()
+            text = _float_text(value) if isinstance(value, float) else repr(value)
+            return f"R.const({text}, {quote(dtype)})"
+        return self.metadata.add("relax.expr.Constant", c)
 
     def call(self, c) -> str:
         op = c.op
@@ -330,9 +344,15 @@ class RelaxPrinter:
 
 
 def _print(
-    node, name=None, names: NameTable | None = None, in_module=False, vdevices=(), **_ignored
+    node,
+    name=None,
+    names: NameTable | None = None,
+    in_module=False,
+    vdevices=(),
+    metadata: MetadataTable | None = None,
+    **_ignored,
 ):
-    printer = RelaxPrinter(names, "Module" if in_module else None, vdevices)
+    printer = RelaxPrinter(names, "Module" if in_module else None, vdevices, metadata)
     if isinstance(node, X.Function):
         out: list[str] = []
         printer.function(node, name or node.attrs.get("global_symbol", "main"), out)
@@ -342,6 +362,16 @@ def _print(
     if isinstance(node, (X.Binding,)):
         out = []
         printer.binding(node, "", out)
+        return "\n".join(out)
+    if isinstance(node, X.If):  # on its own: each branch ends with its value, as upstream
+        out = [f"if {printer.expr(node.cond)}:"]
+        for i, branch in enumerate((node.true_branch, node.false_branch)):
+            if i:
+                out.append("else:")
+            blocks = branch.blocks if isinstance(branch, X.SeqExpr) else []
+            printer.blocks(blocks, "    ", out)
+            value = branch.body if isinstance(branch, X.SeqExpr) else branch
+            out.append("    " + printer.expr(value))
         return "\n".join(out)
     if isinstance(node, (X.BindingBlock, X.SeqExpr)):
         out = []

@@ -84,15 +84,58 @@ class CompareBeforeAfter:
         assert_structural_equal(transform(before), self._as_module(expected))
 
 
-def parameter(*values, ids=None):
-    """A fixture taking each value in turn (upstream's `x = tvm.testing.parameter(1, 2)`)."""
+def parameter(*values, ids=None, by_dict=None):
+    """A fixture taking each value in turn (upstream's `x = tvm.testing.parameter(1, 2)`);
+    by_dict={id: value} gives the values with their test ids."""
     import pytest
 
+    if by_dict is not None:
+        if values or ids is not None:
+            raise TypeError("tvm.testing.parameter: pass either values (and ids) or by_dict")
+        ids, values = list(by_dict), tuple(by_dict.values())
+
     @pytest.fixture(params=values, ids=ids)
-    def fixture_value(request):
+    def as_fixture(*_cls, request):  # _cls: a parameter may be defined in a class body
         return request.param
 
-    return fixture_value
+    return as_fixture
+
+
+_PARAMETRIZE_GROUPS = iter(range(1 << 62))
+
+
+def parameters(*value_sets, ids=None):
+    """Fixtures varied together (upstream's `size, dtype = tvm.testing.parameters((16,
+    "float32"), (512, "float16"))`): a test using them runs once per value set. The
+    tvm.testing.plugin pytest plugin generates those tests."""
+    import pytest
+
+    sizes = {len(v) if isinstance(v, (tuple, list)) else None for v in value_sets}
+    if not value_sets or None in sizes or len(sizes) != 1:
+        raise TypeError(
+            "tvm.testing.parameters: each value set must be a tuple of the same length, got "
+            f"{value_sets!r}"
+        )
+    if ids is not None and len(ids) != len(value_sets):
+        raise ValueError(f"tvm.testing.parameters: {len(ids)} ids for {len(value_sets)} value sets")
+    group = next(_PARAMETRIZE_GROUPS)
+    outputs = []
+    for column in zip(*value_sets):
+
+        def as_fixture(*_cls, request):
+            if not hasattr(request, "param"):
+                raise RuntimeError(
+                    f"tvm.testing.parameters: fixture {request.fixturename!r} has no value: "
+                    "load the tvm.testing.plugin pytest plugin (pytest -p tvm.testing.plugin, "
+                    'or pytest_plugins = ["tvm.testing.plugin"] in the root conftest.py)'
+                )
+            return request.param
+
+        as_fixture.parametrize_group = group
+        as_fixture.parametrize_values = column
+        as_fixture.parametrize_ids = ids
+        outputs.append(pytest.fixture(as_fixture))
+    return outputs
 
 
 def fixture(func=None, *, cache_return_value: bool = False):
@@ -147,6 +190,7 @@ __all__ = [
     "CompareBeforeAfter",
     "fixture",
     "parameter",
+    "parameters",
     "requires_cuda",
     "requires_gpu",
     "requires_llvm",

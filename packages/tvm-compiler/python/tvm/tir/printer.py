@@ -408,12 +408,22 @@ class _Printer:
         self.emit(out, pad, f"with T.block({quote(block.name_hint)}):")
         self.block_body(s, indent + 1, out)
 
-    def block_body(self, realize, indent, out):
+    def _s_Block(self, s, pad, indent, out):
+        # A block outside any BlockRealize, as upstream prints one: its iterators unbound.
+        self.emit(out, pad, f"with T.block({quote(s.name_hint)}, no_realize=True):")
+        self.block_body(None, indent + 1, out, block=s)
+
+    def block_body(self, realize, indent, out, block=None):
         pad = "    " * indent
-        block = realize.block
-        values = [self.expr(v) for v in realize.iter_values]
-        if len(block.iter_vars) > 1 and all(
-            self._remappable(iv, v) for iv, v in zip(block.iter_vars, realize.iter_values)
+        if realize is not None:
+            block = realize.block
+            values = [self.expr(v) for v in realize.iter_values]
+        else:
+            values = [None] * len(block.iter_vars)
+        if (
+            realize is not None
+            and len(block.iter_vars) > 1
+            and all(self._remappable(iv, v) for iv, v in zip(block.iter_vars, realize.iter_values))
         ):
             kinds = "".join("R" if iv.is_reduce else "S" for iv in block.iter_vars)
             names = ", ".join(self.fresh(iv.var) for iv in block.iter_vars)
@@ -427,8 +437,11 @@ class _Printer:
                     else f"({self.expr(iv.dom.min)}, {self.expr(iv.dom.min + iv.dom.extent)})"
                 )
                 dtype = "" if iv.var.dtype == "int32" else f", dtype={quote(iv.var.dtype)}"
-                self.emit(out, pad, f"{self.fresh(iv.var)} = {kind}({dom}, {value}{dtype})")
-        if not (isinstance(realize.predicate, E.IntImm) and realize.predicate.value):
+                bound = "" if value is None else f", {value}"
+                self.emit(out, pad, f"{self.fresh(iv.var)} = {kind}({dom}{bound}{dtype})")
+        if realize is not None and not (
+            isinstance(realize.predicate, E.IntImm) and realize.predicate.value
+        ):
             self.emit(out, pad, f"T.where({self.expr(realize.predicate)})")
         for buf in block.alloc_buffers:  # defined first: reads and writes may name them
             self.define_buffer(buf)

@@ -20,6 +20,7 @@ class Source:
         self.indent = indent  # columns removed by dedenting
         self.lines = text.splitlines()
         self._name_node = SourceName(source_name)
+        self._map = None
 
     @staticmethod
     def from_object(obj) -> Source:
@@ -61,21 +62,21 @@ class Source:
         )
         return span
 
+    def source_map(self):
+        """A tvm.ir.diagnostics.SourceMap holding this text at its place in its file."""
+        from tvm.ir.diagnostics import SourceMap
+
+        if self._map is None:
+            self._map = SourceMap()
+            self._map.add(self.source_name, self.text, self.start_line, self.indent)
+        return self._map
+
     def render(self, node, message: str) -> str:
         """upstream's form: `error: msg`, ` --> file:line:col`, the line and a caret range."""
-        span = self.span(node)
-        index = node.lineno - 1
-        text = (" " * self.indent + self.lines[index]) if 0 <= index < len(self.lines) else ""
-        width = len(str(span.line))
-        stop = span.end_column if span.end_line == span.line else len(text) + 1
-        carets = "^" * max(1, stop - span.column)
-        gutter = " " * (width + 1)
-        return (
-            f"error: {message}\n"
-            f"{gutter[:-1]}--> {span.source_name.name}:{span.line}:{span.column}\n"
-            f"{gutter} |\n"
-            f" {span.line} | {text}\n"
-            f"{gutter} | {' ' * (span.column - 1)}{carets}"
+        from tvm.ir.diagnostics import Diagnostic, DiagnosticLevel, render_one
+
+        return render_one(
+            Diagnostic(DiagnosticLevel.ERROR, self.span(node), message), self.source_map()
         )
 
     def run(self, node, method):
@@ -88,6 +89,63 @@ class Source:
             raise self.error(node, f"{type(err).__name__}: {err}") from None
 
     def error(self, node, message: str) -> DiagnosticError:
-        err = DiagnosticError(self.render(node, message))
-        err.span = self.span(node)
+        """The DiagnosticError for message at node, rendered as text (the renderer set by
+        tvm.ir.diagnostics.override_renderer is applied once, as the parse fails)."""
+        from tvm.ir.diagnostics import Diagnostic, DiagnosticLevel, render_one
+
+        diagnostic = Diagnostic(DiagnosticLevel.ERROR, self.span(node), message)
+        err = DiagnosticError(render_one(diagnostic, self.source_map()))
+        err.span = diagnostic.span
+        err.diagnostics = [diagnostic]
+        err.source_map = self.source_map()
         return err
+
+
+class Cascade(DiagnosticError):
+    """A statement used a name that an earlier failed statement would have defined: it is
+    skipped without a diagnostic of its own (the earlier one says what is wrong)."""
+
+
+def combined(errors: list) -> DiagnosticError:
+    """One DiagnosticError reporting every error of errors, in order."""
+    if len(errors) == 1:
+        return errors[0]
+    from tvm.ir.diagnostics import SourceMap
+
+    source_map = SourceMap()
+    diagnostics = []
+    for err in errors:
+        diagnostics += getattr(err, "diagnostics", [])
+        if getattr(err, "source_map", None) is not None:
+            source_map.update(err.source_map)
+    # Each error's own text: the default renderer's, a blank line between two.
+    err = DiagnosticError("\n\n".join(str(e) for e in errors))
+    err.span = errors[0].span
+    err.diagnostics = diagnostics
+    err.source_map = source_map
+    return err
+
+
+def through_renderer(parse):
+    """parse(...), a DiagnosticError it raises shown by tvm.ir.diagnostics' current renderer
+    (the default renderer's text is the error's own message)."""
+    import functools
+
+    @functools.wraps(parse)
+    def wrapper(*args, **kwargs):
+        from tvm.ir import diagnostics as D
+
+        try:
+            return parse(*args, **kwargs)
+        except DiagnosticError as err:
+            if D.get_renderer() is D._DEFAULT or not getattr(err, "diagnostics", None):
+                raise
+            ctx = D.DiagnosticContext(None, D.get_renderer(), err.source_map)
+            for diagnostic in err.diagnostics:
+                ctx.emit(diagnostic)
+            rendered = ctx.error()
+            if rendered is None:
+                raise
+            raise rendered from None
+
+    return wrapper

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 
-from .diagnostics import Source
+from .diagnostics import Source, through_renderer
 
 
 def caller_vars(depth: int = 2) -> dict:
@@ -50,6 +50,7 @@ def parse_definition(source: Source, node, values: dict):
     raise source.error(node, "expected an @I.ir_module class or a @T.prim_func function")
 
 
+@through_renderer
 def parse(program, extra_vars: dict | None = None, check_well_formed: bool = True):
     """TVMScript text (or a function/class object) as IR; upstream's tvm.script.from_source."""
     del check_well_formed
@@ -64,6 +65,8 @@ def parse(program, extra_vars: dict | None = None, check_well_formed: bool = Tru
     for node in tree.body:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             exec(compile(ast.Module([node], []), source.source_name, "exec"), values)  # noqa: S102
+        elif _is_metadata(node):
+            values["metadata"] = _load_metadata(source, node)
         elif isinstance(node, (ast.ClassDef, ast.FunctionDef)):
             if result is not None:
                 raise source.error(node, "one @I.ir_module class or @T.prim_func per source")
@@ -73,3 +76,35 @@ def parse(program, extra_vars: dict | None = None, check_well_formed: bool = Tru
     if result is None:
         raise ValueError("from_source: the text defines no @I.ir_module or @T.prim_func")
     return result
+
+
+def _is_metadata(node) -> bool:
+    return (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == "metadata"
+    )
+
+
+def _load_metadata(source: Source, node):
+    """The table of upstream's metadata section, `metadata = tvm.ir.load_json(\"\"\"...\"\"\")`,
+    which script(show_meta=True) prints before the IR that names its entries."""
+    import tvm
+
+    call = node.value
+    if not (
+        isinstance(call, ast.Call)
+        and ast.unparse(call.func) == "tvm.ir.load_json"
+        and len(call.args) == 1
+        and not call.keywords
+        and isinstance(call.args[0], ast.Constant)
+        and isinstance(call.args[0].value, str)
+    ):
+        raise source.error(
+            node, 'expected the metadata section: metadata = tvm.ir.load_json("""...""")'
+        )
+    try:
+        return tvm.ir.load_json(call.args[0].value)
+    except (TypeError, ValueError) as err:
+        raise source.error(call.args[0], f"the metadata section does not load: {err}") from None

@@ -11,6 +11,8 @@ from tvm.tir import expr as E
 from tvm.tir.buffer import Buffer
 from tvm.tir.stmt import BufferRegion
 
+from .diagnostics import Cascade
+
 _BINARY = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -97,11 +99,15 @@ class ExprEvaluator:
         return node.value
 
     def _Name(self, node):
+        from .parser import POISONED
+
         found, value = self.parser.lookup(node.id)
         if not found:
             known = [n for scope in self.parser.scopes for n in scope] + list(self.parser.globals)
             hint = did_you_mean(node.id, known)
             raise self.error(node, f"name {node.id!r} is not defined{hint}")
+        if value is POISONED:
+            raise Cascade(f"{node.id!r} is undefined: the statement defining it failed")
         return value
 
     def _Attribute(self, node):

@@ -7,10 +7,21 @@ import contextlib
 
 from tvm.error import DiagnosticError
 
-from .diagnostics import Source
+from .diagnostics import Cascade, Source, combined
 from .evaluator import ExprEvaluator
 
 _MISSING = object()
+
+
+class Poisoned:
+    """The value of a name that a failed statement would have defined: a statement using it
+    is skipped (a Cascade), so one mistake gives one diagnostic."""
+
+    def __repr__(self):
+        return "<undefined: an earlier statement failed>"
+
+
+POISONED = Poisoned()
 
 
 class Parser:
@@ -21,6 +32,7 @@ class Parser:
         self.globals = globals_
         self.scopes: list[dict] = [{}]
         self.evaluator = ExprEvaluator(self)
+        self.errors: list[DiagnosticError] = []  # of statements skipped so far (see recover)
 
     def lookup(self, name: str):
         for scope in reversed(self.scopes):
@@ -71,6 +83,38 @@ class Parser:
     def eval(self, node):
         return self.evaluator.eval(node)
 
+    # -- going on after an error ----------------------------------------------------------
+    def recover(self, stmt, err: DiagnosticError) -> None:
+        """After statement stmt failed with err: record err (unless it follows from an
+        earlier error) and poison the names stmt defines, so that parsing goes on with the
+        next statement and independent mistakes are reported together."""
+        import ast
+
+        if getattr(err, "complete", None) is self:
+            raise err  # already every error there is (parsing could not go on below)
+        where = self.source.span(stmt)
+        follows = isinstance(err, Cascade) or any(
+            _inside(getattr(e, "span", None), where) for e in self.errors
+        )
+        if not follows:
+            self.errors.append(err)
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                self.bind(node.id, POISONED)
+            elif isinstance(node, ast.FunctionDef) and node is stmt:
+                self.bind(node.name, POISONED)
+
+    def stop(self, err: DiagnosticError | None = None) -> DiagnosticError:
+        """The error to raise when parsing cannot go on: every recorded error, or err when
+        none was recorded (what fails after an error has been recorded follows from it)."""
+        if not self.errors:
+            return err
+        if err is not None and getattr(err, "complete", None) is self:
+            return err
+        final = combined(self.errors)
+        final.complete = self  # a local function's parser reports its own errors so
+        return final
+
     def call(self, func, args, kwargs):
         """func(*args, **kwargs) for a call in the program; a macro expands here."""
         from .macro import ScriptMacro
@@ -101,3 +145,13 @@ class Parser:
 
     def error(self, node, message: str) -> DiagnosticError:
         return self.source.error(node, message)
+
+
+def _inside(span, outer) -> bool:
+    """Whether span lies within outer (both tvm.ir.Span, same source)."""
+    if span is None or outer is None or span.source_name is not outer.source_name:
+        return False
+    return (outer.line, outer.column) <= (span.line, span.column) and (
+        span.end_line,
+        span.end_column,
+    ) <= (outer.end_line, outer.end_column)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import ast
 
+from tvm.error import DiagnosticError
 from tvm.ir.module import GlobalVar
 from tvm.script.ir_builder import IRBuilder
 from tvm.script.ir_builder.ir import IRModuleFrame
 
-from ..core.diagnostics import Source
+from ..core.diagnostics import Source, combined, through_renderer
 from ..core.entry import caller_vars
 from ..core.parser import Parser
 
@@ -28,8 +29,7 @@ class _ModuleRefs:
 
 
 def parse_module(source: Source, node: ast.ClassDef, values: dict):
-    from ..relax.entry import is_relax_function, parse_relax_function_node, signature_struct_info
-    from ..tir.entry import decorator_private, parse_prim_func_node
+    from ..relax.entry import is_relax_function, signature_struct_info
 
     gvs = {n.name: GlobalVar(n.name) for n in node.body if isinstance(n, ast.FunctionDef)}
     refs = _ModuleRefs(node.name, gvs)
@@ -47,23 +47,34 @@ def parse_module(source: Source, node: ast.ClassDef, values: dict):
             sinfo = signature_struct_info(source, stmt, values)
             if sinfo is not None:
                 gvs[stmt.name]._fill_late_field("struct_info_", sinfo)
+        errors = []  # each function's, reported together once every function is parsed
         for stmt in node.body:
-            if any(stmt is r for r in relax_defs):
-                frame.functions[gvs[stmt.name]] = parse_relax_function_node(source, stmt, values)
-            elif isinstance(stmt, ast.FunctionDef):
-                private = decorator_private(parser, stmt)
-                if private is None:
-                    raise source.error(stmt, f"{stmt.name!r}: expected a @T.prim_func")
-                frame.functions[gvs[stmt.name]] = parse_prim_func_node(
-                    source, stmt, values, private
-                )
-            elif not isinstance(stmt, (ast.Pass, ast.Expr)):
-                raise source.error(
-                    stmt,
-                    "an @I.ir_module class holds functions, I.module_attrs(...) and "
-                    "I.module_global_infos(...) only",
-                )
+            try:
+                _parse_member(source, parser, stmt, relax_defs, gvs, values, frame)
+            except DiagnosticError as err:
+                errors.append(err)
+        if errors:
+            raise combined(errors)
     return builder.get()
+
+
+def _parse_member(source, parser, stmt, relax_defs, gvs, values, frame) -> None:
+    from ..relax.entry import parse_relax_function_node
+    from ..tir.entry import decorator_private, parse_prim_func_node
+
+    if any(stmt is r for r in relax_defs):
+        frame.functions[gvs[stmt.name]] = parse_relax_function_node(source, stmt, values)
+    elif isinstance(stmt, ast.FunctionDef):
+        private = decorator_private(parser, stmt)
+        if private is None:
+            raise source.error(stmt, f"{stmt.name!r}: expected a @T.prim_func")
+        frame.functions[gvs[stmt.name]] = parse_prim_func_node(source, stmt, values, private)
+    elif not isinstance(stmt, (ast.Pass, ast.Expr)):
+        raise source.error(
+            stmt,
+            "an @I.ir_module class holds functions, I.module_attrs(...) and "
+            "I.module_global_infos(...) only",
+        )
 
 
 def ir_module(cls=None, check_well_formed: bool = True):
@@ -74,6 +85,7 @@ def ir_module(cls=None, check_well_formed: bool = True):
     return _parse_class(cls, caller_vars())
 
 
+@through_renderer
 def _parse_class(cls, values):
     if not isinstance(cls, type):
         raise TypeError(f"I.ir_module: expected a class, got {type(cls).__name__}")

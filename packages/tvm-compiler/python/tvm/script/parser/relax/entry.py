@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 
-from ..core.diagnostics import Source
+from ..core.diagnostics import Source, through_renderer
 from ..core.entry import caller_vars, in_class_body
 from ..core.macro import macro_decorator
 
@@ -41,6 +41,7 @@ def _defer(func, pure, private):
     return func
 
 
+@through_renderer
 def _parse_function(func, pure, private, values):
     source = Source.from_object(func)
     tree = source.parse()

@@ -152,10 +152,14 @@ class RelaxParser(Parser):
                 self.bb = rx.BlockBuilder()
                 with self.bb.testing_scope():
                     self.visit_body([s for s in node.body if id(s) not in skip])
+                    if self.errors:  # statements were skipped: nothing is built
+                        raise self.stop()
                     if self.result is None:
                         raise self.error(node, f"R.function {node.name!r} must end with return")
                     self.bb._end_frame()
                     body = rx.SeqExpr(self.bb._blocks, self.result)
+        except DiagnosticError as err:
+            raise self.stop(err) from None
         finally:
             R.set_symbols(previous)
         attrs = dict(self.attrs)
@@ -188,7 +192,10 @@ class RelaxParser(Parser):
         for stmt in stmts:
             if self.result is not None:
                 raise self.error(stmt, "a statement after return is never run")
-            self.visit_stmt(stmt)
+            try:
+                self.visit_stmt(stmt)
+            except DiagnosticError as err:
+                self.recover(stmt, err)  # go on: report independent mistakes together
 
     def visit_stmt(self, node):
         method = getattr(self, f"visit_{type(node).__name__}", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 
-from ..core.diagnostics import Source
+from ..core.diagnostics import Source, through_renderer
 from ..core.entry import caller_vars, in_class_body
 from ..core.macro import macro_decorator
 
@@ -46,6 +46,7 @@ def parse_later(func):
     return _parse_function(func, func.__tvmscript_private__, func.__tvmscript_vars__)
 
 
+@through_renderer
 def _parse_function(func, private: bool, values: dict):
     source = Source.from_object(func)
     tree = source.parse()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from tvm.error import DiagnosticError
 from tvm.ir.dtype import DataType
 from tvm.script.ir_builder import IRBuilder
 from tvm.script.ir_builder.tir import frames as F
@@ -35,14 +36,19 @@ class TIRParser(Parser):
     """Parses one `@T.prim_func` definition into a PrimFunc."""
 
     def parse_function(self, node: ast.FunctionDef, private: bool):
-        with IRBuilder() as builder:
-            frame = F.PrimFuncFrame(node.name, private, self.source.span(node))
-            with frame, self.scope():
-                self._prescan_symbols(node.body, frame)
-                for name, var in frame.symbols.items():
-                    self.bind(name, var)
-                self._signature(node, frame)
-                self.visit_body(node.body)
+        try:
+            with IRBuilder() as builder:
+                frame = F.PrimFuncFrame(node.name, private, self.source.span(node))
+                with frame, self.scope():
+                    self._prescan_symbols(node.body, frame)
+                    for name, var in frame.symbols.items():
+                        self.bind(name, var)
+                    self._signature(node, frame)
+                    self.visit_body(node.body)
+                    if self.errors:  # statements were skipped: nothing is built
+                        raise self.stop()
+        except DiagnosticError as err:
+            raise self.stop(err) from None
         return builder.get()
 
     def _prescan_symbols(self, body, frame):
@@ -105,8 +111,16 @@ class TIRParser(Parser):
     def visit_body(self, stmts) -> None:
         concise: list = []
         try:
+            builder = IRBuilder.current()
             for stmt in stmts:
-                frame = self.visit_stmt(stmt)
+                depth = len(builder.frames)
+                try:
+                    frame = self.visit_stmt(stmt)
+                except DiagnosticError as err:
+                    if len(builder.frames) != depth:  # the builder's state is not whole
+                        raise
+                    self.recover(stmt, err)  # go on: report independent mistakes together
+                    continue
                 if frame is not None:
                     frame.__enter__()
                     concise.append((stmt, frame))
