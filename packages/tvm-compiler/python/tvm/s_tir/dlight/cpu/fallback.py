@@ -6,6 +6,7 @@ from __future__ import annotations
 from tvm.tir.schedule import Schedule
 
 from .base import CPUScheduleRule
+from .inline import inline_elementwise
 from .nests import root_nests, simplify_extents
 from .simple import schedule_nest
 
@@ -22,6 +23,6 @@ class Fallback(CPUScheduleRule):
         if nests is None:
             return None
         sch = Schedule(func)
-        for nest in nests:
+        for nest in inline_elementwise(sch, nests):
             schedule_nest(sch, nest)
         return sch

@@ -16,6 +16,7 @@ from tvm.tir.functor import contains, post_order_visit
 from tvm.tir.schedule import Schedule
 
 from .base import CPUScheduleRule
+from .inline import inline_elementwise
 from .nests import Nest, root_nests, simplify_extents, vector_lanes
 from .simple import PARALLEL_MIN_WORK, schedule_nest
 
@@ -61,7 +62,7 @@ def _contiguous_in(rhs, var) -> bool:
             form = to_linear(last)
             coeff = [c for atom, c in form.terms.values() if atom is var]
             others = [a for a, _ in form.terms.values() if a is not var]
-            ok[0] = coeff == [1] and not any(_uses(a, var) for a in others)
+            ok[0] = coeff in ([1], [2]) and not any(_uses(a, var) for a in others)
 
     post_order_visit(rhs, check)
     return ok[0]
@@ -211,7 +212,7 @@ class Matmul(CPUScheduleRule):
         if not plans:
             return None
         sch = Schedule(func)
-        for nest in nests:
+        for nest in inline_elementwise(sch, nests):
             if nest.name in plans:
                 tile_nest(sch, *plans[nest.name])
             else:

@@ -64,10 +64,13 @@ class Nest:
 
 class _SimplifyExtents(StmtExprMutator):
     """Loop extents and block iterator domains simplified: legalised shapes arrive as
-    `(31 // 1 + 1 + 2 - 2 - 1) // 1 + 1`, which is 32 and should be seen as such."""
+    `(31 // 1 + 1 + 2 - 2 - 1) // 1 + 1`, which is 32 and should be seen as such. Blocks
+    that share a name (FuseTIR keeps each op's, so a kernel may hold two "T_add") are
+    renamed apart, since schedule handles find blocks by name."""
 
     def __init__(self):
         self.analyzer = Analyzer()
+        self.names: set = set()
 
     def _simplify(self, e):
         return e if isinstance(e, E.IntImm) else self.analyzer.simplify(e)
@@ -88,14 +91,20 @@ class _SimplifyExtents(StmtExprMutator):
             )
             for iv in block.iter_vars
         )
+        name, k = block.name_hint, 1
+        while name in self.names:
+            name, k = f"{block.name_hint}_{k}", k + 1
+        self.names.add(name)
+        if name != block.name_hint:
+            block = block.with_fields(name_hint=name)
         if all(a is b for a, b in zip(iter_vars, block.iter_vars)):
             return block
         return block.with_fields(iter_vars=iter_vars)
 
 
 def simplify_extents(func):
-    """func with its loop extents and block iterator domains simplified (func when they
-    already are)."""
+    """func with its loop extents and block iterator domains simplified and its blocks
+    named apart (func when nothing changes)."""
     return func.with_body(_SimplifyExtents().visit(func.body))
 
 

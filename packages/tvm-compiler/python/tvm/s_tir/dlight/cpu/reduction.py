@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from tvm.error import ScheduleError
 from tvm.ir.structural import structural_equal
+from tvm.tir import expr as E
+from tvm.tir.functor import contains, post_order_visit
 from tvm.tir.schedule import Schedule
 
 from .base import CPUScheduleRule
@@ -21,6 +23,23 @@ def _leading_spatial(nest) -> int:
     return count
 
 
+def _is_contraction(nest) -> bool:
+    """Whether nest reduces over two different buffers (a matmul, a convolution): its rows are
+    single outputs whose operands span whole inputs, so computing them row by row repeats
+    the producers' work."""
+    reduce_vars = {id(iv.var) for iv in nest.block.iter_vars if iv.is_reduce}
+    buffers = set()
+
+    def visit(node):
+        if isinstance(node, E.BufferLoad) and any(
+            contains(i, lambda n: id(n) in reduce_vars) for i in node.indices
+        ):
+            buffers.add(id(node.buffer))
+
+    post_order_visit(nest.block.body, visit)
+    return len(buffers) >= 2
+
+
 class Reduction(CPUScheduleRule):
     """Rows in parallel, each row's reductions and element-wise steps together (see the
     module doc); None unless the function is such a chain ending in an element-wise nest."""
@@ -32,7 +51,7 @@ class Reduction(CPUScheduleRule):
         nests = root_nests(func)
         if nests is None or len(nests) < 2 or nests[-1].is_reduction:
             return None
-        if not any(n.is_reduction for n in nests):
+        if not any(n.is_reduction for n in nests) or any(_is_contraction(n) for n in nests):
             return None
         # The rows: the leading spatial loops every nest has, with the same extents.
         last = nests[-1]
