@@ -1,12 +1,13 @@
 """Matmul: the CPU rule for matmul-like reductions (dense, batched matmul, convolution):
-C[..., i, j] += f(...) with j contiguous in C and in every operand that uses it.
+C[..., i, j] += f(...) with j contiguous (or strided by 2) in C and every operand using it.
 
 The block is tiled so that the lowering passes can keep a tile of C in vector registers:
-`for <outer spatial, one loop parallel>: for <reductions>: for k (<= 16): for i (8 rows):
-for j (2 vectors, vectorized)`. PartitionFullTiles gives the tiles inside the bounds (of a
-symbolic batch, or an extent the tile does not divide) a copy without bound checks, and
-RegisterTileReduction turns them into register tiles. The other nests of the function
-(a padding prologue, a bias/activation epilogue) get the simple schedule."""
+`for <outer spatial, one parallel>: for <reductions>: for k (<= 16): for i (8 rows):
+for j (2 vectors, 4 with AVX-512; vectorized)`. PartitionFullTiles gives the tiles inside
+the bounds (of a symbolic batch, or an extent the tile does not divide) a copy without bound
+checks, and RegisterTileReduction turns them into register tiles. Element-wise steps after
+the reduction are folded into one nest; that and the other nests of the function (a padding
+prologue) get the simple schedule."""
 
 from __future__ import annotations
 
@@ -136,9 +137,10 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     block = sch.get_block(nest.name)
     loops = sch.get_loops(block)
     spatial, reductions = list(loops[:m]), list(loops[m:])
-    # Columns: two vectors per row, or all of them when there are fewer.
+    # Columns: four vectors per row with 32 vector registers (AVX-512), two with 16, or all
+    # of them when there are fewer; RegisterTileReduction then keeps 4 rows of them.
     j_extent = nest.extent(m - 1)
-    cols = 2 * lanes
+    cols = (4 if lanes * nest.store().buffer.dtype.bytes >= 64 else 2) * lanes
     if j_extent is not None and j_extent % cols and j_extent % lanes == 0:
         cols = lanes
     outer = spatial[:-1]
