@@ -25,6 +25,7 @@ bit-identical to the untransformed loops.
 
 from __future__ import annotations
 
+from tvm.arith import Analyzer
 from tvm.arith.linear import to_linear
 from tvm.ir.structural import structural_equal
 from tvm.target.simd import target_vector_bytes
@@ -68,8 +69,10 @@ def _accumulation(store):
 
 
 def _one_to_one(store, i_loop, j_loop) -> bool:
-    # The strides come from every extent but the outermost, which may be symbolic (a batch).
-    inner_shape = [_const(s) for s in store.buffer.shape[1:]]
+    # The strides come from every extent but the outermost, which may be symbolic (a batch);
+    # legalised shapes may spell a constant as an expression (`(31 // 1 + 1 + 2 - 2 - 1) + 1`).
+    analyzer = Analyzer()
+    inner_shape = [_const(analyzer.simplify(s)) for s in store.buffer.shape[1:]]
     if None in inner_shape:
         return False
     strides = [1]

@@ -73,8 +73,8 @@ class _Plan:
     """How one nest is tiled: the number of spatial loops and the loop used as the unrolled
     reduction step."""
 
-    def __init__(self, nest: Nest, spatial: int, k_index: int | None):
-        self.nest, self.spatial, self.k_index = nest, spatial, k_index
+    def __init__(self, nest: Nest, spatial: int, k_index: int | None, i_index: int | None):
+        self.nest, self.spatial, self.k_index, self.i_index = nest, spatial, k_index, i_index
 
 
 def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
@@ -117,7 +117,23 @@ def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
     constant = [k for k in range(spatial, len(nest.loops)) if (nest.extent(k) or 0) > 1]
     symbolic = [k for k in range(spatial, len(nest.loops)) if nest.extent(k) is None]
     k_index = (constant or symbolic or [None])[-1]
-    return _Plan(nest, spatial, k_index)
+    return _Plan(nest, spatial, k_index, _row_axis(rhs, spatial_vars))
+
+
+def _row_axis(rhs, spatial_vars) -> int | None:
+    """The spatial iterator (j aside) to tile rows of: the innermost one that no load using j
+    uses, so that each vector of those loads serves every row of the tile (a matmul's rows;
+    a convolution's output channels, not its output rows). None when there is none."""
+    j_var = spatial_vars[-1]
+    loads = []
+    post_order_visit(rhs, lambda n: loads.append(n) if isinstance(n, E.BufferLoad) else None)
+    j_loads = [ld for ld in loads if any(_uses(i, j_var) for i in ld.indices)]
+    for k in range(len(spatial_vars) - 2, -1, -1):
+        var = spatial_vars[k]
+        used = any(_uses(i, var) for ld in loads for i in ld.indices)
+        if used and not any(_uses(i, var) for ld in j_loads for i in ld.indices):
+            return k
+    return None
 
 
 def _reads(expr, buffer) -> bool:
@@ -141,21 +157,23 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     # of them when there are fewer; RegisterTileReduction then keeps 4 rows of them.
     j_extent = nest.extent(m - 1)
     cols = (4 if lanes * nest.store().buffer.dtype.bytes >= 64 else 2) * lanes
-    if j_extent is not None and j_extent % cols and j_extent % lanes == 0:
-        cols = lanes
+    if j_extent is not None and j_extent > cols and j_extent % cols:
+        # A narrower tile that divides the columns, if any, leaves no ragged last tile.
+        cols = next((c for c in range(cols - lanes, 0, -lanes) if j_extent % c == 0), cols)
     outer = spatial[:-1]
     if j_extent is not None and j_extent <= cols:
         jj, jo = spatial[-1], None
     else:
         jo, jj = sch.split(spatial[-1], [None, cols])
     ii = io = None
-    if m >= 2:
-        i_extent = nest.extent(m - 2)
-        outer = spatial[:-2]
+    if plan.i_index is not None:
+        i_extent = nest.extent(plan.i_index)
+        i_loop = spatial[plan.i_index]
+        outer = [lp for lp in spatial[:-1] if lp is not i_loop]
         if i_extent is not None and i_extent <= ROWS:
-            ii = spatial[-2]
+            ii = i_loop
         else:
-            io, ii = sch.split(spatial[-2], [None, ROWS])
+            io, ii = sch.split(i_loop, [None, ROWS])
     outer = outer + [lp for lp in (io, jo) if lp is not None]
     # Reductions: the step loop innermost (split off a long loop), the others outside it.
     ki = None
@@ -171,14 +189,13 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
                 ko, ki = sch.split(k_loop, [None, factor])
                 rest = [ko if lp is k_loop else lp for lp in reductions]
             reductions = [*rest]
-    # The parallel loop: the first outer loop with a constant extent (a symbolic batch may be
-    # 1), moved outermost; the outermost loop when all are symbolic.
-    par = None
+    # The parallel loop: the outer loop with the largest constant extent (a symbolic batch
+    # may be 1), moved outermost; the outermost loop when all are symbolic.
+    par, best = None, 1
     for lp in outer:
         ext = sch.get(lp).extent
-        if isinstance(ext, E.IntImm) and ext.value >= 2:
-            par = lp
-            break
+        if isinstance(ext, E.IntImm) and ext.value > best:
+            par, best = lp, ext.value
     if par is not None:
         outer = [par] + [lp for lp in outer if lp is not par]
     elif outer:
