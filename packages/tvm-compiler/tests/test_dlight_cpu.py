@@ -284,3 +284,35 @@ def test_default_pipeline_model_equals_numpy(batch):
     h = np.maximum(x @ w + b, 0)
     e = np.exp(h - h.max(axis=-1, keepdims=True))
     np.testing.assert_allclose(out, e / e.sum(axis=-1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+def _batched_dense(k=64, m=48, rows=None):
+    """x @ w for x of (N, S, k) with symbolic N and S (rows, when given, a constant that
+    legalisation might spell as an expression)."""
+    n = tir.Var("N", "int64")
+    s = tir.Var("S", "int64") if rows is None else rows
+    x = te.placeholder((n, s, tir.const(k, "int64")), name="x")
+    w = te.placeholder((tir.const(k, "int64"), tir.const(m, "int64")), name="w")
+    r = te.reduce_axis((0, x.shape[2]), "r")
+    y = te.compute(
+        (n, s, w.shape[1]), lambda b, i, j: te.sum(x[b, i, r] * w[r, j], axis=r), name="dense"
+    )
+    return te.create_prim_func([x, w, y])
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [None, tir.FloorDiv(tir.const(13, "int64"), tir.const(1, "int64")) + tir.const(1, "int64")],
+    ids=["symbolic", "constant-as-expression"],
+)
+def test_matmul_tiles_stay_in_registers_with_symbolic_or_unsimplified_shapes(rows):
+    from tvm.driver import lower
+
+    mod = _schedule(_batched_dense(rows=rows), dl.cpu.Matmul())
+    with Target(AVX2_TARGET):  # pinned: whether a tile fits depends on the vector width
+        assert "dense_acc" in lower(mod).script()
+    s = 14 if rows is not None else 7
+    x, w = _rng_arrays((2, s, 64), (64, 48))
+    out = np.zeros((2, s, 48), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, out)
+    np.testing.assert_allclose(out, x @ w, rtol=1e-4, atol=1e-4)
