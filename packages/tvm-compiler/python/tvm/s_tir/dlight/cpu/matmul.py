@@ -2,7 +2,7 @@
 C[..., i, j] += f(...) with j contiguous (or strided by 2) in C and every operand using it.
 
 The block is tiled so that the lowering passes can keep a tile of C in vector registers:
-`for <outer spatial, one parallel>: for <reductions>: for k (<= 16): for i (8 rows):
+`for <outer spatial, one parallel>: for <reductions>: for k (<= 16): for i (32 rows):
 for j (2 vectors, 4 with AVX-512; vectorized)`. PartitionFullTiles gives the tiles inside
 the bounds (of a symbolic batch, or an extent the tile does not divide) a copy without bound
 checks, and RegisterTileReduction turns them into register tiles. Element-wise steps after
@@ -21,7 +21,7 @@ from .inline import inline_elementwise
 from .nests import Nest, root_nests, simplify_extents, vector_lanes
 from .simple import PARALLEL_MIN_WORK, schedule_nest
 
-ROWS = 8  # rows of C per tile (RegisterTileReduction keeps up to half of them in registers)
+ROWS = 32  # rows of C per tile (RegisterTileReduction keeps 4 at a time in registers)
 MAX_INNER_REDUCTION = 16  # RegisterTileReduction unrolls reduction loops up to this extent
 # Below this many multiply-adds per output element, or this many outputs, a tile's setup and
 # the extra code (compile time) cost more than the registers save.
