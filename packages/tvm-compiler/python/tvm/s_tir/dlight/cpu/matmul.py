@@ -112,11 +112,10 @@ def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
             reduction *= ext
     if reduction < MIN_REDUCTION or outputs < MIN_OUTPUTS:
         return None
-    # The unrolled step: the innermost reduction loop with a constant extent above 1, else
-    # the innermost symbolic one (split in steps of 4, a guarded tail left).
+    # The unrolled step: the innermost reduction loop with a constant extent above 1 (a
+    # symbolic one stays a plain loop around the tile, for the same reason).
     constant = [k for k in range(spatial, len(nest.loops)) if (nest.extent(k) or 0) > 1]
-    symbolic = [k for k in range(spatial, len(nest.loops)) if nest.extent(k) is None]
-    k_index = (constant or symbolic or [None])[-1]
+    k_index = constant[-1] if constant else None
     return _Plan(nest, spatial, k_index, _row_axis(rhs, spatial_vars))
 
 
@@ -179,8 +178,7 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     ki = None
     if plan.k_index is not None:
         k_loop = loops[plan.k_index]
-        k_extent = nest.extent(plan.k_index)
-        factor = _step_factor(k_extent) if k_extent is not None else 4
+        factor = _step_factor(nest.extent(plan.k_index))
         if factor is not None:
             rest = [lp for lp in reductions if lp is not k_loop]
             if factor == nest.extent(plan.k_index):
