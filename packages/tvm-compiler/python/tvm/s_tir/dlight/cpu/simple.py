@@ -6,8 +6,9 @@ from __future__ import annotations
 from .nests import Nest
 
 # Iterations below which starting the thread team costs more than sharing the work saves (an
-# OpenMP fork-join is a few microseconds; a float32 add does a few thousand in that time).
-PARALLEL_MIN_WORK = 16384
+# OpenMP fork-join is a few microseconds idle, far more on a loaded machine, where a thread
+# the barrier waits for may not be running).
+PARALLEL_MIN_WORK = 65536
 
 
 def parallel_outer(sch, loops) -> None:
