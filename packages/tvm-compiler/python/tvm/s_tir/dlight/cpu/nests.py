@@ -15,8 +15,8 @@ from tvm.tir.stmt import Block, BlockRealize, BufferStore, For, ForKind, IterVar
 # types (bool, float8, sub-byte ints, ...) are left scalar.
 _VECTOR_DTYPES = ("float32", "float64", "int32", "int64", "int8", "uint8", "int16", "uint16")
 # A symbolic extent (a batch, a sequence length) counts as this many iterations when deciding
-# whether a nest has enough work to share between threads: batch 1 must not pay for threads.
-SYMBOLIC_EXTENT_GUESS = 1
+# whether a nest has enough work to share between threads.
+SYMBOLIC_EXTENT_GUESS = 16
 
 
 class Nest:

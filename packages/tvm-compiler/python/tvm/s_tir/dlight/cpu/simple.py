@@ -8,7 +8,7 @@ from .nests import Nest
 # Iterations below which starting the thread team costs more than sharing the work saves (an
 # OpenMP fork-join is a few microseconds idle, far more on a loaded machine, where a thread
 # the barrier waits for may not be running).
-PARALLEL_MIN_WORK = 65536
+PARALLEL_MIN_WORK = 1 << 18
 
 
 def parallel_outer(sch, loops) -> None:
