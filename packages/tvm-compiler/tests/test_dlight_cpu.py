@@ -150,13 +150,18 @@ def test_fallback_rule_equals_numpy(batch, symbolic):
     np.testing.assert_allclose(out, np.maximum(a + b, 0), rtol=1e-6)
 
 
-def test_fallback_runs_large_nests_in_parallel():
-    mod = _schedule(add_relu(256, cols=512), dl.cpu.Fallback())
+def _loop_kinds(func):
     kinds = []
-    post_order_visit(
-        mod["main"].body, lambda n: kinds.append(n.kind) if isinstance(n, For) else None
-    )
-    assert ForKind.PARALLEL in kinds
+    post_order_visit(func.body, lambda n: kinds.append(n.kind) if isinstance(n, For) else None)
+    return kinds
+
+
+def test_fallback_runs_only_large_nests_in_parallel():
+    large = _schedule(add_relu(1024, cols=512), dl.cpu.Fallback())["main"]
+    assert ForKind.PARALLEL in _loop_kinds(large)
+    small = _schedule(add_relu(4, cols=512), dl.cpu.Fallback())["main"]
+    assert ForKind.PARALLEL not in _loop_kinds(small)
+    assert ForKind.VECTORIZED in _loop_kinds(small)
 
 
 def _vectorized_stores(func):
