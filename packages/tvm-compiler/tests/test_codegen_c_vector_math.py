@@ -48,3 +48,31 @@ def test_scalar_exp_keeps_libm():
     got = np.zeros_like(x)
     f(x, got)
     np.testing.assert_allclose(got, np.exp(x), rtol=1e-6)
+
+
+def _erf(n, target):
+    a = te.placeholder((n,), name="A")
+    b = te.compute((n,), lambda i: te.erf(a[i]), name="B")
+    sch = s_tir.Schedule(te.create_prim_func([a, b]))
+    (i,) = sch.get_loops(sch.get_sblock("B"))
+    _, inner = sch.split(i, [None, 64])
+    sch.vectorize(inner)
+    return tvm.compile(sch.mod, target=target)
+
+
+@pytest.mark.parametrize("target", X86_LEVEL_TARGETS)
+def test_vectorised_erf_is_within_5e_7_and_keeps_special_values(target):
+    import math
+
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, 3.99, 4.0, 4.01, -100.0]
+    x = np.concatenate([np.linspace(-6, 6, 60_000, dtype="float32"), np.array(special, "float32")])
+    x = np.concatenate([x, np.zeros((-x.size) % 64, "float32")])
+    f = _erf(x.size, target)
+    assert "tvm_erff" in f.inspect_source()
+    got = np.zeros_like(x)
+    f(x, got)
+    finite = ~np.isnan(x)
+    exact = np.array([math.erf(float(v)) for v in x[finite]])
+    assert np.abs(got[finite] - exact).max() < 5e-7
+    np.testing.assert_array_equal(got[np.isinf(x)], np.sign(x[np.isinf(x)]))
+    assert np.isnan(got[np.isnan(x)]).all()

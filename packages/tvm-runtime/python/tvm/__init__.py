@@ -39,6 +39,7 @@ _WHEEL_OF_SUBPACKAGE = {
         [
             "arith",
             "codegen",
+            "dlight",
             "driver",
             "instrument",
             "ir",

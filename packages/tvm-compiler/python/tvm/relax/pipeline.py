@@ -19,6 +19,23 @@ def _legalize_passes():
     ]
 
 
+def _default_schedule_passes():
+    """dlight's CPU rules after fusion, for a CPU target in scope (upstream's CPU pipeline
+    schedules its kernels the same way); nothing for another target or none."""
+    from tvm.target import Target
+
+    def schedule(mod, ctx):
+        target = Target.current()
+        if target is None or "cpu" not in target.keys:
+            return mod
+        from tvm.s_tir import dlight as dl
+
+        rules = (dl.cpu.Matmul(), dl.cpu.Reduction(), dl.cpu.Fallback())
+        return dl.ApplyDefaultSchedule(*rules)(mod)
+
+    return [tvm.transform.module_pass(schedule, opt_level=0, name="DefaultCPUSchedule")]
+
+
 def zero_pipeline():
     """Legalise ops to TIR, annotate their patterns and fuse them, nothing more."""
     return tvm.transform.Sequential(_legalize_passes(), name="zero_pipeline")
@@ -32,6 +49,7 @@ def default_build_pipeline():
         # Local functions become module functions and closures first: the VM runs only those.
         transform.LambdaLift(),
         *_legalize_passes(),
+        *_default_schedule_passes(),
         transform.ToNonDataflow(),
         transform.RemovePurityChecking(),
         transform.CallTIRRewrite(),

@@ -7,6 +7,10 @@ SBlockRV = BlockRV
 
 
 def __getattr__(name):
+    if name == "dlight":  # the subpackage, imported on first use
+        import importlib
+
+        return importlib.import_module("tvm.s_tir.dlight")
     import tvm.tir.schedule
 
     return getattr(tvm.tir.schedule, name)

@@ -25,6 +25,7 @@ bit-identical to the untransformed loops.
 
 from __future__ import annotations
 
+from tvm.arith import Analyzer
 from tvm.arith.linear import to_linear
 from tvm.ir.structural import structural_equal
 from tvm.target.simd import target_vector_bytes
@@ -68,10 +69,14 @@ def _accumulation(store):
 
 
 def _one_to_one(store, i_loop, j_loop) -> bool:
-    # The strides come from every extent but the outermost, which may be symbolic (a batch).
-    inner_shape = [_const(s) for s in store.buffer.shape[1:]]
-    if None in inner_shape:
-        return False
+    # The strides come from every extent but the outermost. Symbolic ones (a sequence length)
+    # stay expressions: only the coefficients of i and j need to be constants. Legalised
+    # shapes may spell a constant as an expression (`(31 // 1 + 1 + 2 - 2 - 1) + 1`).
+    analyzer = Analyzer()
+    inner_shape = []
+    for extent in store.buffer.shape[1:]:
+        extent = analyzer.simplify(extent)
+        inner_shape.append(_const(extent) if isinstance(extent, E.IntImm) else extent)
     strides = [1]
     for extent in reversed(inner_shape):
         strides.insert(0, strides[0] * extent)

@@ -1,0 +1,10 @@
+"""CPU schedule rules: Matmul (register-tiled matmul and convolution), Reduction (row-wise
+reductions such as softmax and layer norm) and Fallback (parallel and vectorized loops for
+everything else made of plain loop nests)."""
+
+from .base import CPUScheduleRule
+from .fallback import Fallback
+from .matmul import Matmul
+from .reduction import Reduction
+
+__all__ = ["CPUScheduleRule", "Fallback", "Matmul", "Reduction"]

@@ -1,0 +1,237 @@
+"""Matmul: the CPU rule for matmul-like reductions (dense, batched matmul, convolution):
+C[..., i, j] += f(...) with j contiguous (or strided by 2) in C and every operand using it.
+
+The block is tiled so that the lowering passes can keep a tile of C in vector registers:
+`for <outer spatial, one parallel>: for <reductions>: for k (<= 16): for i (32 rows):
+for j (2 vectors, 4 with AVX-512; vectorized)`. PartitionFullTiles gives the tiles inside
+the bounds (of a symbolic batch, or an extent the tile does not divide) a copy without bound
+checks, and RegisterTileReduction turns them into register tiles. Element-wise steps after
+the reduction are folded into one nest; that and the other nests of the function (a padding
+prologue) get the simple schedule."""
+
+from __future__ import annotations
+
+from tvm.arith.linear import to_linear
+from tvm.tir import expr as E
+from tvm.tir.functor import contains, post_order_visit
+from tvm.tir.schedule import Schedule
+
+from .base import CPUScheduleRule
+from .inline import inline_elementwise
+from .nests import Nest, root_nests, simplify_extents, vector_lanes
+from .simple import PARALLEL_MIN_WORK, schedule_nest
+
+ROWS = 32  # rows of C per tile (RegisterTileReduction keeps 4 at a time in registers)
+MAX_INNER_REDUCTION = 16  # RegisterTileReduction unrolls reduction loops up to this extent
+# Below this many multiply-adds per output element, or this many outputs, a tile's setup and
+# the extra code (compile time) cost more than the registers save.
+MIN_REDUCTION = 8
+MIN_OUTPUTS = 64
+
+
+def _uses(expr, var) -> bool:
+    return contains(expr, lambda n: n is var)
+
+
+def _accumulated(store):
+    """rhs when store is C[idx] = C[idx] + rhs (either operand order), else None."""
+    value = store.value
+    if not isinstance(value, E.Add):
+        return None
+    for load, rhs in ((value.a, value.b), (value.b, value.a)):
+        if (
+            isinstance(load, E.BufferLoad)
+            and load.buffer is store.buffer
+            and len(load.indices) == len(store.indices)
+            and all(a is b for a, b in zip(load.indices, store.indices))
+        ):
+            return rhs
+    return None
+
+
+def _contiguous_in(rhs, var) -> bool:
+    """Whether every load in rhs uses var only in its last index, with coefficient 1."""
+    ok = [True]
+
+    def check(node):
+        if not isinstance(node, E.BufferLoad) or not ok[0]:
+            return
+        *leading, last = node.indices
+        if any(_uses(i, var) for i in leading):
+            ok[0] = False
+        elif _uses(last, var):
+            form = to_linear(last)
+            coeff = [c for atom, c in form.terms.values() if atom is var]
+            others = [a for a, _ in form.terms.values() if a is not var]
+            ok[0] = coeff in ([1], [2]) and not any(_uses(a, var) for a in others)
+
+    post_order_visit(rhs, check)
+    return ok[0]
+
+
+class _Plan:
+    """How one nest is tiled: the number of spatial loops and the loop used as the unrolled
+    reduction step."""
+
+    def __init__(self, nest: Nest, spatial: int, k_index: int | None, i_index: int | None):
+        self.nest, self.spatial, self.k_index, self.i_index = nest, spatial, k_index, i_index
+
+
+def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
+    """A _Plan when nest is a matmul-like reduction worth a register tile, else None."""
+    block, store = nest.block, nest.store()
+    if not nest.is_reduction or store is None or not nest.vector_dtypes_only():
+        return None
+    if str(store.buffer.dtype) not in ("float32", "float64"):
+        return None
+    kinds = [iv.is_reduce for iv in block.iter_vars]
+    spatial = kinds.index(True)
+    if spatial == 0 or any(not k for k in kinds[spatial:]):
+        return None  # spatial iterators first, then reductions
+    spatial_vars = [iv.var for iv in block.iter_vars[:spatial]]
+    if len(store.indices) != spatial or any(
+        a is not b for a, b in zip(store.indices, spatial_vars)
+    ):
+        return None
+    rhs = _accumulated(store)
+    if rhs is None or _uses(rhs, store.buffer.data) or _reads(rhs, store.buffer):
+        return None
+    j_var = spatial_vars[-1]
+    if not _uses(rhs, j_var) or not _contiguous_in(rhs, j_var):
+        return None
+    j_extent = nest.extent(spatial - 1)
+    if j_extent is not None and j_extent < lanes:
+        return None
+    reduction, outputs = 1, 1
+    for k in range(len(nest.loops)):
+        ext = nest.extent(k)
+        ext = 16 if ext is None else ext
+        if k < spatial:
+            outputs *= ext
+        else:
+            reduction *= ext
+    if reduction < MIN_REDUCTION or outputs < MIN_OUTPUTS:
+        return None
+    # The unrolled step: the innermost reduction loop with a constant extent above 1 (a
+    # symbolic one stays a plain loop around the tile, for the same reason).
+    constant = [k for k in range(spatial, len(nest.loops)) if (nest.extent(k) or 0) > 1]
+    k_index = constant[-1] if constant else None
+    return _Plan(nest, spatial, k_index, _row_axis(rhs, spatial_vars))
+
+
+def _row_axis(rhs, spatial_vars) -> int | None:
+    """The spatial iterator (j aside) to tile rows of: the innermost one that no load using j
+    uses, so that each vector of those loads serves every row of the tile (a matmul's rows;
+    a convolution's output channels, not its output rows). None when there is none."""
+    j_var = spatial_vars[-1]
+    loads = []
+    post_order_visit(rhs, lambda n: loads.append(n) if isinstance(n, E.BufferLoad) else None)
+    j_loads = [ld for ld in loads if any(_uses(i, j_var) for i in ld.indices)]
+    for k in range(len(spatial_vars) - 2, -1, -1):
+        var = spatial_vars[k]
+        used = any(_uses(i, var) for ld in loads for i in ld.indices)
+        if used and not any(_uses(i, var) for ld in j_loads for i in ld.indices):
+            return k
+    return None
+
+
+def _reads(expr, buffer) -> bool:
+    return contains(expr, lambda n: isinstance(n, E.BufferLoad) and n.buffer is buffer)
+
+
+def _step_factor(extent: int) -> int | None:
+    """The unrolled reduction step for a loop of this extent: the loop itself when short, else
+    a small factor that divides it (None when none does)."""
+    if extent <= MAX_INNER_REDUCTION:
+        return extent
+    return next((f for f in (4, 8, 2, 3) if extent % f == 0), None)
+
+
+def tile_nest(sch, plan: _Plan, lanes: int) -> None:
+    nest, m = plan.nest, plan.spatial
+    block = sch.get_block(nest.name)
+    loops = sch.get_loops(block)
+    spatial, reductions = list(loops[:m]), list(loops[m:])
+    # Columns: four vectors per row with 32 vector registers (AVX-512), two with 16, or all
+    # of them when there are fewer; RegisterTileReduction then keeps 4 rows of them.
+    j_extent = nest.extent(m - 1)
+    cols = (4 if lanes * nest.store().buffer.dtype.bytes >= 64 else 2) * lanes
+    if j_extent is not None and j_extent > cols and j_extent % cols:
+        # A narrower tile that divides the columns, if any, leaves no ragged last tile.
+        cols = next((c for c in range(cols - lanes, 0, -lanes) if j_extent % c == 0), cols)
+    outer = spatial[:-1]
+    if j_extent is not None and j_extent <= cols:
+        jj, jo = spatial[-1], None
+    else:
+        jo, jj = sch.split(spatial[-1], [None, cols])
+    ii = io = None
+    if plan.i_index is not None:
+        i_extent = nest.extent(plan.i_index)
+        i_loop = spatial[plan.i_index]
+        outer = [lp for lp in spatial[:-1] if lp is not i_loop]
+        if i_extent is not None and i_extent <= ROWS:
+            ii = i_loop
+        else:
+            io, ii = sch.split(i_loop, [None, ROWS])
+    outer = outer + [lp for lp in (io, jo) if lp is not None]
+    # Reductions: the step loop innermost (split off a long loop), the others outside it.
+    ki = None
+    if plan.k_index is not None:
+        k_loop = loops[plan.k_index]
+        factor = _step_factor(nest.extent(plan.k_index))
+        if factor is not None:
+            rest = [lp for lp in reductions if lp is not k_loop]
+            if factor == nest.extent(plan.k_index):
+                ki = k_loop
+            else:
+                ko, ki = sch.split(k_loop, [None, factor])
+                rest = [ko if lp is k_loop else lp for lp in reductions]
+            reductions = [*rest]
+    # The parallel loop: the outer loop with the largest constant extent (a symbolic batch
+    # may be 1), moved outermost; the outermost loop when all are symbolic.
+    par, best = None, 1
+    for lp in outer:
+        ext = sch.get(lp).extent
+        if isinstance(ext, E.IntImm) and ext.value > best:
+            par, best = lp, ext.value
+    if par is not None:
+        outer = [par] + [lp for lp in outer if lp is not par]
+    elif outer:
+        par = outer[0]
+    inner = [lp for lp in (ki, ii, jj) if lp is not None]
+    order = outer + reductions + inner
+    sch.reorder(*order)
+    sch.vectorize(jj)
+    if par is not None and nest.work() >= PARALLEL_MIN_WORK:
+        sch.parallel(par)
+    first_reduction = (reductions + [ki])[0]
+    sch.decompose_reduction(block, first_reduction)
+
+
+class Matmul(CPUScheduleRule):
+    """Register-tiled matmul-like reductions (see the module doc); None for a function with
+    none worth a tile."""
+
+    def apply(self, func, target, _tunable=False):
+        if not self.is_target_available(target):
+            return None
+        func = simplify_extents(func)
+        nests = root_nests(func)
+        if nests is None:
+            return None
+        plans = {}
+        for nest in nests:
+            store = nest.store()
+            lanes = vector_lanes(target, store.buffer.dtype.bytes) if store is not None else 1
+            plan = plan_tile(nest, lanes)
+            if plan is not None:
+                plans[nest.name] = (plan, lanes)
+        if not plans:
+            return None
+        sch = Schedule(func)
+        for nest in inline_elementwise(sch, nests):
+            if nest.name in plans:
+                tile_nest(sch, *plans[nest.name])
+            else:
+                schedule_nest(sch, nest)
+        return sch

@@ -1,0 +1,323 @@
+# dlight's CPU rules and ApplyDefaultSchedule: results equal NumPy, the attribute, what is skipped.
+import numpy as np
+import pytest
+import tvm
+from host_isa import AVX2_TARGET, AVX512_TARGET
+from tvm import relax, te, tir
+from tvm.s_tir import dlight as dl
+from tvm.script import tir as T
+from tvm.target import Target
+from tvm.tir.functor import post_order_visit
+from tvm.tir.stmt import For, ForKind
+
+# Runs on any x86-64 host; the vector widths themselves are checked under pinned targets.
+RUN_TARGET = "llvm -mcpu=x86-64"
+BATCHES = [1, 7, 64]
+
+
+def _batch(batch):
+    return tir.Var("n", "int64") if batch is None else tir.const(batch, "int64")
+
+
+def dense_bias_relu(batch, k=96, m=80):
+    """relu(x @ w + b) as two te blocks (a matmul and its epilogue)."""
+    x = te.placeholder((_batch(batch), tir.const(k, "int64")), name="x")
+    w = te.placeholder((tir.const(k, "int64"), tir.const(m, "int64")), name="w")
+    b = te.placeholder((tir.const(m, "int64"),), name="b")
+    r = te.reduce_axis((0, x.shape[1]), "r")
+    y = te.compute((x.shape[0], m), lambda i, j: te.sum(x[i, r] * w[r, j], axis=r), name="dense")
+    zero = tir.const(0, "float32")
+    out = te.compute(y.shape, lambda i, j: tir.Max(y[i, j] + b[j], zero), name="bias_relu")
+    return te.create_prim_func([x, w, b, out])
+
+
+def softmax(batch, cols=40):
+    """Row-wise softmax as te blocks: max, exp, sum, divide."""
+    x = te.placeholder((_batch(batch), tir.const(cols, "int64")), name="x")
+    r1 = te.reduce_axis((0, cols), "r1")
+    mx = te.compute((x.shape[0],), lambda i: te.max(x[i, r1], axis=r1), name="row_max")
+    e = te.compute(x.shape, lambda i, j: te.exp(x[i, j] - mx[i]), name="exp")
+    r2 = te.reduce_axis((0, cols), "r2")
+    s = te.compute((x.shape[0],), lambda i: te.sum(e[i, r2], axis=r2), name="row_sum")
+    out = te.compute(x.shape, lambda i, j: e[i, j] / s[i], name="softmax")
+    return te.create_prim_func([x, out])
+
+
+def add_relu(batch, cols=300):
+    """relu(a + b) element-wise: two spatial blocks."""
+    a = te.placeholder((_batch(batch), tir.const(cols, "int64")), name="a")
+    b = te.placeholder(a.shape, name="b")
+    s = te.compute(a.shape, lambda i, j: a[i, j] + b[i, j], name="add")
+    zero = tir.const(0, "float32")
+    out = te.compute(a.shape, lambda i, j: tir.Max(s[i, j], zero), name="relu")
+    return te.create_prim_func([a, b, out])
+
+
+def conv3x3(channels=8, image=10):
+    """A 3x3 NCHW convolution with padding 1 (topi: a padding block, then the reduction)."""
+    from tvm import topi
+
+    x = te.placeholder((2, channels, image, image), name="x")
+    w = te.placeholder((channels, channels, 3, 3), name="w")
+    return te.create_prim_func([x, w, topi.nn.conv2d(x, w, 1, 1, 1)])
+
+
+def _schedule(func, *rules, target=RUN_TARGET):
+    with Target(target):
+        return dl.ApplyDefaultSchedule(*rules)(tvm.IRModule({"main": func}))
+
+
+def _rng_arrays(*shapes):
+    rng = np.random.default_rng(3)
+    return [rng.standard_normal(s).astype("float32") for s in shapes]
+
+
+def _vector_loops(func):
+    found = []
+
+    def visit(node):
+        if isinstance(node, For) and node.kind == ForKind.VECTORIZED:
+            found.append(node)
+
+    post_order_visit(func.body, visit)
+    return found
+
+
+@pytest.mark.parametrize("symbolic", [True, False], ids=["symbolic", "static"])
+@pytest.mark.parametrize("batch", BATCHES)
+def test_matmul_rule_equals_numpy(batch, symbolic):
+    mod = _schedule(dense_bias_relu(None if symbolic else batch), dl.cpu.Matmul())
+    assert mod["main"].attrs["tir.is_scheduled"]
+    assert _vector_loops(mod["main"]), "the tile's columns are vectorized"
+    x, w, b = _rng_arrays((batch, 96), (96, 80), (80,))
+    out = np.zeros((batch, 80), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, b, out)
+    np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+def test_matmul_rule_tiles_a_convolution_and_equals_numpy():
+    mod = _schedule(conv3x3(), dl.cpu.Matmul())
+    x, w = _rng_arrays((2, 8, 10, 10), (8, 8, 3, 3))
+    out = np.zeros((2, 8, 10, 10), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, out)
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    expected = np.zeros_like(out)
+    for dy in range(3):
+        for dx in range(3):
+            patch = padded[:, :, dy : dy + 10, dx : dx + 10]
+            expected += np.einsum("nchw,fc->nfhw", patch, w[:, :, dy, dx])
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "target, columns",
+    [(AVX512_TARGET, 64), (AVX2_TARGET, 16), ("llvm -mcpu=x86-64", 8)],
+    ids=["avx512", "avx2", "x86-64"],
+)
+def test_matmul_tile_columns_follow_the_target_vector_width(target, columns):
+    mod = _schedule(dense_bias_relu(None, k=64, m=256), dl.cpu.Matmul(), target=target)
+    extents = {int(lp.extent) for lp in _vector_loops(mod["main"])}
+    assert columns in extents
+
+
+def test_matmul_rule_skips_a_reduction_too_small_to_tile():
+    # 4 outputs of 3 terms: not worth a tile, so the rule does not apply.
+    assert dl.cpu.Matmul().apply(dense_bias_relu(2, k=3, m=2), Target(RUN_TARGET), False) is None
+
+
+@pytest.mark.parametrize("symbolic", [True, False], ids=["symbolic", "static"])
+@pytest.mark.parametrize("batch", BATCHES)
+def test_reduction_rule_equals_numpy(batch, symbolic):
+    mod = _schedule(softmax(None if symbolic else batch), dl.cpu.Reduction())
+    assert mod["main"].attrs["tir.is_scheduled"]
+    (x,) = _rng_arrays((batch, 40))
+    out = np.zeros_like(x)
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, out)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("symbolic", [True, False], ids=["symbolic", "static"])
+@pytest.mark.parametrize("batch", BATCHES)
+def test_fallback_rule_equals_numpy(batch, symbolic):
+    mod = _schedule(add_relu(None if symbolic else batch), dl.cpu.Fallback())
+    func = mod["main"]
+    assert func.attrs["tir.is_scheduled"]
+    assert _vector_loops(func)
+    a, b = _rng_arrays((batch, 300), (batch, 300))
+    out = np.zeros_like(a)
+    tvm.compile(mod, target=RUN_TARGET)["main"](a, b, out)
+    np.testing.assert_allclose(out, np.maximum(a + b, 0), rtol=1e-6)
+
+
+def _loop_kinds(func):
+    kinds = []
+    post_order_visit(func.body, lambda n: kinds.append(n.kind) if isinstance(n, For) else None)
+    return kinds
+
+
+def test_fallback_runs_only_large_nests_in_parallel():
+    large = _schedule(add_relu(1024, cols=512), dl.cpu.Fallback())["main"]
+    assert ForKind.PARALLEL in _loop_kinds(large)
+    small = _schedule(add_relu(4, cols=512), dl.cpu.Fallback())["main"]
+    assert ForKind.PARALLEL not in _loop_kinds(small)
+    assert ForKind.VECTORIZED in _loop_kinds(small)
+
+
+def _vectorized_stores(func):
+    """Names of the buffers stored to inside vectorized loops."""
+    names = set()
+    for loop in _vector_loops(func):
+        post_order_visit(
+            loop, lambda n: names.add(n.buffer.name) if isinstance(n, tir.BufferStore) else None
+        )
+    return names
+
+
+def test_rules_are_tried_in_order():
+    # The first rule that applies wins: Fallback before Matmul leaves the dense untiled.
+    func = dense_bias_relu(None)
+    tiled = _schedule(func, dl.cpu.Matmul(), dl.cpu.Fallback())["main"]
+    plain = _schedule(func, dl.cpu.Fallback(), dl.cpu.Matmul())["main"]
+    assert _vectorized_stores(tiled) == {"dense", "bias_relu"}
+    assert _vectorized_stores(plain) == {"bias_relu"}
+
+
+def test_an_already_scheduled_function_is_left_alone():
+    func = dense_bias_relu(None).with_attr("tir.is_scheduled", True)
+    mod = tvm.IRModule({"main": func})
+    with Target(RUN_TARGET):
+        out = dl.ApplyDefaultSchedule(dl.cpu.Matmul(), dl.cpu.Fallback())(mod)
+    assert out["main"] is func
+
+
+@T.prim_func
+def _no_blocks(a: T.Buffer((16,), "float32"), b: T.Buffer((16,), "float32")):
+    for i in range(16):
+        b[i] = a[i] * T.float32(2)
+
+
+def test_a_function_no_rule_matches_is_left_unscheduled_and_still_runs():
+    mod = tvm.IRModule({"main": _no_blocks})
+    with Target(RUN_TARGET):
+        out = dl.ApplyDefaultSchedule(dl.cpu.Matmul(), dl.cpu.Reduction(), dl.cpu.Fallback())(mod)
+    assert out["main"] is _no_blocks
+    assert "tir.is_scheduled" not in out["main"].attrs
+    a = np.arange(16, dtype="float32")
+    b = np.zeros_like(a)
+    tvm.compile(out, target=RUN_TARGET)["_no_blocks"](a, b)
+    np.testing.assert_array_equal(b, a * 2)
+
+
+def test_cpu_rules_do_not_apply_to_other_targets():
+    func = dense_bias_relu(4)
+    assert dl.cpu.Matmul().is_target_available(Target(RUN_TARGET))
+    other = Target("llvm -keys=gpu")  # a target without the "cpu" key
+    assert not dl.cpu.Fallback().is_target_available(other)
+    assert dl.cpu.Fallback().apply(func, other, False) is None
+    with other:
+        lowered = relax.get_pipeline("default")(_mlp(None))
+    prims = [f for _, f in lowered.functions.items() if isinstance(f, tir.PrimFunc)]
+    assert prims and not any("tir.is_scheduled" in f.attrs for f in prims)
+
+
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(TypeError, match="ApplyDefaultSchedule.*expected an IRModule, got int"):
+        with Target(RUN_TARGET):
+            dl.ApplyDefaultSchedule(dl.cpu.Fallback())(42)
+    with pytest.raises(TypeError, match="ApplyDefaultSchedule: argument 'rules'.*got str"):
+        dl.ApplyDefaultSchedule("Fallback")
+    with pytest.raises(ValueError, match="no target"):
+        dl.ApplyDefaultSchedule(dl.cpu.Fallback())(tvm.IRModule({"main": add_relu(4)}))
+
+
+def test_from_callable_makes_a_rule():
+    @dl.ScheduleRule.from_callable("Vectorize")
+    def rule(func, target, tunable):
+        sch = tir.Schedule(func)
+        (i,) = sch.get_loops(sch.get_block("B"))
+        sch.vectorize(i)
+        return sch
+
+    @T.prim_func
+    def add_one(a: T.Buffer((64,), "float32"), b: T.Buffer((64,), "float32")):
+        for i in range(64):
+            with T.block("B"):
+                vi = T.axis.spatial(64, i)
+                b[vi] = a[vi] + T.float32(1)
+
+    assert type(rule).__name__ == "Vectorize"
+    func = _schedule(add_one, rule)["main"]
+    assert func.attrs["tir.is_scheduled"] and _vector_loops(func)
+
+
+def test_dlight_is_importable_under_both_names():
+    import tvm.dlight
+
+    assert tvm.dlight is dl
+    assert tvm.dlight.cpu.Matmul is dl.cpu.Matmul
+
+
+def _mlp(batch):
+    n = tir.Var("n", "int64") if batch is None else batch
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((n, 64), "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((64, 48), "float32"))
+    b = relax.Var("b", relax.TensorStructInfo((48,), "float32"))
+    with bb.function("main", [x, w, b]):
+        with bb.dataflow():
+            h = bb.emit(relax.op.nn.relu(relax.op.add(relax.op.matmul(x, w), b)))
+            s = bb.emit(relax.op.nn.softmax(h, axis=-1))
+            out = bb.emit_output(s)
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+def test_default_pipeline_schedules_every_kernel_for_a_cpu_target():
+    with Target(RUN_TARGET):
+        lowered = relax.get_pipeline("default")(_mlp(None))
+    prims = [f for _, f in lowered.functions.items() if isinstance(f, tir.PrimFunc)]
+    kernels = [f for f in prims if "tir.is_host_func" not in f.attrs]
+    assert kernels and all(f.attrs.get("tir.is_scheduled") for f in kernels)
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_default_pipeline_model_equals_numpy(batch):
+    ex = tvm.compile(_mlp(None), target=RUN_TARGET)
+    x, w, b = _rng_arrays((batch, 64), (64, 48), (48,))
+    out = relax.VirtualMachine(ex, tvm.cpu())["main"](x, w, b).numpy()
+    h = np.maximum(x @ w + b, 0)
+    e = np.exp(h - h.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(axis=-1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+def _batched_dense(k=64, m=48, rows=None):
+    """x @ w for x of (N, S, k) with symbolic N and S (rows, when given, a constant that
+    legalisation might spell as an expression)."""
+    n = tir.Var("N", "int64")
+    s = tir.Var("S", "int64") if rows is None else rows
+    x = te.placeholder((n, s, tir.const(k, "int64")), name="x")
+    w = te.placeholder((tir.const(k, "int64"), tir.const(m, "int64")), name="w")
+    r = te.reduce_axis((0, x.shape[2]), "r")
+    y = te.compute(
+        (n, s, w.shape[1]), lambda b, i, j: te.sum(x[b, i, r] * w[r, j], axis=r), name="dense"
+    )
+    return te.create_prim_func([x, w, y])
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [None, tir.FloorDiv(tir.const(13, "int64"), tir.const(1, "int64")) + tir.const(1, "int64")],
+    ids=["symbolic", "constant-as-expression"],
+)
+def test_matmul_tiles_stay_in_registers_with_symbolic_or_unsimplified_shapes(rows):
+    from tvm.driver import lower
+
+    mod = _schedule(_batched_dense(rows=rows), dl.cpu.Matmul())
+    with Target(AVX2_TARGET):  # pinned: whether a tile fits depends on the vector width
+        assert "dense_acc" in lower(mod).script()
+    s = 14 if rows is not None else 7
+    x, w = _rng_arrays((2, s, 64), (64, 48))
+    out = np.zeros((2, s, 48), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, out)
+    np.testing.assert_allclose(out, x @ w, rtol=1e-4, atol=1e-4)
