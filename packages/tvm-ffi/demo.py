@@ -30,8 +30,10 @@ def main() -> None:
         tvm_ffi.get_global_func("testing.test_raise_error")("ValueError", "raised in C++")
     except ValueError as err:
         frame = traceback.extract_tb(err.__traceback__)[-1]
-        print(f"a C++ error arrives as {type(err).__name__}, its frame in the traceback:",
-              f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}")
+        print(
+            f"a C++ error arrives as {type(err).__name__}, its frame in the traceback:",
+            f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}",
+        )
 
 
 if __name__ == "__main__":

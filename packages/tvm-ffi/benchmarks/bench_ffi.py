@@ -90,7 +90,7 @@ TREE_NODES = 10000
 
 
 def measure_reflection():
-    """py_class construction / field access, and structural equality, hashing and JSON of a 10,000-node tree."""
+    """py_class construction and field access; structural equal/hash/JSON of a 10,000-node tree."""
     import tvm_ffi
     from tvm_ffi import Object
     from tvm_ffi.dataclasses import py_class
@@ -120,8 +120,15 @@ def measure_reflection():
         return 1 + sum(count(k) for k in n.kids)
 
     a, b = tree(), tree()
-    env = {"Point": Point, "p": Point(1.0, 2.0), "a": a, "b": b, "se": tvm_ffi.structural_equal,
-           "sh": tvm_ffi.structural_hash, "tj": to_json_graph_str}
+    env = {
+        "Point": Point,
+        "p": Point(1.0, 2.0),
+        "a": a,
+        "b": b,
+        "se": tvm_ffi.structural_equal,
+        "sh": tvm_ffi.structural_hash,
+        "tj": to_json_graph_str,
+    }
     assert tvm_ffi.structural_equal(a, b)
     nodes = count(a)
     return {

@@ -58,8 +58,11 @@ def list_names(python):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reference", default=os.environ.get("TVM_BENCH_REFERENCE_PYTHON"),
-                        help="python with the reference tvm_ffi (default: $TVM_BENCH_REFERENCE_PYTHON)")
+    parser.add_argument(
+        "--reference",
+        default=os.environ.get("TVM_BENCH_REFERENCE_PYTHON"),
+        help="python with the reference tvm_ffi (default: $TVM_BENCH_REFERENCE_PYTHON)",
+    )
     parser.add_argument("--module", default="tvm_ffi", help="only modules under this dotted prefix")
     args = parser.parse_args(argv)
     if not args.reference:

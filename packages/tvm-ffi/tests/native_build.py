@@ -1,4 +1,4 @@
-"""Builds tiny shared libraries with the system compiler for the module tests, and runs child Pythons."""
+"""Builds tiny shared libraries with the system compiler for module tests; runs child Pythons."""
 
 import shutil
 import subprocess
@@ -42,5 +42,9 @@ def build_library(tmp_path, name, source, kind, link_ffi=False):
 
 def run_python(code, *args, timeout=60):
     """Runs `code` in a child Python (for crashes and hangs); returns the CompletedProcess."""
-    return subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

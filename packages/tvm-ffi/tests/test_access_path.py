@@ -1,12 +1,18 @@
 """tvm_ffi.access_path: building, printing and comparing AccessPaths."""
 
 import pytest
-
 from tvm_ffi.access_path import AccessKind, AccessPath, AccessStep
 
 
 def test_printing_matches_upstream():
-    p = AccessPath.root().attr("a").array_item(1).map_item("k").array_item_missing(3).map_item_missing(2)
+    p = (
+        AccessPath.root()
+        .attr("a")
+        .array_item(1)
+        .map_item("k")
+        .array_item_missing(3)
+        .map_item_missing(2)
+    )
     p = p.attr_missing("zz")
     assert repr(p) == '<root>.a[1]["k"][<missing:3>][<missing:2>][<missing:"zz">]'
     assert str(AccessPath.root()) == "<root>"

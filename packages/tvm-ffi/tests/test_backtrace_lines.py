@@ -1,13 +1,12 @@
-"""Native frames in Python tracebacks carry source file and line when the library has line tables."""
+"""Native frames in Python tracebacks carry source file and line when the library has line info."""
 
 import ctypes.util
 import subprocess
 import traceback
 
 import pytest
-from native_build import compiler, config_flags
-
 import tvm_ffi
+from native_build import compiler, config_flags
 
 SOURCE = """
 #include <tvm_ffi/function.h>
@@ -41,7 +40,17 @@ def nested_library(tmp_path_factory):
     src = folder / "lines_demo.cc"
     src.write_text(SOURCE)
     out = folder / "liblines_demo.so"
-    cmd = [compiler("c++"), "-shared", "-fPIC", "-O0", "-g", *config_flags("cxxflags"), str(src), "-o", str(out)]
+    cmd = [
+        compiler("c++"),
+        "-shared",
+        "-fPIC",
+        "-O0",
+        "-g",
+        *config_flags("cxxflags"),
+        str(src),
+        "-o",
+        str(out),
+    ]
     cmd += config_flags("ldflags", "libs")
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -49,7 +58,11 @@ def nested_library(tmp_path_factory):
 
 
 def native_frames(err):
-    return [f for f in traceback.extract_tb(err.__traceback__) if f.filename.endswith(("lines_demo.cc", ".so"))]
+    return [
+        f
+        for f in traceback.extract_tb(err.__traceback__)
+        if f.filename.endswith(("lines_demo.cc", ".so"))
+    ]
 
 
 def test_every_native_frame_names_its_function(nested_library):
@@ -61,10 +74,15 @@ def test_every_native_frame_names_its_function(nested_library):
     assert any("Middle" in n for n in names) and any("Outer" in n for n in names)
     # Most recent call last, as Python shows frames; dispatch frames are dropped.
     assert [n for n in names if "lines_demo" in n or n == "Inner"] == names
-    assert names.index(next(n for n in names if "Outer" in n)) < names.index(next(n for n in names if "Middle" in n))
+    assert names.index(next(n for n in names if "Outer" in n)) < names.index(
+        next(n for n in names if "Middle" in n)
+    )
 
 
-@pytest.mark.skipif(not has_libdw(), reason="libdw.so.1 (elfutils) is not on this machine: frames show the library path")
+@pytest.mark.skipif(
+    not has_libdw(),
+    reason="libdw.so.1 (elfutils) is not on this machine: frames show the library path",
+)
 def test_frames_have_source_lines_with_libdw(nested_library):
     path, src = nested_library
     with pytest.raises(ValueError) as info:
@@ -82,12 +100,15 @@ def test_lines_can_be_turned_off(nested_library):
         f"m = tvm_ffi.load_module({str(path)!r})\n"
         "try:\n    m['outer'](-1)\n"
         "except ValueError as e:\n"
-        "    print([f.lineno for f in traceback.extract_tb(e.__traceback__) if 'Middle' in f.name])\n"
+        "    frames = traceback.extract_tb(e.__traceback__)\n"
+        "    print([f.lineno for f in frames if 'Middle' in f.name])\n"
     )
     import os
     import sys
 
     env = dict(os.environ, TVM_FFI_BACKTRACE_LINES="0")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[0]"

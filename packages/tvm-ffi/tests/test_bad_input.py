@@ -1,4 +1,4 @@
-"""Bad input from Python: misused objects, descriptors and hooks raise clear errors instead of crashing."""
+"""Bad input from Python: misused objects, descriptors and hooks raise clear errors, never crash."""
 
 import subprocess
 import sys
@@ -6,7 +6,6 @@ import threading
 
 import numpy as np
 import pytest
-
 import tvm_ffi
 from tvm_ffi import _core, testing
 from tvm_ffi import error as ffi_error
@@ -41,7 +40,10 @@ def run_in_small_stack_thread(target):
 def test_field_descriptor_rejects_objects_of_other_types():
     base_field = testing.TestObjectBase.__dict__["v_f64"]
     arr = tvm_ffi.Array([1, 2])
-    with pytest.raises(TypeError, match="field v_f64: expected an initialized testing.TestObjectBase object, got ffi.Array"):
+    with pytest.raises(
+        TypeError,
+        match="field v_f64: expected an initialized testing.TestObjectBase object, got ffi.Array",
+    ):
         base_field.__get__(arr, testing.TestObjectBase)
     with pytest.raises(TypeError, match="got ffi.Array"):
         base_field.__set__(arr, 5.0)
@@ -49,7 +51,9 @@ def test_field_descriptor_rejects_objects_of_other_types():
     with pytest.raises(TypeError, match="got int"):
         base_field.__set__(5, 5.0)
     derived_field = testing.TestObjectDerived.__dict__["v_array"]
-    with pytest.raises(TypeError, match="testing.TestObjectDerived object, got testing.TestObjectBase"):
+    with pytest.raises(
+        TypeError, match="testing.TestObjectDerived object, got testing.TestObjectBase"
+    ):
         derived_field.__get__(make_base(), testing.TestObjectDerived)
     # A derived object has the base's fields.
     derived = testing.TestObjectDerived(1, 2.5, "s", [3])
@@ -59,7 +63,7 @@ def test_field_descriptor_rejects_objects_of_other_types():
 def test_field_on_uninitialized_object_raises():
     empty = testing.TestObjectBase.__new__(testing.TestObjectBase)
     with pytest.raises(TypeError, match="field v_i64: expected an initialized"):
-        empty.v_i64
+        _ = empty.v_i64
     with pytest.raises(TypeError, match="field v_f64: expected an initialized"):
         empty.v_f64 = 1.0
 
@@ -68,14 +72,20 @@ def test_field_on_uninitialized_object_raises():
 def test_move_handle_rejects_a_handle_the_native_type_cannot_hold():
     arr = tvm_ffi.Array([1])
     f = tvm_ffi.Function(lambda: 7)
-    with pytest.raises(TypeError, match="__move_handle_from__: a tvm_ffi.core.Function cannot hold an object of type ffi.Array"):
+    with pytest.raises(
+        TypeError,
+        match="__move_handle_from__: a tvm_ffi.core.Function cannot hold an object of type "
+        "ffi.Array",
+    ):
         f.__move_handle_from__(arr)
     assert f() == 7
     t = tvm_ffi.Tensor()
     with pytest.raises(TypeError, match="Tensor cannot hold an object of type ffi.Array"):
         t.__move_handle_from__(arr)
     assert list(arr) == [1]
-    with pytest.raises(TypeError, match="__init_handle_by_constructor__: a tvm_ffi.core.Tensor cannot hold"):
+    with pytest.raises(
+        TypeError, match="__init_handle_by_constructor__: a tvm_ffi.core.Tensor cannot hold"
+    ):
         t.__init_handle_by_constructor__(tvm_ffi.convert, [1])
 
 
@@ -96,7 +106,10 @@ def test_move_handle_onto_itself_keeps_the_object():
 
 # ---- class registration ----
 def test_register_object_rejects_native_types_that_cannot_hold_the_key():
-    with pytest.raises(TypeError, match="register_object: a tvm_ffi.core.Function cannot hold an object of type ffi.Array"):
+    with pytest.raises(
+        TypeError,
+        match="register_object: a tvm_ffi.core.Function cannot hold an object of type ffi.Array",
+    ):
         _core.register_object_class("ffi.Array", tvm_ffi.Function)
     with pytest.raises(TypeError, match="Tensor cannot hold an object of type ffi.Array"):
         _core.register_object_class("ffi.Array", tvm_ffi.Tensor)
@@ -105,7 +118,9 @@ def test_register_object_rejects_native_types_that_cannot_hold_the_key():
 
 def test_set_dtype_class_rejects_classes_that_are_not_str():
     for bad in (5, None, int):
-        with pytest.raises(TypeError, match="set_dtype_class: argument `cls` must be a subclass of str"):
+        with pytest.raises(
+            TypeError, match="set_dtype_class: argument `cls` must be a subclass of str"
+        ):
             _core.set_dtype_class(bad)
     assert testing.echo(tvm_ffi.dtype("float32")) == "float32"
 
@@ -141,7 +156,9 @@ def test_tensor_empty_with_an_overflowing_shape_raises():
     empty = tvm_ffi.get_global_func("ffi.TensorEmpty")
     cpu = tvm_ffi.device("cpu")
     for shape in [(2**40, 2**40), (2**62, 4), (2**61,)]:
-        with pytest.raises(MemoryError, match="ffi.TensorEmpty: (argument `shape` has too many|cannot allocate)"):
+        with pytest.raises(
+            MemoryError, match="ffi.TensorEmpty: (argument `shape` has too many|cannot allocate)"
+        ):
             empty(shape, tvm_ffi.dtype("float32"), cpu)
     assert empty((0, 2**62), tvm_ffi.dtype("float32"), cpu).shape == (0, 2**62)
 
@@ -179,7 +196,10 @@ def test_from_dlpack_of_a_non_capsule_names_what_came_back():
 )
 def test_narrow_int_parameter_out_of_range_raises(name, value, range_text):
     f = tvm_ffi.get_global_func(name)
-    pattern = rf"Argument #0 out of range when calling: `{name}\(0: int\) -> int`\. Expected {range_text} but got {value}"
+    pattern = (
+        rf"Argument #0 out of range when calling: `{name}\(0: int\) -> int`\. "
+        rf"Expected {range_text} but got {value}"
+    )
     with pytest.raises(OverflowError, match=pattern):
         f(value)
 
@@ -213,7 +233,11 @@ class RaisingIndex:
 
 @pytest.mark.parametrize(
     "exc",
-    [ErrorWithCode("boom", code=42), FileNotFoundError(2, "No such file", "/missing"), KeyError("k")],
+    [
+        ErrorWithCode("boom", code=42),
+        FileNotFoundError(2, "No such file", "/missing"),
+        KeyError("k"),
+    ],
     ids=repr,
 )
 def test_exception_raised_while_an_argument_converts_is_kept(exc):
@@ -244,11 +268,15 @@ def test_error_kind_whose_class_needs_more_than_a_message():
 
 def test_error_hook_returning_a_non_exception_still_raises():
     try:
-        _core.set_error_hooks(lambda *args: 5, ffi_error._kind_of_exception, ffi_error._format_traceback)
+        _core.set_error_hooks(
+            lambda *args: 5, ffi_error._kind_of_exception, ffi_error._format_traceback
+        )
         with pytest.raises(RuntimeError, match="ValueError: boom"):
             testing.test_raise_error("ValueError", "boom")
     finally:
-        _core.set_error_hooks(ffi_error._make_exception, ffi_error._kind_of_exception, ffi_error._format_traceback)
+        _core.set_error_hooks(
+            ffi_error._make_exception, ffi_error._kind_of_exception, ffi_error._format_traceback
+        )
 
 
 def test_deep_traceback_is_cut_to_the_newest_frames():
@@ -305,7 +333,9 @@ def test_repr_of_uninitialized_objects():
 
 
 def test_remove_global_func_name_must_be_str():
-    with pytest.raises(TypeError, match="remove_global_func: argument `name` must be a str, got NoneType"):
+    with pytest.raises(
+        TypeError, match="remove_global_func: argument `name` must be a str, got NoneType"
+    ):
         tvm_ffi.remove_global_func(None)
 
 

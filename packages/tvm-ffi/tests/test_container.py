@@ -3,7 +3,6 @@
 import pickle
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import testing
 
@@ -156,7 +155,14 @@ def test_pickle_round_trip(value):
 def test_map_lookup_follows_python_key_rules():
     # Each of these lookups disagreed with the dict the Map came from.
     token, func = object(), (lambda: None)
-    d = {token: "object", (1, (2, "x")): "tuple", 1: "one", 0.0: "zero", func: "callable", 2.5: "float"}
+    d = {
+        token: "object",
+        (1, (2, "x")): "tuple",
+        1: "one",
+        0.0: "zero",
+        func: "callable",
+        2.5: "float",
+    }
     m = tvm_ffi.Map(d)
     for key, value in d.items():
         assert key in m and m[key] == value

@@ -6,7 +6,6 @@ import pickle
 import threading
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import Dict, List, testing
 
@@ -50,7 +49,9 @@ def test_list_keeps_nested_values_and_pickles():
     assert isinstance(List([1]) + [2], List)
 
 
-@pytest.mark.parametrize("bad", [lambda: List([1]) + 5, lambda: 5 + List([1]), lambda: List([1]) + None])
+@pytest.mark.parametrize(
+    "bad", [lambda: List([1]) + 5, lambda: 5 + List([1]), lambda: List([1]) + None]
+)
 def test_list_concatenation_with_a_non_sequence_is_unsupported(bad):
     with pytest.raises(TypeError, match="unsupported operand"):
         bad()

@@ -1,8 +1,7 @@
-"""List and Dict under hostile use: releases that re-enter the container, values holding themselves."""
+"""List and Dict under hostile use: releases that re-enter the container, self-holding values."""
 
 import pytest
 from native_build import run_python
-
 from tvm_ffi import Dict, List
 
 # Each removal releases an object whose __del__ refills the container it is leaving: the

@@ -7,10 +7,9 @@ import warnings
 
 import numpy as np
 import pytest
+import tvm_ffi
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import tvm_ffi
 from tvm_ffi import testing
 
 INT64_MIN = -(2**63)
@@ -40,7 +39,18 @@ def test_int_outside_int64_overflows(value):
 
 @pytest.mark.parametrize(
     "value",
-    ["", "a", "abcdefg", "abcdefgh", "x" * 1000, "héllo wörld ✓", "日本", "a\x00b", "\x00" * 9, "🐍" * 3],
+    [
+        "",
+        "a",
+        "abcdefg",
+        "abcdefgh",
+        "x" * 1000,
+        "héllo wörld ✓",
+        "日本",
+        "a\x00b",
+        "\x00" * 9,
+        "🐍" * 3,
+    ],
     ids=lambda v: f"str{len(v)}",
 )
 def test_str_round_trip(value):
@@ -123,7 +133,9 @@ def test_complex_numbers_travel_whole(value):
     assert out is value
 
 
-@pytest.mark.parametrize("value", [np.bytes_(b"ab"), np.bytes_(b"long enough to be an object")], ids=repr)
+@pytest.mark.parametrize(
+    "value", [np.bytes_(b"ab"), np.bytes_(b"long enough to be an object")], ids=repr
+)
 def test_bytes_subclass_becomes_bytes(value):
     out = testing.echo(value)
     assert type(out) is bytes and out == value
@@ -183,7 +195,9 @@ leaves = (
 )
 values = st.recursive(
     leaves,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5)
+    ),
     max_leaves=25,
 )
 
@@ -237,16 +251,41 @@ def test_many_long_bytes_and_str_arguments_in_one_call():
 
 
 MUTATED_WHILE_CONVERTED = {
-    "list argument": ("lst = []", "lst.clear()", "lst.extend([Evil()] + [object() for _ in range(100)])",
-                      "echo(lst)", "list changed size"),
-    "list grows": ("lst = []", "lst.append(1)", "lst.extend([Evil(), 2])", "tvm_ffi.convert(lst)",
-                   "list changed size"),
-    "dict key": ("d = {}", "d.clear()", "d.update({Evil(): 1, **{object(): i for i in range(100)}})",
-                 "echo(d)", "dictionary changed size"),
-    "dict value": ("d = {}", "d.clear()", "d.update({'a': Evil(), **{object(): i for i in range(100)}})",
-                   "tvm_ffi.Map(d)", "dictionary changed size"),
-    "shape element": ("lst = []", "lst.clear()", "lst.extend([Evil()] + [10**6 + i for i in range(100)])",
-                      "tvm_ffi.Shape(lst)", "list changed size"),
+    "list argument": (
+        "lst = []",
+        "lst.clear()",
+        "lst.extend([Evil()] + [object() for _ in range(100)])",
+        "echo(lst)",
+        "list changed size",
+    ),
+    "list grows": (
+        "lst = []",
+        "lst.append(1)",
+        "lst.extend([Evil(), 2])",
+        "tvm_ffi.convert(lst)",
+        "list changed size",
+    ),
+    "dict key": (
+        "d = {}",
+        "d.clear()",
+        "d.update({Evil(): 1, **{object(): i for i in range(100)}})",
+        "echo(d)",
+        "dictionary changed size",
+    ),
+    "dict value": (
+        "d = {}",
+        "d.clear()",
+        "d.update({'a': Evil(), **{object(): i for i in range(100)}})",
+        "tvm_ffi.Map(d)",
+        "dictionary changed size",
+    ),
+    "shape element": (
+        "lst = []",
+        "lst.clear()",
+        "lst.extend([Evil()] + [10**6 + i for i in range(100)])",
+        "tvm_ffi.Shape(lst)",
+        "list changed size",
+    ),
 }
 
 

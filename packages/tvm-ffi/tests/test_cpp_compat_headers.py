@@ -1,4 +1,4 @@
-"""Plugin sources written for apache-tvm-ffi (its include paths, macros and names) compile and run unchanged."""
+"""Plugin sources written for apache-tvm-ffi (include paths, macros, names) build and run as is."""
 
 import importlib.util
 import os
@@ -6,18 +6,30 @@ import pathlib
 import subprocess
 
 import pytest
-
 import tvm_ffi.libinfo
 from native_build import build_library, compiler, config_flags, run_python
 from upstream_examples import ADD_ONE, CHECK_ADD_ONE, CHECK_INT_PAIR, INT_PAIR
 
 # apache-tvm-ffi's public include paths that plugin code uses.
 HEADERS = [
-    "tvm/ffi/any.h", "tvm/ffi/c_api.h", "tvm/ffi/container/array.h", "tvm/ffi/container/map.h",
-    "tvm/ffi/container/list.h", "tvm/ffi/container/dict.h",
-    "tvm/ffi/container/shape.h", "tvm/ffi/container/tensor.h", "tvm/ffi/dtype.h", "tvm/ffi/error.h",
-    "tvm/ffi/extra/c_env_api.h", "tvm/ffi/extra/module.h", "tvm/ffi/function.h", "tvm/ffi/object.h",
-    "tvm/ffi/optional.h", "tvm/ffi/reflection/registry.h", "tvm/ffi/string.h", "tvm/ffi/tvm_ffi.h",
+    "tvm/ffi/any.h",
+    "tvm/ffi/c_api.h",
+    "tvm/ffi/container/array.h",
+    "tvm/ffi/container/map.h",
+    "tvm/ffi/container/list.h",
+    "tvm/ffi/container/dict.h",
+    "tvm/ffi/container/shape.h",
+    "tvm/ffi/container/tensor.h",
+    "tvm/ffi/dtype.h",
+    "tvm/ffi/error.h",
+    "tvm/ffi/extra/c_env_api.h",
+    "tvm/ffi/extra/module.h",
+    "tvm/ffi/function.h",
+    "tvm/ffi/object.h",
+    "tvm/ffi/optional.h",
+    "tvm/ffi/reflection/registry.h",
+    "tvm/ffi/string.h",
+    "tvm/ffi/tvm_ffi.h",
     "dlpack/dlpack.h",
 ]
 
@@ -33,8 +45,20 @@ def test_header_is_installed_and_compiles_alone(tmp_path, header):
     assert os.path.isfile(os.path.join(tvm_ffi.libinfo.find_include_path(), header)), header
     src = tmp_path / "one.cc"
     src.write_text(f"#include <{header}>\n")
-    result = subprocess.run([compiler("c++"), "-std=c++17", "-fsyntax-only", "-Wall", "-Werror",
-                             *config_flags("cxxflags"), str(src)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            compiler("c++"),
+            "-std=c++17",
+            "-fsyntax-only",
+            "-Wall",
+            "-Werror",
+            *config_flags("cxxflags"),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -51,16 +75,23 @@ def test_static_init_block_takes_both_spellings(tmp_path):
     source = r"""
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/reflection/registry.h>
-TVM_FFI_STATIC_INIT_BLOCK() { tvm::ffi::reflection::GlobalDef().def("spell.a", [](int x) { return x + 1; }); }
-TVM_FFI_STATIC_INIT_BLOCK({ tvm::ffi::reflection::GlobalDef().def("spell.b", [](int x, int y) { return x * y; }); });
+TVM_FFI_STATIC_INIT_BLOCK() {
+  tvm::ffi::reflection::GlobalDef().def("spell.a", [](int x) { return x + 1; });
+}
+TVM_FFI_STATIC_INIT_BLOCK({
+  tvm::ffi::reflection::GlobalDef().def("spell.b", [](int x, int y) { return x * y; });
+});
 """
     lib = build_library(tmp_path, "spell", source, "c++", link_ffi=True)
-    _check(f"""
+    _check(
+        f"""
 import tvm_ffi
 tvm_ffi.load_module({str(lib)!r})
 assert tvm_ffi.get_global_func("spell.a")(1) == 2 and tvm_ffi.get_global_func("spell.b")(3, 4) == 12
 print("ok")
-""", lib)
+""",
+        lib,
+    )
 
 
 def test_comparison_checks_name_both_values_and_the_kind(tmp_path):
@@ -73,7 +104,8 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_le, CheckLe);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(check_ne, CheckNe);
 """
     lib = build_library(tmp_path, "checks", source, "c++", link_ffi=True)
-    _check(f"""
+    _check(
+        f"""
 import tvm_ffi
 mod = tvm_ffi.load_module({str(lib)!r})
 mod.check_le(1, 2); mod.check_ne(1, 2)
@@ -90,17 +122,22 @@ except RuntimeError as err:
 else:
     raise AssertionError("no error")
 print("ok")
-""", lib)
+""",
+        lib,
+    )
 
 
 def test_quickstart_cmake_project_with_upstream_target_names(tmp_path):
     import shutil
     import sys
 
-    cmake = shutil.which("cmake") or pytest.skip("cmake is not on PATH: the CMake build of the quick start needs it")
+    cmake = shutil.which("cmake") or pytest.skip(
+        "cmake is not on PATH: the CMake build of the quick start needs it"
+    )
     (tmp_path / "add_one_cpu.cc").write_text(ADD_ONE)
     (tmp_path / "int_pair.cc").write_text(INT_PAIR)
-    # As apache-tvm-ffi's quick start: tvm_ffi_ROOT from `tvm_ffi.config --cmakedir`, its target names.
+    # As apache-tvm-ffi's quick start: tvm_ffi_ROOT from `tvm_ffi.config --cmakedir`, its target
+    # names.
     (tmp_path / "CMakeLists.txt").write_text("""
 cmake_minimum_required(VERSION 3.18)
 project(quickstart LANGUAGES CXX)
@@ -117,8 +154,10 @@ set_target_properties(add_one_cpu int_pair PROPERTIES PREFIX "" SUFFIX ".so"
   LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/")
 """)
     build = tmp_path / "build"
-    for cmd in ([cmake, "-S", tmp_path, "-B", build, f"-DPython_EXECUTABLE={sys.executable}"],
-                [cmake, "--build", build]):
+    for cmd in (
+        [cmake, "-S", tmp_path, "-B", build, f"-DPython_EXECUTABLE={sys.executable}"],
+        [cmake, "--build", build],
+    ):
         done = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
     _check(CHECK_INT_PAIR, build / "int_pair.so")
@@ -127,14 +166,23 @@ set_target_properties(add_one_cpu int_pair PROPERTIES PREFIX "" SUFFIX ".so"
 
 
 def _reference_include():
-    """apache-tvm-ffi's include folder: $TVM_FFI_REFERENCE_INCLUDE, or from $TVM_BENCH_REFERENCE_PYTHON."""
+    """apache-tvm-ffi's headers: $TVM_FFI_REFERENCE_INCLUDE, else $TVM_BENCH_REFERENCE_PYTHON's."""
     import sys
 
     path = os.environ.get("TVM_FFI_REFERENCE_INCLUDE")
-    python = os.environ.get("TVM_BENCH_REFERENCE_PYTHON", "/work/main/.nox/bench-reference-tvm-ffi/bin/python")
-    if not path and os.path.exists(python) and os.path.abspath(python) != os.path.abspath(sys.executable):
+    python = os.environ.get(
+        "TVM_BENCH_REFERENCE_PYTHON", "/work/main/.nox/bench-reference-tvm-ffi/bin/python"
+    )
+    if (
+        not path
+        and os.path.exists(python)
+        and os.path.abspath(python) != os.path.abspath(sys.executable)
+    ):
         # Its libinfo alone (no `import tvm_ffi`): the folder next to it holds include/.
-        code = "import importlib.util as u; print(u.find_spec('tvm_ffi').submodule_search_locations[0])"
+        code = (
+            "import importlib.util as u; "
+            "print(u.find_spec('tvm_ffi').submodule_search_locations[0])"
+        )
         done = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
         path = os.path.join(done.stdout.strip(), "include") if done.returncode == 0 else None
     if not path or not os.path.exists(os.path.join(path, "tvm", "ffi", "c_api.h")):
@@ -149,15 +197,29 @@ def test_library_built_against_reference_headers_is_refused(tmp_path):
     src = tmp_path / "theirs.cc"
     src.write_text(r"""
 #include <tvm/ffi/c_api.h>
-extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_add(void*, const TVMFFIAny* args, int32_t, TVMFFIAny* out) {
+extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_add(void*, const TVMFFIAny* args, int32_t,
+                                                TVMFFIAny* out) {
   out->type_index = kTVMFFIInt;
   out->v_int64 = args[0].v_int64 + args[1].v_int64;
   return 0;
 }
 """)
     lib = tmp_path / "libtheirs.so"
-    done = subprocess.run([compiler("c++"), "-std=c++17", "-shared", "-fPIC", f"-I{include}", str(src),
-                           "-o", str(lib)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            compiler("c++"),
+            "-std=c++17",
+            "-shared",
+            "-fPIC",
+            f"-I{include}",
+            str(src),
+            "-o",
+            str(lib),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     result = run_python(f"""
 import tvm_ffi
@@ -176,7 +238,8 @@ def test_common_cpp_api_of_plugins(tmp_path):
     # accessors, Function::FromPacked/GetGlobalRequired/TypedFunction, GetRef, lambdas exported.
     source = (pathlib.Path(__file__).parent / "cpp_api_plugin.cc").read_text()
     lib = build_library(tmp_path, "cpp_api", source, "c++", link_ffi=True)
-    _check(f"""
+    _check(
+        f"""
 import tvm_ffi
 m = tvm_ffi.load_module({str(lib)!r})
 assert m.use_any(1, 2) == 5
@@ -203,12 +266,14 @@ except TypeError as err:
 else:
     raise AssertionError("no TypeError")
 print("ok")
-""", lib)
+""",
+        lib,
+    )
 
 
 def test_tensor_shape_and_strides_views(tmp_path):
     pytest.importorskip("numpy", reason="the strided tensors come from numpy")
-    source = r'''
+    source = r"""
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/function.h>
@@ -216,16 +281,18 @@ namespace ffi = tvm::ffi;
 ffi::Array<int64_t> Describe(ffi::Tensor t, int64_t dim) {
   ffi::ShapeView shape = t.shape();
   ffi::ShapeView strides = t.strides();
-  return {shape[0], strides[0], strides[t.ndim() - 1], t.size(dim), t.stride(dim), t.is_contiguous()};
+  return {shape[0],    strides[0],    strides[t.ndim() - 1],
+          t.size(dim), t.stride(dim), t.is_contiguous()};
 }
 ffi::Array<int64_t> DescribeView(ffi::TensorView t, int64_t dim) {
   return {t.shape()[0], t.strides()[0], t.size(dim), t.stride(dim), t.numel(), t.IsContiguous()};
 }
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(describe, Describe);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(describe_view, DescribeView);
-'''
+"""
     lib = build_library(tmp_path, "views", source, "c++", link_ffi=True)
-    _check(f"""
+    _check(
+        f"""
 import numpy as np, tvm_ffi
 m = tvm_ffi.load_module({str(lib)!r})
 x = np.zeros((3, 4), "float32")
@@ -240,4 +307,6 @@ for bad in (2, -3):
     else:
         raise AssertionError("no IndexError")
 print("ok")
-""", lib)
+""",
+        lib,
+    )

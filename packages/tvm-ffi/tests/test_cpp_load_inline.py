@@ -1,4 +1,5 @@
-"""tvm_ffi.cpp: load_inline/build_inline/load/build compile against the installed headers, cache, and fail clearly."""
+"""tvm_ffi.cpp: load_inline/build_inline/load/build compile against the installed headers,
+cache, and fail clearly."""
 
 import os
 import re
@@ -7,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 import tvm_ffi.cpp
 from native_build import compiler, run_python
 from tvm_ffi.cpp import _toolchain
@@ -69,14 +69,19 @@ exec({CHECK_INT_PAIR!r})
 
 
 def test_functions_as_mapping_sequence_and_docs(cache_dir):
-    path = tvm_ffi.cpp.build_inline("docs", cpp_sources=[ADD, "int sub(int a, int b) { return a - b; }"],
-                                    functions={"add": 'adds "two"', "sub": ""})
+    path = tvm_ffi.cpp.build_inline(
+        "docs",
+        cpp_sources=[ADD, "int sub(int a, int b) { return a - b; }"],
+        functions={"add": 'adds "two"', "sub": ""},
+    )
     main = open(os.path.join(os.path.dirname(path), "main.cpp")).read()
     assert "TVM_FFI_DLL_EXPORT_TYPED_FUNC(add, add);" in main
     assert 'TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(add, "adds \\"two\\"");' in main
     assert "TVM_FFI_DLL_EXPORT_TYPED_FUNC(sub, sub);" in main
     assert "TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(sub" not in main
-    assert _child(f"import tvm_ffi; m = tvm_ffi.load_module({path!r}); print(m.add(2, 3), m.sub(2, 3))").split() == ["5", "-1"]
+    assert _child(
+        f"import tvm_ffi; m = tvm_ffi.load_module({path!r}); print(m.add(2, 3), m.sub(2, 3))"
+    ).split() == ["5", "-1"]
 
 
 def test_second_build_is_cached_and_runs_no_compiler(cache_dir, monkeypatch):
@@ -97,17 +102,27 @@ def test_changed_source_builds_into_another_folder(cache_dir):
 
 def test_build_directory_is_used_and_rebuilt_on_change(tmp_path):
     out = tmp_path / "mine"
-    first = tvm_ffi.cpp.build_inline("here", cpp_sources=ADD, functions="add", build_directory=str(out))
+    first = tvm_ffi.cpp.build_inline(
+        "here", cpp_sources=ADD, functions="add", build_directory=str(out)
+    )
     assert first == str(out / "here.so")
-    second = tvm_ffi.cpp.build_inline("here", cpp_sources="int add(int a, int b) { return a * b; }",
-                                      functions="add", build_directory=out)
+    second = tvm_ffi.cpp.build_inline(
+        "here",
+        cpp_sources="int add(int a, int b) { return a * b; }",
+        functions="add",
+        build_directory=out,
+    )
     assert second == first
-    assert _child(f"import tvm_ffi; print(tvm_ffi.load_module({second!r}).add(3, 4))").strip() == "12"
+    assert (
+        _child(f"import tvm_ffi; print(tvm_ffi.load_module({second!r}).add(3, 4))").strip() == "12"
+    )
 
 
 def test_compile_error_shows_the_compiler_output():
     with pytest.raises(RuntimeError) as info:
-        tvm_ffi.cpp.build_inline("broken", cpp_sources="int add(int a, int b) { return a + ; }", functions="add")
+        tvm_ffi.cpp.build_inline(
+            "broken", cpp_sources="int add(int a, int b) { return a + ; }", functions="add"
+        )
     text = str(info.value)
     assert "tvm_ffi.cpp.build_inline: build failed" in text
     assert "error:" in text and "return a + ;" in text
@@ -115,7 +130,9 @@ def test_compile_error_shows_the_compiler_output():
 
 def test_compile_error_without_ninja_shows_the_compiler_output(monkeypatch):
     which = shutil.which
-    monkeypatch.setattr(_toolchain.shutil, "which", lambda name: None if name == "ninja" else which(name))
+    monkeypatch.setattr(
+        _toolchain.shutil, "which", lambda name: None if name == "ninja" else which(name)
+    )
     with pytest.raises(RuntimeError, match=r"(?s)exited with status.*error:.*undeclared_thing"):
         tvm_ffi.cpp.build_inline("broken2", cpp_sources="int f() { return undeclared_thing; }")
     path = tvm_ffi.cpp.build_inline("direct", cpp_sources=ADD, functions="add")
@@ -146,23 +163,62 @@ def test_cuda_sources_without_nvcc_name_nvcc(monkeypatch, tmp_path):
         tvm_ffi.cpp.load_inline("gpu2", cpp_sources=ADD, cuda_sources="__global__ void k() {}")
 
 
-@pytest.mark.parametrize(("kwargs", "exc", "text"), [
-    ({"name": 3, "cpp_sources": ADD}, TypeError, "argument `name` must be a str"),
-    ({"name": "a/b", "cpp_sources": ADD}, ValueError, "argument `name` must be an identifier"),
-    ({"name": "m", "cpp_sources": 5}, TypeError, "argument `cpp_sources` must be a str or a sequence of str, got int"),
-    ({"name": "m", "cpp_sources": [ADD, 1]}, TypeError, "argument `cpp_sources`"),
-    ({"name": "m", "cuda_sources": b"x"}, TypeError, "argument `cuda_sources`"),
-    ({"name": "m", "cpp_sources": ADD, "functions": 5}, TypeError, "argument `functions` must be a str"),
-    ({"name": "m", "cpp_sources": ADD, "functions": {"add": 1}}, TypeError, "argument `functions` must map"),
-    ({"name": "m", "cpp_sources": ADD, "functions": ["a b"]}, ValueError, "not a C++ identifier"),
-    ({"name": "m", "cpp_sources": ADD, "extra_cflags": [1]}, TypeError, "argument `extra_cflags`"),
-    ({"name": "m", "cpp_sources": ADD, "extra_ldflags": 2}, TypeError, "argument `extra_ldflags`"),
-    ({"name": "m", "cpp_sources": ADD, "extra_include_paths": 2}, TypeError, "argument `extra_include_paths`"),
-    ({"name": "m", "cpp_sources": ADD, "build_directory": 2}, TypeError, "argument `build_directory`"),
-    ({"name": "m", "cpp_sources": ADD, "keep_module_alive": "yes"}, TypeError, "argument `keep_module_alive`"),
-    ({"name": "m", "cpp_sources": ADD, "backend": "metal"}, ValueError, "argument `backend`"),
-    ({"name": "m"}, ValueError, "give `cpp_sources` or `cuda_sources`"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "text"),
+    [
+        ({"name": 3, "cpp_sources": ADD}, TypeError, "argument `name` must be a str"),
+        ({"name": "a/b", "cpp_sources": ADD}, ValueError, "argument `name` must be an identifier"),
+        (
+            {"name": "m", "cpp_sources": 5},
+            TypeError,
+            "argument `cpp_sources` must be a str or a sequence of str, got int",
+        ),
+        ({"name": "m", "cpp_sources": [ADD, 1]}, TypeError, "argument `cpp_sources`"),
+        ({"name": "m", "cuda_sources": b"x"}, TypeError, "argument `cuda_sources`"),
+        (
+            {"name": "m", "cpp_sources": ADD, "functions": 5},
+            TypeError,
+            "argument `functions` must be a str",
+        ),
+        (
+            {"name": "m", "cpp_sources": ADD, "functions": {"add": 1}},
+            TypeError,
+            "argument `functions` must map",
+        ),
+        (
+            {"name": "m", "cpp_sources": ADD, "functions": ["a b"]},
+            ValueError,
+            "not a C++ identifier",
+        ),
+        (
+            {"name": "m", "cpp_sources": ADD, "extra_cflags": [1]},
+            TypeError,
+            "argument `extra_cflags`",
+        ),
+        (
+            {"name": "m", "cpp_sources": ADD, "extra_ldflags": 2},
+            TypeError,
+            "argument `extra_ldflags`",
+        ),
+        (
+            {"name": "m", "cpp_sources": ADD, "extra_include_paths": 2},
+            TypeError,
+            "argument `extra_include_paths`",
+        ),
+        (
+            {"name": "m", "cpp_sources": ADD, "build_directory": 2},
+            TypeError,
+            "argument `build_directory`",
+        ),
+        (
+            {"name": "m", "cpp_sources": ADD, "keep_module_alive": "yes"},
+            TypeError,
+            "argument `keep_module_alive`",
+        ),
+        ({"name": "m", "cpp_sources": ADD, "backend": "metal"}, ValueError, "argument `backend`"),
+        ({"name": "m"}, ValueError, "give `cpp_sources` or `cuda_sources`"),
+    ],
+)
 def test_bad_arguments_name_the_argument(kwargs, exc, text):
     with pytest.raises(exc, match=re.escape(text)) as info:
         tvm_ffi.cpp.load_inline(**kwargs)
@@ -171,9 +227,13 @@ def test_bad_arguments_name_the_argument(kwargs, exc, text):
 
 def test_build_and_load_from_files(tmp_path):
     src = tmp_path / "plugin.cc"
-    src.write_text("#include <tvm/ffi/function.h>\n" + ADD + "\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(add, add);\n")
+    src.write_text(
+        "#include <tvm/ffi/function.h>\n" + ADD + "\nTVM_FFI_DLL_EXPORT_TYPED_FUNC(add, add);\n"
+    )
     path = tvm_ffi.cpp.build("files", cpp_files=[str(src)])
-    assert _child(f"import tvm_ffi; print(tvm_ffi.load_module({path!r}).add(20, 22))").strip() == "42"
+    assert (
+        _child(f"import tvm_ffi; print(tvm_ffi.load_module({path!r}).add(20, 22))").strip() == "42"
+    )
     obj = tvm_ffi.cpp.build("files", sources=str(src), output="files.o")
     assert obj.endswith("files.o") and os.path.getsize(obj) > 0
     with pytest.raises(FileNotFoundError, match="argument `cpp_files` names"):
@@ -188,7 +248,9 @@ def test_build_and_load_from_files(tmp_path):
 def test_load_keeps_the_module_and_calls_it(tmp_path):
     out = _child(f"""
 import tvm_ffi.cpp
-mod = tvm_ffi.cpp.load_inline("kept", cpp_sources={ADD!r}, functions=["add"], build_directory={str(tmp_path / "b")!r})
+mod = tvm_ffi.cpp.load_inline(
+    "kept", cpp_sources={ADD!r}, functions=["add"], build_directory={str(tmp_path / "b")!r}
+)
 print(mod.add(1, 2))
 """)
     assert out.strip() == "3"
@@ -204,21 +266,24 @@ __global__ void AddOneKernel(float* x, float* y, int n) {
 }
 void add_one_cuda(tvm::ffi::TensorView x, tvm::ffi::TensorView y) {
   int64_t n = x.size(0);
-  AddOneKernel<<<(n + 255) / 256, 256>>>(static_cast<float*>(x.data_ptr()), static_cast<float*>(y.data_ptr()), n);
+  AddOneKernel<<<(n + 255) / 256, 256>>>(static_cast<float*>(x.data_ptr()),
+                                         static_cast<float*>(y.data_ptr()), n);
 }
 int twice(int x) { return 2 * x; }
 """
-    path = tvm_ffi.cpp.build_inline("cuda_add", cuda_sources=source, functions=["add_one_cuda", "twice"])
+    path = tvm_ffi.cpp.build_inline(
+        "cuda_add", cuda_sources=source, functions=["add_one_cuda", "twice"]
+    )
     # Loading needs no GPU: the host function runs on the CPU.
     assert _child(f"import tvm_ffi; print(tvm_ffi.load_module({path!r}).twice(21))").strip() == "42"
-
 
 
 def test_to_cpp_dtype():
     import tvm_ffi
 
-    assert [tvm_ffi.cpp.to_cpp_dtype(s) for s in ("float32", "float64", "int8", "uint64", "bool")] == [
-        "float", "double", "int8_t", "uint64_t", "bool"]
+    assert [
+        tvm_ffi.cpp.to_cpp_dtype(s) for s in ("float32", "float64", "int8", "uint64", "bool")
+    ] == ["float", "double", "int8_t", "uint64_t", "bool"]
     assert tvm_ffi.cpp.to_cpp_dtype(tvm_ffi.dtype("int16")) == "int16_t"
     with pytest.raises(ValueError, match="to_cpp_dtype: unsupported dtype 'float32x4'"):
         tvm_ffi.cpp.to_cpp_dtype("float32x4")
@@ -249,8 +314,16 @@ m = tvm_ffi.cpp.load_inline("racing", cpp_sources={ADD!r}, functions="add")
 print(m.add(20, 22), m.path)
 """
     env = dict(os.environ, TVM_FFI_CACHE_DIR=str(cache_dir))
-    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, env=env) for _ in range(3)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(3)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
     lines = {out.strip() for out, _ in outs}

@@ -1,14 +1,23 @@
-"""tvm_ffi.dataclasses: py_class (Python-defined FFI types) and c_class, checked against upstream's semantics."""
+"""tvm_ffi.dataclasses: py_class (Python-defined FFI types) and c_class, as upstream behaves."""
 
 import copy
 import pickle
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.testing as t
 from tvm_ffi import Object
-from tvm_ffi.dataclasses import KW_ONLY, asdict, astuple, c_class, field, fields, is_dataclass, py_class, replace
+from tvm_ffi.dataclasses import (
+    KW_ONLY,
+    asdict,
+    astuple,
+    c_class,
+    field,
+    fields,
+    is_dataclass,
+    py_class,
+    replace,
+)
 
 
 @py_class("test_dc.Point")
@@ -135,11 +144,17 @@ def test_declaration_errors():
     with pytest.raises(ValueError, match="structural_eq"):
         field(structural_eq="bogus")
     with pytest.raises(ValueError, match="structural_eq"):
-        py_class("test_dc.BadEq", structural_eq="bogus")(type("BadEq", (Object,), {"__annotations__": {"x": int}}))
+        py_class("test_dc.BadEq", structural_eq="bogus")(
+            type("BadEq", (Object,), {"__annotations__": {"x": int}})
+        )
     with pytest.raises(TypeError, match="non-default argument"):
-        py_class("test_dc.Order")(type("Order", (Object,), {"__annotations__": {"x": int, "y": int}, "x": 1}))
+        py_class("test_dc.Order")(
+            type("Order", (Object,), {"__annotations__": {"x": int, "y": int}, "x": 1})
+        )
     with pytest.raises(TypeError, match="C\\+\\+ type"):
-        py_class("test_dc.FromCxx")(type("FromCxx", (t.TestObjectBase,), {"__annotations__": {"q": int}}))
+        py_class("test_dc.FromCxx")(
+            type("FromCxx", (t.TestObjectBase,), {"__annotations__": {"q": int}})
+        )
 
 
 def test_c_class_view_of_cxx_type():

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from native_build import compiler
 from tvm_ffi import config
 
@@ -51,8 +50,9 @@ def run_documented_build(tmp_path):
     compiler("c++")
     bash = shutil.which("bash") or pytest.skip("no bash to run the documented command")
     env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-    result = subprocess.run([bash, "-c", command], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [bash, "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
 
 

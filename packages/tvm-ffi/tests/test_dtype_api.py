@@ -3,7 +3,6 @@
 import pickle
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import dtype
 
@@ -11,12 +10,27 @@ from tvm_ffi import dtype
 @pytest.mark.parametrize(
     "text, fields",
     [
-        ("i8", (0, 8, 1)), ("i32", (0, 32, 1)), ("i64", (0, 64, 1)), ("u1", (1, 1, 1)),
-        ("u8", (1, 8, 1)), ("f16", (2, 16, 1)), ("f32", (2, 32, 1)), ("bf16", (4, 16, 1)),
-        ("int", (0, 32, 1)), ("uint", (1, 32, 1)), ("float", (2, 32, 1)), ("bfloat", (4, 16, 1)),
-        ("fp8_e4m3fn", (10, 8, 1)), ("fp8_e5m2", (12, 8, 1)), ("fp8_e8m0fnu", (14, 8, 1)),
-        ("fp6_e2m3fn", (15, 6, 1)), ("fp4_e2m1fnx2", (17, 4, 2)), ("i32x4", (0, 32, 4)),
-        ("float32x1", (2, 32, 1)), ("bool", (6, 8, 1)), ("handle", (3, 64, 1)),
+        ("i8", (0, 8, 1)),
+        ("i32", (0, 32, 1)),
+        ("i64", (0, 64, 1)),
+        ("u1", (1, 1, 1)),
+        ("u8", (1, 8, 1)),
+        ("f16", (2, 16, 1)),
+        ("f32", (2, 32, 1)),
+        ("bf16", (4, 16, 1)),
+        ("int", (0, 32, 1)),
+        ("uint", (1, 32, 1)),
+        ("float", (2, 32, 1)),
+        ("bfloat", (4, 16, 1)),
+        ("fp8_e4m3fn", (10, 8, 1)),
+        ("fp8_e5m2", (12, 8, 1)),
+        ("fp8_e8m0fnu", (14, 8, 1)),
+        ("fp6_e2m3fn", (15, 6, 1)),
+        ("fp4_e2m1fnx2", (17, 4, 2)),
+        ("i32x4", (0, 32, 4)),
+        ("float32x1", (2, 32, 1)),
+        ("bool", (6, 8, 1)),
+        ("handle", (3, 64, 1)),
     ],
 )
 def test_short_names_parse_and_keep_their_text(text, fields):
@@ -42,7 +56,12 @@ def test_short_names_parse_and_keep_their_text(text, fields):
 )
 def test_predicates(text, is_bool, is_integer, is_float, is_handle):
     d = dtype(text)
-    assert (d.is_bool, d.is_integer, d.is_float, d.is_handle) == (is_bool, is_integer, is_float, is_handle)
+    assert (d.is_bool, d.is_integer, d.is_float, d.is_handle) == (
+        is_bool,
+        is_integer,
+        is_float,
+        is_handle,
+    )
 
 
 def test_properties_and_lanes():
@@ -82,16 +101,24 @@ def test_non_str_values_are_value_errors_naming_the_value(bad):
 
 @pytest.mark.parametrize(
     "arg, exc",
-    [((2, 16), TypeError), ("x", TypeError), ((2.0, 16, 1), TypeError), ((99999, 8, 1), ValueError),
-     ((2, 16, 0), ValueError), ((0, -8, 1), ValueError)],
+    [
+        ((2, 16), TypeError),
+        ("x", TypeError),
+        ((2.0, 16, 1), TypeError),
+        ((99999, 8, 1), ValueError),
+        ((2, 16, 0), ValueError),
+        ((0, -8, 1), ValueError),
+    ],
 )
 def test_from_dlpack_data_type_bad_input(arg, exc):
     with pytest.raises(exc, match="dtype"):
         dtype.from_dlpack_data_type(arg)
 
 
-@pytest.mark.parametrize("lanes, exc", [(0, ValueError), (-1, ValueError), ("x", TypeError), (1.0, TypeError),
-                                        (2**40, ValueError)])
+@pytest.mark.parametrize(
+    "lanes, exc",
+    [(0, ValueError), (-1, ValueError), ("x", TypeError), (1.0, TypeError), (2**40, ValueError)],
+)
 def test_with_lanes_bad_input(lanes, exc):
     with pytest.raises(exc):
         dtype("float32").with_lanes(lanes)

@@ -5,7 +5,6 @@ import traceback
 import weakref
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import testing
 
@@ -126,6 +125,7 @@ def test_native_error_leaves_no_reference_cycles():
     gc.collect()
     gc.disable()
     try:
+
         class Marker:
             pass
 
@@ -149,6 +149,7 @@ def test_callback_error_leaves_no_reference_cycles():
     old_flags = gc.get_debug()
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
+
         def callback():
             raise TypeError("from callback")
 

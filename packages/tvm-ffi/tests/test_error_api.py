@@ -1,9 +1,8 @@
-"""Error objects: __tvm_ffi_error__, kind, message, backtrace, update_backtrace, py_error; core names."""
+"""Error objects: __tvm_ffi_error__, kind, message, backtrace, update_backtrace, py_error, names."""
 
 import traceback
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import core, testing
 
@@ -48,7 +47,10 @@ def test_update_and_append_backtrace():
     err.update_backtrace('  File "a.py", line 1, in g\n')
     assert err.backtrace == '  File "a.py", line 1, in g\n'
     err.append_backtrace('  File "b.py", line 2, in h\n')  # older frames go in front
-    assert err.backtrace.splitlines() == ['  File "b.py", line 2, in h', '  File "a.py", line 1, in g']
+    assert err.backtrace.splitlines() == [
+        '  File "b.py", line 2, in h',
+        '  File "a.py", line 1, in g',
+    ]
 
 
 @pytest.mark.parametrize("args", [(1, "m", "b"), ("k", None, "b"), ("k", "m", 3)])
@@ -74,8 +76,22 @@ def test_error_kind_tables_follow_register_error():
 
 
 def test_core_names():
-    for name in ["Object", "Function", "Tensor", "String", "Bytes", "Error", "DataType", "Device",
-                 "DLDeviceType", "MISSING", "OpaquePyObject", "PyNativeObject", "ObjectConvertible", "CAny"]:
+    for name in [
+        "Object",
+        "Function",
+        "Tensor",
+        "String",
+        "Bytes",
+        "Error",
+        "DataType",
+        "Device",
+        "DLDeviceType",
+        "MISSING",
+        "OpaquePyObject",
+        "PyNativeObject",
+        "ObjectConvertible",
+        "CAny",
+    ]:
         assert hasattr(core, name), name
     assert issubclass(core.String, str) and issubclass(core.String, core.PyNativeObject)
     assert issubclass(core.Bytes, bytes)
@@ -137,7 +153,9 @@ def test_object_convertible_converts_through_asobject():
 
 
 def test_object_convertible_returning_a_non_object_is_a_type_error():
-    with pytest.raises(TypeError, match=r"_Wrapped.asobject\(\) must return an initialized tvm_ffi.Object"):
+    with pytest.raises(
+        TypeError, match=r"_Wrapped.asobject\(\) must return an initialized tvm_ffi.Object"
+    ):
         testing.echo(_Wrapped(5))
     with pytest.raises(NotImplementedError):
         testing.echo(core.ObjectConvertible())

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import tvm_ffi
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -285,8 +284,12 @@ def _type_check_env() -> dict[str, str]:
 def _mypy(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / ".mypy_cache"), *args],
-        capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, env=_type_check_env(), cwd=tmp_path,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT_S,
+        env=_type_check_env(),
+        cwd=tmp_path,
+    )
 
 
 def test_examples_pass_mypy_strict(tmp_path: Path) -> None:
@@ -317,7 +320,12 @@ def test_stubs_match_the_installed_runtime(tmp_path: Path) -> None:
     allowlist.write_text("tvm_ffi\\._core\\.[a-z_]+\n.*\\.__tvm_ffi_(type_info|py_fields)__\n")
     env = _type_check_env()
     result = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "--ignore-disjoint-bases", "--allowlist", str(allowlist), "tvm_ffi"],
-        capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, env=env, cwd=tmp_path,
-    )  # fmt: skip
+        [sys.executable, "-m", "mypy.stubtest", "--ignore-disjoint-bases"]
+        + ["--allowlist", str(allowlist), "tvm_ffi"],
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT_S,
+        env=env,
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stdout + result.stderr

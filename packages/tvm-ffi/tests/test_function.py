@@ -6,12 +6,12 @@ import time
 import uuid
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import testing
 
 # The native global itself (tvm_ffi.testing.add_one is a Python helper around it, as upstream).
 native_add_one = tvm_ffi.get_global_func("testing.add_one")
+
 
 def unique(prefix="test.fn"):
     return f"{prefix}.{uuid.uuid4().hex[:8]}"

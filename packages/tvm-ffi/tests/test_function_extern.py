@@ -5,9 +5,8 @@ import gc
 import weakref
 
 import pytest
-from native_build import build_library
-
 import tvm_ffi
+from native_build import build_library
 from tvm_ffi import testing as t
 
 _FOREIGN = """
@@ -20,8 +19,8 @@ int c_add_two(void* self, const int64_t* args, int32_t n, int64_t* result) {
   return 0;
 }
 void mlir_add_two(void** packed) {
-  *(int*)packed[4] = c_add_two(*(void**)packed[0], *(const int64_t**)packed[1], *(int32_t*)packed[2],
-                               *(int64_t**)packed[3]);
+  *(int*)packed[4] = c_add_two(*(void**)packed[0], *(const int64_t**)packed[1],
+                               *(int32_t*)packed[2], *(int64_t**)packed[3]);
 }
 """
 
@@ -33,7 +32,9 @@ class _Engine:
 @pytest.mark.parametrize(
     "make",
     [
-        lambda keep: tvm_ffi.Function.__from_extern_c__(t.get_add_one_c_symbol(), keep_alive_object=keep),
+        lambda keep: tvm_ffi.Function.__from_extern_c__(
+            t.get_add_one_c_symbol(), keep_alive_object=keep
+        ),
         lambda keep: tvm_ffi.Function.__from_mlir_packed_safe_call__(
             t.get_mlir_add_one_c_symbol(), keep_alive_object=keep
         ),

@@ -4,7 +4,6 @@ import gc
 import weakref
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import testing
 

@@ -4,7 +4,6 @@ import os
 import time
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import testing
 
@@ -27,7 +26,9 @@ def run_for(seconds, max_calls, call):
     return done
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="no /proc/self/statm on this system")
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/statm"), reason="no /proc/self/statm on this system"
+)
 @pytest.mark.parametrize(
     "make_value",
     [

@@ -4,7 +4,6 @@ import subprocess
 import sys
 
 import pytest
-
 import tvm_ffi
 from native_build import build_library, config_flags, run_python
 
@@ -179,7 +178,9 @@ def test_relative_path_in_working_directory(cxx_library, monkeypatch):
 
 def test_two_cxx_libraries_in_one_process(build_dir):
     first = build_library(build_dir, "cxx_first", CXX_LIBRARY, "c++", link_ffi=True)
-    second = build_library(build_dir, "cxx_second", CXX_LIBRARY.replace("add_one", "add_two"), "c++", link_ffi=True)
+    second = build_library(
+        build_dir, "cxx_second", CXX_LIBRARY.replace("add_one", "add_two"), "c++", link_ffi=True
+    )
     code = (
         "import sys, tvm_ffi\n"
         "a = tvm_ffi.load_module(sys.argv[1])\n"
@@ -187,7 +188,12 @@ def test_two_cxx_libraries_in_one_process(build_dir):
         "assert a['add_one'](1) == 2 and b['add_two'](1) == 2\n"
     )
     # A child process: once the bug shows, the first library's tag poisons later loads.
-    result = subprocess.run([sys.executable, "-c", code, str(first), str(second)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(first), str(second)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
 
 
@@ -206,7 +212,9 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_array, MakeArray);
 Function MakeAdder(int64_t k) { return Function::FromTyped([k](int64_t x) { return x + k; }); }
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_adder, MakeAdder);
 
-TVM_FFI_STATIC_INIT_BLOCK({ reflection::GlobalDef().def("lifetime.add_two", [](int64_t x) { return x + 2; }); });
+TVM_FFI_STATIC_INIT_BLOCK({
+  reflection::GlobalDef().def("lifetime.add_two", [](int64_t x) { return x + 2; });
+});
 """
 
 # Each line drops the Module first, then uses what its library made (its code, its deleters).
@@ -236,7 +244,8 @@ def test_library_code_outlives_its_module(build_dir):
 REJECTED_AFTER_INIT = r"""
 #include <tvm_ffi/c_api.h>
 
-TVM_FFI_DLL_EXPORT const uint32_t __tvm_ffi__abi_version = (uint32_t)((TVM_FFI_ABI_VERSION_MAJOR + 7) << 16);
+TVM_FFI_DLL_EXPORT const uint32_t __tvm_ffi__abi_version =
+    (uint32_t)((TVM_FFI_ABI_VERSION_MAJOR + 7) << 16);
 
 static int AddThree(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   result->type_index = kTVMFFIInt;

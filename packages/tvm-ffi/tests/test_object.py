@@ -1,7 +1,6 @@
 """Object identity, hashing, repr, reflected fields and methods, and reference counts."""
 
 import pytest
-
 import tvm_ffi
 from native_build import build_library, run_python
 from tvm_ffi import testing
@@ -147,14 +146,18 @@ class OtherPointObj : public Object {
   int64_t y, x;
   TVM_FFI_DECLARE_OBJECT_INFO("plugin.Point", OtherPointObj, Object);
 };
-void RegisterOtherLayout() { reflection::ObjectDef<OtherPointObj>().def_ro("x", &OtherPointObj::x); }
+void RegisterOtherLayout() {
+  reflection::ObjectDef<OtherPointObj>().def_ro("x", &OtherPointObj::x);
+}
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(register_other_layout, RegisterOtherLayout);
 
 TVM_FFI_STATIC_INIT_BLOCK({
   reflection::ObjectDef<PointObj>()
       .def_ro("x", &PointObj::x)
       .def_ro("y", &PointObj::y)
-      .def_static("__ffi_init__", [](int64_t x, int64_t y) { return ObjectRef(make_object<PointObj>(x, y)); });
+      .def_static("__ffi_init__", [](int64_t x, int64_t y) {
+        return ObjectRef(make_object<PointObj>(x, y));
+      });
 });
 """
 

@@ -1,7 +1,6 @@
-"""tvm_ffi.method: @py_class methods joining the type's reflected methods, callable through the FFI."""
+"""tvm_ffi.method: @py_class methods join the type's reflected methods, callable through the FFI."""
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.testing
 from tvm_ffi import Object, method
@@ -66,6 +65,13 @@ def test_method_refuses_what_it_cannot_register():
 def test_get_registered_type_keys_lists_builtin_and_user_types():
     keys = list(get_registered_type_keys())
     assert keys[:4] == ["None", "int", "bool", "float"]
-    for key in ("ffi.Object", "ffi.Array", "ffi.List", "ffi.Dict", "testing.TestIntPair", "test_method.Node"):
+    for key in (
+        "ffi.Object",
+        "ffi.Array",
+        "ffi.List",
+        "ffi.Dict",
+        "testing.TestIntPair",
+        "test_method.Node",
+    ):
         assert key in keys
     assert len(keys) == len(set(keys))

@@ -5,7 +5,6 @@ import pickle
 import sys
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.testing as t
 from tvm_ffi.core import TypeField, TypeInfo, TypeMethod, TypeSchema
@@ -96,7 +95,9 @@ def test_copy_of_uncopyable_type_is_type_error():
         copy.copy(tvm_ffi.get_global_func("testing.echo"))
 
 
-@pytest.mark.skipif(sys.version_info < (3, 13), reason="copy.replace needs Python 3.13 (this interpreter is older)")
+@pytest.mark.skipif(
+    sys.version_info < (3, 13), reason="copy.replace needs Python 3.13 (this interpreter is older)"
+)
 def test_reflection_records_support_copy_replace():
     schema = TypeSchema("list", ())
     changed = copy.replace(schema, origin="dict")

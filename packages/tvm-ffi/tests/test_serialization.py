@@ -1,9 +1,8 @@
-"""tvm_ffi.serialization: the JSON graph format (docs/ffi-serialization.md) and its bad-input errors."""
+"""tvm_ffi.serialization: the JSON graph format (docs/ffi-serialization.md), bad-input errors."""
 
 import json
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.testing as t
 from tvm_ffi import Object, structural_equal
@@ -25,8 +24,13 @@ def test_builtin_values_match_upstream_format():
         '{"root_index":2,"nodes":[{"type":"int","data":1},{"type":"float","data":1.5},'
         '{"type":"ffi.Array","data":[0,1,1]}]}'
     )
-    assert json.loads(to_json_graph_str({"a": 1}))["nodes"][-1] == {"type": "ffi.Map", "data": [0, 1]}
-    assert to_json_graph_str(tvm_ffi.device("cuda", 1)).endswith('[{"type":"Device","data":[2,1]}]}')
+    assert json.loads(to_json_graph_str({"a": 1}))["nodes"][-1] == {
+        "type": "ffi.Map",
+        "data": [0, 1],
+    }
+    assert to_json_graph_str(tvm_ffi.device("cuda", 1)).endswith(
+        '[{"type":"Device","data":[2,1]}]}'
+    )
 
 
 @pytest.mark.parametrize(
@@ -40,7 +44,9 @@ def test_round_trip(value):
 
 def test_round_trip_special_values():
     assert from_json_graph_str(to_json_graph_str(tvm_ffi.Shape((1, 2)))) == tvm_ffi.Shape((1, 2))
-    assert from_json_graph_str(to_json_graph_str(tvm_ffi.dtype("float32"))) == tvm_ffi.dtype("float32")
+    assert from_json_graph_str(to_json_graph_str(tvm_ffi.dtype("float32"))) == tvm_ffi.dtype(
+        "float32"
+    )
     dev = from_json_graph_str(to_json_graph_str(tvm_ffi.device("cpu", 0)))
     assert (dev.device_type, dev.device_id) == (1, 0)
 
@@ -74,7 +80,10 @@ def test_metadata_is_kept():
         ('{"root_index":0,"nodes":[{"type":"nope"}]}', "unknown type `nope`"),
         ('{"root_index":0,"nodes":[{"type":"ffi.Array","data":[0]}]}', "cycle"),
         ('{"root_index":0,"nodes":[{"type":"int","data":"x"}]}', "needs an int"),
-        ('{"root_index":0,"nodes":[{"type":"test_ser.Node","data":{"value":0,"bogus":0}}]}', "bogus"),
+        (
+            '{"root_index":0,"nodes":[{"type":"test_ser.Node","data":{"value":0,"bogus":0}}]}',
+            "bogus",
+        ),
         ('{"root_index":0,"nodes":[{"type":"ffi.Map","data":[0]}]}', "odd"),
     ],
 )

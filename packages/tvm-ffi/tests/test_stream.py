@@ -4,9 +4,8 @@ import ctypes
 import threading
 
 import pytest
-from native_build import build_library
-
 import tvm_ffi
+from native_build import build_library
 
 CPU = tvm_ffi.device("cpu:0")
 
@@ -82,7 +81,10 @@ def test_use_torch_stream_without_cuda():
     if torch.cuda.is_available():
         stream = torch.cuda.Stream()
         with tvm_ffi.use_torch_stream(torch.cuda.stream(stream)):
-            assert tvm_ffi.get_raw_stream(tvm_ffi.device("cuda", stream.device.index)) == stream.cuda_stream
+            assert (
+                tvm_ffi.get_raw_stream(tvm_ffi.device("cuda", stream.device.index))
+                == stream.cuda_stream
+            )
     else:
         with pytest.raises(RuntimeError, match="no CUDA device"):
             with tvm_ffi.use_torch_stream():
@@ -109,7 +111,9 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(set_stream, SetStream);
 
 
 def test_cxx_plugin_reads_and_sets_the_stream(tmp_path):
-    lib = tvm_ffi.load_module(build_library(tmp_path, "stream_plugin", STREAM_PLUGIN, "c++", link_ffi=True))
+    lib = tvm_ffi.load_module(
+        build_library(tmp_path, "stream_plugin", STREAM_PLUGIN, "c++", link_ffi=True)
+    )
     assert lib.current_stream(0) == 0
     with tvm_ffi.use_raw_stream(CPU, 4242):
         assert lib.current_stream(0) == 4242

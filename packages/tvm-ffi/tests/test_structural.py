@@ -4,10 +4,15 @@ import subprocess
 import sys
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.testing as t
-from tvm_ffi import Object, StructuralKey, get_first_structural_mismatch, structural_equal, structural_hash
+from tvm_ffi import (
+    Object,
+    StructuralKey,
+    get_first_structural_mismatch,
+    structural_equal,
+    structural_hash,
+)
 from tvm_ffi.dataclasses import field, py_class
 
 
@@ -110,7 +115,9 @@ def test_list_and_dict_compare_by_content():
     assert not structural_equal(tvm_ffi.List([1]), tvm_ffi.Array([1]))  # another type
     assert structural_hash(tvm_ffi.List([1, 2])) == structural_hash(tvm_ffi.List([1, 2]))
     assert structural_equal(tvm_ffi.Dict({"a": 1, "b": 2}), tvm_ffi.Dict({"b": 2, "a": 1}))
-    assert structural_hash(tvm_ffi.Dict({"a": 1, "b": 2})) == structural_hash(tvm_ffi.Dict({"b": 2, "a": 1}))
+    assert structural_hash(tvm_ffi.Dict({"a": 1, "b": 2})) == structural_hash(
+        tvm_ffi.Dict({"b": 2, "a": 1})
+    )
     lhs, rhs = get_first_structural_mismatch(tvm_ffi.List([1, 2]), tvm_ffi.List([1, 5]))
     assert repr(lhs) == repr(rhs) == "<root>[1]"
     loop = tvm_ffi.List([1])
@@ -137,6 +144,8 @@ try:
 except RecursionError as err:
     print("RecursionError", "deeper" in str(err))
 """
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "RecursionError True"

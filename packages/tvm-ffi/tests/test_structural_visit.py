@@ -1,7 +1,6 @@
-"""structural_walk / structural_map / structural_visit / structural_mutate, as upstream 0.1.15 behaves."""
+"""structural_walk / _map / _visit / _mutate, as upstream 0.1.15 behaves."""
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import Object, VisitInterrupt, WalkResult
 from tvm_ffi.dataclasses import field, py_class
@@ -33,12 +32,18 @@ def test_walk_orders_skip_ignored_fields():
 
 def test_walk_def_region_kind_skip_and_interrupt():
     seen = []
-    tvm_ffi.structural_walk(tree(), with_def_region_kind=(N, lambda n, k: seen.append((n.v, int(k)))))
+    tvm_ffi.structural_walk(
+        tree(), with_def_region_kind=(N, lambda n, k: seen.append((n.v, int(k))))
+    )
     assert seen == [(2, 0), (3, 0), (9, 1), (1, 0)]
     seen = []
-    tvm_ffi.structural_walk(tree(), (N, lambda n: (seen.append(n.v), WalkResult.SKIP)[1]), order="pre")
+    tvm_ffi.structural_walk(
+        tree(), (N, lambda n: (seen.append(n.v), WalkResult.SKIP)[1]), order="pre"
+    )
     assert seen == [1]
-    result = tvm_ffi.structural_walk(tree(), (N, lambda n: VisitInterrupt(n.v) if n.v == 3 else None))
+    result = tvm_ffi.structural_walk(
+        tree(), (N, lambda n: VisitInterrupt(n.v) if n.v == 3 else None)
+    )
     assert isinstance(result, VisitInterrupt) and result.value == 3
 
 
@@ -68,7 +73,9 @@ def test_visit_and_mutate():
 
     assert tvm_ffi.structural_visit(tree(), (N, on_node)) is None
     assert seen == [1, 2, 3]
-    out = tvm_ffi.structural_mutate(tree(), (N, lambda n, mut: N(n.v * 2, [mut.mutate(k) for k in n.kids])))
+    out = tvm_ffi.structural_mutate(
+        tree(), (N, lambda n, mut: N(n.v * 2, [mut.mutate(k) for k in n.kids]))
+    )
     assert [out.v, *(k.v for k in out.kids)] == [2, 4, 6]
     bumped = tvm_ffi.structural_mutate(tree(), ((int,), lambda x, mut, mode: x + 1))
     assert (bumped.v, bumped.d[0].v, bumped.ig.v) == (2, 10, 100)
@@ -88,9 +95,11 @@ def test_bad_input():
 def test_cycles_are_value_errors_not_crashes():
     a = N(1)
     a.kids = [a]
-    for run in (lambda: tvm_ffi.structural_walk(a, lambda x: None),
-                lambda: tvm_ffi.structural_map(a, (int, lambda x: x + 1)),
-                lambda: tvm_ffi.structural_visit(a, ()),
-                lambda: tvm_ffi.structural_mutate(a, ())):
+    for run in (
+        lambda: tvm_ffi.structural_walk(a, lambda x: None),
+        lambda: tvm_ffi.structural_map(a, (int, lambda x: x + 1)),
+        lambda: tvm_ffi.structural_visit(a, ()),
+        lambda: tvm_ffi.structural_mutate(a, ()),
+    ):
         with pytest.raises(ValueError, match="cycle"):
             run()

@@ -1,11 +1,11 @@
-"""tvm-ffi-stubgen / python -m tvm_ffi.stub: fills directive blocks with stubs of a plugin's globals and object types."""
+"""tvm-ffi-stubgen / python -m tvm_ffi.stub: fills directive blocks with stubs of a plugin's
+globals and object types."""
 
 import os
 import subprocess
 import sys
 
 import pytest
-
 from native_build import build_library
 from upstream_examples import INT_PAIR
 
@@ -29,12 +29,15 @@ class IntPair(tvm_ffi.Object):
 
 @pytest.fixture(scope="module")
 def plugin(tmp_path_factory):
-    return build_library(tmp_path_factory.mktemp("plugin"), "int_pair", INT_PAIR, "c++", link_ffi=True)
+    return build_library(
+        tmp_path_factory.mktemp("plugin"), "int_pair", INT_PAIR, "c++", link_ffi=True
+    )
 
 
 def _stubgen(*args, module="tvm_ffi.stub"):
-    return subprocess.run([sys.executable, "-m", module, *map(str, args)], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", module, *map(str, args)], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_fills_global_and_object_blocks(tmp_path, plugin):
@@ -45,10 +48,15 @@ def test_fills_global_and_object_blocks(tmp_path, plugin):
     text = api.read_text()
     assert '    _FFI_INIT_FUNC("my_ffi_extension", __name__)' not in text  # at the block's indent
     assert '_FFI_INIT_FUNC("my_ffi_extension", __name__)\nif TYPE_CHECKING:\n' in text
-    for line in ("    def add_one(*args: Any) -> Any: ...", "    def pair_sum(*args: Any) -> Any: ...",
-                 "    def raise_error(*args: Any) -> Any: ...", "    a: Any", "    b: Any",
-                 "        def __init__(self, *args: Any) -> None: ...",
-                 "        def sum(self, *args: Any) -> Any: ..."):
+    for line in (
+        "    def add_one(*args: Any) -> Any: ...",
+        "    def pair_sum(*args: Any) -> Any: ...",
+        "    def raise_error(*args: Any) -> Any: ...",
+        "    a: Any",
+        "    b: Any",
+        "        def __init__(self, *args: Any) -> None: ...",
+        "        def sum(self, *args: Any) -> Any: ...",
+    ):
         assert line + "\n" in text, (line, text)
     # The generated module works: its globals are bound and the class constructs.
     code = f"""
@@ -78,12 +86,17 @@ def test_check_and_dry_run_write_nothing(tmp_path, plugin):
     assert api.read_text() == API
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("# tvm-ffi-stubgen(begin): object/no.such.Type\n# tvm-ffi-stubgen(end)\n",
-     "type `no.such.Type` is not registered"),
-    ("# tvm-ffi-stubgen(begin): global/x\n", "has no matching `tvm-ffi-stubgen(end)`"),
-    ("# tvm-ffi-stubgen(end)\n", "without a matching begin"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "# tvm-ffi-stubgen(begin): object/no.such.Type\n# tvm-ffi-stubgen(end)\n",
+            "type `no.such.Type` is not registered",
+        ),
+        ("# tvm-ffi-stubgen(begin): global/x\n", "has no matching `tvm-ffi-stubgen(end)`"),
+        ("# tvm-ffi-stubgen(end)\n", "without a matching begin"),
+    ],
+)
 def test_bad_directives_are_clear_errors(tmp_path, text, message):
     api = tmp_path / "bad.py"
     api.write_text(text)

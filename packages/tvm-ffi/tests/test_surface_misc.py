@@ -1,4 +1,5 @@
-"""Upstream names outside the containers: libinfo finders, tvm-ffi-config flags, utils.FileLock, registry helpers."""
+"""Upstream names outside the containers: libinfo finders, tvm-ffi-config flags, utils.FileLock,
+registry helpers."""
 
 import os
 import subprocess
@@ -6,7 +7,6 @@ import sys
 import threading
 
 import pytest
-
 import tvm_ffi
 from tvm_ffi import libinfo
 from tvm_ffi.utils import FileLock
@@ -49,14 +49,23 @@ def test_load_lib_ctypes_and_module_find_a_package_library():
     ],
 )
 def test_config_flags(flag, expected):
-    out = subprocess.run([sys.executable, "-m", "tvm_ffi.config", flag], capture_output=True, text=True,
-                         check=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "tvm_ffi.config", flag],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     assert out.stdout.strip() == expected()
 
 
 def test_config_unknown_flag_fails():
-    out = subprocess.run([sys.executable, "-m", "tvm_ffi.config", "--nope"], capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "tvm_ffi.config", "--nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "unrecognized arguments: --nope" in out.stderr
 
 
@@ -116,20 +125,26 @@ def test_package_level_upstream_names():
     assert tvm_ffi.LIB.TVMFFIEnvGetStream is not None  # a ctypes handle of libtvm_ffi
     from tvm_ffi.module import ModulePropertyMask
 
-    assert (ModulePropertyMask.BINARY_SERIALIZABLE, ModulePropertyMask.RUNNABLE,
-            ModulePropertyMask.COMPILATION_EXPORTABLE) == (1, 2, 4)
+    assert (
+        ModulePropertyMask.BINARY_SERIALIZABLE,
+        ModulePropertyMask.RUNNABLE,
+        ModulePropertyMask.COMPILATION_EXPORTABLE,
+    ) == (1, 2, 4)
     assert tvm_ffi.stream.device is tvm_ffi.device
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        tvm_ffi.module.nope
+        _ = tvm_ffi.module.nope
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        tvm_ffi.nope
+        _ = tvm_ffi.nope
 
 
 def test_lazy_names_stay_out_of_the_plain_import():
-    code = ("import sys, tvm_ffi; print(sorted(m for m in ('enum', 'ctypes', 'tvm_ffi.stream', "
-            "'tvm_ffi.core', 'tvm_ffi.utils') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True,
-                         timeout=60)
+    code = (
+        "import sys, tvm_ffi; print(sorted(m for m in ('enum', 'ctypes', 'tvm_ffi.stream', "
+        "'tvm_ffi.core', 'tvm_ffi.utils') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
     assert out.stdout.strip() == "[]", out.stdout
 
 
@@ -148,7 +163,13 @@ def test_upstream_module_layout_of_dataclasses_structural_and_cpp():
             assert getattr(mod, name) is getattr(dc, name), (module, name)
     assert importlib.import_module("tvm_ffi.dataclasses.py_class").method is tvm_ffi.method
     structural = importlib.import_module("tvm_ffi.structural")
-    for name in ("StructuralVisitor", "StructuralMutator", "structural_walk", "WalkOrder", "VisitInterrupt"):
+    for name in (
+        "StructuralVisitor",
+        "StructuralMutator",
+        "structural_walk",
+        "WalkOrder",
+        "VisitInterrupt",
+    ):
         assert getattr(structural, name) is getattr(tvm_ffi, name)
     assert tvm_ffi.cpp.load_inline is importlib.import_module("tvm_ffi.cpp").load_inline
     assert "cpp" in tvm_ffi.__all__ and "method" in tvm_ffi.__all__
@@ -170,7 +191,12 @@ def test_core_base_classes_and_object_repr():
     import tvm_ffi.testing as t
     from tvm_ffi import core
 
-    for value in (tvm_ffi.Array([1]), tvm_ffi.Map({"a": 1}), tvm_ffi.List([1]), tvm_ffi.Dict({"a": 1})):
+    for value in (
+        tvm_ffi.Array([1]),
+        tvm_ffi.Map({"a": 1}),
+        tvm_ffi.List([1]),
+        tvm_ffi.Dict({"a": 1}),
+    ):
         assert isinstance(value, core.CContainerBase) and isinstance(value, core.CObject)
         assert isinstance(t.echo(value), core.CContainerBase)
     assert not isinstance(tvm_ffi.Shape((1,)), core.CContainerBase)

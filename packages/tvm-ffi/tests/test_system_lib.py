@@ -1,9 +1,8 @@
-"""system_lib(): the process-wide module of symbols registered with TVMFFIEnvModRegisterSystemLibSymbol."""
+"""system_lib(): the process-wide module of TVMFFIEnvModRegisterSystemLibSymbol's symbols."""
 
 import pytest
-from native_build import build_library
-
 import tvm_ffi
+from native_build import build_library
 
 # A library that registers two symbols at load time instead of exporting them.
 REGISTERING_PLUGIN = r"""
@@ -28,7 +27,8 @@ static int Prefixed(void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {
 
 static int registered = [] {
   TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_syslib_add_one", reinterpret_cast<void*>(AddOne));
-  TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_pre_syslib_seven", reinterpret_cast<void*>(Prefixed));
+  TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_pre_syslib_seven",
+                                      reinterpret_cast<void*>(Prefixed));
   return 0;
 }();
 
@@ -39,8 +39,9 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(loaded, Loaded);
 
 @pytest.fixture(scope="module")
 def registered(tmp_path_factory):
-    path = build_library(tmp_path_factory.mktemp("syslib"), "syslib_plugin", REGISTERING_PLUGIN, "c++",
-                         link_ffi=True)
+    path = build_library(
+        tmp_path_factory.mktemp("syslib"), "syslib_plugin", REGISTERING_PLUGIN, "c++", link_ffi=True
+    )
     return tvm_ffi.load_module(path)
 
 
@@ -68,6 +69,6 @@ def test_one_module_per_prefix():
 
 def test_missing_symbol_and_bad_prefix():
     with pytest.raises(AttributeError, match="no function 'no_such_symbol'"):
-        tvm_ffi.system_lib().no_such_symbol
+        _ = tvm_ffi.system_lib().no_such_symbol
     with pytest.raises(TypeError, match="system_lib: argument `symbol_prefix` must be a str"):
         tvm_ffi.system_lib(5)

@@ -5,7 +5,6 @@ import sys
 
 import numpy as np
 import pytest
-
 import tvm_ffi
 from tvm_ffi import testing
 

@@ -1,10 +1,9 @@
-"""The tvm_ffi.testing names apache-tvm-ffi's own tests call: schema identities, container builders, objects."""
+"""tvm_ffi.testing names that apache-tvm-ffi's tests call: schema identities, builders, objects."""
 
 import copy
 import sys
 
 import pytest
-
 import tvm_ffi
 import tvm_ffi.testing as t
 from tvm_ffi import Array, Dict, List, Map
@@ -23,10 +22,11 @@ def test_every_testing_name_is_a_registered_global():
 @pytest.mark.parametrize(
     "name, value",
     [
-        ("schema_id_int", 7), ("schema_id_float", 2.5), ("schema_id_bool", True), ("schema_id_string", "héllo"),
-        ("schema_id_bytes", b"\x00\xff"), ("schema_id_any", "x"), ("schema_id_opt_int", None),
-        ("schema_id_opt_int", 3), ("schema_id_opt_str", None), ("schema_id_opt_str", "s"),
-        ("schema_id_variant_int_str", 5), ("schema_id_variant_int_str", "five"), ("schema_variant_mix", "m"),
+        ("schema_id_int", 7), ("schema_id_float", 2.5), ("schema_id_bool", True),
+        ("schema_id_string", "héllo"), ("schema_id_bytes", b"\x00\xff"), ("schema_id_any", "x"),
+        ("schema_id_opt_int", None), ("schema_id_opt_int", 3), ("schema_id_opt_str", None),
+        ("schema_id_opt_str", "s"), ("schema_id_variant_int_str", 5),
+        ("schema_id_variant_int_str", "five"), ("schema_variant_mix", "m"),
     ],
 )  # fmt: skip
 def test_schema_identities_return_their_argument(name, value):
@@ -45,16 +45,22 @@ def test_schema_identities_over_containers_and_objects():
     assert t.schema_id_device(tvm_ffi.device("cpu", 1)) == tvm_ffi.device("cpu", 1)
     assert str(t.schema_id_dtype(tvm_ffi.dtype("float16"))) == "float16"
     assert t.schema_id_func(t.nop).same_as(t.nop)
-    assert t.schema_no_args() == 1 and t.schema_no_return(3) is None and t.schema_no_args_no_return() is None
+    assert (
+        t.schema_no_args() == 1
+        and t.schema_no_return(3) is None
+        and t.schema_no_args_no_return() is None
+    )
     assert t.schema_packed(1, "x") is None
 
 
 @pytest.mark.parametrize(
     "name, bad",
     [
-        ("schema_id_int", "x"), ("schema_id_bool", "x"), ("schema_id_string", 1), ("schema_id_arr_int", ["x"]),
-        ("schema_id_list_int", ["x"]), ("schema_id_map_str_int", {"a": "b"}), ("schema_id_dict_str_int", {1: 1}),
-        ("schema_id_opt_int", "x"), ("schema_id_variant_int_str", 1.5), ("schema_variant_mix", ["x"]),
+        ("schema_id_int", "x"), ("schema_id_bool", "x"), ("schema_id_string", 1),
+        ("schema_id_arr_int", ["x"]), ("schema_id_list_int", ["x"]),
+        ("schema_id_map_str_int", {"a": "b"}), ("schema_id_dict_str_int", {1: 1}),
+        ("schema_id_opt_int", "x"), ("schema_id_variant_int_str", 1.5),
+        ("schema_variant_mix", ["x"]),
         ("schema_id_object", 1), ("TestIntPairSum", 1), ("TestIntPairSum", None),
     ],
 )  # fmt: skip
@@ -101,14 +107,20 @@ def test_unregistered_object_is_seen_through_its_registered_ancestor():
 
 def test_create_object_keeps_defaults_and_checks_field_names():
     obj = t.create_object("testing.TestObjectBase")
-    assert isinstance(obj, t.TestObjectBase) and (obj.v_i64, obj.v_f64, obj.v_str) == (10, 10.0, "hello")
+    assert isinstance(obj, t.TestObjectBase) and (obj.v_i64, obj.v_f64, obj.v_str) == (
+        10,
+        10.0,
+        "hello",
+    )
     obj = t.create_object("testing.TestObjectBase", v_i64=3, v_str="x")
     assert (obj.v_i64, obj.v_f64, obj.v_str) == (3, 10.0, "x")
     derived = t.create_object("testing.TestObjectDerived", v_i64=8, v_array=[1, 2])
     assert isinstance(derived, t.TestObjectDerived) and list(derived.v_array) == [1, 2]
     pair = t.create_object("testing.TestIntPair", a=1, b=2)  # no default constructor: every field
     assert pair.sum() == 3
-    with pytest.raises(TypeError, match="create_object: type `testing.TestObjectBase` has no field.*nope"):
+    with pytest.raises(
+        TypeError, match="create_object: type `testing.TestObjectBase` has no field.*nope"
+    ):
         t.create_object("testing.TestObjectBase", nope=1)
     with pytest.raises(TypeError, match="missing field.*'b'"):
         t.create_object("testing.TestIntPair", a=1)
@@ -144,7 +156,9 @@ def test_function_from_extern_c_symbol():
 def test_function_from_mlir_packed_symbol():
     keep = object()
     base = sys.getrefcount(keep)
-    f = tvm_ffi.Function.__from_mlir_packed_safe_call__(t.get_mlir_add_one_c_symbol(), keep_alive_object=keep)
+    f = tvm_ffi.Function.__from_mlir_packed_safe_call__(
+        t.get_mlir_add_one_c_symbol(), keep_alive_object=keep
+    )
     assert f(5) == 6 and t.apply(f, 9) == 10
     with pytest.raises(TypeError):
         f("x")
@@ -152,8 +166,11 @@ def test_function_from_mlir_packed_symbol():
     assert sys.getrefcount(keep) == base
 
 
-@pytest.mark.parametrize("bad, exc", [(None, TypeError), ("1", TypeError), (True, TypeError), (0, ValueError),
-                                      (-1, ValueError), (1 << 80, ValueError)])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad, exc",
+    [(None, TypeError), ("1", TypeError), (True, TypeError), (0, ValueError), (-1, ValueError),
+     (1 << 80, ValueError)],
+)  # fmt: skip
 def test_function_from_extern_c_refuses_bad_addresses(bad, exc):
     with pytest.raises(exc, match="__from_extern_c__"):
         tvm_ffi.Function.__from_extern_c__(bad)
@@ -179,7 +196,9 @@ def test_containers_with_tensors():
     assert isinstance(d, Dict) and d["value"] == 42
     assert len(t.make_empty_array_with_tensor_input(x)) == 0
     nm = t.make_nested_map_with_tensor(x, x)
-    assert nm["scalar"] == 99 and len(nm["array"]) == 2 and isinstance(nm["map"]["t"], tvm_ffi.Tensor)
+    assert (
+        nm["scalar"] == 99 and len(nm["array"]) == 2 and isinstance(nm["map"]["t"], tvm_ffi.Tensor)
+    )
     assert t.optional_tensor_view_has_value(x) and not t.optional_tensor_view_has_value(None)
     assert t.schema_id_tensor(x).same_as(x) and t.schema_tensor_view_input(x) is None
     with pytest.raises(TypeError, match="testing.make_array_with_tensor"):
@@ -206,7 +225,9 @@ def test_env_check_signals_turns_ctrl_c_into_keyboard_interrupt(nsec):
 
 
 def test_create_object_names_the_field_a_bad_value_is_for():
-    with pytest.raises(TypeError, match="create_object: field `v_f64` of type `testing.TestObjectBase`"):
+    with pytest.raises(
+        TypeError, match="create_object: field `v_f64` of type `testing.TestObjectBase`"
+    ):
         t.create_object("testing.TestObjectBase", v_f64="x")
 
 

@@ -3,7 +3,6 @@
 import threading
 
 import pytest
-
 import tvm_ffi
 from native_build import build_library, run_python
 from tvm_ffi import testing
@@ -111,7 +110,9 @@ TVM_FFI_STATIC_INIT_BLOCK({
 
 @pytest.fixture(scope="module")
 def callback_library(tmp_path_factory):
-    return build_library(tmp_path_factory.mktemp("callbacks"), "callbacks", CALLBACK_LIBRARY, "c++", link_ffi=True)
+    return build_library(
+        tmp_path_factory.mktemp("callbacks"), "callbacks", CALLBACK_LIBRARY, "c++", link_ffi=True
+    )
 
 
 def test_plugin_global_calling_python_from_its_threads(callback_library):
@@ -119,7 +120,8 @@ def test_plugin_global_calling_python_from_its_threads(callback_library):
         "import sys, tvm_ffi\n"
         "mod = tvm_ffi.load_module(sys.argv[1])\n"
         "hits = []\n"
-        "for f in (mod.call_from_threads, tvm_ffi.get_global_func('callbacks.call_from_threads')):\n"
+        "g = tvm_ffi.get_global_func('callbacks.call_from_threads')\n"
+        "for f in (mod.call_from_threads, g):\n"
         "    assert f.release_gil\n"
         "    f(lambda: hits.append(1), 4, 25)\n"
         "print(len(hits))\n"

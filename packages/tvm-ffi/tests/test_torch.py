@@ -28,8 +28,15 @@ def test_strides_of_a_transposed_tensor_are_kept():
     assert torch.equal(torch.from_dlpack(x), t)
 
 
-@pytest.mark.parametrize("dtype, name", [(torch.bfloat16, "bfloat16"), (torch.bool, "bool"),
-                                         (torch.float16, "float16"), (torch.uint8, "uint8")])
+@pytest.mark.parametrize(
+    "dtype, name",
+    [
+        (torch.bfloat16, "bfloat16"),
+        (torch.bool, "bool"),
+        (torch.float16, "float16"),
+        (torch.uint8, "uint8"),
+    ],
+)
 def test_dtypes(dtype, name):
     assert tvm_ffi.from_dlpack(torch.zeros(3, dtype=dtype)).dtype == name
 
@@ -49,8 +56,10 @@ class NoPythonDLPack(torch.Tensor):
         raise AssertionError("__dlpack__ was called; the C exchange API should have been used")
 
 
-@pytest.mark.skipif(not hasattr(torch.Tensor, "__dlpack_c_exchange_api__"),
-                    reason="this PyTorch has no __dlpack_c_exchange_api__ (older than 2.10)")
+@pytest.mark.skipif(
+    not hasattr(torch.Tensor, "__dlpack_c_exchange_api__"),
+    reason="this PyTorch has no __dlpack_c_exchange_api__ (older than 2.10)",
+)
 def test_the_c_exchange_api_is_used_instead_of_dlpack():
     t = torch.arange(4, dtype=torch.float32).as_subclass(NoPythonDLPack)
     x = tvm_ffi.from_dlpack(t)
@@ -69,8 +78,14 @@ def test_import_tvm_ffi_does_not_import_torch():
     ("make", "message"),
     [
         (lambda: torch.ones(3, requires_grad=True), "requires grad; pass tensor.detach()"),
-        (lambda: torch.ones(3, dtype=torch.complex64).conj(), "conjugate bit set; pass tensor.resolve_conj()"),
-        (lambda: torch.ones(3, dtype=torch.complex64).conj().imag, "negative bit set; pass tensor.resolve_neg()"),
+        (
+            lambda: torch.ones(3, dtype=torch.complex64).conj(),
+            "conjugate bit set; pass tensor.resolve_conj()",
+        ),
+        (
+            lambda: torch.ones(3, dtype=torch.complex64).conj().imag,
+            "negative bit set; pass tensor.resolve_neg()",
+        ),
         (lambda: torch._neg_view(torch.ones(3, dtype=torch.int32)), "negative bit set"),
     ],
     ids=["requires_grad", "conj", "neg", "neg int"],

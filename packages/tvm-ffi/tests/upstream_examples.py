@@ -1,4 +1,4 @@
-"""apache-tvm-ffi's documented quick-start plugins, written against its include paths, and the checks they pass."""
+"""apache-tvm-ffi's documented quick-start plugins (its include paths) and the checks they pass."""
 
 # The quick start: add_one over TensorView, exported with TVM_FFI_DLL_EXPORT_TYPED_FUNC.
 ADD_ONE = r"""
@@ -82,9 +82,11 @@ x = np.arange(5, dtype="float32"); y = np.empty_like(x)
 mod.add_one_cpu(x, y)
 assert (y == x + 1).all(), y
 mod.add_one_cpu(tvm_ffi.from_dlpack(x), tvm_ffi.from_dlpack(y))
-for bad, text in ((np.zeros((2, 2), "float32"), "Check failed: (x.ndim() == 1) is false: x must be a 1D tensor"),
-                  (np.arange(5), "x must be a float tensor"),
-                  (np.zeros(3, "float32"), "Check failed: x.size(0) == y.size(0) (3 vs. 5): x and y must")):
+for bad, text in (
+    (np.zeros((2, 2), "float32"), "Check failed: (x.ndim() == 1) is false: x must be a 1D tensor"),
+    (np.arange(5), "x must be a float tensor"),
+    (np.zeros(3, "float32"), "Check failed: x.size(0) == y.size(0) (3 vs. 5): x and y must"),
+):
     try:
         mod.add_one_cpu(bad, y)
     except RuntimeError as err:

@@ -6,7 +6,6 @@ import os
 import sys
 
 import numpy as np
-
 import tvm_ffi
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -6,7 +6,6 @@ import importlib
 import importlib.util
 
 import numpy as np
-
 import tvm_ffi_get_started as plugin
 
 

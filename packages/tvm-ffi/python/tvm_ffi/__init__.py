@@ -1,4 +1,4 @@
-"""tvm_ffi: the stable C ABI of tvm-stack (Any values, objects, functions, errors, DLPack tensors)."""
+"""tvm_ffi: the stable C ABI of tvm-stack (Any values, objects, functions, errors, tensors)."""
 
 from . import libinfo
 
@@ -18,14 +18,14 @@ except ImportError as _err:  # a half-built install: keep libinfo/config usable 
         ) from _core_import_error
 
 else:
+    from . import _object_hooks, error
     from ._core import Device, Function, Object, Tensor
     from .container import Array, Dict, List, Map, Shape
-    from .dtype import dtype
-    from .dtype import CONSTANT_NAMES as _DTYPE_CONSTANTS
     from .device import device
+    from .dtype import CONSTANT_NAMES as _DTYPE_CONSTANTS
+    from .dtype import dtype
     from .error import register_error
     from .module import Module, load_module, system_lib
-    from . import error
     from .registry import (
         convert,
         convert_func,
@@ -39,19 +39,37 @@ else:
         remove_global_func,
     )
     from .tensor import from_dlpack
-    from . import _object_hooks
 
     _object_hooks.install()
     # Loaded on first use, so `import tvm_ffi` stays as fast as it was: each costs more to
     # import than the rest of tvm_ffi (enum, ctypes, fcntl, the reflection layers).
     _STRUCTURAL_VISIT_NAMES = (
-        "DefRegionKind", "InplaceMode", "StructuralMutator", "StructuralVisitor", "VisitInterrupt",
-        "WalkOrder", "WalkResult", "structural_map", "structural_mutate", "structural_visit",
+        "DefRegionKind",
+        "InplaceMode",
+        "StructuralMutator",
+        "StructuralVisitor",
+        "VisitInterrupt",
+        "WalkOrder",
+        "WalkResult",
+        "structural_map",
+        "structural_mutate",
+        "structural_visit",
         "structural_walk",
     )
     _LAZY = {
-        **{name: (name, None) for name in ("core", "stream", "utils", "access_path", "cpp",
-                                            "dataclasses", "serialization", "structural")},
+        **{
+            name: (name, None)
+            for name in (
+                "core",
+                "stream",
+                "utils",
+                "access_path",
+                "cpp",
+                "dataclasses",
+                "serialization",
+                "structural",
+            )
+        },
         "method": ("dataclasses.py_class", "method"),
         "DLDeviceType": ("core", "DLDeviceType"),
         "ObjectConvertible": ("core", "ObjectConvertible"),
@@ -59,8 +77,15 @@ else:
         "get_raw_stream": ("stream", "get_raw_stream"),
         "use_raw_stream": ("stream", "use_raw_stream"),
         "use_torch_stream": ("stream", "use_torch_stream"),
-        **{name: ("structural", name) for name in (
-            "StructuralKey", "get_first_structural_mismatch", "structural_equal", "structural_hash")},
+        **{
+            name: ("structural", name)
+            for name in (
+                "StructuralKey",
+                "get_first_structural_mismatch",
+                "structural_equal",
+                "structural_hash",
+            )
+        },
         **{name: ("_structural_visit", name) for name in _STRUCTURAL_VISIT_NAMES},
     }
 

@@ -1,51 +1,22 @@
-"""tvm_ffi: the stable C ABI of tvm-stack (Any values, objects, functions, errors, DLPack tensors)."""
+"""tvm_ffi: the stable C ABI of tvm-stack (Any values, objects, functions, errors, tensors)."""
 
+import ctypes
+from typing import TypeVar
+
+from . import access_path as access_path
+from . import core as core
+from . import cpp as cpp
+from . import dataclasses as dataclasses
+from . import error as error
 from . import libinfo as libinfo
+from . import serialization as serialization
+from . import stream as stream
+from . import structural as structural
+from . import utils as utils
 from ._core import Device as Device
 from ._core import Function as Function
 from ._core import Object as Object
 from ._core import Tensor as Tensor
-from . import core as core
-from . import error as error
-from . import stream as stream
-from . import utils as utils
-from .container import Array as Array
-from .container import Dict as Dict
-from .container import List as List
-from .core import DLDeviceType as DLDeviceType
-from .core import ObjectConvertible as ObjectConvertible
-from .stream import StreamContext as StreamContext
-from .stream import get_raw_stream as get_raw_stream
-from .stream import use_raw_stream as use_raw_stream
-from .stream import use_torch_stream as use_torch_stream
-from .registry import convert_func as convert_func
-from .registry import get_global_func_metadata as get_global_func_metadata
-from .container import Map as Map
-from .container import Shape as Shape
-from .device import device as device
-from .dtype import dtype as dtype
-from .error import register_error as register_error
-from .module import Module as Module
-from .module import load_module as load_module
-from .module import system_lib as system_lib
-from .registry import convert as convert
-from .registry import get_global_func as get_global_func
-from .registry import init_ffi_api as init_ffi_api
-from .registry import list_global_func_names as list_global_func_names
-from .registry import register_func as register_func
-from .registry import register_global_func as register_global_func
-from .registry import register_object as register_object
-from .registry import remove_global_func as remove_global_func
-from .tensor import from_dlpack as from_dlpack
-from . import access_path as access_path
-from . import cpp as cpp
-from . import dataclasses as dataclasses
-from . import serialization as serialization
-from . import structural as structural
-from .structural import StructuralKey as StructuralKey
-from .structural import get_first_structural_mismatch as get_first_structural_mismatch
-from .structural import structural_equal as structural_equal
-from .structural import structural_hash as structural_hash
 from ._structural_visit import DefRegionKind as DefRegionKind
 from ._structural_visit import InplaceMode as InplaceMode
 from ._structural_visit import StructuralMutator as StructuralMutator
@@ -57,9 +28,38 @@ from ._structural_visit import structural_map as structural_map
 from ._structural_visit import structural_mutate as structural_mutate
 from ._structural_visit import structural_visit as structural_visit
 from ._structural_visit import structural_walk as structural_walk
-
-import ctypes
-from typing import TypeVar
+from .container import Array as Array
+from .container import Dict as Dict
+from .container import List as List
+from .container import Map as Map
+from .container import Shape as Shape
+from .core import DLDeviceType as DLDeviceType
+from .core import ObjectConvertible as ObjectConvertible
+from .device import device as device
+from .dtype import dtype as dtype
+from .error import register_error as register_error
+from .module import Module as Module
+from .module import load_module as load_module
+from .module import system_lib as system_lib
+from .registry import convert as convert
+from .registry import convert_func as convert_func
+from .registry import get_global_func as get_global_func
+from .registry import get_global_func_metadata as get_global_func_metadata
+from .registry import init_ffi_api as init_ffi_api
+from .registry import list_global_func_names as list_global_func_names
+from .registry import register_func as register_func
+from .registry import register_global_func as register_global_func
+from .registry import register_object as register_object
+from .registry import remove_global_func as remove_global_func
+from .stream import StreamContext as StreamContext
+from .stream import get_raw_stream as get_raw_stream
+from .stream import use_raw_stream as use_raw_stream
+from .stream import use_torch_stream as use_torch_stream
+from .structural import StructuralKey as StructuralKey
+from .structural import get_first_structural_mismatch as get_first_structural_mismatch
+from .structural import structural_equal as structural_equal
+from .structural import structural_hash as structural_hash
+from .tensor import from_dlpack as from_dlpack
 
 _M = TypeVar("_M")
 

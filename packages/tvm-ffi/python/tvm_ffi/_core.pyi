@@ -1,4 +1,4 @@
-"""Types of the native module tvm_ffi._core: Object, Function, Tensor, Device and the helpers under them."""
+"""Types of the native module tvm_ffi._core: Object, Function, Tensor, Device and their helpers."""
 
 from collections.abc import Callable
 from typing import Any, final
@@ -34,7 +34,9 @@ class Function(Object):
     @staticmethod
     def __from_extern_c__(c_symbol: int, /, *, keep_alive_object: Any = None) -> Function: ...
     @staticmethod
-    def __from_mlir_packed_safe_call__(mlir_packed_symbol: int, /, *, keep_alive_object: Any = None) -> Function: ...
+    def __from_mlir_packed_safe_call__(
+        mlir_packed_symbol: int, /, *, keep_alive_object: Any = None
+    ) -> Function: ...
 
 class Device:
     """A device: ``Device(device_type, device_id)``; build one with ``tvm_ffi.device("cuda:0")``."""
@@ -115,7 +117,14 @@ def type_metadata(type_index: int, /) -> tuple[str, int] | None: ...
 def class_for_type_index(type_index: int, /) -> type: ...
 def set_object_hooks(repr: Any, copy: Any, deepcopy: Any, reduce: Any) -> None: ...
 def register_py_class_type(
-    key: str, parent_index: int, first_slot: int, names: list[str], flags: list[int], docs: list[str], kind: int, /
+    key: str,
+    parent_index: int,
+    first_slot: int,
+    names: list[str],
+    flags: list[int],
+    docs: list[str],
+    kind: int,
+    /,
 ) -> int: ...
 def dyn_init(self: Object, type_index: int, /, *values: Any) -> None: ...
 def dyn_copy(obj: Object, /) -> Any: ...

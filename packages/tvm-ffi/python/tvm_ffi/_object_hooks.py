@@ -14,7 +14,7 @@ _ARRAY, _MAP, _SHAPE, _LIST, _DICT = 71, 72, 69, 75, 76
 
 
 def _format_value(value: Any, active: set) -> str:
-    """One value as upstream's __ffi_repr__ prints it: strings in double quotes, Arrays as tuples."""
+    """One value as upstream's __ffi_repr__ prints it: strings double-quoted, Arrays as tuples."""
     if isinstance(value, bool) or value is None:
         return repr(value)
     if isinstance(value, str):
@@ -40,7 +40,10 @@ def _format_value(value: Any, active: set) -> str:
         if index in (_MAP, _DICT):
             active.add(value.__ffi_handle__)
             try:
-                items = [f"{_format_value(k, active)}: {_format_value(v, active)}" for k, v in container.items()]
+                items = [
+                    f"{_format_value(k, active)}: {_format_value(v, active)}"
+                    for k, v in container.items()
+                ]
             finally:
                 active.discard(value.__ffi_handle__)
             return "{" + ", ".join(items) + "}"
@@ -88,11 +91,13 @@ def object_copy(obj):
         return _core.dyn_copy(obj)
     except TypeError:
         pass
-    raise TypeError(f"copy.copy: objects of type `{info.type_key}` cannot be copied (no __ffi_shallow_copy__)")
+    raise TypeError(
+        f"copy.copy: objects of type `{info.type_key}` cannot be copied (no __ffi_shallow_copy__)"
+    )
 
 
 def object_deepcopy(obj, memo):
-    """copy.deepcopy: fields, Arrays and Maps copied recursively; sharing (and cycles) kept via memo."""
+    """copy.deepcopy: fields, Arrays and Maps copied recursively; memo keeps sharing and cycles."""
     key = obj.__ffi_handle__
     if key in memo:
         return memo[key]
@@ -131,7 +136,7 @@ def _deep(value, memo):
 
 
 def object_reduce(obj):
-    """pickle: the object's JSON graph (tvm_ffi.serialization), read back with from_json_graph_str."""
+    """pickle: the object's JSON graph (tvm_ffi.serialization), read by from_json_graph_str."""
     from .serialization import from_json_graph_str, to_json_graph_str
 
     return (from_json_graph_str, (to_json_graph_str(obj),))

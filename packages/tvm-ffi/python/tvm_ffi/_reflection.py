@@ -67,7 +67,9 @@ def _record(repr: bool = True):  # noqa: A002
             if name in cls.__dict__:
                 env[f"_d{i}"] = cls.__dict__[name]
                 params.append(f"{name}=_d{i}")
-                body.append(f"    self.{name} = {name}.make() if type({name}) is _Factory else {name}")
+                body.append(
+                    f"    self.{name} = {name}.make() if type({name}) is _Factory else {name}"
+                )
                 delattr(cls, name)
             else:
                 params.append(name)
@@ -76,7 +78,9 @@ def _record(repr: bool = True):  # noqa: A002
         cls.__init__ = env["__init__"]
         cls.__match_args__ = tuple(names)
         if repr:
-            cls.__repr__ = lambda self: f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+            cls.__repr__ = lambda self: (
+                f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+            )
 
         def __eq__(self, other):
             if type(other) is not type(self):
@@ -90,7 +94,10 @@ def _record(repr: bool = True):  # noqa: A002
             def __replace__(self, **changes):
                 unknown = set(changes) - set(names)
                 if unknown:
-                    raise TypeError(f"{type(self).__name__}.__replace__() got unexpected field(s) {sorted(unknown)}")
+                    raise TypeError(
+                        f"{type(self).__name__}.__replace__() got unexpected field(s) "
+                        f"{sorted(unknown)}"
+                    )
                 return type(self)(**{n: changes.get(n, getattr(self, n)) for n in names})
 
             cls.__replace__ = __replace__
@@ -244,7 +251,9 @@ def type_info_of(type_index: int, cls=None) -> TypeInfo:
     ancestors = [_core.type_key_to_index(k) for k in raw["ancestors"]]
     parent = type_info_of(ancestors[-1]) if ancestors else None
     fields = []
-    for (name, doc, descriptor), (flags, size, offset, static_index) in zip(raw["fields"], raw["field_meta"]):
+    for (name, doc, descriptor), (flags, size, offset, static_index) in zip(
+        raw["fields"], raw["field_meta"]
+    ):
         fields.append(
             TypeField(
                 name=name,
@@ -260,16 +269,32 @@ def type_info_of(type_index: int, cls=None) -> TypeInfo:
                 c_structural_eq=_seq_name(flags),
             )
         )
-    methods = [TypeMethod(name, doc or None, func, {}, is_static) for name, doc, is_static, func in raw["methods"]]
+    methods = [
+        TypeMethod(name, doc or None, func, {}, is_static)
+        for name, doc, is_static, func in raw["methods"]
+    ]
     meta = _core.type_metadata(type_index)
     if cls is None:
         cls = cached.type_cls if cached is not None else _core.class_for_type_index(type_index)
-    info = TypeInfo(cls, type_index, raw["type_key"], ancestors, fields, methods, parent, meta[1] if meta else 0)
+    info = TypeInfo(
+        cls, type_index, raw["type_key"], ancestors, fields, methods, parent, meta[1] if meta else 0
+    )
     if cached is not None and cached.fields:
         # Keep the dataclass options py_class / c_class attached to the fields.
         for new, old in zip(info.fields, cached.fields):
-            for attr in ("c_init", "c_kw_only", "c_has_default", "c_default", "c_default_factory", "c_repr",
-                         "c_compare", "c_hash", "dataclass_field", "ty", "metadata"):
+            for attr in (
+                "c_init",
+                "c_kw_only",
+                "c_has_default",
+                "c_default",
+                "c_default_factory",
+                "c_repr",
+                "c_compare",
+                "c_hash",
+                "dataclass_field",
+                "ty",
+                "metadata",
+            ):
                 setattr(new, attr, getattr(old, attr))
     _cache[type_index] = info
     return info

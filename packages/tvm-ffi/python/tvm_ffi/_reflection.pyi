@@ -8,6 +8,7 @@ FLAG_WRITABLE: int
 FLAG_SEQ_IGNORE: int
 FLAG_SEQ_DEF: int
 SEQ_KINDS: dict[str | None, int]
+
 class _MissingType:
     def __new__(cls) -> _MissingType: ...
     def __bool__(self) -> bool: ...

@@ -1,13 +1,13 @@
-"""structural_walk / structural_map / structural_visit / structural_mutate: typed traversals over reflected fields."""
+"""structural_walk/map/visit/mutate: typed traversals over the reflected fields of FFI values."""
 
 from __future__ import annotations
 
-import typing
-from enum import IntEnum
-from typing import Any, Callable
-
 import functools
 import inspect
+import typing
+from collections.abc import Callable
+from enum import IntEnum
+from typing import Any
 
 from . import _core
 from ._core import Object
@@ -58,22 +58,32 @@ class VisitInterrupt(Object):
         _core.dyn_init(self, type(self).__ffi_type_index__, value)
 
 
-_DEF_KIND = {"def": DefRegionKind.DEF_PATTERN, "def-pattern": DefRegionKind.DEF_PATTERN,
-             "def-simple": DefRegionKind.DEF_SIMPLE}
+_DEF_KIND = {
+    "def": DefRegionKind.DEF_PATTERN,
+    "def-pattern": DefRegionKind.DEF_PATTERN,
+    "def-simple": DefRegionKind.DEF_SIMPLE,
+}
 
 
 def _parse_callbacks(func: str, callbacks) -> list:
-    """Entries (types, callback): a bare callable is a catch-all; tuples and sequences as upstream."""
+    """Entries (types, callback): a bare callable catches all; tuples and sequences as upstream."""
     if callable(callbacks) and not isinstance(callbacks, type):
         return [((object,), callbacks)]
-    if isinstance(callbacks, tuple) and len(callbacks) == 2 and callable(callbacks[1]) and not (
-        isinstance(callbacks[0], tuple) and len(callbacks[0]) == 2 and callable(callbacks[0][1])
+    if (
+        isinstance(callbacks, tuple)
+        and len(callbacks) == 2
+        and callable(callbacks[1])
+        and not (
+            isinstance(callbacks[0], tuple) and len(callbacks[0]) == 2 and callable(callbacks[0][1])
+        )
     ):
         types = callbacks[0] if isinstance(callbacks[0], tuple) else (callbacks[0],)
         for t in types:
             if t is not typing.Any and not isinstance(t, type):
-                raise TypeError(f"{func}: callback type must be a builtin, typing.Any/object or an FFI object class, "
-                                f"got {t!r}")
+                raise TypeError(
+                    f"{func}: callback type must be a builtin, typing.Any/object or an FFI "
+                    f"object class, got {t!r}"
+                )
         return [(tuple(object if t is typing.Any else t for t in types), callbacks[1])]
     if isinstance(callbacks, (list, tuple)):
         out = []
@@ -81,8 +91,9 @@ def _parse_callbacks(func: str, callbacks) -> list:
             out += _parse_callbacks(func, entry)
         return out
     raise TypeError(
-        f"{func}: callbacks must be callbacks, (type, callback) entries, ((type1, type2, ...), callback) "
-        f"entries, or sequences of them; got {type(callbacks).__name__}"
+        f"{func}: callbacks must be callbacks, (type, callback) entries, "
+        "((type1, type2, ...), callback) entries, or sequences of them; "
+        f"got {type(callbacks).__name__}"
     )
 
 
@@ -107,7 +118,9 @@ def _parse_order(func: str, order) -> WalkOrder:
         return order
     if order in ("pre", "post"):
         return WalkOrder.PREORDER if order == "pre" else WalkOrder.POSTORDER
-    raise ValueError(f"{func}: argument `order` must be 'pre', 'post' or a WalkOrder, got {order!r}")
+    raise ValueError(
+        f"{func}: argument `order` must be 'pre', 'post' or a WalkOrder, got {order!r}"
+    )
 
 
 class _Guard:
@@ -120,8 +133,10 @@ class _Guard:
     def enter(self, value) -> int:
         handle = value.__ffi_handle__
         if handle in self.active:
-            raise ValueError(f"{self.func}: argument `root` contains a cycle through an object of type "
-                             f"`{value.__ffi_type_key__}`")
+            raise ValueError(
+                f"{self.func}: argument `root` contains a cycle through an object of type "
+                f"`{value.__ffi_type_key__}`"
+            )
         self.active.add(handle)
         return handle
 
@@ -139,7 +154,9 @@ def _children(value, kind):
     for f in type_info_of(index).all_fields():
         if f.c_structural_eq == "ignore":
             continue
-        out.append((f.getter.__get__(value), _DEF_KIND.get(f.c_structural_eq, kind) if kind == 0 else kind))
+        out.append(
+            (f.getter.__get__(value), _DEF_KIND.get(f.c_structural_eq, kind) if kind == 0 else kind)
+        )
     return out
 
 
@@ -181,7 +198,9 @@ def _same(a, b) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
-def structural_walk(root: Any, callbacks: Any = (), with_def_region_kind: Any = (), order: Any = "post"):
+def structural_walk(
+    root: Any, callbacks: Any = (), with_def_region_kind: Any = (), order: Any = "post"
+):
     """Walk a value (every occurrence, as a tree) and invoke the first matching callback on each.
 
     Returning VisitInterrupt from a callback stops the walk and is returned; in pre-order,
@@ -224,7 +243,9 @@ def structural_walk(root: Any, callbacks: Any = (), with_def_region_kind: Any = 
     return walk(_as_ffi(root), 0)
 
 
-def structural_map(root: Any, callbacks: Any = (), with_def_region_kind: Any = (), order: Any = "post"):
+def structural_map(
+    root: Any, callbacks: Any = (), with_def_region_kind: Any = (), order: Any = "post"
+):
     """Map a value with replacement callbacks: mutate(x) = post(D(pre(x))), copy-on-write.
 
     Callbacks return their input unchanged or a replacement; they must not mutate it.
@@ -259,7 +280,7 @@ def structural_map(root: Any, callbacks: Any = (), with_def_region_kind: Any = (
 
 
 class _Traversal:
-    """What the visitor and the mutator share: callback entries, the cycle guard, the def-region kind."""
+    """What visitor and mutator share: callback entries, the cycle guard, the def-region kind."""
 
     _entries: list
     _guard: _Guard
@@ -294,7 +315,9 @@ class StructuralVisitor(_Traversal):
     _func = "structural_visit"
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("`StructuralVisitor` cannot be constructed directly; structural_visit supplies one")
+        raise TypeError(
+            "`StructuralVisitor` cannot be constructed directly; structural_visit supplies one"
+        )
 
     def visit(self, value: Any) -> None:
         """Visit value: the first matching callback owns its descent; else default_visit."""
@@ -325,7 +348,7 @@ class _Interrupt(Exception):
 
 
 def structural_visit(root: Any, callbacks: Any = ()):
-    """Visit a value with callbacks(value, visitor) that own child traversal; a VisitInterrupt stops it."""
+    """Visit a value with callbacks(value, visitor) owning child traversal; VisitInterrupt stops."""
     visitor = StructuralVisitor._make(_parse_callbacks("structural_visit", callbacks))
     try:
         visitor.visit(_as_ffi(root))
@@ -341,7 +364,9 @@ class StructuralMutator(_Traversal):
     _remap: dict
 
     def __init__(self, *args, **kwargs):
-        raise TypeError("`StructuralMutator` cannot be constructed directly; structural_mutate supplies one")
+        raise TypeError(
+            "`StructuralMutator` cannot be constructed directly; structural_mutate supplies one"
+        )
 
     @classmethod
     def _make(cls, entries):
@@ -372,8 +397,11 @@ class StructuralMutator(_Traversal):
             return value
         handle = self._guard.enter(value)
         try:
-            return _rebuild(value, int(self._kind),
-                            lambda child, kind: self.with_def_region_kind(kind, lambda: self.mutate(child)))
+            return _rebuild(
+                value,
+                int(self._kind),
+                lambda child, kind: self.with_def_region_kind(kind, lambda: self.mutate(child)),
+            )
         finally:
             self._guard.active.discard(handle)
 
@@ -390,8 +418,9 @@ def _takes_mode(callback) -> bool:
 
 def structural_mutate(root: Any, callbacks: Any = ()) -> Any:
     """Mutate a value with callbacks(value, mutator[, inplace_mode]) that own recursive mutation."""
-    return StructuralMutator._make(_parse_callbacks("structural_mutate", callbacks)).mutate(_as_ffi(root))
-
+    return StructuralMutator._make(_parse_callbacks("structural_mutate", callbacks)).mutate(
+        _as_ffi(root)
+    )
 
 
 __all__ = [

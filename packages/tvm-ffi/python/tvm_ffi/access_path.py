@@ -30,7 +30,7 @@ def _key_text(key) -> str:
 
 @register_object("ffi.reflection.AccessStep")
 class AccessStep(Object):
-    """One step: an attribute, an array index or a map key, present or missing (fields kind, key)."""
+    """One step: an attribute, array index or map key, present or missing (fields kind, key)."""
 
     __slots__ = ()
     kind: int
@@ -47,7 +47,9 @@ class AccessStep(Object):
     def __eq__(self, other):
         if not isinstance(other, AccessStep):
             return NotImplemented
-        return self.kind == other.kind and type(self.key) is type(other.key) and self.key == other.key
+        return (
+            self.kind == other.kind and type(self.key) is type(other.key) and self.key == other.key
+        )
 
     def __ne__(self, other):
         eq = self.__eq__(other)
@@ -76,26 +78,34 @@ class AccessPath(Object):
     def attr(self, name: str) -> AccessPath:
         """This path followed by attribute `name`."""
         if not isinstance(name, str):
-            raise TypeError(f"AccessPath.attr: argument `name` must be a str, got {type(name).__name__}")
+            raise TypeError(
+                f"AccessPath.attr: argument `name` must be a str, got {type(name).__name__}"
+            )
         return self._ext(AccessKind.ATTR, name)
 
     def attr_missing(self, name: str) -> AccessPath:
         """This path followed by an attribute `name` that is absent."""
         if not isinstance(name, str):
-            raise TypeError(f"AccessPath.attr_missing: argument `name` must be a str, got {type(name).__name__}")
+            raise TypeError(
+                f"AccessPath.attr_missing: argument `name` must be a str, got {type(name).__name__}"
+            )
         return self._ext(AccessKind.ATTR_MISSING, name)
 
     def array_item(self, index: int) -> AccessPath:
         """This path followed by array index `index`."""
         if not isinstance(index, int) or isinstance(index, bool):
-            raise TypeError(f"AccessPath.array_item: argument `index` must be an int, got {type(index).__name__}")
+            raise TypeError(
+                "AccessPath.array_item: argument `index` must be an int, "
+                f"got {type(index).__name__}"
+            )
         return self._ext(AccessKind.ARRAY_ITEM, index)
 
     def array_item_missing(self, index: int) -> AccessPath:
         """This path followed by an array index `index` past the end."""
         if not isinstance(index, int) or isinstance(index, bool):
             raise TypeError(
-                f"AccessPath.array_item_missing: argument `index` must be an int, got {type(index).__name__}"
+                "AccessPath.array_item_missing: argument `index` must be an int, "
+                f"got {type(index).__name__}"
             )
         return self._ext(AccessKind.ARRAY_ITEM_MISSING, index)
 
@@ -121,7 +131,10 @@ class AccessPath(Object):
     def is_prefix_of(self, other: AccessPath) -> bool:
         """True when `other` starts with every step of this path."""
         if not isinstance(other, AccessPath):
-            raise TypeError(f"AccessPath.is_prefix_of: argument `other` must be an AccessPath, got {type(other).__name__}")
+            raise TypeError(
+                "AccessPath.is_prefix_of: argument `other` must be an AccessPath, "
+                f"got {type(other).__name__}"
+            )
         if self.depth > other.depth:
             return False
         node: AccessPath | None = other

@@ -42,8 +42,13 @@ def main(argv=None):
         ("sourcedir", "the installed package folder"),
         ("cython-lib-path", "path of the native Python extension"),
     ]:
-        parser.add_argument(f"--{name}", dest="asked", action="append_const",
-                            const=name.replace("-", "_"), help=help_text)
+        parser.add_argument(
+            f"--{name}",
+            dest="asked",
+            action="append_const",
+            const=name.replace("-", "_"),
+            help=help_text,
+        )
     out = _flags(parser.parse_args(argv).asked or [])
     if not out:
         parser.print_help()

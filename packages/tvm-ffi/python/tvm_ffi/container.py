@@ -11,7 +11,7 @@ _MISSING = object()  # what Map.get returns for an absent key, told apart from a
 
 
 class CContainerBase:
-    """The base of the FFI containers Array, Map, List and Dict (isinstance checks, as in apache-tvm-ffi)."""
+    """Base of the FFI containers Array, Map, List and Dict (isinstance checks, as upstream)."""
 
     __slots__ = ()
 
@@ -204,7 +204,9 @@ class List(CContainerBase, Object):
         if not isinstance(index, int) and hasattr(index, "__index__"):
             index = index.__index__()
         if not isinstance(index, int):
-            raise TypeError(f"{func}: indices must be integers or slices, not {type(index).__name__}")
+            raise TypeError(
+                f"{func}: indices must be integers or slices, not {type(index).__name__}"
+            )
         return index
 
     def __getitem__(self, index):

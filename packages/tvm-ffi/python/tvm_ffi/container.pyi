@@ -6,7 +6,7 @@ from typing import Any, overload
 from ._core import Object
 
 class CContainerBase:
-    """The base of the FFI containers Array, Map, List and Dict (isinstance checks, as in apache-tvm-ffi)."""
+    """Base of the FFI containers Array, Map, List and Dict (isinstance checks, as upstream)."""
 
 class Array(CContainerBase, Object):
     """An immutable sequence of FFI values. Lists and tuples passed to functions become Arrays."""

@@ -1,22 +1,22 @@
-"""The core types under upstream's module name tvm_ffi.core: objects, strings, errors, devices, dtypes."""
+"""Core types under upstream's module name tvm_ffi.core: objects, errors, devices, dtypes."""
 
 import enum
 
 from . import _core
 from ._core import *  # noqa: F401,F403
 from ._core import Device, Function, Object, Tensor  # noqa: F401
+from ._object_hooks import value_repr as _value_repr
+from .container import CContainerBase  # noqa: F401
 from .error import _CLASS_TO_KIND as ERROR_TYPE_TO_NAME  # noqa: F401
 from .error import _KIND_TO_CLASS as ERROR_NAME_TO_TYPE  # noqa: F401
 from .error import Error  # noqa: F401
-from .container import CContainerBase  # noqa: F401
-from ._object_hooks import value_repr as _value_repr
 
 # apache-tvm-ffi's Cython base of every object class; here the native Object is that base.
 CObject = Object
 
 
 def object_repr(obj):
-    """repr of an FFI value as __ffi_repr__ prints it: `type.key(field=value, ...)`, Arrays as tuples."""
+    """repr of an FFI value as __ffi_repr__ prints it: `key(field=value, ...)`, Arrays as tuples."""
     return _value_repr(obj)
 
 

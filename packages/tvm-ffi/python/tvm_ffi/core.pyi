@@ -9,8 +9,8 @@ from ._core import Device as Device
 from ._core import Function as Function
 from ._core import Object as Object
 from ._core import Tensor as Tensor
-from .error import Error as Error
 from .container import CContainerBase as CContainerBase
+from .error import Error as Error
 
 CObject = Object
 

@@ -2,7 +2,14 @@
 
 from ._core import DEVICE_TYPE_CODES, Device
 
-_ALIASES = {"gpu": "cuda", "llvm": "cpu", "c": "cpu", "stackvm": "cpu", "nvptx": "cuda", "cl": "opencl"}
+_ALIASES = {
+    "gpu": "cuda",
+    "llvm": "cpu",
+    "c": "cpu",
+    "stackvm": "cpu",
+    "nvptx": "cuda",
+    "cl": "opencl",
+}
 
 
 def device(device_type, index=None):
@@ -14,12 +21,17 @@ def device(device_type, index=None):
     if isinstance(device_type, int) and not isinstance(device_type, bool):
         return Device(device_type, 0 if index is None else index)
     if not isinstance(device_type, str):
-        raise TypeError(f"device: argument `device_type` must be a str, int or Device, got {type(device_type).__name__}")
+        raise TypeError(
+            "device: argument `device_type` must be a str, int or Device, "
+            f"got {type(device_type).__name__}"
+        )
     name = device_type.strip()
     if ":" in name:
         name, _, idx = name.partition(":")
         if index is not None:
-            raise ValueError(f"device: the index is given twice, in {device_type!r} and as index={index}")
+            raise ValueError(
+                f"device: the index is given twice, in {device_type!r} and as index={index}"
+            )
         try:
             index = int(idx)
         except ValueError:

@@ -1,4 +1,4 @@
-"""dtype: element types by name ("float32", "i32", "int8x4", "bf16", "float8_e4m3fn") or from NumPy/PyTorch."""
+"""dtype: element types by name ("float32", "i32", "int8x4", "bf16") or from NumPy/PyTorch."""
 
 import sys
 
@@ -77,8 +77,8 @@ class dtype(str):
             text = _foreign_name(value)
             if text is None:
                 raise ValueError(
-                    f"dtype: unknown dtype `{value!r}` ({type(value).__name__}); expected a str such "
-                    "as 'float32', a NumPy or ml_dtypes dtype, or a torch.dtype"
+                    f"dtype: unknown dtype `{value!r}` ({type(value).__name__}); expected a str "
+                    "such as 'float32', a NumPy or ml_dtypes dtype, or a torch.dtype"
                 )
         fields = _FIELDS.get(text)
         if fields is None:
@@ -103,7 +103,9 @@ class dtype(str):
             ) from None
         for what, v in (("type_code", code), ("bits", bits), ("lanes", lanes)):
             if not isinstance(v, int) or isinstance(v, bool):
-                raise TypeError(f"dtype.from_dlpack_data_type: {what} must be an int, got {type(v).__name__}")
+                raise TypeError(
+                    f"dtype.from_dlpack_data_type: {what} must be an int, got {type(v).__name__}"
+                )
         return dtype(_name_of("dtype.from_dlpack_data_type", code, bits, lanes))
 
     @staticmethod
@@ -161,9 +163,11 @@ class dtype(str):
         return self._fields()[0] == _HANDLE
 
     def with_lanes(self, lanes):
-        """This scalar type with `lanes` lanes: ``dtype("float32").with_lanes(4) == "float32x4"``."""
+        """This type with `lanes` lanes: ``dtype("float32").with_lanes(4) == "float32x4"``."""
         if not isinstance(lanes, int) or isinstance(lanes, bool):
-            raise TypeError(f"dtype.with_lanes: argument `lanes` must be an int, got {type(lanes).__name__}")
+            raise TypeError(
+                f"dtype.with_lanes: argument `lanes` must be an int, got {type(lanes).__name__}"
+            )
         code, bits, _ = self._fields()
         return dtype(_name_of("dtype.with_lanes", code, bits, lanes))
 
@@ -177,7 +181,9 @@ class dtype(str):
         try:
             import ml_dtypes
         except ImportError:
-            raise TypeError(f"dtype.to_numpy: {self} has no NumPy equivalent without ml_dtypes") from None
+            raise TypeError(
+                f"dtype.to_numpy: {self} has no NumPy equivalent without ml_dtypes"
+            ) from None
         scalar = getattr(ml_dtypes, _core.dtype_to_str(*self._fields()), None)
         if scalar is None:
             raise TypeError(f"dtype.to_numpy: {self} has no NumPy or ml_dtypes equivalent")

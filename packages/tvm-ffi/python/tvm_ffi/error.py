@@ -114,7 +114,7 @@ def _frame_for(filename, lineno, func):
 
 
 def _instantiate(cls, message):
-    """cls(message), or the nearest base that takes a lone message (UnicodeDecodeError needs five)."""
+    """cls(message), or the nearest base taking a lone message (UnicodeDecodeError needs five)."""
     for klass in cls.__mro__:
         if issubclass(klass, BaseException):
             try:
@@ -137,7 +137,9 @@ class Error(_core.Object):
     def __init__(self, kind, message, backtrace):
         for name, value in (("kind", kind), ("message", message), ("backtrace", backtrace)):
             if not isinstance(value, str):
-                raise TypeError(f"Error: argument `{name}` must be a str, got {type(value).__name__}")
+                raise TypeError(
+                    f"Error: argument `{name}` must be a str, got {type(value).__name__}"
+                )
         self.__init_handle_by_constructor__(get_global_func("ffi.Error"), kind, message, backtrace)
 
     @property
@@ -157,20 +159,22 @@ class Error(_core.Object):
         """Replaces the stored backtrace text with `backtrace`."""
         if not isinstance(backtrace, str):
             raise TypeError(
-                f"Error.update_backtrace: argument `backtrace` must be a str, got {type(backtrace).__name__}"
+                "Error.update_backtrace: argument `backtrace` must be a str, "
+                f"got {type(backtrace).__name__}"
             )
         get_global_func("ffi.ErrorUpdateBacktrace")(self, backtrace, 0)
 
     def append_backtrace(self, backtrace):
-        """Puts older frames `backtrace` in front of the stored ones (as an error propagates out)."""
+        """Puts older frames `backtrace` before the stored ones (as an error propagates out)."""
         if not isinstance(backtrace, str):
             raise TypeError(
-                f"Error.append_backtrace: argument `backtrace` must be a str, got {type(backtrace).__name__}"
+                "Error.append_backtrace: argument `backtrace` must be a str, "
+                f"got {type(backtrace).__name__}"
             )
         get_global_func("ffi.ErrorUpdateBacktrace")(self, backtrace, 1)
 
     def py_error(self):
-        """The Python exception for this error (its class by kind, with the backtrace as traceback)."""
+        """The Python exception for this error (class by kind, the backtrace as its traceback)."""
         kind, message, backtrace = _core.error_fields(self)
         return _make_exception(kind, message, backtrace, self)
 

@@ -7,7 +7,9 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 def _existing(path, what):
     if not os.path.exists(path):
-        raise RuntimeError(f"tvm_ffi.libinfo: cannot find {what} at {path}; is tvm-ffi installed correctly?")
+        raise RuntimeError(
+            f"tvm_ffi.libinfo: cannot find {what} at {path}; is tvm-ffi installed correctly?"
+        )
     return path
 
 
@@ -65,7 +67,12 @@ def include_paths():
 
 
 def _library_names(target_name):
-    return [f"lib{target_name}.so", f"{target_name}.so", f"lib{target_name}.dylib", f"{target_name}.dll"]
+    return [
+        f"lib{target_name}.so",
+        f"{target_name}.so",
+        f"lib{target_name}.dylib",
+        f"{target_name}.dll",
+    ]
 
 
 def _find_package_library(func, package, target_name, extra_lib_paths):
@@ -91,14 +98,17 @@ def _find_package_library(func, package, target_name, extra_lib_paths):
 
 
 def load_lib_ctypes(package, target_name, mode, extra_lib_paths=None):
-    """ctypes.CDLL of library `target_name` shipped by `package` (mode "RTLD_LOCAL"/"RTLD_GLOBAL")."""
+    """ctypes.CDLL of library `target_name` shipped by `package`; mode RTLD_LOCAL or RTLD_GLOBAL."""
     import ctypes
 
     modes = {"RTLD_LOCAL": ctypes.RTLD_LOCAL, "RTLD_GLOBAL": ctypes.RTLD_GLOBAL}
     if mode not in modes:
-        raise ValueError(f"load_lib_ctypes: argument `mode` must be 'RTLD_LOCAL' or 'RTLD_GLOBAL', got {mode!r}")
-    return ctypes.CDLL(_find_package_library("load_lib_ctypes", package, target_name, extra_lib_paths),
-                       modes[mode])
+        raise ValueError(
+            f"load_lib_ctypes: argument `mode` must be 'RTLD_LOCAL' or 'RTLD_GLOBAL', got {mode!r}"
+        )
+    return ctypes.CDLL(
+        _find_package_library("load_lib_ctypes", package, target_name, extra_lib_paths), modes[mode]
+    )
 
 
 _KEPT_MODULES = []  # modules loaded with keep_module_alive: their code must never unload
@@ -108,7 +118,9 @@ def load_lib_module(package, target_name, keep_module_alive=True, extra_lib_path
     """The tvm_ffi Module of library `target_name` shipped by `package`."""
     from .module import load_module
 
-    mod = load_module(_find_package_library("load_lib_module", package, target_name, extra_lib_paths))
+    mod = load_module(
+        _find_package_library("load_lib_module", package, target_name, extra_lib_paths)
+    )
     if keep_module_alive:
         _KEPT_MODULES.append(mod)
     return mod

@@ -33,7 +33,9 @@ class Module(Object):
     def get_function(self, name, allow_missing=False, query_imports=True):
         """The function `name`; AttributeError when missing unless allow_missing."""
         if not isinstance(name, str):
-            raise TypeError(f"Module.get_function: argument `name` must be a str, got {type(name).__name__}")
+            raise TypeError(
+                f"Module.get_function: argument `name` must be a str, got {type(name).__name__}"
+            )
         f = _api("ModuleGetFunction")(self, name, query_imports)
         if f is None:
             if allow_missing:
@@ -79,7 +81,8 @@ def system_lib(symbol_prefix=""):
     """
     if not isinstance(symbol_prefix, str):
         raise TypeError(
-            f"system_lib: argument `symbol_prefix` must be a str, got {type(symbol_prefix).__name__}"
+            "system_lib: argument `symbol_prefix` must be a str, "
+            f"got {type(symbol_prefix).__name__}"
         )
     return _api("SystemLib")(symbol_prefix)
 
@@ -91,7 +94,7 @@ def __getattr__(name):
     import enum
 
     class ModulePropertyMask(enum.IntEnum):
-        """Bits of what a module can do: be serialized to bytes, run, be exported for compilation."""
+        """Bits of what a module can do: serialize to bytes, run, be exported for compilation."""
 
         BINARY_SERIALIZABLE = 1
         RUNNABLE = 2

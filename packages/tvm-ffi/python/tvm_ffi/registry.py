@@ -18,13 +18,20 @@ def register_global_func(func_name, f=None, override=False):
     unless ``override=True``.
     """
     if callable(func_name) and f is None:
-        raise TypeError("register_global_func: the first argument must be the function's name (a str)")
+        raise TypeError(
+            "register_global_func: the first argument must be the function's name (a str)"
+        )
     if not isinstance(func_name, str):
-        raise TypeError(f"register_global_func: argument `func_name` must be a str, got {type(func_name).__name__}")
+        raise TypeError(
+            "register_global_func: argument `func_name` must be a str, "
+            f"got {type(func_name).__name__}"
+        )
 
     def register(func):
         if not callable(func):
-            raise TypeError(f"register_global_func: argument `f` for {func_name!r} must be callable")
+            raise TypeError(
+                f"register_global_func: argument `f` for {func_name!r} must be callable"
+            )
         _core.register_global_func(func_name, func, override)
         return func
 
@@ -37,14 +44,18 @@ register_func = register_global_func
 def get_global_func(name, allow_missing=False):
     """The global function `name` as a Function; None when missing and allow_missing is set."""
     if not isinstance(name, str):
-        raise TypeError(f"get_global_func: argument `name` must be a str, got {type(name).__name__}")
+        raise TypeError(
+            f"get_global_func: argument `name` must be a str, got {type(name).__name__}"
+        )
     return _core.get_global_func(name, allow_missing)
 
 
 def remove_global_func(name):
     """Removes the global function `name`; returns whether one was registered."""
     if not isinstance(name, str):
-        raise TypeError(f"remove_global_func: argument `name` must be a str, got {type(name).__name__}")
+        raise TypeError(
+            f"remove_global_func: argument `name` must be a str, got {type(name).__name__}"
+        )
     return _core.remove_global_func(name)
 
 
@@ -66,7 +77,9 @@ def convert_func(pyfunc, tensor_cls=None):
     """`pyfunc` as an FFI Function; with `tensor_cls` (a class with ``__dlpack_c_exchange_api__``,
     such as torch.Tensor), tensor arguments reach `pyfunc` as instances of that class."""
     if not callable(pyfunc):
-        raise TypeError(f"convert_func: argument `pyfunc` must be callable, got {type(pyfunc).__name__}")
+        raise TypeError(
+            f"convert_func: argument `pyfunc` must be callable, got {type(pyfunc).__name__}"
+        )
     if tensor_cls is None:
         return _core.convert(pyfunc)
     if not isinstance(tensor_cls, type) or not hasattr(tensor_cls, "__dlpack_c_exchange_api__"):
@@ -149,7 +162,7 @@ def register_object(type_key=None):
 
 
 def get_registered_type_keys():
-    """Every type key registered with the FFI (POD kinds, built-in and user object types), in type index order."""
+    """Every type key registered with the FFI (POD kinds, built-in, user types), by type index."""
     return get_global_func("ffi.GetRegisteredTypeKeys")()
 
 

@@ -1,4 +1,4 @@
-"""to_json_graph_str / from_json_graph_str: FFI values as a JSON node graph (format: docs/ffi-serialization.md)."""
+"""to/from_json_graph_str: FFI values as a JSON node graph (format: docs/ffi-serialization.md)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,10 @@ class _Writer:
             key = ("int", int(v))
         elif isinstance(v, float):
             if not math.isfinite(v):
-                raise ValueError(f"to_json_graph_str: argument `obj` holds the float {v!r}, which JSON cannot carry")
+                raise ValueError(
+                    f"to_json_graph_str: argument `obj` holds the float {v!r}, "
+                    "which JSON cannot carry"
+                )
             key = ("float", v)
         elif isinstance(v, str):
             key = ("ffi.String", str(v))
@@ -57,7 +60,10 @@ class _Writer:
         else:
             converted = _core.convert(v)
             if not isinstance(converted, Object) or converted is v:
-                raise TypeError(f"to_json_graph_str: argument `obj` holds a {type(v).__name__}, which has no JSON form")
+                raise TypeError(
+                    f"to_json_graph_str: argument `obj` holds a {type(v).__name__}, "
+                    "which has no JSON form"
+                )
             return self.value(converted)
         if key in self.by_value:
             return self.by_value[key]
@@ -78,7 +84,8 @@ class _Writer:
             return self.by_handle[handle]
         if handle in self.active:
             raise ValueError(
-                f"to_json_graph_str: argument `obj` contains a cycle through an object of type `{v.__ffi_type_key__}`"
+                "to_json_graph_str: argument `obj` contains a cycle through an object of type "
+                f"`{v.__ffi_type_key__}`"
             )
         index = v.__ffi_type_index__
         node: dict[str, Any]
@@ -98,12 +105,15 @@ class _Writer:
                 fields = info.all_fields()
                 if not fields and info.find_method("__ffi_new__") is None:
                     raise TypeError(
-                        f"to_json_graph_str: type `{info.type_key}` does not support ToJSONGraph (no reflected fields)"
+                        f"to_json_graph_str: type `{info.type_key}` does not support "
+                        "ToJSONGraph (no reflected fields)"
                     )
                 values: dict[str, Any] = {}
                 for f in fields:
                     x = f.getter.__get__(v)
-                    values[f.name] = x if f.field_static_type_index in _INLINE_STATIC else self.value(x)
+                    values[f.name] = (
+                        x if f.field_static_type_index in _INLINE_STATIC else self.value(x)
+                    )
                 node = {"type": info.type_key, "data": values}
         finally:
             self.active.discard(handle)
@@ -115,7 +125,10 @@ class _Writer:
 def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
     """Dump an FFI value (and everything it holds, shared parts once) to a JSON graph string."""
     if metadata is not None and not isinstance(metadata, dict):
-        raise TypeError(f"to_json_graph_str: argument `metadata` must be a dict or None, got {type(metadata).__name__}")
+        raise TypeError(
+            "to_json_graph_str: argument `metadata` must be a dict or None, "
+            f"got {type(metadata).__name__}"
+        )
     writer = _Writer()
     root = writer.value(obj)
     doc = {"root_index": root, "nodes": writer.nodes}
@@ -135,7 +148,11 @@ class _Reader:
         self.active: set = set()
 
     def ref(self, index, where):
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.nodes):
+        if (
+            not isinstance(index, int)
+            or isinstance(index, bool)
+            or not 0 <= index < len(self.nodes)
+        ):
             raise _bad(f"invalid node index {index!r} ({where})")
         if index in self.done:
             return self.done[index]
@@ -182,7 +199,9 @@ class _Reader:
             need(str, "a dtype string")
             return _dtype(data)
         if kind == "Device":
-            if not (isinstance(data, list) and len(data) == 2 and all(isinstance(x, int) for x in data)):
+            if not (
+                isinstance(data, list) and len(data) == 2 and all(isinstance(x, int) for x in data)
+            ):
                 raise _bad(f"node {index} of type `Device` needs [device_type, index] as `data`")
             return Device(data[0], data[1])
         if kind == "ffi.Array":
@@ -192,10 +211,19 @@ class _Reader:
             need(list, "a flat list of key, value node indices")
             if len(data) % 2:
                 raise _bad(f"node {index} of type `ffi.Map` has an odd number of entries")
-            return Map({self.ref(data[i], f"key of node {index}"): self.ref(data[i + 1], f"value of node {index}")
-                        for i in range(0, len(data), 2)})
+            return Map(
+                {
+                    self.ref(data[i], f"key of node {index}"): self.ref(
+                        data[i + 1], f"value of node {index}"
+                    )
+                    for i in range(0, len(data), 2)
+                }
+            )
         if kind == "ffi.Shape":
-            if not (isinstance(data, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in data)):
+            if not (
+                isinstance(data, list)
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in data)
+            ):
                 raise _bad(f"node {index} of type `ffi.Shape` needs a list of ints")
             return Shape(data)
         return self.object(kind, data, index)
@@ -217,7 +245,11 @@ class _Reader:
             if f.name not in data:
                 raise _bad(f"node {index}: field `{f.name}` of `{kind}` is missing")
             raw = data[f.name]
-            values[f.name] = raw if f.field_static_type_index in _INLINE_STATIC else self.ref(raw, f"field {f.name}")
+            values[f.name] = (
+                raw
+                if f.field_static_type_index in _INLINE_STATIC
+                else self.ref(raw, f"field {f.name}")
+            )
         new = info.find_method("__ffi_new__")
         if new is not None:
             obj = new.func()
@@ -233,11 +265,15 @@ class _Reader:
 def from_json_graph_str(json_str: str) -> Any:
     """Rebuild the value a to_json_graph_str string describes; malformed input raises ValueError."""
     if not isinstance(json_str, str):
-        raise TypeError(f"from_json_graph_str: argument `json_str` must be a str, got {type(json_str).__name__}")
+        raise TypeError(
+            f"from_json_graph_str: argument `json_str` must be a str, got {type(json_str).__name__}"
+        )
     try:
         doc = json.loads(json_str)
     except json.JSONDecodeError as err:
-        raise ValueError(f"from_json_graph_str: argument `json_str` is not valid JSON: {err}") from None
+        raise ValueError(
+            f"from_json_graph_str: argument `json_str` is not valid JSON: {err}"
+        ) from None
     if not isinstance(doc, dict):
         raise _bad("expected an object")
     nodes = doc.get("nodes")

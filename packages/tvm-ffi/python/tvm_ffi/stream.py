@@ -1,4 +1,4 @@
-"""Streams: set the current work stream of a device for FFI kernels (StreamContext, use_raw_stream)."""
+"""Streams: set a device's current work stream for FFI kernels (StreamContext, use_raw_stream)."""
 
 import sys
 
@@ -28,7 +28,9 @@ def _stream_to_int(func, stream):
         return stream.value or 0
     if isinstance(stream, int):
         if stream < 0:
-            raise OverflowError(f"{func}: argument `stream` must be a non-negative handle, got {stream}")
+            raise OverflowError(
+                f"{func}: argument `stream` must be a non-negative handle, got {stream}"
+            )
         if stream >= _UINT64:
             raise OverflowError(f"{func}: argument `stream` does not fit in 64 bits: {stream}")
         return int(stream)

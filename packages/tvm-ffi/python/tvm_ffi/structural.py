@@ -1,11 +1,10 @@
-"""structural_equal, structural_hash, get_first_structural_mismatch and StructuralKey (C++ in src/structural.cc)."""
+"""structural_equal/hash, get_first_structural_mismatch, StructuralKey (C++: src/structural.cc)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from . import access_path as _access_path  # noqa: F401  (registers the AccessPath classes)
-from .registry import get_global_func
 
 # The structural visit/mutate/walk API, under tvm_ffi.structural as apache-tvm-ffi has it.
 from ._structural_visit import (
@@ -21,6 +20,7 @@ from ._structural_visit import (
     structural_visit,
     structural_walk,
 )
+from .registry import get_global_func
 
 _equal = get_global_func("ffi.StructuralEqual")
 _hash = get_global_func("ffi.StructuralHash")
@@ -28,12 +28,17 @@ _mismatch = get_global_func("ffi.GetFirstStructuralMismatch")
 
 
 def _check_flags(func, map_free_vars, skip_tensor_content):
-    for name, value in (("map_free_vars", map_free_vars), ("skip_tensor_content", skip_tensor_content)):
+    for name, value in (
+        ("map_free_vars", map_free_vars),
+        ("skip_tensor_content", skip_tensor_content),
+    ):
         if not isinstance(value, bool):
             raise TypeError(f"{func}: argument `{name}` must be a bool, got {type(value).__name__}")
 
 
-def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool:
+def structural_equal(
+    lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+) -> bool:
     """Check structural equality between two values.
 
     Containers compare element by element, registered objects field by field (by their
@@ -45,21 +50,25 @@ def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tenso
     return _equal(lhs, rhs, map_free_vars, skip_tensor_content)
 
 
-def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int:
+def structural_hash(
+    value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+) -> int:
     """A hash consistent with structural_equal (an unsigned 64-bit int)."""
     _check_flags("structural_hash", map_free_vars, skip_tensor_content)
     return _hash(value, map_free_vars, skip_tensor_content) & 0xFFFFFFFFFFFFFFFF
 
 
-def get_first_structural_mismatch(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False):
-    """None when structurally equal, else the pair (lhs AccessPath, rhs AccessPath) of the first difference."""
+def get_first_structural_mismatch(
+    lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+):
+    """None when structurally equal, else the (lhs, rhs) AccessPaths of the first difference."""
     _check_flags("get_first_structural_mismatch", map_free_vars, skip_tensor_content)
     result = _mismatch(lhs, rhs, map_free_vars, skip_tensor_content)
     return None if result is None else (result[0], result[1])
 
 
 class StructuralKey:
-    """Wraps a value so dicts and sets key it by structure: == is structural_equal, hash structural_hash."""
+    """Wraps a value so dicts and sets key it by structure (structural_equal, structural_hash)."""
 
     __slots__ = ("hash_i64", "key")
 

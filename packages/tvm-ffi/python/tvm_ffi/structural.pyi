@@ -4,21 +4,45 @@ from typing import Any
 
 from ._structural_visit import (
     DefRegionKind as DefRegionKind,
+)
+from ._structural_visit import (
     InplaceMode as InplaceMode,
+)
+from ._structural_visit import (
     StructuralMutator as StructuralMutator,
+)
+from ._structural_visit import (
     StructuralVisitor as StructuralVisitor,
+)
+from ._structural_visit import (
     VisitInterrupt as VisitInterrupt,
+)
+from ._structural_visit import (
     WalkOrder as WalkOrder,
+)
+from ._structural_visit import (
     WalkResult as WalkResult,
+)
+from ._structural_visit import (
     structural_map as structural_map,
+)
+from ._structural_visit import (
     structural_mutate as structural_mutate,
+)
+from ._structural_visit import (
     structural_visit as structural_visit,
+)
+from ._structural_visit import (
     structural_walk as structural_walk,
 )
 from .access_path import AccessPath
 
-def structural_equal(lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> bool: ...
-def structural_hash(value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False) -> int: ...
+def structural_equal(
+    lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+) -> bool: ...
+def structural_hash(
+    value: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
+) -> int: ...
 def get_first_structural_mismatch(
     lhs: Any, rhs: Any, map_free_vars: bool = False, skip_tensor_content: bool = False
 ) -> tuple[AccessPath, AccessPath] | None: ...

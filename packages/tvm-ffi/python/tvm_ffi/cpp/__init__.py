@@ -1,4 +1,4 @@
-"""tvm_ffi.cpp: build C++ (and CUDA) sources against the installed tvm-ffi and load them as Modules."""
+"""tvm_ffi.cpp: build C++ (and CUDA) sources against the installed tvm-ffi, load them as Modules."""
 
 from .dtype import to_cpp_dtype
 from .extension import build, build_inline, load, load_inline

@@ -10,10 +10,14 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 def check_name(func, name):
     """The module name: an identifier, since it names the library file and its folder."""
     if not isinstance(name, str):
-        raise TypeError(f"tvm_ffi.cpp.{func}: argument `name` must be a str, got {type(name).__name__}")
+        raise TypeError(
+            f"tvm_ffi.cpp.{func}: argument `name` must be a str, got {type(name).__name__}"
+        )
     if not _NAME.match(name):
-        raise ValueError(f"tvm_ffi.cpp.{func}: argument `name` must be an identifier "
-                         f"(letters, digits, underscores), got {name!r}")
+        raise ValueError(
+            f"tvm_ffi.cpp.{func}: argument `name` must be an identifier "
+            f"(letters, digits, underscores), got {name!r}"
+        )
     return name
 
 
@@ -25,8 +29,10 @@ def str_list(func, arg, value):
         return [value]
     if isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
         return list(value)
-    raise TypeError(f"tvm_ffi.cpp.{func}: argument `{arg}` must be a str or a sequence of str, "
-                    f"got {_describe(value)}")
+    raise TypeError(
+        f"tvm_ffi.cpp.{func}: argument `{arg}` must be a str or a sequence of str, "
+        f"got {_describe(value)}"
+    )
 
 
 def path_list(func, arg, value):
@@ -38,7 +44,9 @@ def path_list(func, arg, value):
     paths = str_list(func, arg, value)
     for path in paths:
         if not os.path.isfile(path):
-            raise FileNotFoundError(f"tvm_ffi.cpp.{func}: argument `{arg}` names {path!r}, which is not a file")
+            raise FileNotFoundError(
+                f"tvm_ffi.cpp.{func}: argument `{arg}` names {path!r}, which is not a file"
+            )
     return [os.path.abspath(p) for p in paths]
 
 
@@ -51,17 +59,23 @@ def functions_map(func, value):
     if isinstance(value, Mapping):
         items = list(value.items())
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in items):
-            raise TypeError(f"tvm_ffi.cpp.{func}: argument `functions` must map str names to str "
-                            f"docstrings, got {_describe(value)}")
+            raise TypeError(
+                f"tvm_ffi.cpp.{func}: argument `functions` must map str names to str "
+                f"docstrings, got {_describe(value)}"
+            )
     elif isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
         items = [(v, "") for v in value]
     else:
-        raise TypeError(f"tvm_ffi.cpp.{func}: argument `functions` must be a str, a sequence of str or "
-                        f"a mapping of str to str, got {_describe(value)}")
+        raise TypeError(
+            f"tvm_ffi.cpp.{func}: argument `functions` must be a str, a sequence of str or "
+            f"a mapping of str to str, got {_describe(value)}"
+        )
     for name, _ in items:
         if not _NAME.match(name):
-            raise ValueError(f"tvm_ffi.cpp.{func}: argument `functions` holds {name!r}, which is not a "
-                             "C++ identifier")
+            raise ValueError(
+                f"tvm_ffi.cpp.{func}: argument `functions` holds {name!r}, which is not a "
+                "C++ identifier"
+            )
     return dict(items)
 
 
@@ -72,7 +86,10 @@ def optional_dir(func, arg, value):
     if isinstance(value, os.PathLike):
         value = os.fspath(value)
     if not isinstance(value, str):
-        raise TypeError(f"tvm_ffi.cpp.{func}: argument `{arg}` must be a str path or None, got {_describe(value)}")
+        raise TypeError(
+            f"tvm_ffi.cpp.{func}: argument `{arg}` must be a str path or None, "
+            f"got {_describe(value)}"
+        )
     return os.path.abspath(value)
 
 
@@ -81,9 +98,13 @@ def check_backend(func, backend):
     if backend is None or backend == "cuda":
         return "cuda"
     if backend == "hip":
-        raise NotImplementedError(f"tvm_ffi.cpp.{func}: backend='hip' is not supported by this tvm_ffi; "
-                                  "only 'cuda' sources can be built")
-    raise ValueError(f"tvm_ffi.cpp.{func}: argument `backend` must be None, 'cuda' or 'hip', got {backend!r}")
+        raise NotImplementedError(
+            f"tvm_ffi.cpp.{func}: backend='hip' is not supported by this tvm_ffi; "
+            "only 'cuda' sources can be built"
+        )
+    raise ValueError(
+        f"tvm_ffi.cpp.{func}: argument `backend` must be None, 'cuda' or 'hip', got {backend!r}"
+    )
 
 
 def _describe(value):

@@ -8,11 +8,12 @@ CPU_DTYPE_MAP = {
     "float32": "float", "float64": "double", "bool": "bool",
 }  # fmt: skip
 
-# The types CUDA's and ROCm's headers name (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h, cuda_fp4.h, hip's).
+# The types CUDA's and ROCm's headers name (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h, cuda_fp4.h,
+# hip's).
 CUDA_DTYPE_MAP = {
     "float16": "__half", "bfloat16": "__nv_bfloat16", "float8_e4m3fn": "__nv_fp8_e4m3",
-    "float8_e5m2": "__nv_fp8_e5m2", "float8_e8m0fnu": "__nv_fp8_e8m0", "float4_e2m1": "__nv_fp4_e2m1",
-    "float4_e2m1fn_x2": "__nv_fp4x2_e2m1",
+    "float8_e5m2": "__nv_fp8_e5m2", "float8_e8m0fnu": "__nv_fp8_e8m0",
+    "float4_e2m1": "__nv_fp4_e2m1", "float4_e2m1fn_x2": "__nv_fp4x2_e2m1",
 }  # fmt: skip
 ROCM_DTYPE_MAP = {
     "float16": "__half", "bfloat16": "__hip_bfloat16", "float8_e4m3fn": "__hip_fp8_e4m3",
@@ -26,7 +27,7 @@ _BACKEND: list = []  # the answer of _gpu_backend, once asked
 
 
 def _gpu_backend():
-    """"cuda" or "rocm" when PyTorch sees such a GPU, else "cpu" (torch is imported only here)."""
+    """ "cuda" or "rocm" when PyTorch sees such a GPU, else "cpu" (torch is imported only here)."""
     if not _BACKEND:
         try:
             # By name, so that type checkers of this package need no PyTorch installed.
@@ -46,9 +47,14 @@ def to_cpp_dtype(dtype_str):
     sees that GPU. Anything else (vector lanes, float16 without a GPU) raises ValueError.
     """
     text = dtype_str if isinstance(dtype_str, str) else str(dtype_str)
-    if not isinstance(dtype_str, str) and type(dtype_str).__module__.split(".")[0] not in ("torch", "tvm_ffi"):
-        raise TypeError(f"tvm_ffi.cpp.to_cpp_dtype: argument `dtype_str` must be a str, tvm_ffi.dtype or "
-                        f"torch.dtype, got {type(dtype_str).__name__}")
+    if not isinstance(dtype_str, str) and type(dtype_str).__module__.split(".")[0] not in (
+        "torch",
+        "tvm_ffi",
+    ):
+        raise TypeError(
+            f"tvm_ffi.cpp.to_cpp_dtype: argument `dtype_str` must be a str, tvm_ffi.dtype or "
+            f"torch.dtype, got {type(dtype_str).__name__}"
+        )
     key = text.removeprefix("torch.")
     key = {"float": "float32", "double": "float64", "long": "int64", "int": "int32"}.get(key, key)
     if key in CPU_DTYPE_MAP:
@@ -57,8 +63,11 @@ def to_cpp_dtype(dtype_str):
     gpu = {"cuda": CUDA_DTYPE_MAP, "rocm": ROCM_DTYPE_MAP}.get(backend, {})
     if key in gpu:
         return gpu[key]
-    raise ValueError(f"tvm_ffi.cpp.to_cpp_dtype: unsupported dtype {text!r} for backend {backend!r}: expected one "
-                     f"of {', '.join(CPU_DTYPE_MAP)}" + (" (or a GPU type when PyTorch sees a GPU)" if backend == "cpu" else ""))
+    raise ValueError(
+        f"tvm_ffi.cpp.to_cpp_dtype: unsupported dtype {text!r} for backend {backend!r}: "
+        f"expected one of {', '.join(CPU_DTYPE_MAP)}"
+        + (" (or a GPU type when PyTorch sees a GPU)" if backend == "cpu" else "")
+    )
 
 
 __all__ = ["CPU_DTYPE_MAP", "CUDA_DTYPE_MAP", "ROCM_DTYPE_MAP", "to_cpp_dtype"]

@@ -1,4 +1,4 @@
-"""build/load and build_inline/load_inline: compile sources against tvm-ffi, cache by content hash, load."""
+"""build/load and build_inline/load_inline: compile against tvm-ffi, cache by content hash, load."""
 
 import fcntl
 import hashlib
@@ -9,7 +9,8 @@ import shutil
 from .. import __version__, libinfo
 from . import _args, _toolchain
 
-# What apache-tvm-ffi's generated main.cpp includes, so inline sources may use any of it unqualified.
+# What apache-tvm-ffi's generated main.cpp includes, so inline sources may use any of it
+# unqualified.
 _PRELUDE = """#include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/dtype.h>
 #include <tvm/ffi/error.h>
@@ -23,9 +24,21 @@ _OBJ_SUFFIXES = (".o", ".obj")
 _KEPT: list[object] = []
 
 
-def build_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, extra_cflags=None,
-                 extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None, build_directory=None,
-                 embed_cubin=None, backend=None, output=None):
+def build_inline(
+    name,
+    *,
+    cpp_sources=None,
+    cuda_sources=None,
+    functions=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    embed_cubin=None,
+    backend=None,
+    output=None,
+):
     """Compile inline C++/CUDA source text into a shared library and return its path.
 
     ``functions`` (a name, a list of names, or a mapping of name to docstring) are exported
@@ -41,7 +54,9 @@ def build_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, e
     cuda = _args.str_list(func, "cuda_sources", cuda_sources)
     exports = _args.functions_map(func, functions)
     if not cpp and not cuda:
-        raise ValueError(f"tvm_ffi.cpp.{func}: give `cpp_sources` or `cuda_sources` (both are empty)")
+        raise ValueError(
+            f"tvm_ffi.cpp.{func}: give `cpp_sources` or `cuda_sources` (both are empty)"
+        )
     _check_no_cubin(func, embed_cubin)
     export_text = "".join(_export_lines(fn, doc) for fn, doc in exports.items())
     texts = {}
@@ -49,14 +64,32 @@ def build_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, e
         texts["main.cpp"] = _PRELUDE + "\n".join(cpp) + "\n\n" + export_text
     if cuda:
         texts["cuda.cu"] = _PRELUDE + "\n".join(cuda) + "\n\n" + ("" if cpp else export_text)
-    return _build(func, name, texts, [], _Flags(func, extra_cflags, extra_cuda_cflags, extra_ldflags,
-                                                extra_include_paths, backend),
-                  build_directory, output)
+    return _build(
+        func,
+        name,
+        texts,
+        [],
+        _Flags(func, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, backend),
+        build_directory,
+        output,
+    )
 
 
-def load_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, extra_cflags=None,
-                extra_cuda_cflags=None, extra_ldflags=None, extra_include_paths=None, build_directory=None,
-                embed_cubin=None, keep_module_alive=True, backend=None):
+def load_inline(
+    name,
+    *,
+    cpp_sources=None,
+    cuda_sources=None,
+    functions=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    embed_cubin=None,
+    keep_module_alive=True,
+    backend=None,
+):
     """build_inline, then load the library as a tvm_ffi.Module (see build_inline for the arguments).
 
     Example::
@@ -65,15 +98,36 @@ def load_inline(name, *, cpp_sources=None, cuda_sources=None, functions=None, ex
             "hello", cpp_sources="int add(int a, int b) { return a + b; }", functions="add")
         assert mod.add(1, 2) == 3
     """
-    path = build_inline(name, cpp_sources=cpp_sources, cuda_sources=cuda_sources, functions=functions,
-                        extra_cflags=extra_cflags, extra_cuda_cflags=extra_cuda_cflags,
-                        extra_ldflags=extra_ldflags, extra_include_paths=extra_include_paths,
-                        build_directory=build_directory, embed_cubin=embed_cubin, backend=backend)
+    path = build_inline(
+        name,
+        cpp_sources=cpp_sources,
+        cuda_sources=cuda_sources,
+        functions=functions,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+        embed_cubin=embed_cubin,
+        backend=backend,
+    )
     return _load("load_inline", path, keep_module_alive)
 
 
-def build(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=None, extra_cuda_cflags=None,
-          extra_ldflags=None, extra_include_paths=None, build_directory=None, backend=None, output=None):
+def build(
+    name,
+    *,
+    sources=None,
+    cpp_files=None,
+    cuda_files=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    backend=None,
+    output=None,
+):
     """Compile source files (.c, .cc/.cpp/.cxx, .cu; .o objects are linked as they are) into a
     shared library, or an object file when ``output`` ends in .o, and return its path.
 
@@ -82,26 +136,59 @@ def build(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=N
     """
     func = "build"
     name = _args.check_name(func, name)
-    files = (_args.path_list(func, "sources", sources) + _args.path_list(func, "cpp_files", cpp_files)
-             + _args.path_list(func, "cuda_files", cuda_files))
+    files = (
+        _args.path_list(func, "sources", sources)
+        + _args.path_list(func, "cpp_files", cpp_files)
+        + _args.path_list(func, "cuda_files", cuda_files)
+    )
     if not files:
-        raise ValueError(f"tvm_ffi.cpp.{func}: give `sources`, `cpp_files` or `cuda_files` (all are empty)")
+        raise ValueError(
+            f"tvm_ffi.cpp.{func}: give `sources`, `cpp_files` or `cuda_files` (all are empty)"
+        )
     for path in files:
         if not path.endswith((".c", ".cu", *_CXX_SUFFIXES, *_OBJ_SUFFIXES)):
-            raise ValueError(f"tvm_ffi.cpp.{func}: cannot tell how to build {path!r}: expected a .c, .cc, "
-                             ".cpp, .cxx, .cu or .o file")
-    return _build(func, name, {}, files, _Flags(func, extra_cflags, extra_cuda_cflags, extra_ldflags,
-                                                 extra_include_paths, backend),
-                  build_directory, output)
+            raise ValueError(
+                f"tvm_ffi.cpp.{func}: cannot tell how to build {path!r}: expected a .c, .cc, "
+                ".cpp, .cxx, .cu or .o file"
+            )
+    return _build(
+        func,
+        name,
+        {},
+        files,
+        _Flags(func, extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths, backend),
+        build_directory,
+        output,
+    )
 
 
-def load(name, *, sources=None, cpp_files=None, cuda_files=None, extra_cflags=None, extra_cuda_cflags=None,
-         extra_ldflags=None, extra_include_paths=None, build_directory=None, keep_module_alive=True,
-         backend=None):
+def load(
+    name,
+    *,
+    sources=None,
+    cpp_files=None,
+    cuda_files=None,
+    extra_cflags=None,
+    extra_cuda_cflags=None,
+    extra_ldflags=None,
+    extra_include_paths=None,
+    build_directory=None,
+    keep_module_alive=True,
+    backend=None,
+):
     """build, then load the library as a tvm_ffi.Module (see build for the arguments)."""
-    path = build(name, sources=sources, cpp_files=cpp_files, cuda_files=cuda_files, extra_cflags=extra_cflags,
-                 extra_cuda_cflags=extra_cuda_cflags, extra_ldflags=extra_ldflags,
-                 extra_include_paths=extra_include_paths, build_directory=build_directory, backend=backend)
+    path = build(
+        name,
+        sources=sources,
+        cpp_files=cpp_files,
+        cuda_files=cuda_files,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+        backend=backend,
+    )
     return _load("load", path, keep_module_alive)
 
 
@@ -112,7 +199,9 @@ class _Flags:
         self.cflags = _args.str_list(func, "extra_cflags", cflags)
         self.cuda_cflags = _args.str_list(func, "extra_cuda_cflags", cuda_cflags)
         self.ldflags = _args.str_list(func, "extra_ldflags", ldflags)
-        self.include_paths = [os.path.abspath(p) for p in _args.str_list(func, "extra_include_paths", include_paths)]
+        self.include_paths = [
+            os.path.abspath(p) for p in _args.str_list(func, "extra_include_paths", include_paths)
+        ]
         self.backend = _args.check_backend(func, backend)
 
 
@@ -125,19 +214,27 @@ def _export_lines(fn, doc):
 
 def _check_no_cubin(func, embed_cubin):
     if embed_cubin is not None:
-        raise NotImplementedError(f"tvm_ffi.cpp.{func}: argument `embed_cubin` is not supported by this "
-                                  "tvm_ffi; pass None")
+        raise NotImplementedError(
+            f"tvm_ffi.cpp.{func}: argument `embed_cubin` is not supported by this "
+            "tvm_ffi; pass None"
+        )
 
 
 def _cache_root():
-    return os.environ.get("TVM_FFI_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "tvm-ffi")
+    return os.environ.get("TVM_FFI_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "tvm-ffi"
+    )
 
 
 def _build(func, name, texts, files, flags, build_directory, output):
     build_directory = _args.optional_dir(func, "build_directory", build_directory)
-    if output is not None and (not isinstance(output, str) or os.path.basename(output) != output or not output):
-        raise TypeError(f"tvm_ffi.cpp.{func}: argument `output` must be a file name (no folder) or None, "
-                        f"got {output!r}")
+    if output is not None and (
+        not isinstance(output, str) or os.path.basename(output) != output or not output
+    ):
+        raise TypeError(
+            f"tvm_ffi.cpp.{func}: argument `output` must be a file name (no folder) or None, "
+            f"got {output!r}"
+        )
     key = _cache_key(name, texts, files, flags, output)
     build_dir = build_directory or os.path.join(_cache_root(), f"{name}_{key[:16]}")
     out = os.path.join(build_dir, output or f"{name}.so")
@@ -152,7 +249,9 @@ def _build(func, name, texts, files, flags, build_directory, output):
             return out
         if os.path.exists(stamp):
             os.remove(stamp)
-        sources = [_write_if_changed(os.path.join(build_dir, fn), text) for fn, text in texts.items()]
+        sources = [
+            _write_if_changed(os.path.join(build_dir, fn), text) for fn, text in texts.items()
+        ]
         steps = _steps(func, build_dir, sources + files, flags, out)
         _toolchain.run_steps(func, build_dir, steps)
         with open(stamp, "w") as f:
@@ -174,9 +273,21 @@ def _cache_key(name, texts, files, flags, output):
     for path in files:
         with open(path, "rb") as f:
             file_hashes.append((path, hashlib.sha256(f.read()).hexdigest()))
-    parts = [__version__, libinfo.find_include_path(), name, texts, file_hashes, flags.cflags,
-             flags.cuda_cflags, flags.ldflags, flags.include_paths, output,
-             os.environ.get("CXX"), os.environ.get("CC"), os.environ.get("CUDA_HOME")]
+    parts = [
+        __version__,
+        libinfo.find_include_path(),
+        name,
+        texts,
+        file_hashes,
+        flags.cflags,
+        flags.cuda_cflags,
+        flags.ldflags,
+        flags.include_paths,
+        output,
+        os.environ.get("CXX"),
+        os.environ.get("CC"),
+        os.environ.get("CUDA_HOME"),
+    ]
     digest.update(json.dumps(parts, sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -205,13 +316,34 @@ def _steps(func, build_dir, sources, flags, out):
         if src.endswith(".cu"):
             nvcc = _toolchain.find_nvcc(func)
             uses_cuda = True
-            cmd = [nvcc, "-c", src, "-o", obj, "-std=c++17", "-O2", "--compiler-options", "-fPIC",
-                   *include, *flags.cuda_cflags]
+            cmd = [
+                nvcc,
+                "-c",
+                src,
+                "-o",
+                obj,
+                "-std=c++17",
+                "-O2",
+                "--compiler-options",
+                "-fPIC",
+                *include,
+                *flags.cuda_cflags,
+            ]
         elif src.endswith(".c"):
             cmd = [_find_cc(func), "-c", src, "-o", obj, "-fPIC", "-O2", *include, *flags.cflags]
         else:
-            cmd = [*_toolchain.find_cxx(func), "-c", src, "-o", obj, "-std=c++17", "-fPIC", "-O2",
-                   *include, *flags.cflags]
+            cmd = [
+                *_toolchain.find_cxx(func),
+                "-c",
+                src,
+                "-o",
+                obj,
+                "-std=c++17",
+                "-fPIC",
+                "-O2",
+                *include,
+                *flags.cflags,
+            ]
         steps.append((obj, [src], cmd))
         objects.append(obj)
     if out.endswith(_OBJ_SUFFIXES):
@@ -219,8 +351,16 @@ def _steps(func, build_dir, sources, flags, out):
         steps.append((out, objects, [ld, "-r", "-o", out, *objects]))
         return steps
     lib_dir = libinfo.find_lib_path()
-    link = [*_toolchain.find_cxx(func), "-shared", "-o", out, *objects, f"-L{lib_dir}", "-ltvm_ffi",
-            f"-Wl,-rpath,{lib_dir}"]
+    link = [
+        *_toolchain.find_cxx(func),
+        "-shared",
+        "-o",
+        out,
+        *objects,
+        f"-L{lib_dir}",
+        "-ltvm_ffi",
+        f"-Wl,-rpath,{lib_dir}",
+    ]
     if uses_cuda:
         cuda_lib = _toolchain.cuda_lib_dir(nvcc)
         link += [f"-L{cuda_lib}", "-lcudart", f"-Wl,-rpath,{cuda_lib}"]
@@ -231,8 +371,10 @@ def _steps(func, build_dir, sources, flags, out):
 def _find_cc(func):
     exe = shutil.which(os.environ.get("CC") or "cc") or shutil.which("gcc") or shutil.which("clang")
     if exe is None:
-        raise RuntimeError(f"tvm_ffi.cpp.{func}: .c sources need a C compiler: set $CC or put cc, gcc or clang "
-                           "on PATH")
+        raise RuntimeError(
+            f"tvm_ffi.cpp.{func}: .c sources need a C compiler: set $CC or put cc, gcc or clang "
+            "on PATH"
+        )
     return exe
 
 
@@ -240,8 +382,10 @@ def _load(func, path, keep_module_alive):
     from ..module import load_module
 
     if not isinstance(keep_module_alive, bool):
-        raise TypeError(f"tvm_ffi.cpp.{func}: argument `keep_module_alive` must be a bool, "
-                        f"got {type(keep_module_alive).__name__}")
+        raise TypeError(
+            f"tvm_ffi.cpp.{func}: argument `keep_module_alive` must be a bool, "
+            f"got {type(keep_module_alive).__name__}"
+        )
     mod = load_module(path)
     if keep_module_alive:
         _KEPT.append(mod)

@@ -1,6 +1,7 @@
 """Stubs of tvm_ffi.dataclasses."""
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
@@ -89,5 +90,16 @@ def asdict(obj: Any, *, dict_factory: Any = ...) -> Any: ...
 def astuple(obj: Any) -> tuple[Any, ...]: ...
 def replace(obj: _T, /, **changes: Any) -> _T: ...
 
-__all__ = ["KW_ONLY", "MISSING", "Field", "asdict", "astuple", "c_class", "field", "fields", "is_dataclass",
-           "py_class", "replace"]
+__all__ = [
+    "KW_ONLY",
+    "MISSING",
+    "Field",
+    "asdict",
+    "astuple",
+    "c_class",
+    "field",
+    "fields",
+    "is_dataclass",
+    "py_class",
+    "replace",
+]

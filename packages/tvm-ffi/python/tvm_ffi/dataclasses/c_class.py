@@ -1,4 +1,4 @@
-"""c_class: the Python view of a C++-registered object type, with its reflected fields as a dataclass."""
+"""c_class: the Python view of a C++-registered object type, its reflected fields as a dataclass."""
 
 from __future__ import annotations
 
@@ -7,15 +7,26 @@ from .field import Field, field
 from .py_class import _annotate_type_info, _install_compare
 
 
-def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: bool = True, eq: bool = False,
-            order: bool = False, unsafe_hash: bool = False, match_args: bool = True):
-    """Register a C++ FFI class (register_object) and describe its reflected fields as dataclass fields.
+def c_class(
+    type_key: str,
+    *,
+    frozen: bool = False,
+    init: bool = True,
+    repr: bool = True,
+    eq: bool = False,
+    order: bool = False,
+    unsafe_hash: bool = False,
+    match_args: bool = True,
+):
+    """Register a C++ FFI class (register_object) with its reflected fields as dataclass fields.
 
     ``__init__`` is the type's ``__ffi_init__``; eq / order / unsafe_hash add field-wise ``==``,
     ordering and hashing; user-defined dunders in the class body are kept.
     """
     if not isinstance(type_key, str):
-        raise TypeError(f"c_class: argument `type_key` must be a str, got {type(type_key).__name__}")
+        raise TypeError(
+            f"c_class: argument `type_key` must be a str, got {type(type_key).__name__}"
+        )
     if order and not eq:
         raise ValueError("c_class: order=True requires eq=True")
 
@@ -32,7 +43,8 @@ def c_class(type_key: str, *, frozen: bool = False, init: bool = True, repr: boo
             cls.__init__ = None
         _install_compare(cls, fields, eq, order, unsafe_hash)
         if match_args and "__match_args__" not in cls.__dict__:
-            setattr(cls, "__match_args__", tuple(f.name for f in fields))
+            # setattr: mypy rejects assigning __match_args__ on a class object ("Cannot assign").
+            setattr(cls, "__match_args__", tuple(f.name for f in fields))  # noqa: B010
         _annotate_type_info(cls, fields)
         return cls
 

@@ -1,4 +1,4 @@
-"""The dataclass helpers of py_class / c_class types: fields, asdict, astuple, replace, is_dataclass."""
+"""Dataclass helpers of py_class / c_class types: fields, asdict, astuple, replace, is_dataclass."""
 
 from __future__ import annotations
 
@@ -11,7 +11,10 @@ def _fields_of(obj_or_cls, func):
     cls = obj_or_cls if isinstance(obj_or_cls, type) else type(obj_or_cls)
     fields = getattr(cls, "__tvm_ffi_py_fields__", None)
     if fields is None:
-        raise TypeError(f"{func}() should be called on a py_class or c_class type or instance, got {cls.__name__}")
+        raise TypeError(
+            f"{func}() should be called on a py_class or c_class type or instance, "
+            f"got {cls.__name__}"
+        )
     return fields
 
 
@@ -60,7 +63,9 @@ def replace(obj, /, **changes):
         if name not in by_name:
             raise TypeError(f"replace(): {type(obj).__name__} has no field {name!r}")
         if not by_name[name].init:
-            raise ValueError(f"replace(): field {name!r} is declared with init=False, it cannot be specified")
+            raise ValueError(
+                f"replace(): field {name!r} is declared with init=False, it cannot be specified"
+            )
     kwargs = {f.name: changes.get(f.name, getattr(obj, f.name)) for f in fs if f.init}
     return type(obj)(**kwargs)
 

@@ -21,19 +21,49 @@ class Field:
     """One field of a py_class: its options (filled in with name and type by the decorator)."""
 
     __slots__ = (
-        "compare", "default", "default_factory", "doc", "extra_kwargs", "frozen", "hash", "init",
-        "kw_only", "metadata", "name", "repr", "structural_eq", "type",
+        "compare",
+        "default",
+        "default_factory",
+        "doc",
+        "extra_kwargs",
+        "frozen",
+        "hash",
+        "init",
+        "kw_only",
+        "metadata",
+        "name",
+        "repr",
+        "structural_eq",
+        "type",
     )
 
-    def __init__(self, *, default=MISSING, default_factory=MISSING, frozen=False, init=True, repr=True,
-                 hash=None, compare=True, kw_only=None, metadata=None, structural_eq=None, doc=None,
-                 extra_kwargs=None):
+    def __init__(
+        self,
+        *,
+        default=MISSING,
+        default_factory=MISSING,
+        frozen=False,
+        init=True,
+        repr=True,
+        hash=None,
+        compare=True,
+        kw_only=None,
+        metadata=None,
+        structural_eq=None,
+        doc=None,
+        extra_kwargs=None,
+    ):
         if default is not MISSING and default_factory is not MISSING:
             raise ValueError("cannot specify both default and default_factory")
         if default_factory is not MISSING and not callable(default_factory):
-            raise TypeError(f"field: argument `default_factory` must be callable, got {type(default_factory).__name__}")
+            raise TypeError(
+                "field: argument `default_factory` must be callable, "
+                f"got {type(default_factory).__name__}"
+            )
         if structural_eq not in _STRUCTURAL_FIELD:
-            raise ValueError(f"structural_eq must be one of {_STRUCTURAL_FIELD}, got {structural_eq!r}")
+            raise ValueError(
+                f"structural_eq must be one of {_STRUCTURAL_FIELD}, got {structural_eq!r}"
+            )
         self.name = None
         self.type = None
         self.default = default
@@ -53,19 +83,46 @@ class Field:
         return self.default is not MISSING or self.default_factory is not MISSING
 
     def __repr__(self):
-        return f"Field(name={self.name!r}, type={self.type!r}, default={self.default!r}, frozen={self.frozen})"
+        return (
+            f"Field(name={self.name!r}, type={self.type!r}, default={self.default!r}, "
+            f"frozen={self.frozen})"
+        )
 
 
-def field(*, default=MISSING, default_factory=MISSING, frozen=False, init=True, repr=True, hash=None,
-          compare=True, kw_only=None, metadata=None, structural_eq=None, doc=None, converter=None, **extra_kwargs):
+def field(
+    *,
+    default=MISSING,
+    default_factory=MISSING,
+    frozen=False,
+    init=True,
+    repr=True,
+    hash=None,
+    compare=True,
+    kw_only=None,
+    metadata=None,
+    structural_eq=None,
+    doc=None,
+    converter=None,
+    **extra_kwargs,
+):
     """Customize a field in a ``@py_class``-decorated class (default, default_factory, frozen, init,
     repr, hash, compare, kw_only, metadata, structural_eq: None, "ignore", "def", "def-pattern",
     "def-simple"; doc)."""
     if extra_kwargs:
         raise TypeError(f"field: unexpected keyword argument(s) {sorted(extra_kwargs)}")
-    return Field(default=default, default_factory=default_factory, frozen=frozen, init=init, repr=repr,
-                 hash=hash, compare=compare, kw_only=kw_only, metadata=metadata, structural_eq=structural_eq,
-                 doc=doc)
+    return Field(
+        default=default,
+        default_factory=default_factory,
+        frozen=frozen,
+        init=init,
+        repr=repr,
+        hash=hash,
+        compare=compare,
+        kw_only=kw_only,
+        metadata=metadata,
+        structural_eq=structural_eq,
+        doc=doc,
+    )
 
 
 __all__ = ["KW_ONLY", "MISSING", "Field", "field"]

@@ -1,4 +1,4 @@
-"""py_class: a Python-defined FFI object type with dataclass semantics (fields live in C++ Any slots)."""
+"""py_class: a Python-defined FFI object type with dataclass semantics (fields in C++ Any slots)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,14 @@ import typing
 
 from .. import _core
 from .._core import Object
-from .._reflection import FLAG_SEQ_DEF, FLAG_SEQ_IGNORE, FLAG_WRITABLE, MISSING, SEQ_KINDS, type_info_of
+from .._reflection import (
+    FLAG_SEQ_DEF,
+    FLAG_SEQ_IGNORE,
+    FLAG_WRITABLE,
+    MISSING,
+    SEQ_KINDS,
+    type_info_of,
+)
 from ..registry import get_global_func, register_object
 from .field import KW_ONLY, Field, field
 
@@ -24,14 +31,20 @@ def method(fn):
     refused (the packed-call convention has no class argument).
     """
     if isinstance(fn, classmethod):
-        raise TypeError("method: classmethod is not supported; use a staticmethod or an instance method")
+        raise TypeError(
+            "method: classmethod is not supported; use a staticmethod or an instance method"
+        )
     target = fn.__func__ if isinstance(fn, staticmethod) else fn
     if not callable(target):
-        raise TypeError(f"method: argument `fn` must be a function or staticmethod, got {type(fn).__name__}")
+        raise TypeError(
+            f"method: argument `fn` must be a function or staticmethod, got {type(fn).__name__}"
+        )
     try:
         setattr(target, _METHOD_MARK, True)
     except (AttributeError, TypeError):  # a builtin or other object without a __dict__
-        raise TypeError(f"method: argument `fn` must be a Python function, got {type(target).__name__}") from None
+        raise TypeError(
+            f"method: argument `fn` must be a Python function, got {type(target).__name__}"
+        ) from None
     return fn
 
 
@@ -46,13 +59,16 @@ def _register_methods(cls, index):
 
 
 def _converter(owner: str, name: str, annotation):
-    """A function checking (and widening) an argument for `annotation`, or None when any value goes."""
+    """A function checking (and widening) an argument for `annotation`; None when any value goes."""
     if annotation is float:
 
         def to_float(value):
             if isinstance(value, (int, float)) and not isinstance(value, str):
                 return float(value)
-            raise TypeError(f"{owner}.__ffi_init__() field {name!r}:\n  expected float, got {type(value).__name__}")
+            raise TypeError(
+                f"{owner}.__ffi_init__() field {name!r}:\n"
+                f"  expected float, got {type(value).__name__}"
+            )
 
         return to_float
     if annotation in (int, str, bool):
@@ -61,7 +77,8 @@ def _converter(owner: str, name: str, annotation):
             if isinstance(value, expected) and not (expected is int and isinstance(value, bool)):
                 return value
             raise TypeError(
-                f"{owner}.__ffi_init__() field {name!r}:\n  expected {expected.__name__}, got {type(value).__name__}"
+                f"{owner}.__ffi_init__() field {name!r}:\n"
+                f"  expected {expected.__name__}, got {type(value).__name__}"
             )
 
         return check
@@ -71,7 +88,8 @@ def _converter(owner: str, name: str, annotation):
             if isinstance(value, expected):
                 return value
             raise TypeError(
-                f"{owner}.__ffi_init__() field {name!r}:\n  expected {expected.__name__}, got {type(value).__name__}"
+                f"{owner}.__ffi_init__() field {name!r}:\n"
+                f"  expected {expected.__name__}, got {type(value).__name__}"
             )
 
         return check_object
@@ -118,10 +136,12 @@ def _parent(cls):
             return base, base.__ffi_type_index__, list(base.__tvm_ffi_py_fields__)
         if issubclass(base, Object) and "__ffi_type_index__" in base.__dict__:
             raise TypeError(
-                f"py_class: {cls.__name__} extends the C++ type `{base.__ffi_type_key__}`; a py_class may "
-                "extend only tvm_ffi.Object or another py_class"
+                f"py_class: {cls.__name__} extends the C++ type `{base.__ffi_type_key__}`; "
+                "a py_class may extend only tvm_ffi.Object or another py_class"
             )
-    raise TypeError(f"{cls.__name__} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)")
+    raise TypeError(
+        f"{cls.__name__} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)"
+    )
 
 
 def _make_init(cls, key, index, fields):
@@ -132,7 +152,10 @@ def _make_init(cls, key, index, fields):
         if f.has_default():
             seen_default = f.name
         elif seen_default is not None:
-            raise TypeError(f"py_class {key}: non-default argument {f.name!r} follows default argument {seen_default!r}")
+            raise TypeError(
+                f"py_class {key}: non-default argument {f.name!r} follows default argument "
+                f"{seen_default!r}"
+            )
     env = {"_dyn_init": _core.dyn_init, "_index": index, "_MISSING": MISSING}
     params, body = [], []
     for i, f in enumerate(fields):
@@ -144,7 +167,9 @@ def _make_init(cls, key, index, fields):
                 env[f"_f{i}"] = f.default_factory
                 body.append(f"    if {f.name} is _MISSING: {f.name} = _f{i}()")
         else:
-            env[f"_f{i}"] = f.default_factory if f.default_factory is not MISSING else (lambda v=f.default: v)
+            env[f"_f{i}"] = (
+                f.default_factory if f.default_factory is not MISSING else (lambda v=f.default: v)
+            )
             body.append(f"    {f.name} = _f{i}()")
         conv = _converter(key, f.name, f.type)
         if conv is not None:
@@ -230,12 +255,18 @@ def _annotate_type_info(cls, fields):
     cls.__tvm_ffi_type_info__ = info
 
 
-def _process(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_args, kw_only, structural_eq):
+def _process(
+    cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_args, kw_only, structural_eq
+):
     if not isinstance(cls, type) or not issubclass(cls, Object):
         name = getattr(cls, "__name__", type(cls).__name__)
-        raise TypeError(f"{name} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)")
+        raise TypeError(
+            f"{name} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)"
+        )
     if structural_eq not in SEQ_KINDS:
-        raise ValueError(f"structural_eq must be one of {_CLASS_KINDS} or None, got {structural_eq!r}")
+        raise ValueError(
+            f"structural_eq must be one of {_CLASS_KINDS} or None, got {structural_eq!r}"
+        )
     if order and not eq:
         raise ValueError("py_class: order=True requires eq=True")
     key = type_key or f"{cls.__module__}.{cls.__qualname__}"
@@ -263,7 +294,12 @@ def _process(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_ar
             bits |= FLAG_SEQ_DEF
         flags.append(bits)
     index = _core.register_py_class_type(
-        key, parent_index, len(parent_fields), [f.name for f in own], flags, [f.doc or "" for f in own],
+        key,
+        parent_index,
+        len(parent_fields),
+        [f.name for f in own],
+        flags,
+        [f.doc or "" for f in own],
         SEQ_KINDS[structural_eq],
     )
     cls.__tvm_ffi_py_fields__ = tuple(fields)
@@ -277,13 +313,29 @@ def _process(cls, type_key, frozen, init, repr, eq, order, unsafe_hash, match_ar
     if "__setattr__" not in cls.__dict__:
         cls.__setattr__ = _make_setattr(cls, key, fields)
     if match_args and "__match_args__" not in cls.__dict__:
-        setattr(cls, "__match_args__", tuple(f.name for f in fields if f.init and not f.kw_only))
+        # setattr: mypy rejects assigning __match_args__ on a class object ("Cannot assign").
+        match = tuple(f.name for f in fields if f.init and not f.kw_only)
+        setattr(cls, "__match_args__", match)  # noqa: B010
     _annotate_type_info(cls, fields)
     return cls
 
 
-def py_class(cls_or_type_key=None, /, *, type_key=None, frozen=False, init=True, repr=True, eq=False,
-             order=False, unsafe_hash=False, match_args=True, kw_only=False, structural_eq="tree", slots=True):
+def py_class(
+    cls_or_type_key=None,
+    /,
+    *,
+    type_key=None,
+    frozen=False,
+    init=True,
+    repr=True,
+    eq=False,
+    order=False,
+    unsafe_hash=False,
+    match_args=True,
+    kw_only=False,
+    structural_eq="tree",
+    slots=True,
+):
     """Register a Python-defined FFI class with dataclass-style semantics.
 
     ``@py_class``, ``@py_class("my.Point")`` or ``@py_class("my.Point", eq=True)``. Fields come
@@ -291,13 +343,24 @@ def py_class(cls_or_type_key=None, /, *, type_key=None, frozen=False, init=True,
     live in C++ and pass through FFI functions as themselves. structural_eq is one of "tree"
     (default), "var", "dag", "const-tree", "singleton" or None.
     """
-    options = dict(frozen=frozen, init=init, repr=repr, eq=eq, order=order, unsafe_hash=unsafe_hash,
-                   match_args=match_args, kw_only=kw_only, structural_eq=structural_eq)
+    options = dict(
+        frozen=frozen,
+        init=init,
+        repr=repr,
+        eq=eq,
+        order=order,
+        unsafe_hash=unsafe_hash,
+        match_args=match_args,
+        kw_only=kw_only,
+        structural_eq=structural_eq,
+    )
     if isinstance(cls_or_type_key, type):
         return _process(cls_or_type_key, type_key, **options)
     if cls_or_type_key is not None and not isinstance(cls_or_type_key, str):
-        raise TypeError(f"py_class: the first argument must be a class or a type key str, got "
-                        f"{type(cls_or_type_key).__name__}")
+        raise TypeError(
+            f"py_class: the first argument must be a class or a type key str, got "
+            f"{type(cls_or_type_key).__name__}"
+        )
     key = type_key or cls_or_type_key
     return lambda cls: _process(cls, key, **options)
 

@@ -1,1 +1,1 @@
-"""tvm_ffi.stub: generates Python type stubs for registered global functions and object types (tvm-ffi-stubgen)."""
+"""tvm_ffi.stub: Python type stubs for registered global functions and object types (stubgen)."""

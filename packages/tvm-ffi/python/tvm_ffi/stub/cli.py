@@ -10,15 +10,24 @@ from .generator import StubError, process_text
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="tvm-ffi-stubgen", description=(
-        "Generate type stubs for TVM FFI extensions: fills the `# tvm-ffi-stubgen(begin): global/<prefix>` "
-        "and `object/<type_key>` blocks of the given .py/.pyi files in place from the loaded registry."))
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (scanned for .py and .pyi)")
+    p = argparse.ArgumentParser(
+        prog="tvm-ffi-stubgen",
+        description=(
+            "Generate type stubs for TVM FFI extensions: fills the "
+            "`# tvm-ffi-stubgen(begin): global/<prefix>` and `object/<type_key>` blocks of the "
+            "given .py/.pyi files in place from the loaded registry."
+        ),
+    )
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (scanned for .py and .pyi)"
+    )
     p.add_argument("--imports", default="", help="modules to import first, separated by ';'")
     p.add_argument("--dlls", default="", help="shared libraries to load first, separated by ';'")
     p.add_argument("--verbose", action="store_true", help="print a diff of each change")
     p.add_argument("--dry-run", action="store_true", help="write nothing")
-    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if any file is out of date")
+    p.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if any file is out of date"
+    )
     return p
 
 
@@ -26,7 +35,9 @@ def _files(paths):
     for path in paths:
         if os.path.isdir(path):
             for root, _dirs, names in sorted(os.walk(path)):
-                yield from (os.path.join(root, n) for n in sorted(names) if n.endswith((".py", ".pyi")))
+                yield from (
+                    os.path.join(root, n) for n in sorted(names) if n.endswith((".py", ".pyi"))
+                )
         elif os.path.isfile(path):
             yield path
         else:
@@ -51,7 +62,9 @@ def main(argv=None):
                 continue
             stale.append(path)
             if args.verbose or args.dry_run:
-                sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path))
+                sys.stdout.writelines(
+                    difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path)
+                )
             if not (args.dry_run or args.check):
                 with open(path, "w") as f:
                     f.write(new)

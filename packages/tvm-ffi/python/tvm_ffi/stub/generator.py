@@ -1,4 +1,4 @@
-"""Fills `# tvm-ffi-stubgen(begin): global/<prefix>` and `object/<type_key>` blocks from the registry.
+"""Fills `tvm-ffi-stubgen(begin): global/<prefix>` and `object/<type_key>` blocks from the registry.
 
 Our registry keeps no argument types for functions or fields, so stubs are typed `Any`;
 the names (functions, fields, methods, the constructor) are what the registry holds.
@@ -9,7 +9,9 @@ import re
 from .. import _core
 from ..registry import list_global_func_names
 
-BEGIN = re.compile(r"^(?P<indent>[ \t]*)# tvm-ffi-stubgen\(begin\): (?P<kind>global|object)/(?P<key>\S+)\s*$")
+BEGIN = re.compile(
+    r"^(?P<indent>[ \t]*)# tvm-ffi-stubgen\(begin\): (?P<kind>global|object)/(?P<key>\S+)\s*$"
+)
 END = re.compile(r"^[ \t]*# tvm-ffi-stubgen\(end\)\s*$")
 
 
@@ -19,7 +21,7 @@ class StubError(ValueError):
 
 def global_block(prefix, indent):
     """The stub lines for every global function `prefix.name` (directly under prefix)."""
-    names = [n[len(prefix) + 1:] for n in list_global_func_names() if n.startswith(prefix + ".")]
+    names = [n[len(prefix) + 1 :] for n in list_global_func_names() if n.startswith(prefix + ".")]
     names = [n for n in names if "." not in n and n.isidentifier()]
     lines = ["# fmt: off", f'_FFI_INIT_FUNC("{prefix}", __name__)', "if TYPE_CHECKING:"]
     lines += [f"    def {n}(*args: Any) -> Any: ..." for n in sorted(names)] or ["    pass"]
@@ -31,7 +33,9 @@ def object_block(type_key, indent, where):
     try:
         index = _core.type_key_to_index(type_key)
     except Exception as err:  # noqa: BLE001 - reported with the file and line
-        raise StubError(f"{where}: type `{type_key}` is not registered (load its library with --dlls): {err}") from None
+        raise StubError(
+            f"{where}: type `{type_key}` is not registered (load its library with --dlls): {err}"
+        ) from None
     info = _core.type_info(index)
     lines = ["# fmt: off"]
     lines += [f"{name}: Any" for name, _doc, _descriptor in info["fields"]]
@@ -50,7 +54,7 @@ def object_block(type_key, indent, where):
 
 
 def process_text(text, path):
-    """The text with every directive block regenerated; StubError for an unclosed or nested block."""
+    """The text with every directive block regenerated; StubError on an unclosed or nested block."""
     out, lines, i = [], text.splitlines(keepends=False), 0
     while i < len(lines):
         line = lines[i]
@@ -64,10 +68,15 @@ def process_text(text, path):
         start = i
         while i < len(lines) and not END.match(lines[i]):
             if BEGIN.match(lines[i]):
-                raise StubError(f"{path}:{i + 1}: a `tvm-ffi-stubgen(begin)` block inside the one opened at line {start}")
+                raise StubError(
+                    f"{path}:{i + 1}: a `tvm-ffi-stubgen(begin)` block inside the one opened "
+                    f"at line {start}"
+                )
             i += 1
         if i == len(lines):
-            raise StubError(f"{path}:{start}: `tvm-ffi-stubgen(begin)` has no matching `tvm-ffi-stubgen(end)`")
+            raise StubError(
+                f"{path}:{start}: `tvm-ffi-stubgen(begin)` has no matching `tvm-ffi-stubgen(end)`"
+            )
         indent = match["indent"]
         if match["kind"] == "global":
             out += global_block(match["key"], indent)

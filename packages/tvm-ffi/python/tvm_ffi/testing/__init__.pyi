@@ -3,11 +3,23 @@
 from .._core import Function
 from .testing import (
     TestIntPair as TestIntPair,
+)
+from .testing import (
     TestNonCopyable as TestNonCopyable,
+)
+from .testing import (
     TestObjectBase as TestObjectBase,
+)
+from .testing import (
     TestObjectDerived as TestObjectDerived,
+)
+from .testing import (
     add_one as add_one,
+)
+from .testing import (
     create_object as create_object,
+)
+from .testing import (
     make_unregistered_object as make_unregistered_object,
 )
 

@@ -40,7 +40,9 @@ def create_object(type_key, **kwargs):
     for the others, any other type is built by its constructor and needs every field.
     """
     if not isinstance(type_key, str):
-        raise TypeError(f"create_object: argument `type_key` must be a str, got {type(type_key).__name__}")
+        raise TypeError(
+            f"create_object: argument `type_key` must be a str, got {type(type_key).__name__}"
+        )
     try:
         info = type_info_of(type_key_to_index(type_key))
     except KeyError:
@@ -48,7 +50,9 @@ def create_object(type_key, **kwargs):
     fields = {f.name: f for f in info.all_fields()}
     unknown = [name for name in kwargs if name not in fields]
     if unknown:
-        raise TypeError(f"create_object: type `{type_key}` has no field(s) {unknown}; fields: {list(fields)}")
+        raise TypeError(
+            f"create_object: type `{type_key}` has no field(s) {unknown}; fields: {list(fields)}"
+        )
     new = info.find_method("__ffi_new__")
     if new is not None:
         obj = new.func()
@@ -56,19 +60,25 @@ def create_object(type_key, **kwargs):
             try:
                 fields[name].getter.set(obj, value)
             except TypeError as err:  # the setter's message names neither the type nor the field
-                raise TypeError(f"create_object: field `{name}` of type `{type_key}`: {err}") from None
+                raise TypeError(
+                    f"create_object: field `{name}` of type `{type_key}`: {err}"
+                ) from None
         return obj
     init = info.find_method("__ffi_init__")
     if init is None:
-        raise TypeError(f"create_object: type `{type_key}` has no constructor (__ffi_new__ or __ffi_init__)")
+        raise TypeError(
+            f"create_object: type `{type_key}` has no constructor (__ffi_new__ or __ffi_init__)"
+        )
     missing = [name for name in fields if name not in kwargs]
     if missing:
-        raise TypeError(f"create_object: type `{type_key}` has no defaults; missing field(s) {missing}")
+        raise TypeError(
+            f"create_object: type `{type_key}` has no defaults; missing field(s) {missing}"
+        )
     return init.func(*[kwargs[name] for name in fields])
 
 
 def make_unregistered_object():
-    """An object of a C++ type no Python class is registered for (seen as its nearest registered base)."""
+    """An object of a C++ type with no registered Python class (seen as its nearest base)."""
     return get_global_func("testing.make_unregistered_object")()
 
 

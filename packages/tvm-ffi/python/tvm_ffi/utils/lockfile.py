@@ -1,4 +1,4 @@
-"""FileLock: an exclusive lock on a file shared by processes (e.g. concurrent builds of one extension)."""
+"""FileLock: an exclusive lock on a file shared by processes (e.g. concurrent extension builds)."""
 
 import os
 import time
@@ -20,7 +20,9 @@ class FileLock:
         import fcntl
 
         if self._fd is not None:
-            raise RuntimeError(f"FileLock.acquire: {self.lock_file_path} is already held by this FileLock")
+            raise RuntimeError(
+                f"FileLock.acquire: {self.lock_file_path} is already held by this FileLock"
+            )
         fd = os.open(self.lock_file_path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:

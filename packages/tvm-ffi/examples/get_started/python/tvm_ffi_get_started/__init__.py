@@ -15,7 +15,7 @@ _LIB: tvm_ffi.Module = tvm_ffi.load_module(LIBRARY_PATH)
 
 
 def add_one(x: object, y: object) -> None:
-    """Writes x + 1 into y; both float32 1-D CPU tensors of one length (NumPy, PyTorch, any DLPack)."""
+    """Writes x + 1 into y: float32 1-D CPU tensors of one length (NumPy, PyTorch, any DLPack)."""
     _LIB["add_one"](x, y)
 
 
