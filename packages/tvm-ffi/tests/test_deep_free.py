@@ -1,4 +1,4 @@
-"""Freeing million-deep nests (Array, Map, py_class chains) from Python: no stack overflow, nothing left alive."""
+"""Freeing million-deep nests (Array, Map, py_class chains) from Python: no stack overflow."""
 
 import subprocess
 import sys
@@ -8,7 +8,7 @@ import pytest
 
 DEPTH = 1_000_000
 
-# Runs in a child process: a crash there (SIGSEGV from a recursive free) is a failed exit status here.
+# Runs in a child process: a crash there (SIGSEGV from a recursive free) fails the test here.
 PRELUDE = f"""
 import threading
 import tvm_ffi
