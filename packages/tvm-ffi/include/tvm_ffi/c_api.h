@@ -270,7 +270,12 @@ typedef enum {
   /* structural_equal / structural_hash skip the field (e.g. a source span) */
   kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3,
   /* the field defines variables: free variables met inside it may be mapped to each other */
-  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4
+  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4,
+  /* (ABI 1.2; upstream's values) the field is left out of repr, of the field-wise == / ordering
+   * and of the field-wise hash that dataclasses (c_class eq=True, unsafe_hash=True) build */
+  kTVMFFIFieldFlagBitMaskReprOff = 1 << 6,
+  kTVMFFIFieldFlagBitMaskCompareOff = 1 << 7,
+  kTVMFFIFieldFlagBitMaskHashOff = 1 << 8
 } TVMFFIFieldFlagBitMask;
 
 /* field_static_type_index of a field holding an Any (a TVMFFIAny at the offset) */

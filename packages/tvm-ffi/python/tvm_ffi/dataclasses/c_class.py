@@ -35,7 +35,10 @@ def c_class(
         info = cls.__tvm_ffi_type_info__
         fields = []
         for tf in info.all_fields():
-            f = Field(frozen=tf.frozen or frozen)
+            # The C++ field traits repr(false) / compare(false) / hash(false) carry over.
+            f = Field(
+                frozen=tf.frozen or frozen, repr=tf.c_repr, compare=tf.c_compare, hash=tf.c_hash
+            )
             f.name, f.type = tf.name, tf.ty
             fields.append(f)
         cls.__tvm_ffi_py_fields__ = tuple(fields)

@@ -2,6 +2,8 @@
 
 from ..registry import get_global_func
 from .testing import (
+    TestCompare,
+    TestHash,
     TestIntPair,
     TestNonCopyable,
     TestObjectBase,
@@ -36,6 +38,8 @@ for _name in _GLOBALS:
 del _name
 
 __all__ = [
+    "TestCompare",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",

@@ -2,6 +2,12 @@
 
 from .._core import Function
 from .testing import (
+    TestCompare as TestCompare,
+)
+from .testing import (
+    TestHash as TestHash,
+)
+from .testing import (
     TestIntPair as TestIntPair,
 )
 from .testing import (
@@ -83,6 +89,8 @@ sleep_ms: Function
 test_raise_error: Function
 
 __all__ = [
+    "TestCompare",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",

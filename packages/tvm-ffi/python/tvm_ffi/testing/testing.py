@@ -2,6 +2,7 @@
 
 from .._core import Object, type_key_to_index
 from .._reflection import type_info_of
+from ..dataclasses.c_class import c_class
 from ..registry import get_global_func, register_object
 
 
@@ -29,6 +30,20 @@ class TestIntPair(Object):
 @register_object("testing.TestNonCopyable")
 class TestNonCopyable(Object):
     """An object C++ cannot copy: copy.copy raises, references still share it."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCompare")
+class TestCompare(Object):
+    """Fields key, name, ignored_field; ignored_field is left out of comparison (and hashing)."""
+
+    __test__ = False
+
+
+@c_class("testing.TestHash")
+class TestHash(Object):
+    """Fields key, name, hash_ignored; hash_ignored is compared but left out of hashing."""
 
     __test__ = False
 

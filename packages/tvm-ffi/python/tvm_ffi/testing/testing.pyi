@@ -38,6 +38,26 @@ class TestNonCopyable(Object):
     value: int
     def __init__(self, value: int) -> None: ...
 
+class TestCompare(Object):
+    """Fields key, name, ignored_field; ignored_field is left out of comparison (and hashing)."""
+
+    __test__: bool
+    key: int
+    name: str
+    ignored_field: int
+    __match_args__ = ("key", "name", "ignored_field")
+    def __init__(self, key: int, name: str, ignored_field: int) -> None: ...
+
+class TestHash(Object):
+    """Fields key, name, hash_ignored; hash_ignored is compared but left out of hashing."""
+
+    __test__: bool
+    key: int
+    name: str
+    hash_ignored: int
+    __match_args__ = ("key", "name", "hash_ignored")
+    def __init__(self, key: int, name: str, hash_ignored: int) -> None: ...
+
 def create_object(type_key: str, **kwargs: Any) -> Object: ...
 def make_unregistered_object() -> Object: ...
 def add_one(x: int) -> int: ...
