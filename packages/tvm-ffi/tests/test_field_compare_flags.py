@@ -1,10 +1,11 @@
 """Per-field repr / compare / hash flags (C++ refl::repr/compare/hash, py_class field options)
-and the tvm_ffi.testing types that carry them (TestCompare, TestHash, as upstream's)."""
+and the tvm_ffi.testing types that carry them (TestCompare, TestHash, TestFrozenCxx)."""
 
 import subprocess
 import sys
 import textwrap
 
+import pytest
 from tvm_ffi import Object, _core
 from tvm_ffi import testing as t
 from tvm_ffi._reflection import FLAG_COMPARE_OFF, FLAG_HASH_OFF, FLAG_REPR_OFF
@@ -74,3 +75,12 @@ def test_py_class_field_options_are_recorded_as_flags():
     assert [bool(f & FLAG_COMPARE_OFF) for f in flags] == [False, False, True, False]
     assert [bool(f & FLAG_HASH_OFF) for f in flags] == [False, False, True, True]
     assert repr(Options(1, 2, 3, 4)) == "test_flags.Options(shown=1, cache=3, salt=4)"
+
+
+def test_frozen_cxx_type_is_frozen_in_python_only():
+    obj = t.TestFrozenCxx(7, "tag")
+    assert (obj.value, obj.tag) == (7, "tag")
+    with pytest.raises(AttributeError, match="read-only"):
+        obj.value = 8
+    type(obj).value.set(obj, 9)  # the C++ field itself stays writable (the escape hatch)
+    assert obj.value == 9

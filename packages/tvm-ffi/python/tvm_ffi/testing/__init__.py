@@ -1,8 +1,10 @@
 """Native helpers for tests and benchmarks: the testing.* globals and reflected test objects."""
 
 from ..registry import get_global_func
+from ._locking import run_with_gpu_lock
 from .testing import (
     TestCompare,
+    TestFrozenCxx,
     TestHash,
     TestIntPair,
     TestNonCopyable,
@@ -39,6 +41,7 @@ del _name
 
 __all__ = [
     "TestCompare",
+    "TestFrozenCxx",
     "TestHash",
     "TestIntPair",
     "TestNonCopyable",
@@ -47,5 +50,6 @@ __all__ = [
     "add_one",
     "create_object",
     "make_unregistered_object",
+    "run_with_gpu_lock",
     *_GLOBALS,
 ]

@@ -48,6 +48,13 @@ class TestHash(Object):
     __test__ = False
 
 
+@c_class("testing.TestFrozenCxx", frozen=True)
+class TestFrozenCxx(Object):
+    """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
+
+    __test__ = False
+
+
 def create_object(type_key, **kwargs):
     """Makes an object of the registered type `type_key` by reflection.
 

@@ -73,3 +73,12 @@ __all__ = [
     "get_global_func",
     "make_unregistered_object",
 ]
+
+class TestFrozenCxx(Object):
+    """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
+
+    __test__: bool
+    value: int
+    tag: str
+    __match_args__ = ("value", "tag")
+    def __init__(self, value: int, tag: str) -> None: ...
