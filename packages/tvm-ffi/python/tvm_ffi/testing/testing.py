@@ -111,11 +111,15 @@ def add_one(x):
 
 __all__ = [
     "Object",
+    "TestCompare",
+    "TestFrozenCxx",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
     "add_one",
+    "c_class",
     "create_object",
     "get_global_func",
     "make_unregistered_object",

@@ -3,6 +3,7 @@
 from typing import Any
 
 from .._core import Object as Object
+from ..dataclasses.c_class import c_class as c_class
 from ..registry import get_global_func as get_global_func
 
 class TestObjectBase(Object):
@@ -64,11 +65,15 @@ def add_one(x: int) -> int: ...
 
 __all__ = [
     "Object",
+    "TestCompare",
+    "TestFrozenCxx",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
     "add_one",
+    "c_class",
     "create_object",
     "get_global_func",
     "make_unregistered_object",
