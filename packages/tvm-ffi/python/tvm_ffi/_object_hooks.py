@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False  # typing (and the re and enum it imports) would slow `import tvm_ffi`
 if TYPE_CHECKING:
     from typing import Any
@@ -100,26 +102,35 @@ def _format_value(value: Any, active: set) -> str:
     if index == _SHAPE:
         return "Shape(" + ", ".join(str(d) for d in container) + ")"
     if index == _TENSOR:
-        dims = ", ".join(str(d) for d in container.shape)
-        return f"{container.dtype}[{dims}]@{container.device}"
+        return _tensor_repr(container)
     if type(value).__repr__ is not Object.__repr__:
         return repr(value)  # a class's own __repr__ is its repr hook (upstream's __ffi_repr__)
-    if not type_info_of(index).all_fields():
-        return type_info_of(index).type_key  # a Function, an opaque object: the type key alone
     return _object_repr(value, active)
+
+
+def _tensor_repr(tensor) -> str:
+    dims = ", ".join(str(d) for d in tensor.shape)
+    return f"{tensor.dtype}[{dims}]@{tensor.device}" + _addr(tensor)
+
+
+def _addr(obj) -> str:
+    # As upstream: TVM_FFI_REPR_WITH_ADDR=1 adds each object's address (`ffi.Function@0x...`).
+    return f"@{hex(obj.__ffi_handle__)}" if os.environ.get("TVM_FFI_REPR_WITH_ADDR") == "1" else ""
 
 
 def _object_repr(obj, active) -> str:
     info = type_info_of(obj.__ffi_type_index__)
     fields = [f for f in info.all_fields() if f.c_repr]
+    if obj.__ffi_type_index__ == _TENSOR:
+        return _tensor_repr(obj)
     if not fields and not info.all_fields():
-        return f"<{info.type_key} object at {hex(obj.__ffi_handle__)}>"
+        return info.type_key + _addr(obj)  # a Function, an opaque object: the type key alone
     active.add(obj.__ffi_handle__)
     try:
         parts = [f"{f.name}={_format_value(f.getter.__get__(obj), active)}" for f in fields]
     finally:
         active.discard(obj.__ffi_handle__)
-    return f"{info.type_key}({', '.join(parts)})"
+    return f"{info.type_key}{_addr(obj)}({', '.join(parts)})"
 
 
 def value_repr(value) -> str:
