@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -302,6 +303,74 @@ int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
 int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
   if (obj) tvm::ffi::Object::DecRefHeader(static_cast<TVMFFIObject*>(obj));
   return 0;
+}
+
+namespace {
+
+/*!
+ * Releases nested deeper than this inside deleters on one thread are queued, not run at once:
+ * a deleter releases its children, whose deleters release theirs, and a million-deep chain
+ * would need a million stack frames. Shallow nests (nearly every free) run exactly as before.
+ */
+constexpr int kMaxNestedDestroy = 32;
+
+/*!
+ * This thread's destruction state. Plain data, so no TLS destructor: the queue is empty
+ * whenever no deleter is running, and its buffer is freed when the outermost one drains it.
+ */
+struct DestroyState {
+  int depth;
+  size_t size;
+  size_t capacity;
+  TVMFFIObject** pending;
+};
+// initial-exec: reached with one %fs-relative load on every free, not a __tls_get_addr call
+// (32 bytes of the static TLS that glibc keeps for libraries loaded with dlopen).
+__attribute__((tls_model("initial-exec"))) thread_local DestroyState destroy_state{0, 0, 0, nullptr};
+
+/*! Runs the deleter of an object whose strong count is zero (the rules of c_api.h). */
+void RunDeleter(TVMFFIObject* h) {
+  using tvm::ffi::details::kWeakOne;
+  // No strong reference is left, so no new weak one can appear: weak == 1 means both are done.
+  if (__atomic_load_n(&h->combined_ref_count, __ATOMIC_ACQUIRE) == kWeakOne) {
+    h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
+    return;
+  }
+  h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
+  uint64_t w = __atomic_fetch_sub(&h->combined_ref_count, kWeakOne, __ATOMIC_ACQ_REL);
+  if ((w >> 32) == 1) h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskWeak);
+}
+
+/*! Queues h for the outermost destroy of this thread; false when memory ran out. */
+bool Defer(DestroyState& state, TVMFFIObject* h) {
+  if (state.size == state.capacity) {
+    size_t capacity = state.capacity ? state.capacity * 2 : 256;
+    void* grown = std::realloc(state.pending, capacity * sizeof(TVMFFIObject*));
+    if (grown == nullptr) return false;
+    state.pending = static_cast<TVMFFIObject**>(grown);
+    state.capacity = capacity;
+  }
+  state.pending[state.size++] = h;
+  return true;
+}
+
+}  // namespace
+
+void TVMFFIObjectDestroyUnreferenced(TVMFFIObjectHandle obj) {
+  TVMFFIObject* h = static_cast<TVMFFIObject*>(obj);
+  DestroyState* state = &destroy_state;
+  // Out of memory for the queue: destroy at once (deeper stack, but no leak).
+  if (state->depth >= kMaxNestedDestroy && Defer(*state, h)) return;
+  ++state->depth;
+  RunDeleter(h);
+  if (state->depth == 1 && state->pending != nullptr) {
+    // The outermost destroy: run what deeper ones queued (each may queue more) until none is left.
+    while (state->size != 0) RunDeleter(state->pending[--state->size]);
+    std::free(state->pending);
+    state->pending = nullptr;
+    state->capacity = 0;
+  }
+  --state->depth;
 }
 
 void TVMFFIGetVersion(TVMFFIVersion* out) {

@@ -34,6 +34,23 @@ def test_repr_names_type_and_address(make, key):
     assert key in text
 
 
+def test_repr_as_upstream_prints_it(monkeypatch):
+    # Field-less objects by type key, tensors as dtype[shape]@device, reflected objects with
+    # their fields; TVM_FFI_REPR_WITH_ADDR=1 adds each object's address, as upstream.
+    import numpy as np
+
+    func = tvm_ffi.get_global_func("testing.nop")
+    tensor = tvm_ffi.from_dlpack(np.zeros((2, 3), dtype="float32"))
+    obj = testing.make_unregistered_object()
+    assert repr(func) == "ffi.Function"
+    assert repr(tensor) == "float32[2, 3]@cpu:0"
+    assert repr(obj) == "testing.TestUnregisteredObject(v1=41, v2=42)"
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "1")
+    assert repr(func) == f"ffi.Function@{hex(func.__ffi_handle__)}"
+    assert repr(tensor) == f"float32[2, 3]@cpu:0@{hex(tensor.__ffi_handle__)}"
+    assert repr(obj) == f"testing.TestUnregisteredObject@{hex(obj.__ffi_handle__)}(v1=41, v2=42)"
+
+
 def test_fields_and_method():
     obj = make_base()
     assert isinstance(obj, tvm_ffi.Object)

@@ -9,7 +9,7 @@
 
 /* ABI version. A library built against another major version is refused at load time. */
 #define TVM_FFI_ABI_VERSION_MAJOR 1
-#define TVM_FFI_ABI_VERSION_MINOR 1
+#define TVM_FFI_ABI_VERSION_MINOR 2
 
 /* The stack builds with GCC or Clang on ELF platforms only. */
 #define TVM_FFI_DLL __attribute__((visibility("default")))
@@ -252,6 +252,15 @@ TVM_FFI_DLL int TVMFFIBacktrace(const char* file, int line, const char* func, TV
  */
 TVM_FFI_DLL int TVMFFIObjectIncRef(TVMFFIObjectHandle obj);
 TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle obj);
+/*
+ * (ABI 1.2) For code that drops strong references itself (the inline DecRef of the C++
+ * headers): call it, after an acquire fence, once obj's strong count has reached zero. It runs
+ * the deleter as TVMFFIObjectDecRef would. Destruction never recurses without bound: a release
+ * nested more than a few dozen levels deep inside other deleters on this thread is queued and
+ * run by the outermost one before it returns, so freeing a chain of any depth (an Array in an
+ * Array in ...) uses bounded stack. Cannot fail.
+ */
+TVM_FFI_DLL void TVMFFIObjectDestroyUnreferenced(TVMFFIObjectHandle obj);
 
 typedef int (*TVMFFIFieldGetter)(void* field, TVMFFIAny* result);
 typedef int (*TVMFFIFieldSetter)(void* field, const TVMFFIAny* value);
@@ -261,7 +270,12 @@ typedef enum {
   /* structural_equal / structural_hash skip the field (e.g. a source span) */
   kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3,
   /* the field defines variables: free variables met inside it may be mapped to each other */
-  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4
+  kTVMFFIFieldFlagBitMaskSEqHashDef = 1 << 4,
+  /* (ABI 1.2; upstream's values) the field is left out of repr, of the field-wise == / ordering
+   * and of the field-wise hash that dataclasses (c_class eq=True, unsafe_hash=True) build */
+  kTVMFFIFieldFlagBitMaskReprOff = 1 << 6,
+  kTVMFFIFieldFlagBitMaskCompareOff = 1 << 7,
+  kTVMFFIFieldFlagBitMaskHashOff = 1 << 8
 } TVMFFIFieldFlagBitMask;
 
 /* field_static_type_index of a field holding an Any (a TVMFFIAny at the offset) */

@@ -98,18 +98,14 @@ class Object {
   }
 
  public:
-  // All strong references together hold one weak reference (see c_api.h).
+  // All strong references together hold one weak reference (see c_api.h). The last strong
+  // reference goes to the library, which runs the deleter without recursing without bound
+  // (a million-deep Array of Arrays must not overflow the stack).
   static void DecRefHeader(TVMFFIObject* h) {
     uint64_t old = __atomic_fetch_sub(&h->combined_ref_count, details::kStrongOne, __ATOMIC_RELEASE);
     if (static_cast<uint32_t>(old) == 1) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
-      if (old == (details::kWeakOne | details::kStrongOne)) {
-        h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
-      } else {
-        h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
-        uint64_t w = __atomic_fetch_sub(&h->combined_ref_count, details::kWeakOne, __ATOMIC_ACQ_REL);
-        if ((w >> 32) == 1) h->deleter(h, kTVMFFIObjectDeleterFlagBitMaskWeak);
-      }
+      TVMFFIObjectDestroyUnreferenced(h);
     }
   }
   static void IncRefHeader(TVMFFIObject* h) {

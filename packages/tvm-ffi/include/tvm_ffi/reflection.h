@@ -93,6 +93,42 @@ struct AttachFieldFlag {
 };
 
 /*!
+ * Field traits as apache-tvm-ffi spells them: def_ro("note", &T::note, repr(false)) leaves the
+ * field out of repr; compare(false) out of the field-wise == and ordering (and so of the hash,
+ * which must agree with ==); hash(false) out of the field-wise hash only.
+ */
+class repr {
+ public:
+  explicit repr(bool show) : show_(show) {}
+  void Apply(TVMFFIFieldInfo* info) const {
+    if (!show_) info->flags |= kTVMFFIFieldFlagBitMaskReprOff;
+  }
+
+ private:
+  bool show_;
+};
+class compare {
+ public:
+  explicit compare(bool include) : include_(include) {}
+  void Apply(TVMFFIFieldInfo* info) const {
+    if (!include_) info->flags |= kTVMFFIFieldFlagBitMaskCompareOff;
+  }
+
+ private:
+  bool include_;
+};
+class hash {
+ public:
+  explicit hash(bool include) : include_(include) {}
+  void Apply(TVMFFIFieldInfo* info) const {
+    if (!include_) info->flags |= kTVMFFIFieldFlagBitMaskHashOff;
+  }
+
+ private:
+  bool include_;
+};
+
+/*!
  * ObjectDef<T>().def_ro("x", &T::x).def("f", &T::f) registers T's fields and methods.
  * A class may declare `static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind` to take part
  * in structural_equal / structural_hash. A copyable T gets `__ffi_shallow_copy__` (copy.copy),
@@ -125,7 +161,7 @@ class ObjectDef {
     }, doc);
   }
 
-  /*! Traits after the field: a doc string and AttachFieldFlag values, in any order. */
+  /*! Traits after the field: a doc string, AttachFieldFlag, repr, compare, hash, in any order. */
   template <typename F, typename... Traits>
   ObjectDef& def_ro(const char* name, F T::*field, Traits... traits) {
     return AddField(name, field, false, traits...);
@@ -158,6 +194,9 @@ class ObjectDef {
     info->doc = {doc, std::char_traits<char>::length(doc)};
   }
   static void ApplyTrait(TVMFFIFieldInfo* info, AttachFieldFlag flag) { info->flags |= flag.flag; }
+  static void ApplyTrait(TVMFFIFieldInfo* info, const repr& trait) { trait.Apply(info); }
+  static void ApplyTrait(TVMFFIFieldInfo* info, const compare& trait) { trait.Apply(info); }
+  static void ApplyTrait(TVMFFIFieldInfo* info, const hash& trait) { trait.Apply(info); }
 
   template <typename F, typename... Traits>
   ObjectDef& AddField(const char* name, F T::*field, bool writable, Traits... traits) {

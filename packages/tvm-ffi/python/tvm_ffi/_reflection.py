@@ -14,6 +14,10 @@ from . import _core
 FLAG_WRITABLE = 1
 FLAG_SEQ_IGNORE = 1 << 3
 FLAG_SEQ_DEF = 1 << 4
+# Left out of repr / the field-wise == and ordering / the field-wise hash (upstream's values).
+FLAG_REPR_OFF = 1 << 6
+FLAG_COMPARE_OFF = 1 << 7
+FLAG_HASH_OFF = 1 << 8
 
 # TVMFFISEqHashKind, by the names py_class(structural_eq=...) takes
 SEQ_KINDS = {None: 0, "tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
@@ -266,6 +270,10 @@ def type_info_of(type_index: int, cls=None) -> TypeInfo:
                 getter=descriptor,
                 setter=descriptor,
                 ty=_PY_TYPES.get(static_index),
+                c_repr=not (flags & FLAG_REPR_OFF),
+                c_compare=not (flags & FLAG_COMPARE_OFF),
+                # A field left out of == is left out of the hash too, so the two agree.
+                c_hash=not (flags & (FLAG_HASH_OFF | FLAG_COMPARE_OFF)),
                 c_structural_eq=_seq_name(flags),
             )
         )

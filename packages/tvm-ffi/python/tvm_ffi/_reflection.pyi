@@ -7,6 +7,9 @@ TYPE_CHECKING: bool
 FLAG_WRITABLE: int
 FLAG_SEQ_IGNORE: int
 FLAG_SEQ_DEF: int
+FLAG_REPR_OFF: int
+FLAG_COMPARE_OFF: int
+FLAG_HASH_OFF: int
 SEQ_KINDS: dict[str | None, int]
 
 class _MissingType:

@@ -1,6 +1,7 @@
 """Array, Map, Shape (immutable) and List, Dict (mutable, shared): the FFI's containers."""
 
 import collections.abc
+from _thread import get_ident
 
 from . import _core
 from ._core import Object
@@ -8,6 +9,27 @@ from ._object_hooks import value_repr
 from .registry import get_global_func, register_object
 
 _MISSING = object()  # what Map.get returns for an absent key, told apart from any value
+
+# (thread, handle) of each container whose hash is being computed: a container met again
+# inside itself (a List holding itself) hashes as a fixed marker instead of recursing forever.
+_HASHING = set()
+_CYCLE_HASH = hash("...")
+
+
+def _content_hash(container, contents):
+    """hash(contents(container)): containers hash by value, consistently with their ==."""
+    key = (get_ident(), container.__ffi_handle__)
+    if key in _HASHING:
+        return _CYCLE_HASH
+    _HASHING.add(key)
+    try:
+        return hash(contents(container))
+    finally:
+        _HASHING.discard(key)
+
+
+def _items(mapping):
+    return frozenset(mapping.items())
 
 
 class CContainerBase:
@@ -50,7 +72,7 @@ class Array(CContainerBase, Object):
 
     def __hash__(self):
         # By value, like the tuple it equals (apache-tvm-ffi hashes Arrays by value too).
-        return hash(tuple(self))
+        return _content_hash(self, tuple)
 
     def __add__(self, other):
         return Array(_core.array_to_list(self) + list(other))
@@ -61,7 +83,7 @@ class Array(CContainerBase, Object):
     def __repr__(self):
         if not self.__ffi_handle__:
             return Object.__repr__(self)
-        return "[" + ", ".join(repr(v) for v in self) + "]"
+        return value_repr(self)  # as upstream: `(1, "a", (2,))`
 
     def __reduce__(self):
         return (Array, (_core.array_to_list(self),))
@@ -123,12 +145,12 @@ class Map(CContainerBase, Object):
 
     def __hash__(self):
         # By value, consistent with __eq__; unhashable values make the Map unhashable.
-        return hash(frozenset(self.items()))
+        return _content_hash(self, _items)
 
     def __repr__(self):
         if not self.__ffi_handle__:
             return Object.__repr__(self)
-        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self.items()) + "}"
+        return value_repr(self)  # as upstream: `{"a": 1, 2: (3,)}`
 
     def __reduce__(self):
         return (Map, (dict(self.items()),))
@@ -167,7 +189,7 @@ class Shape(Object):
     def __repr__(self):
         if not self.__ffi_handle__:
             return Object.__repr__(self)
-        return "Shape(" + repr(_core.shape_to_tuple(self)) + ")"
+        return repr(_core.shape_to_tuple(self))  # as upstream's Shape, a tuple: `(2, 3)`
 
     def __reduce__(self):
         return (Shape, (_core.shape_to_tuple(self),))
@@ -308,8 +330,10 @@ class List(CContainerBase, Object):
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    # Mutable: hashed by identity, like any shared object.
-    __hash__ = Object.__hash__
+    def __hash__(self):
+        # By value, as upstream and consistently with ==: a List equal to an Array or tuple
+        # hashes as it does. The hash changes when the List does, like any mutable key's.
+        return _content_hash(self, tuple)
 
     def __add__(self, other):
         if not isinstance(other, _SEQUENCES):
@@ -444,7 +468,9 @@ class Dict(CContainerBase, Object):
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    __hash__ = Object.__hash__
+    def __hash__(self):
+        # By value, as upstream and consistently with == (a Dict equal to a Map hashes as it).
+        return _content_hash(self, _items)
 
     def __repr__(self):
         if not self.__ffi_handle__:

@@ -113,6 +113,35 @@ def _frame_for(filename, lineno, func):
     return cached
 
 
+class TracebackManager:
+    """Builds Python traceback entries for frames that are not Python's (C++ frames of an FFI
+    error), as apache-tvm-ffi's ``tvm_ffi.error.TracebackManager`` does."""
+
+    def append_traceback(self, tb, filename, lineno, func):
+        """A traceback entry showing ``filename:lineno`` in ``func``, followed by ``tb``.
+
+        The new entry is the outer one (``new_tb.tb_next is tb``), so building from the
+        innermost frame outwards gives Python's order. Frames are cached by location.
+        """
+        if not isinstance(filename, str) or not isinstance(func, str):
+            raise TypeError(
+                "TracebackManager.append_traceback: `filename` and `func` must be str, got "
+                f"{type(filename).__name__} and {type(func).__name__}"
+            )
+        if tb is not None and not isinstance(tb, types.TracebackType):
+            raise TypeError(
+                "TracebackManager.append_traceback: argument `tb` must be a traceback or None, "
+                f"got {type(tb).__name__}"
+            )
+        lineno = int(lineno)
+        frame, lasti = _frame_for(filename, lineno, func)
+        # Without a known line, an instruction offset of -1 makes Python show line 0 as given.
+        return types.TracebackType(tb, frame, lasti if lineno > 0 else -1, lineno)
+
+
+_TRACEBACK_MANAGER = TracebackManager()
+
+
 def _instantiate(cls, message):
     """cls(message), or the nearest base taking a lone message (UnicodeDecodeError needs five)."""
     for klass in cls.__mro__:
@@ -191,9 +220,7 @@ def _make_exception(kind, message, backtrace, error=None):
     exc = _instantiate(cls, message)
     tb = None
     for filename, lineno, func in reversed(_parse_backtrace(backtrace)):
-        frame, lasti = _frame_for(filename, lineno, func)
-        # Without a known line, an instruction offset of -1 makes Python show line 0 as given.
-        tb = types.TracebackType(tb, frame, lasti if lineno > 0 else -1, lineno)
+        tb = _TRACEBACK_MANAGER.append_traceback(tb, filename, lineno, func)
     if error is not None:
         try:
             exc.__tvm_ffi_error__ = error

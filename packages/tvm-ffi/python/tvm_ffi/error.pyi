@@ -1,5 +1,6 @@
 """Error kinds across the FFI: builtin exceptions by name, registered kinds."""
 
+import types
 from collections.abc import Callable
 from typing import TypeVar, overload
 
@@ -14,6 +15,11 @@ def register_error(name_or_cls: str | None = None, cls: None = None) -> Callable
 @overload
 def register_error(name_or_cls: str | None, cls: _E) -> _E: ...
 def error_class(kind: str) -> type[BaseException] | None: ...
+
+class TracebackManager:
+    def append_traceback(
+        self, tb: types.TracebackType | None, filename: str, lineno: int, func: str
+    ) -> types.TracebackType: ...
 
 class Error(Object):
     def __init__(self, kind: str, message: str, backtrace: str) -> None: ...

@@ -3,11 +3,17 @@
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import shutil
+import subprocess
+import sys
 
 from .. import __version__, libinfo
 from . import _args, _toolchain
+
+IS_WINDOWS = sys.platform == "win32"  # upstream's flag; this stack builds on ELF platforms only
+logger = logging.getLogger(__name__)
 
 # What apache-tvm-ffi's generated main.cpp includes, so inline sources may use any of it
 # unqualified.
@@ -203,6 +209,33 @@ class _Flags:
             os.path.abspath(p) for p in _args.str_list(func, "extra_include_paths", include_paths)
         ]
         self.backend = _args.check_backend(func, backend)
+
+
+def build_ninja(build_dir):
+    """Build the module in the given build directory using ninja (``ninja -v``; ``-j $MAX_JOBS``
+    when that variable is set). A failed build raises RuntimeError with ninja's exit status and
+    output; ``TVM_FFI_CPP_EXTENSION_LOG_BUILD=1`` (or ``stdout`` / ``stderr``) logs the output of
+    a successful one."""
+    ninja = shutil.which("ninja")
+    if ninja is None:
+        raise RuntimeError("build_ninja: `ninja` is not on PATH (pip install ninja)")
+    command = [ninja, "-v"]
+    jobs = os.environ.get("MAX_JOBS")
+    if jobs is not None:
+        command += ["-j", jobs]
+    status = subprocess.run(command, cwd=build_dir, capture_output=True, check=False)
+    if status.returncode != 0:
+        message = [f"ninja exited with status {status.returncode}"]
+        if status.stdout:
+            message.append(f"stdout:\n{status.stdout.decode('utf-8', 'replace')}")
+        if status.stderr:
+            message.append(f"stderr:\n{status.stderr.decode('utf-8', 'replace')}")
+        raise RuntimeError("\n".join(message))
+    log = os.environ.get("TVM_FFI_CPP_EXTENSION_LOG_BUILD", "0")
+    if log in ("1", "stdout"):
+        logger.info("ninja build stdout:\n%s", status.stdout.decode("utf-8", "replace"))
+    if log in ("1", "stderr"):
+        logger.info("ninja build stderr:\n%s", status.stderr.decode("utf-8", "replace"))
 
 
 def _export_lines(fn, doc):

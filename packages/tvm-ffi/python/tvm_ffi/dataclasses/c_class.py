@@ -35,13 +35,18 @@ def c_class(
         info = cls.__tvm_ffi_type_info__
         fields = []
         for tf in info.all_fields():
-            f = Field(frozen=tf.frozen or frozen)
+            # The C++ field traits repr(false) / compare(false) / hash(false) carry over.
+            f = Field(
+                frozen=tf.frozen or frozen, repr=tf.c_repr, compare=tf.c_compare, hash=tf.c_hash
+            )
             f.name, f.type = tf.name, tf.ty
             fields.append(f)
         cls.__tvm_ffi_py_fields__ = tuple(fields)
         if not init and "__init__" not in cls.__dict__:
             cls.__init__ = None
         _install_compare(cls, fields, eq, order, unsafe_hash)
+        if frozen and "__setattr__" not in cls.__dict__:
+            cls.__setattr__ = _frozen_setattr(cls, {f.name for f in fields})
         if match_args and "__match_args__" not in cls.__dict__:
             # setattr: mypy rejects assigning __match_args__ on a class object ("Cannot assign").
             setattr(cls, "__match_args__", tuple(f.name for f in fields))  # noqa: B010
@@ -49,6 +54,20 @@ def c_class(
         return cls
 
     return register
+
+
+def _frozen_setattr(cls, names):
+    """Refuses assignment to the reflected fields (writable in C++) of a frozen c_class."""
+    base_setattr = cls.__setattr__
+
+    def __setattr__(self, name, value):
+        if name in names:
+            raise AttributeError(
+                f"field {name} of {type(self).__name__} is read-only (frozen by c_class)"
+            )
+        base_setattr(self, name, value)
+
+    return __setattr__
 
 
 __all__ = ["Field", "c_class", "field"]

@@ -8,6 +8,9 @@ import typing
 from .. import _core
 from .._core import Object
 from .._reflection import (
+    FLAG_COMPARE_OFF,
+    FLAG_HASH_OFF,
+    FLAG_REPR_OFF,
     FLAG_SEQ_DEF,
     FLAG_SEQ_IGNORE,
     FLAG_WRITABLE,
@@ -292,6 +295,10 @@ def _process(
             bits |= FLAG_SEQ_IGNORE
         elif f.structural_eq is not None:
             bits |= FLAG_SEQ_DEF
+        # Recorded with the type too, so other languages (and c_class views) see the options.
+        bits |= 0 if f.repr else FLAG_REPR_OFF
+        bits |= 0 if f.compare else FLAG_COMPARE_OFF
+        bits |= 0 if f.hash else FLAG_HASH_OFF
         flags.append(bits)
     index = _core.register_py_class_type(
         key,

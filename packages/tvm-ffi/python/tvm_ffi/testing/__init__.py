@@ -1,7 +1,11 @@
 """Native helpers for tests and benchmarks: the testing.* globals and reflected test objects."""
 
 from ..registry import get_global_func
+from ._locking import run_with_gpu_lock
 from .testing import (
+    TestCompare,
+    TestFrozenCxx,
+    TestHash,
     TestIntPair,
     TestNonCopyable,
     TestObjectBase,
@@ -36,6 +40,9 @@ for _name in _GLOBALS:
 del _name
 
 __all__ = [
+    "TestCompare",
+    "TestFrozenCxx",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
@@ -43,5 +50,6 @@ __all__ = [
     "add_one",
     "create_object",
     "make_unregistered_object",
+    "run_with_gpu_lock",
     *_GLOBALS,
 ]

@@ -1,6 +1,18 @@
 """Native helpers for tests and benchmarks: the testing.* globals and reflected test objects."""
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from .._core import Function
+from .testing import (
+    TestCompare as TestCompare,
+)
+from .testing import (
+    TestFrozenCxx as TestFrozenCxx,
+)
+from .testing import (
+    TestHash as TestHash,
+)
 from .testing import (
     TestIntPair as TestIntPair,
 )
@@ -22,6 +34,10 @@ from .testing import (
 from .testing import (
     make_unregistered_object as make_unregistered_object,
 )
+
+_R = TypeVar("_R")
+
+def run_with_gpu_lock(func: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R: ...
 
 TestIntPairSum: Function
 apply: Function
@@ -83,6 +99,9 @@ sleep_ms: Function
 test_raise_error: Function
 
 __all__ = [
+    "TestCompare",
+    "TestFrozenCxx",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
@@ -90,6 +109,7 @@ __all__ = [
     "add_one",
     "create_object",
     "make_unregistered_object",
+    "run_with_gpu_lock",
     "TestIntPairSum",
     "apply",
     "call_n_times",

@@ -2,6 +2,7 @@
 
 from .._core import Object, type_key_to_index
 from .._reflection import type_info_of
+from ..dataclasses.c_class import c_class
 from ..registry import get_global_func, register_object
 
 
@@ -29,6 +30,27 @@ class TestIntPair(Object):
 @register_object("testing.TestNonCopyable")
 class TestNonCopyable(Object):
     """An object C++ cannot copy: copy.copy raises, references still share it."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCompare")
+class TestCompare(Object):
+    """Fields key, name, ignored_field; ignored_field is left out of comparison (and hashing)."""
+
+    __test__ = False
+
+
+@c_class("testing.TestHash")
+class TestHash(Object):
+    """Fields key, name, hash_ignored; hash_ignored is compared but left out of hashing."""
+
+    __test__ = False
+
+
+@c_class("testing.TestFrozenCxx", frozen=True)
+class TestFrozenCxx(Object):
+    """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
 
     __test__ = False
 
@@ -89,11 +111,15 @@ def add_one(x):
 
 __all__ = [
     "Object",
+    "TestCompare",
+    "TestFrozenCxx",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
     "add_one",
+    "c_class",
     "create_object",
     "get_global_func",
     "make_unregistered_object",

@@ -3,6 +3,7 @@
 from typing import Any
 
 from .._core import Object as Object
+from ..dataclasses.c_class import c_class as c_class
 from ..registry import get_global_func as get_global_func
 
 class TestObjectBase(Object):
@@ -38,18 +39,51 @@ class TestNonCopyable(Object):
     value: int
     def __init__(self, value: int) -> None: ...
 
+class TestCompare(Object):
+    """Fields key, name, ignored_field; ignored_field is left out of comparison (and hashing)."""
+
+    __test__: bool
+    key: int
+    name: str
+    ignored_field: int
+    __match_args__ = ("key", "name", "ignored_field")
+    def __init__(self, key: int, name: str, ignored_field: int) -> None: ...
+
+class TestHash(Object):
+    """Fields key, name, hash_ignored; hash_ignored is compared but left out of hashing."""
+
+    __test__: bool
+    key: int
+    name: str
+    hash_ignored: int
+    __match_args__ = ("key", "name", "hash_ignored")
+    def __init__(self, key: int, name: str, hash_ignored: int) -> None: ...
+
 def create_object(type_key: str, **kwargs: Any) -> Object: ...
 def make_unregistered_object() -> Object: ...
 def add_one(x: int) -> int: ...
 
 __all__ = [
     "Object",
+    "TestCompare",
+    "TestFrozenCxx",
+    "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
     "add_one",
+    "c_class",
     "create_object",
     "get_global_func",
     "make_unregistered_object",
 ]
+
+class TestFrozenCxx(Object):
+    """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
+
+    __test__: bool
+    value: int
+    tag: str
+    __match_args__ = ("value", "tag")
+    def __init__(self, value: int, tag: str) -> None: ...
