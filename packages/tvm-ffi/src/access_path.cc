@@ -10,7 +10,8 @@ ObjectRef AccessPathRoot() { return ObjectRef(make_object<AccessPathObj>()); }
 ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key) {
   const auto* parent = path.as<AccessPathObj>();
   if (parent == nullptr) {
-    TVM_FFI_THROW(TypeError) << "AccessPath extend: expected an AccessPath, got `" << path.GetTypeKey() << "`";
+    TVM_FFI_THROW(TypeError) << "AccessPath extend: expected an AccessPath, got `"
+                             << path.GetTypeKey() << "`";
   }
   ObjectRef step(make_object<AccessStepObj>(static_cast<int64_t>(kind), std::move(key)));
   return ObjectRef(make_object<AccessPathObj>(path, std::move(step), parent->depth + 1));
@@ -29,8 +30,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def("ffi.reflection.AccessPathRoot", []() { return AccessPathRoot(); })
       .def("ffi.reflection.AccessPathExtend", [](ObjectRef path, int64_t kind, Any key) {
         if (kind < 0 || kind > static_cast<int64_t>(AccessKind::kMapItemMissing)) {
-          TVM_FFI_THROW(ValueError) << "AccessPath extend: argument `kind` must be an AccessKind (0..5), got "
-                                    << kind;
+          TVM_FFI_THROW(ValueError)
+              << "AccessPath extend: argument `kind` must be an AccessKind (0..5), got " << kind;
         }
         return AccessPathExtend(path, static_cast<AccessKind>(kind), std::move(key));
       });

@@ -35,7 +35,8 @@ class AccessPathObj : public Object {
   ObjectRef step;    // null at the root
   int64_t depth = 0;
   AccessPathObj() = default;
-  AccessPathObj(ObjectRef p, ObjectRef s, int64_t d) : parent(std::move(p)), step(std::move(s)), depth(d) {}
+  AccessPathObj(ObjectRef p, ObjectRef s, int64_t d)
+      : parent(std::move(p)), step(std::move(s)), depth(d) {}
   static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.reflection.AccessPath", AccessPathObj, Object);
 };

@@ -33,7 +33,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
                     }
                     Map<Any, Any> m;
                     MapObj* obj = m.CopyOnWrite();
-                    for (int32_t i = 0; i < args.size(); i += 2) obj->Set(Any(args[i]), Any(args[i + 1]));
+                    for (int32_t i = 0; i < args.size(); i += 2)
+                      obj->Set(Any(args[i]), Any(args[i + 1]));
                     *rv = m;
                   })
       .def("ffi.MapSize", [](Map<Any, Any> m) { return static_cast<int64_t>(m.size()); })

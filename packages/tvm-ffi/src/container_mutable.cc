@@ -11,7 +11,8 @@ namespace ffi {
 namespace {
 
 template <typename T>
-T* ArgAs(const PackedArgs& args, int32_t i, int32_t want_index, const char* func, const char* what) {
+T* ArgAs(const PackedArgs& args, int32_t i, int32_t want_index, const char* func,
+         const char* what) {
   if (i >= args.size() || args[i].type_index() != want_index) {
     TVM_FFI_THROW(TypeError) << func << ": argument #" << i << " must be " << what << ", got `"
                              << (i < args.size() ? args[i].GetTypeKey() : std::string("nothing"))
@@ -103,7 +104,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
                     CheckArgCount(args, 2, "ffi.ListPop");
                     ListObj* l = ListArg(args, "ffi.ListPop");
                     if (l->items.empty()) TVM_FFI_THROW(IndexError) << "pop from empty List";
-                    int64_t i = ListIndex(IntArg(args, 1, "ffi.ListPop"), l->items.size(), "ffi.ListPop");
+                    int64_t i =
+                        ListIndex(IntArg(args, 1, "ffi.ListPop"), l->items.size(), "ffi.ListPop");
                     *rv = std::move(l->items[i]);
                     l->items.erase(l->items.begin() + i);
                     l->Sync();
@@ -114,11 +116,14 @@ TVM_FFI_STATIC_INIT_BLOCK({
                     CheckArgCount(args, 4, "ffi.ListReplaceSlice");
                     ListObj* l = ListArg(args, "ffi.ListReplaceSlice");
                     int64_t size = l->items.size();
-                    int64_t start = std::clamp<int64_t>(IntArg(args, 1, "ffi.ListReplaceSlice"), 0, size);
-                    int64_t stop = std::clamp<int64_t>(IntArg(args, 2, "ffi.ListReplaceSlice"), start, size);
+                    int64_t start =
+                        std::clamp<int64_t>(IntArg(args, 1, "ffi.ListReplaceSlice"), 0, size);
+                    int64_t stop =
+                        std::clamp<int64_t>(IntArg(args, 2, "ffi.ListReplaceSlice"), start, size);
                     int32_t vi = args[3].type_index();
                     if (vi != kTVMFFIArray && vi != kTVMFFIList) {
-                      TVM_FFI_THROW(TypeError) << "ffi.ListReplaceSlice: argument #3 must be an Array or List";
+                      TVM_FFI_THROW(TypeError)
+                          << "ffi.ListReplaceSlice: argument #3 must be an Array or List";
                     }
                     const TVMFFISeqCell* cell = TVMFFIArrayGetCell(args[3].raw()->v_obj);
                     std::vector<Any> values(reinterpret_cast<const Any*>(cell->data),
@@ -148,7 +153,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def_packed("ffi.ListToArray",
                   [](PackedArgs args, Any* rv) {
                     CheckArgCount(args, 1, "ffi.ListToArray");
-                    *rv = Array<Any>(make_object<ArrayObj>(ListArg(args, "ffi.ListToArray")->items));
+                    *rv =
+                        Array<Any>(make_object<ArrayObj>(ListArg(args, "ffi.ListToArray")->items));
                   })
       .def_packed("ffi.Dict",
                   [](PackedArgs args, Any* rv) {
@@ -157,7 +163,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
                                                 << args.size() << " arguments";
                     }
                     auto d = make_object<DictObj>();
-                    for (int32_t i = 0; i < args.size(); i += 2) d->Set(Any(args[i]), Any(args[i + 1]));
+                    for (int32_t i = 0; i < args.size(); i += 2)
+                      d->Set(Any(args[i]), Any(args[i + 1]));
                     *rv = ObjectRef(std::move(d));
                   })
       .def_packed("ffi.DictSize",

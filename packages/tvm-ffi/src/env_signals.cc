@@ -17,7 +17,8 @@ std::atomic<GILReleaseFn> gil_release{nullptr};
 
 int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
   TVM_FFI_SAFE_CALL_BEGIN();
-  if (name == nullptr) TVM_FFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: argument `name` must not be NULL";
+  if (name == nullptr)
+    TVM_FFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: argument `name` must not be NULL";
   if (std::strcmp(name, "PyErr_CheckSignals") == 0) {
     check_signals.store(reinterpret_cast<CheckSignalsFn>(symbol), std::memory_order_release);
   } else if (std::strcmp(name, "PyGILState_Ensure") == 0) {
@@ -25,8 +26,9 @@ int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
   } else if (std::strcmp(name, "PyGILState_Release") == 0) {
     gil_release.store(reinterpret_cast<GILReleaseFn>(symbol), std::memory_order_release);
   } else {
-    TVM_FFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: unknown environment API `" << name
-                              << "` (known: PyErr_CheckSignals, PyGILState_Ensure, PyGILState_Release)";
+    TVM_FFI_THROW(ValueError)
+        << "TVMFFIEnvRegisterCAPI: unknown environment API `" << name
+        << "` (known: PyErr_CheckSignals, PyGILState_Ensure, PyGILState_Release)";
   }
   TVM_FFI_SAFE_CALL_END();
 }

@@ -4,12 +4,12 @@
 #include <execinfo.h>
 #include <tvm_ffi/ffi.h>
 
-#include "source_lines.h"
-
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "source_lines.h"
 
 namespace tvm {
 namespace ffi {
@@ -32,11 +32,21 @@ bool StartsWith(const std::string& s, const char* prefix) {
 
 /*! Frames that tell a reader nothing: our dispatch, the standard library, libc, the interpreter. */
 bool IsNoiseFrame(const std::string& symbol, const char* library) {
-  static const char* kPrefixes[] = {"tvm::ffi::details::", "tvm::ffi::Function::", "std::",
-                                    "__gnu_cxx::",          "__libc_start",        "_start",
-                                    "TVMFFIFunctionCall",   "TVMFFIBacktrace",     "_Py",
-                                    "Py",                   "method_vectorcall",   "cfunction_",
-                                    "void std::",           "decltype(",           "__invoke"};
+  static const char* kPrefixes[] = {"tvm::ffi::details::",
+                                    "tvm::ffi::Function::",
+                                    "std::",
+                                    "__gnu_cxx::",
+                                    "__libc_start",
+                                    "_start",
+                                    "TVMFFIFunctionCall",
+                                    "TVMFFIBacktrace",
+                                    "_Py",
+                                    "Py",
+                                    "method_vectorcall",
+                                    "cfunction_",
+                                    "void std::",
+                                    "decltype(",
+                                    "__invoke"};
   for (const char* p : kPrefixes) {
     if (StartsWith(symbol, p)) return true;
   }

@@ -11,7 +11,8 @@ std::string TextArg(const PackedArgs& args, int32_t i, const char* func, const c
   std::optional<String> s = i < args.size() ? args[i].try_cast<String>() : std::nullopt;
   if (!s.has_value()) {
     TVM_FFI_THROW(TypeError) << func << ": argument `" << name << "` must be a str, got `"
-                             << (i < args.size() ? args[i].GetTypeKey() : std::string("nothing")) << "`";
+                             << (i < args.size() ? args[i].GetTypeKey() : std::string("nothing"))
+                             << "`";
   }
   return std::string(s->data(), s->size());
 }
@@ -21,10 +22,12 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def_packed("ffi.Error",
                   [](PackedArgs args, Any* rv) {
                     if (args.size() != 3) {
-                      TVM_FFI_THROW(TypeError) << "ffi.Error: expects (kind, message, backtrace), got "
-                                               << args.size() << " arguments";
+                      TVM_FFI_THROW(TypeError)
+                          << "ffi.Error: expects (kind, message, backtrace), got " << args.size()
+                          << " arguments";
                     }
-                    Error err(TextArg(args, 0, "ffi.Error", "kind"), TextArg(args, 1, "ffi.Error", "message"),
+                    Error err(TextArg(args, 0, "ffi.Error", "kind"),
+                              TextArg(args, 1, "ffi.Error", "message"),
                               TextArg(args, 2, "ffi.Error", "backtrace"));
                     *rv = static_cast<const ObjectRef&>(err);
                   })
@@ -37,7 +40,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
         std::optional<int64_t> mode = args[2].try_cast<int64_t>();
         if (!mode.has_value() || (*mode != kTVMFFIBacktraceUpdateModeReplace &&
                                   *mode != kTVMFFIBacktraceUpdateModeAppend)) {
-          TVM_FFI_THROW(ValueError) << "ffi.ErrorUpdateBacktrace: argument `mode` must be 0 (replace) or 1 (append)";
+          TVM_FFI_THROW(ValueError)
+              << "ffi.ErrorUpdateBacktrace: argument `mode` must be 0 (replace) or 1 (append)";
         }
         TVMFFIObject* err = args[0].raw()->v_obj;
         TVMFFIByteArray bytes{text.data(), text.size()};

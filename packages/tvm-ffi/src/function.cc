@@ -50,7 +50,6 @@ class GlobalRegistry {
   std::unordered_map<std::string, Function> table_;
 };
 
-
 }  // namespace
 }  // namespace ffi
 }  // namespace tvm
@@ -61,11 +60,13 @@ int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*delete
                          TVMFFIObjectHandle* out) {
   TVM_FFI_SAFE_CALL_BEGIN();
   Function f = Function::FromCSafeCall(self, safe_call, deleter);
-  *out = details::ObjectUnsafe::MoveToHeader(ObjectPtr<Object>(ObjectRefAccess::MovePtr(std::move(f))));
+  *out = details::ObjectUnsafe::MoveToHeader(
+      ObjectPtr<Object>(ObjectRefAccess::MovePtr(std::move(f))));
   TVM_FFI_SAFE_CALL_END();
 }
 
-int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                       TVMFFIAny* result) {
   TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(func);
   return cell->safe_call(cell->self, args, num_args, result);
 }
@@ -85,8 +86,9 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   TVM_FFI_SAFE_CALL_BEGIN();
   Optional<Function> f = GlobalRegistry::Global()->Get(details::ByteArrayToString(name));
-  *out = f.has_value() ? details::ObjectUnsafe::MoveToHeader(ObjectRefAccess::MovePtr(std::move(*f)))
-                       : nullptr;
+  *out = f.has_value()
+             ? details::ObjectUnsafe::MoveToHeader(ObjectRefAccess::MovePtr(std::move(*f)))
+             : nullptr;
   TVM_FFI_SAFE_CALL_END();
 }
 

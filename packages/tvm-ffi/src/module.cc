@@ -14,7 +14,8 @@ namespace {
 /*! A function straight from a library symbol; holds its module (the module's path, imports). */
 class LibraryFunctionObj : public FunctionObj {
  public:
-  LibraryFunctionObj(TVMFFISafeCallType symbol, ObjectPtr<Object> module) : module_(std::move(module)) {
+  LibraryFunctionObj(TVMFFISafeCallType symbol, ObjectPtr<Object> module)
+      : module_(std::move(module)) {
     cell.safe_call = symbol;
     cell.self = nullptr;
   }
@@ -83,7 +84,9 @@ class LibraryModuleObj : public ModuleObj {
   void* handle_{nullptr};
 };
 
-std::string Describe(const Module& m) { return "`" + (m->path.empty() ? m->kind() : m->path) + "`"; }
+std::string Describe(const Module& m) {
+  return "`" + (m->path.empty() ? m->kind() : m->path) + "`";
+}
 
 Module LoadFromFile(const std::string& given) {
   // dlopen searches the library path for a bare name; a file name means this file.
@@ -91,7 +94,8 @@ Module LoadFromFile(const std::string& given) {
   // A backend may register a loader for its own file kind: "ffi.Module.load_from_file.<ext>".
   size_t dot = path.rfind('.');
   if (dot != std::string::npos) {
-    Optional<Function> loader = Function::GetGlobal("ffi.Module.load_from_file." + path.substr(dot + 1));
+    Optional<Function> loader =
+        Function::GetGlobal("ffi.Module.load_from_file." + path.substr(dot + 1));
     if (loader.has_value()) return (*loader)(path).cast<Module>();
   }
   return Module(make_object<LibraryModuleObj>(path));
@@ -109,12 +113,14 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def("ffi.ModuleGetImports",
            [](Module m) { return Array<ObjectRef>(m->imports.begin(), m->imports.end()); })
       .def("ffi.ModuleImportModule", [](Module m, Module other) {
-        if (other.same_as(m)) TVM_FFI_THROW(ValueError) << "ffi.ModuleImportModule: a module cannot import itself";
+        if (other.same_as(m))
+          TVM_FFI_THROW(ValueError) << "ffi.ModuleImportModule: a module cannot import itself";
         // As upstream: a cycle of imports is refused (lookups would otherwise have no end).
         if (other.Reaches(m)) {
-          TVM_FFI_THROW(ValueError) << "ffi.ModuleImportModule: module " << Describe(other)
-                                    << " already imports module " << Describe(m)
-                                    << " (directly or through its imports); importing it back would make a cycle";
+          TVM_FFI_THROW(ValueError)
+              << "ffi.ModuleImportModule: module " << Describe(other) << " already imports module "
+              << Describe(m)
+              << " (directly or through its imports); importing it back would make a cycle";
         }
         m->imports.push_back(other);
       });

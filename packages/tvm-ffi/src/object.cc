@@ -1,4 +1,5 @@
-// The type registry (keys, indices, ancestors, fields, methods) and reference counting entry points.
+// The type registry (keys, indices, ancestors, fields, methods) and reference counting entry
+// points.
 #include <tvm_ffi/ffi.h>
 
 #include <algorithm>
@@ -44,8 +45,8 @@ struct TypeEntry {
   std::vector<const TVMFFITypeInfo*> ancestors;
   StableArray<TVMFFIFieldInfo> fields;
   StableArray<TVMFFIMethodInfo> methods;
-  std::vector<Any> method_refs;         // keeps method Functions alive
-  std::deque<std::string> text;         // storage for field/method names and docs
+  std::vector<Any> method_refs;  // keeps method Functions alive
+  std::deque<std::string> text;  // storage for field/method names and docs
   TVMFFITypeMetadata metadata{{nullptr, 0}, kTVMFFISEqHashKindUnsupported};
   std::atomic<bool> has_metadata{false};
 };
@@ -145,11 +146,12 @@ class TypeTable {
           old.field_static_type_index == info.field_static_type_index) {
         return;
       }
-      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterField: type `" << entry->key << "` already has a field `"
-                                << std::string(info.name.data, info.name.size) << "` (offset " << old.offset
-                                << ", size " << old.size << ", flags " << old.flags
-                                << "); registering it again with offset " << info.offset << ", size "
-                                << info.size << ", flags " << info.flags
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterField: type `" << entry->key
+                                << "` already has a field `"
+                                << std::string(info.name.data, info.name.size) << "` (offset "
+                                << old.offset << ", size " << old.size << ", flags " << old.flags
+                                << "); registering it again with offset " << info.offset
+                                << ", size " << info.size << ", flags " << info.flags
                                 << " is refused (two libraries disagree on the type's layout)";
     }
     TVMFFIFieldInfo copy = info;
@@ -174,7 +176,8 @@ class TypeTable {
     entry->has_metadata.store(true, std::memory_order_release);
   }
 
-  /*! Like fields: the first registration of a method name stands; a static/instance clash is refused. */
+  /*! Like fields: the first registration of a method name stands; a static/instance clash is
+   * refused. */
   void AddMethod(int32_t index, const TVMFFIMethodInfo& info) {
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* entry = GetRequired(index);
@@ -182,8 +185,10 @@ class TypeTable {
       const TVMFFIMethodInfo& old = entry->methods[i];
       if (!SameName(old.name, info.name)) continue;
       if (old.flags == info.flags) return;
-      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMethod: type `" << entry->key << "` already has a "
-                                << ((old.flags & kTVMFFIMethodFlagBitMaskStatic) ? "static" : "instance")
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMethod: type `" << entry->key
+                                << "` already has a "
+                                << ((old.flags & kTVMFFIMethodFlagBitMaskStatic) ? "static"
+                                                                                 : "instance")
                                 << " method `" << std::string(info.name.data, info.name.size)
                                 << "`; registering it again with other flags is refused";
     }
@@ -200,17 +205,19 @@ class TypeTable {
  private:
   TypeTable() {
     for (auto& slot : slots_) slot.store(nullptr);
-    const char* pod_names[] = {"None",        "int",          "bool",      "float",
-                               "void*",       "dtype",        "Device",    "DLTensor*",
-                               "const char*", "TVMFFIByteArray*", "ffi.SmallStr", "ffi.SmallBytes"};
+    const char* pod_names[] = {
+        "None",         "int",           "bool",      "float",       "void*",
+        "dtype",        "Device",        "DLTensor*", "const char*", "TVMFFIByteArray*",
+        "ffi.SmallStr", "ffi.SmallBytes"};
     for (int32_t i = 0; i <= kTVMFFISmallBytes; ++i) GetOrAlloc(pod_names[i], i, -1);
     GetOrAlloc("ffi.Object", kTVMFFIObject, -1);
     const std::pair<const char*, int32_t> builtins[] = {
-        {"ffi.String", kTVMFFIStr},     {"ffi.Bytes", kTVMFFIBytes},   {"ffi.Error", kTVMFFIError},
-        {"ffi.Function", kTVMFFIFunction}, {"ffi.Shape", kTVMFFIShape}, {"ffi.Tensor", kTVMFFITensor},
-        {"ffi.Array", kTVMFFIArray},    {"ffi.Map", kTVMFFIMap},       {"ffi.Module", kTVMFFIModule},
-        {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject}, {"ffi.List", kTVMFFIList},
-        {"ffi.Dict", kTVMFFIDict}};
+        {"ffi.String", kTVMFFIStr},    {"ffi.Bytes", kTVMFFIBytes},
+        {"ffi.Error", kTVMFFIError},   {"ffi.Function", kTVMFFIFunction},
+        {"ffi.Shape", kTVMFFIShape},   {"ffi.Tensor", kTVMFFITensor},
+        {"ffi.Array", kTVMFFIArray},   {"ffi.Map", kTVMFFIMap},
+        {"ffi.Module", kTVMFFIModule}, {"ffi.OpaquePyObject", kTVMFFIOpaquePyObject},
+        {"ffi.List", kTVMFFIList},     {"ffi.Dict", kTVMFFIDict}};
     for (const auto& [key, index] : builtins) GetOrAlloc(key, index, kTVMFFIObject);
   }
 
@@ -229,15 +236,16 @@ TVM_FFI_STATIC_INIT_BLOCK({
              return keys;
            })
       // What tvm_ffi.method uses to add a Python function to a type's reflected methods.
-      .def("ffi.TypeRegisterMethod", [](int32_t type_index, String name, Function func, bool is_static, String doc) {
-        TVMFFIMethodInfo info;
-        info.name = {name.data(), name.size()};
-        info.doc = {doc.data(), doc.size()};
-        info.flags = is_static ? kTVMFFIMethodFlagBitMaskStatic : 0;
-        AnyView view(func);
-        info.method = *view.raw();
-        TypeTable::Global()->AddMethod(type_index, info);
-      });
+      .def("ffi.TypeRegisterMethod",
+           [](int32_t type_index, String name, Function func, bool is_static, String doc) {
+             TVMFFIMethodInfo info;
+             info.name = {name.data(), name.size()};
+             info.doc = {doc.data(), doc.size()};
+             info.flags = is_static ? kTVMFFIMethodFlagBitMaskStatic : 0;
+             AnyView view(func);
+             info.method = *view.raw();
+             TypeTable::Global()->AddMethod(type_index, info);
+           });
 });
 
 }  // namespace
@@ -249,8 +257,8 @@ using tvm::ffi::TypeTable;
 int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
                                   int32_t parent_type_index) {
   try {
-    return TypeTable::Global()->GetOrAlloc(tvm::ffi::details::ByteArrayToString(type_key), static_type_index,
-                                           parent_type_index);
+    return TypeTable::Global()->GetOrAlloc(tvm::ffi::details::ByteArrayToString(type_key),
+                                           static_type_index, parent_type_index);
   } catch (...) {
     tvm::ffi::details::SetRaisedFromException(std::current_exception());
     return -1;
@@ -326,7 +334,8 @@ struct DestroyState {
 };
 // initial-exec: reached with one %fs-relative load on every free, not a __tls_get_addr call
 // (32 bytes of the static TLS that glibc keeps for libraries loaded with dlopen).
-__attribute__((tls_model("initial-exec"))) thread_local DestroyState destroy_state{0, 0, 0, nullptr};
+__attribute__((tls_model("initial-exec"))) thread_local DestroyState destroy_state{0, 0, 0,
+                                                                                   nullptr};
 
 /*! Runs the deleter of an object whose strong count is zero (the rules of c_api.h). */
 void RunDeleter(TVMFFIObject* h) {

@@ -55,7 +55,8 @@ struct LibDw {
     lineinfo = reinterpret_cast<decltype(lineinfo)>(dlsym(lib, "dwfl_lineinfo"));
     addrmodule = reinterpret_cast<decltype(addrmodule)>(dlsym(lib, "dwfl_addrmodule"));
     callbacks.find_elf = reinterpret_cast<FindElf>(dlsym(lib, "dwfl_linux_proc_find_elf"));
-    callbacks.find_debuginfo = reinterpret_cast<FindDebuginfo>(dlsym(lib, "dwfl_standard_find_debuginfo"));
+    callbacks.find_debuginfo =
+        reinterpret_cast<FindDebuginfo>(dlsym(lib, "dwfl_standard_find_debuginfo"));
     ok = begin && proc_report && report_begin && report_end && getsrc && lineinfo && addrmodule &&
          callbacks.find_elf && callbacks.find_debuginfo;
     if (ok) session = begin(&callbacks);

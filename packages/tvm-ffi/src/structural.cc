@@ -101,9 +101,10 @@ std::string TypeKeyOf(int32_t type_index) {
 }
 
 [[noreturn]] void ThrowUnsupported(const char* func, int32_t type_index) {
-  TVM_FFI_THROW(TypeError) << func << ": type `" << TypeKeyOf(type_index)
-                           << "` does not support structural comparison (_type_s_eq_hash_kind is not set; "
-                              "register it with a structural kind, e.g. py_class(structural_eq=\"tree\"))";
+  TVM_FFI_THROW(TypeError)
+      << func << ": type `" << TypeKeyOf(type_index)
+      << "` does not support structural comparison (_type_s_eq_hash_kind is not set; "
+         "register it with a structural kind, e.g. py_class(structural_eq=\"tree\"))";
 }
 
 /*! Keeps the chain of objects being compared, to tell a cycle from a deep value. */
@@ -115,13 +116,13 @@ class DepthGuard {
     if (static_cast<int>(stack_->size()) >= kMaxDepth) {
       for (const TVMFFIObject* o : *stack_) {
         if (o == obj) {
-          TVM_FFI_THROW(ValueError) << func << ": argument `" << arg << "` contains a cycle through an object of type `"
-                                    << TypeKeyOf(obj->type_index)
-                                    << "`; structural comparison expects an acyclic value";
+          TVM_FFI_THROW(ValueError)
+              << func << ": argument `" << arg << "` contains a cycle through an object of type `"
+              << TypeKeyOf(obj->type_index) << "`; structural comparison expects an acyclic value";
         }
       }
-      TVM_FFI_THROW(RecursionError) << func << ": argument `" << arg << "` is nested deeper than " << kMaxDepth
-                                    << " levels";
+      TVM_FFI_THROW(RecursionError)
+          << func << ": argument `" << arg << "` is nested deeper than " << kMaxDepth << " levels";
     }
     stack_->push_back(obj);
   }
@@ -146,14 +147,18 @@ bool CompactBytes(const DLTensor& t, size_t* nbytes) {
 }
 
 const DLTensor& TensorOf(const TVMFFIAny* v) {
-  return *reinterpret_cast<const DLTensor*>(reinterpret_cast<const char*>(v->v_obj) + sizeof(TVMFFIObject));
+  return *reinterpret_cast<const DLTensor*>(reinterpret_cast<const char*>(v->v_obj) +
+                                            sizeof(TVMFFIObject));
 }
 
 // ------------------------------------------------------------------ equality
 class StructEqual {
  public:
   StructEqual(bool map_free_vars, bool skip_tensor_content, bool record_path, const char* func)
-      : map_free_vars_(map_free_vars), skip_tensor_(skip_tensor_content), record_(record_path), func_(func) {}
+      : map_free_vars_(map_free_vars),
+        skip_tensor_(skip_tensor_content),
+        record_(record_path),
+        func_(func) {}
 
   bool Equal(const TVMFFIAny* a, const TVMFFIAny* b, bool def_region) {
     std::string_view sa, sb;
@@ -170,12 +175,14 @@ class StructEqual {
       case kTVMFFIBool:
         return a->v_int64 == b->v_int64;
       case kTVMFFIFloat:
-        return a->v_float64 == b->v_float64 || (std::isnan(a->v_float64) && std::isnan(b->v_float64));
+        return a->v_float64 == b->v_float64 ||
+               (std::isnan(a->v_float64) && std::isnan(b->v_float64));
       case kTVMFFIDataType:
         return a->v_dtype.code == b->v_dtype.code && a->v_dtype.bits == b->v_dtype.bits &&
                a->v_dtype.lanes == b->v_dtype.lanes;
       case kTVMFFIDevice:
-        return a->v_device.device_type == b->v_device.device_type && a->v_device.device_id == b->v_device.device_id;
+        return a->v_device.device_type == b->v_device.device_type &&
+               a->v_device.device_id == b->v_device.device_id;
       default:
         break;
     }
@@ -329,7 +336,8 @@ class StructEqual {
     if (skip_tensor_) return true;
     size_t na, nb;
     if (ta.device.device_type != kDLCPU || !CompactBytes(ta, &na) || !CompactBytes(tb, &nb)) {
-      TVM_FFI_THROW(ValueError) << func_ << ": comparing tensor contents needs compact CPU tensors; "
+      TVM_FFI_THROW(ValueError) << func_
+                                << ": comparing tensor contents needs compact CPU tensors; "
                                 << "pass skip_tensor_content=True to compare only shape and dtype";
     }
     const char* pa = static_cast<const char*>(ta.data) + ta.byte_offset;
@@ -409,9 +417,11 @@ class StructHash {
         return Combine(seed, bits);
       }
       case kTVMFFIDataType:
-        return Combine(seed, (uint64_t(v->v_dtype.code) << 24) | (uint64_t(v->v_dtype.bits) << 16) | v->v_dtype.lanes);
+        return Combine(seed, (uint64_t(v->v_dtype.code) << 24) | (uint64_t(v->v_dtype.bits) << 16) |
+                                 v->v_dtype.lanes);
       case kTVMFFIDevice:
-        return Combine(seed, (uint64_t(v->v_device.device_type) << 32) | uint32_t(v->v_device.device_id));
+        return Combine(seed,
+                       (uint64_t(v->v_device.device_type) << 32) | uint32_t(v->v_device.device_id));
       default:
         break;
     }
@@ -444,16 +454,19 @@ class StructHash {
       case kTVMFFIShape: {
         const TVMFFIShapeCell* cell = TVMFFIShapeGetCell(obj);
         uint64_t h = Combine(seed, static_cast<uint64_t>(cell->size));
-        for (int64_t i = 0; i < cell->size; ++i) h = Combine(h, static_cast<uint64_t>(cell->data[i]));
+        for (int64_t i = 0; i < cell->size; ++i)
+          h = Combine(h, static_cast<uint64_t>(cell->data[i]));
         return h;
       }
       case kTVMFFITensor: {
         const DLTensor& t = TensorOf(v);
-        uint64_t h = Combine(seed, (uint64_t(t.dtype.code) << 24) | (uint64_t(t.dtype.bits) << 16) | t.dtype.lanes);
+        uint64_t h = Combine(
+            seed, (uint64_t(t.dtype.code) << 24) | (uint64_t(t.dtype.bits) << 16) | t.dtype.lanes);
         for (int i = 0; i < t.ndim; ++i) h = Combine(h, static_cast<uint64_t>(t.shape[i]));
         size_t n;
         if (!skip_tensor_ && t.device.device_type == kDLCPU && CompactBytes(t, &n)) {
-          h = Combine(h, HashBytes(std::string_view(static_cast<const char*>(t.data) + t.byte_offset, n)));
+          h = Combine(
+              h, HashBytes(std::string_view(static_cast<const char*>(t.data) + t.byte_offset, n)));
         }
         return h;
       }
@@ -469,7 +482,8 @@ class StructHash {
       case kTVMFFISEqHashKindFreeVar: {
         auto it = bound_.find(obj);
         if (it != bound_.end()) return Combine(layout.key_hash, it->second);
-        if (!map_free_vars_ && !def_region) return Combine(layout.key_hash, reinterpret_cast<uintptr_t>(obj));
+        if (!map_free_vars_ && !def_region)
+          return Combine(layout.key_hash, reinterpret_cast<uintptr_t>(obj));
         uint64_t h = HashFields(obj, layout, def_region);
         uint64_t index = bound_.size() + 1;
         bound_[obj] = index;
@@ -517,7 +531,8 @@ ObjectRef BuildPath(const std::vector<std::pair<AccessKind, Any>>& steps) {
 /*! (lhs, rhs, map_free_vars, skip_tensor_content): the arguments every entry point takes. */
 void CheckArgs(const PackedArgs& args, int expected, const char* func) {
   if (args.size() != expected) {
-    TVM_FFI_THROW(TypeError) << func << ": expects " << expected << " arguments, got " << args.size();
+    TVM_FFI_THROW(TypeError) << func << ": expects " << expected << " arguments, got "
+                             << args.size();
   }
 }
 
@@ -526,7 +541,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def_packed("ffi.StructuralEqual",
                   [](PackedArgs args, Any* rv) {
                     CheckArgs(args, 4, "structural_equal");
-                    StructEqual eq(args[2].cast<bool>(), args[3].cast<bool>(), false, "structural_equal");
+                    StructEqual eq(args[2].cast<bool>(), args[3].cast<bool>(), false,
+                                   "structural_equal");
                     *rv = eq.Equal(args[0].raw(), args[1].raw(), false);
                   })
       .def_packed("ffi.StructuralHash",
@@ -537,7 +553,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
                   })
       .def_packed("ffi.GetFirstStructuralMismatch", [](PackedArgs args, Any* rv) {
         CheckArgs(args, 4, "get_first_structural_mismatch");
-        StructEqual eq(args[2].cast<bool>(), args[3].cast<bool>(), true, "get_first_structural_mismatch");
+        StructEqual eq(args[2].cast<bool>(), args[3].cast<bool>(), true,
+                       "get_first_structural_mismatch");
         if (eq.Equal(args[0].raw(), args[1].raw(), false)) {
           *rv = Any();
           return;

@@ -71,7 +71,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
 int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
   TVM_FFI_SAFE_CALL_BEGIN();
   if (name == nullptr || symbol == nullptr) {
-    TVM_FFI_THROW(ValueError) << "TVMFFIEnvModRegisterSystemLibSymbol: name and symbol must not be NULL";
+    TVM_FFI_THROW(ValueError)
+        << "TVMFFIEnvModRegisterSystemLibSymbol: name and symbol must not be NULL";
   }
   auto* table = tvm::ffi::SymbolTable::Global();
   std::lock_guard<std::mutex> lock(table->mu);

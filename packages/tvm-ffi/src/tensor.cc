@@ -15,7 +15,8 @@ void CheckAdoptable(const DLTensor& t, int32_t require_alignment, int32_t requir
                     const char* func) {
   if (t.ndim < 0) TVM_FFI_THROW(ValueError) << func << ": tensor has negative ndim " << t.ndim;
   if (require_alignment > 0 &&
-      reinterpret_cast<uintptr_t>(static_cast<char*>(t.data) + t.byte_offset) % require_alignment != 0) {
+      reinterpret_cast<uintptr_t>(static_cast<char*>(t.data) + t.byte_offset) % require_alignment !=
+          0) {
     TVM_FFI_THROW(ValueError) << func << ": tensor data is not aligned to " << require_alignment
                               << " bytes";
   }
@@ -102,21 +103,25 @@ Tensor TensorEmpty(Shape shape, DLDataType dtype, DLDevice device) {
   }
   int64_t numel = 1;
   for (int64_t d : shape) {
-    if (d < 0) TVM_FFI_THROW(ValueError) << "ffi.TensorEmpty: argument `shape` has negative dim " << d;
+    if (d < 0)
+      TVM_FFI_THROW(ValueError) << "ffi.TensorEmpty: argument `shape` has negative dim " << d;
     // A product that overflows would allocate a tiny buffer behind a huge shape.
     if (d != 0 && numel > INT64_MAX / d) {
-      TVM_FFI_THROW(MemoryError) << "ffi.TensorEmpty: argument `shape` has too many elements to allocate";
+      TVM_FFI_THROW(MemoryError)
+          << "ffi.TensorEmpty: argument `shape` has too many elements to allocate";
     }
     numel *= d;
   }
   size_t item = details::DataTypeBytes(dtype);
   if (item != 0 && static_cast<size_t>(numel) > (SIZE_MAX - kAllocAlignment) / item) {
-    TVM_FFI_THROW(MemoryError) << "ffi.TensorEmpty: argument `shape` has too many bytes to allocate";
+    TVM_FFI_THROW(MemoryError)
+        << "ffi.TensorEmpty: argument `shape` has too many bytes to allocate";
   }
   size_t nbytes = static_cast<size_t>(numel) * item;
   size_t rounded = (nbytes + kAllocAlignment - 1) / kAllocAlignment * kAllocAlignment;
   void* data = std::aligned_alloc(kAllocAlignment, rounded == 0 ? kAllocAlignment : rounded);
-  if (data == nullptr) TVM_FFI_THROW(MemoryError) << "ffi.TensorEmpty: cannot allocate " << nbytes << " bytes";
+  if (data == nullptr)
+    TVM_FFI_THROW(MemoryError) << "ffi.TensorEmpty: cannot allocate " << nbytes << " bytes";
   ObjectPtr<TensorObj> obj = make_object<TensorObj>();
   obj->shape_storage = shape.ToVector();
   obj->dl_tensor.data = data;
@@ -146,16 +151,16 @@ TVM_FFI_STATIC_INIT_BLOCK({
 
 using namespace tvm::ffi;  // NOLINT
 
-int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment, int32_t require_contiguous,
-                           TVMFFIObjectHandle* out) {
+int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
+                           int32_t require_contiguous, TVMFFIObjectHandle* out) {
   return AdoptDLPack(from, require_alignment, require_contiguous, out, "TVMFFITensorFromDLPack");
 }
 
 int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t require_alignment,
                                     int32_t require_contiguous, TVMFFIObjectHandle* out) {
   if (from != nullptr && from->version.major != DLPACK_MAJOR_VERSION) {
-    TVMFFIErrorSetRaisedFromCStr("ValueError",
-                                 "TVMFFITensorFromDLPackVersioned: unsupported DLPack major version");
+    TVMFFIErrorSetRaisedFromCStr(
+        "ValueError", "TVMFFITensorFromDLPackVersioned: unsupported DLPack major version");
     return -1;
   }
   return AdoptDLPack(from, require_alignment, require_contiguous, out,

@@ -51,13 +51,15 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def_packed("testing.echo",
                   [](PackedArgs args, Any* rv) {
                     if (args.size() != 1) {
-                      TVM_FFI_THROW(TypeError) << "testing.echo: expects 1 argument, got " << args.size();
+                      TVM_FFI_THROW(TypeError)
+                          << "testing.echo: expects 1 argument, got " << args.size();
                     }
                     *rv = args[0];
                   })
       .def_packed("testing.apply",
                   [](PackedArgs args, Any* rv) {
-                    if (args.size() < 1) TVM_FFI_THROW(TypeError) << "testing.apply: expects a function";
+                    if (args.size() < 1)
+                      TVM_FFI_THROW(TypeError) << "testing.apply: expects a function";
                     Function f = args[0].cast<Function>();
                     f.CallPacked(args.data() + 1, args.size() - 1, rv);
                   })
@@ -66,7 +68,8 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def("testing.add_one_i32", [](int32_t x) { return static_cast<int64_t>(x) + 1; })
       .def("testing.id_u8", [](uint8_t x) { return x; })
       .def("testing.test_raise_error", RaiseError)
-      .def("testing.object_use_count", [](ObjectRef obj) { return static_cast<int64_t>(obj.use_count()) - 1; })
+      .def("testing.object_use_count",
+           [](ObjectRef obj) { return static_cast<int64_t>(obj.use_count()) - 1; })
       .def("testing.sleep_ms",
            [](int64_t ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); })
       .def("testing.call_n_times",

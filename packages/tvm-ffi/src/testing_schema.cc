@@ -135,7 +135,9 @@ TVM_FFI_STATIC_INIT_BLOCK({
                  {"tensor", Any(t)}, {"value", Any(int64_t(42))}, {"name", Any(String("test"))}};
            })
       .def("testing.make_dict_with_tensor",
-           [](Tensor t) { return Dict<String, Any>{{"tensor", Any(t)}, {"value", Any(int64_t(42))}}; })
+           [](Tensor t) {
+             return Dict<String, Any>{{"tensor", Any(t)}, {"value", Any(int64_t(42))}};
+           })
       .def("testing.make_empty_array_with_tensor_input", [](Tensor) { return Array<Any>(); })
       .def("testing.make_nested_map_with_tensor",
            [](Tensor t1, Tensor t2) {
@@ -175,7 +177,9 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def("testing.schema_id_dict_str_int", Identity<Dict<String, int64_t>>)
       .def("testing.schema_id_dict_str_str", Identity<Dict<String, String>>)
       .def("testing.schema_id_variant_int_str",
-           [](Any v) { return CheckVariant("testing.schema_id_variant_int_str", std::move(v), false); })
+           [](Any v) {
+             return CheckVariant("testing.schema_id_variant_int_str", std::move(v), false);
+           })
       .def("testing.schema_variant_mix",
            [](Any v) { return CheckVariant("testing.schema_variant_mix", std::move(v), true); })
       .def_packed("testing.schema_packed", [](PackedArgs, Any*) {})

@@ -1,6 +1,8 @@
-// A plugin that touches the C++ API plugins written for apache-tvm-ffi commonly use (test_cpp_compat_headers.py).
-#include <tvm/ffi/tvm_ffi.h>
+// A plugin that touches the C++ API plugins written for apache-tvm-ffi commonly use
+// (test_cpp_compat_headers.py).
 #include <tvm/ffi/extra/module.h>
+#include <tvm/ffi/tvm_ffi.h>
+
 #include <string>
 namespace ffi = tvm::ffi;
 int64_t UseAny(ffi::Any a, ffi::AnyView v) {
@@ -31,11 +33,13 @@ ffi::Map<ffi::String, int64_t> UseMap(ffi::Map<ffi::String, int64_t> m) {
 ffi::Shape UseShape(ffi::Shape s) { return ffi::Shape({s.size() > 0 ? s[0] : 0, s.Product()}); }
 int64_t UseTensor(ffi::Tensor t) {
   ffi::ShapeView sh = t.shape();
-  return sh[0] + t.stride(0) + t.size(-1) + t.dim() + (t.IsContiguous() ? 1 : 0) + static_cast<int64_t>(t.byte_offset()) + t.strides()[0];
+  return sh[0] + t.stride(0) + t.size(-1) + t.dim() + (t.IsContiguous() ? 1 : 0) +
+         static_cast<int64_t>(t.byte_offset()) + t.strides()[0];
 }
 ffi::Optional<ffi::String> UseOptional(ffi::Optional<ffi::String> s) { return s; }
 ffi::Function UseFunction() {
-  return ffi::Function::FromPacked([](ffi::PackedArgs args, ffi::Any* rv) { *rv = args[0].cast<int64_t>() + 1; });
+  return ffi::Function::FromPacked(
+      [](ffi::PackedArgs args, ffi::Any* rv) { *rv = args[0].cast<int64_t>() + 1; });
 }
 int64_t CallGlobal(ffi::String name) {
   ffi::Function f = ffi::Function::GetGlobalRequired(name);

@@ -1,4 +1,5 @@
-/* A tvm-ffi plugin in plain C: only tvm_ffi/c_api.h, no C++ layer, loaded with tvm_ffi.load_module. */
+/* A tvm-ffi plugin in plain C: only tvm_ffi/c_api.h, no C++ layer, loaded with tvm_ffi.load_module.
+ */
 #include <stdio.h>
 #include <tvm_ffi/c_api.h>
 
@@ -62,8 +63,10 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_gcd(void* self, const TVMFFIAny* args, int32_t 
   int64_t a, b;
   (void)self;
   if (expect_num_args("gcd", num_args, 2) != 0) return -1;
-  if (args[0].type_index != kTVMFFIInt) return raise_error("TypeError", "gcd: argument `a` must be an int");
-  if (args[1].type_index != kTVMFFIInt) return raise_error("TypeError", "gcd: argument `b` must be an int");
+  if (args[0].type_index != kTVMFFIInt)
+    return raise_error("TypeError", "gcd: argument `a` must be an int");
+  if (args[1].type_index != kTVMFFIInt)
+    return raise_error("TypeError", "gcd: argument `b` must be an int");
   a = args[0].v_int64 < 0 ? -args[0].v_int64 : args[0].v_int64;
   b = args[1].v_int64 < 0 ? -args[1].v_int64 : args[1].v_int64;
   while (b != 0) {

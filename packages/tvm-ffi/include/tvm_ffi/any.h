@@ -86,21 +86,32 @@ inline bool GetStringView(const TVMFFIAny* v, bool want_bytes, std::string_view*
 /*! Name of the kind an Any holds, for error messages ("int", "str", "ffi.Array", ...). */
 inline std::string AnyTypeName(const TVMFFIAny* v) {
   switch (v->type_index) {
-    case kTVMFFINone: return "None";
-    case kTVMFFIInt: return "int";
-    case kTVMFFIBool: return "bool";
-    case kTVMFFIFloat: return "float";
-    case kTVMFFIOpaquePtr: return "void*";
-    case kTVMFFIDataType: return "dtype";
-    case kTVMFFIDevice: return "Device";
-    case kTVMFFIDLTensorPtr: return "DLTensor*";
+    case kTVMFFINone:
+      return "None";
+    case kTVMFFIInt:
+      return "int";
+    case kTVMFFIBool:
+      return "bool";
+    case kTVMFFIFloat:
+      return "float";
+    case kTVMFFIOpaquePtr:
+      return "void*";
+    case kTVMFFIDataType:
+      return "dtype";
+    case kTVMFFIDevice:
+      return "Device";
+    case kTVMFFIDLTensorPtr:
+      return "DLTensor*";
     case kTVMFFIRawStr:
     case kTVMFFISmallStr:
-    case kTVMFFIStr: return "str";
+    case kTVMFFIStr:
+      return "str";
     case kTVMFFIByteArrayPtr:
     case kTVMFFISmallBytes:
-    case kTVMFFIBytes: return "bytes";
-    default: break;
+    case kTVMFFIBytes:
+      return "bytes";
+    default:
+      break;
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(v->type_index);
   if (info == nullptr) return "<unknown type index " + std::to_string(v->type_index) + ">";
@@ -298,7 +309,8 @@ struct TypeTraits<Int, std::enable_if_t<std::is_integral_v<Int> && !std::is_same
   }
   /*! Names Int and its range in errors, e.g. "an int32 in [-2147483648, 2147483647]". */
   static std::string RangeStr() {
-    std::string name = std::string(std::is_signed_v<Int> ? "an int" : "a uint") + std::to_string(8 * sizeof(Int));
+    std::string name =
+        std::string(std::is_signed_v<Int> ? "an int" : "a uint") + std::to_string(8 * sizeof(Int));
     return name + " in [" + std::to_string(+std::numeric_limits<Int>::min()) + ", " +
            std::to_string(+std::numeric_limits<Int>::max()) + "]";
   }
@@ -486,8 +498,9 @@ struct ObjectRefTraitsBase {
 };
 
 template <typename Ref>
-struct TypeTraits<Ref, std::enable_if_t<std::is_base_of_v<ObjectRef, Ref> &&
-                                        !Ref::_custom_type_traits>> : ObjectRefTraitsBase<Ref> {};
+struct TypeTraits<Ref,
+                  std::enable_if_t<std::is_base_of_v<ObjectRef, Ref> && !Ref::_custom_type_traits>>
+    : ObjectRefTraitsBase<Ref> {};
 
 }  // namespace ffi
 }  // namespace tvm

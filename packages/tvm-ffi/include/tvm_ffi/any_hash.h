@@ -14,9 +14,12 @@ namespace tvm {
 namespace ffi {
 namespace details {
 
-inline bool IsNumberIndex(int32_t t) { return t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFIFloat; }
+inline bool IsNumberIndex(int32_t t) {
+  return t == kTVMFFIInt || t == kTVMFFIBool || t == kTVMFFIFloat;
+}
 
-/*! A float holding an exact int64 value is that int as a key: 1.0 is 1, -0.0 is 0 (as in Python). */
+/*! A float holding an exact int64 value is that int as a key: 1.0 is 1, -0.0 is 0 (as in Python).
+ */
 inline bool FloatAsInt(double d, int64_t* out) {
   // Every integral double in [-2^63, 2^63) converts exactly; NaN fails the range test.
   if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return false;
@@ -36,9 +39,11 @@ inline uint64_t FloatBits(double d) {
 inline bool NumberEqual(const TVMFFIAny* x, const TVMFFIAny* y) {
   bool xf = x->type_index == kTVMFFIFloat, yf = y->type_index == kTVMFFIFloat;
   if (!xf && !yf) return x->v_int64 == y->v_int64;
-  if (xf && yf) return x->v_float64 == y->v_float64 || FloatBits(x->v_float64) == FloatBits(y->v_float64);
+  if (xf && yf)
+    return x->v_float64 == y->v_float64 || FloatBits(x->v_float64) == FloatBits(y->v_float64);
   int64_t as_int;
-  return FloatAsInt(xf ? x->v_float64 : y->v_float64, &as_int) && as_int == (xf ? y->v_int64 : x->v_int64);
+  return FloatAsInt(xf ? x->v_float64 : y->v_float64, &as_int) &&
+         as_int == (xf ? y->v_int64 : x->v_int64);
 }
 
 inline size_t HashInt(int64_t v) { return std::hash<int64_t>()(v); }
@@ -87,7 +92,8 @@ struct AnyHash {
       }
       case kTVMFFIFunction: {
         const TVMFFIFunctionCell* cell = TVMFFIFunctionGetCell(v->v_obj);
-        return std::hash<const void*>()(cell->self) ^ std::hash<const void*>()(reinterpret_cast<const void*>(cell->safe_call));
+        return std::hash<const void*>()(cell->self) ^
+               std::hash<const void*>()(reinterpret_cast<const void*>(cell->safe_call));
       }
       case kTVMFFIOpaquePyObject:
         return std::hash<const void*>()(TVMFFIOpaqueObjectGetCell(v->v_obj)->handle);

@@ -92,9 +92,13 @@ class Array : public ObjectRef {
     using reference = T;
     explicit iterator(const Any* p) : p_(p) {}
     T operator*() const { return p_->template cast<T>(); }
-    iterator& operator++() { ++p_; return *this; }
+    iterator& operator++() {
+      ++p_;
+      return *this;
+    }
     bool operator==(const iterator& o) const { return p_ == o.p_; }
     bool operator!=(const iterator& o) const { return p_ != o.p_; }
+
    private:
     const Any* p_;
   };
@@ -126,7 +130,8 @@ std::optional<SeqRef> SeqTryCast(const TVMFFIAny* v, int32_t primary) {
     return ObjectRefAccess::FromPtr<SeqRef>(ObjectUnsafe::FromBorrowedHeader<Object>(v->v_obj));
   }
   const Any* items = reinterpret_cast<const Any*>(cell->data);
-  return SeqRef(ObjectPtr<Object>(make_object<SeqObj>(std::vector<Any>(items, items + cell->size))));
+  return SeqRef(
+      ObjectPtr<Object>(make_object<SeqObj>(std::vector<Any>(items, items + cell->size))));
 }
 }  // namespace details
 

@@ -30,10 +30,11 @@
  * The body becomes a static function run by a static initializer: the argument form just
  * places its braces after the function's head.
  */
-#define TVM_FFI_STATIC_INIT_BLOCK(...) \
-  TVM_FFI_STATIC_INIT_BLOCK_DEF_(TVM_FFI_STR_CONCAT(__tvm_ffi_static_init_fn_, __COUNTER__)) __VA_ARGS__
-#define TVM_FFI_STATIC_INIT_BLOCK_DEF_(FnName)                                     \
-  static void FnName();                                                          \
+#define TVM_FFI_STATIC_INIT_BLOCK(...)                                                       \
+  TVM_FFI_STATIC_INIT_BLOCK_DEF_(TVM_FFI_STR_CONCAT(__tvm_ffi_static_init_fn_, __COUNTER__)) \
+  __VA_ARGS__
+#define TVM_FFI_STATIC_INIT_BLOCK_DEF_(FnName)                                        \
+  static void FnName();                                                               \
   [[maybe_unused]] static const int TVM_FFI_STR_CONCAT(FnName, _reg) = (FnName(), 0); \
   static void FnName()
 

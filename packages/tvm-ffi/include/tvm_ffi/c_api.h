@@ -48,10 +48,10 @@ typedef enum {
   kTVMFFIDataType = 5,
   kTVMFFIDevice = 6,
   kTVMFFIDLTensorPtr = 7,
-  kTVMFFIRawStr = 8,        /* borrowed NUL-terminated const char* (arguments only) */
-  kTVMFFIByteArrayPtr = 9,  /* borrowed TVMFFIByteArray* (arguments only) */
-  kTVMFFISmallStr = 10,     /* up to 7 UTF-8 bytes inline in v_bytes, NUL-terminated */
-  kTVMFFISmallBytes = 11,   /* up to 7 bytes inline in v_bytes */
+  kTVMFFIRawStr = 8,       /* borrowed NUL-terminated const char* (arguments only) */
+  kTVMFFIByteArrayPtr = 9, /* borrowed TVMFFIByteArray* (arguments only) */
+  kTVMFFISmallStr = 10,    /* up to 7 UTF-8 bytes inline in v_bytes, NUL-terminated */
+  kTVMFFISmallBytes = 11,  /* up to 7 bytes inline in v_bytes */
   kTVMFFIStaticObjectBegin = 64,
   /* Built-in objects: v_obj points at a TVMFFIObject header. */
   kTVMFFIObject = 64,
@@ -197,7 +197,7 @@ TVM_FFI_DLL int TVMFFIFunctionListGlobalNames(TVMFFIObjectHandle* out);
 /* C++: tvm_ffi/function.h already emits the tag in every translation unit that includes it. */
 #define TVM_FFI_LIBRARY_ABI_TAG() static_assert(true, "")
 #else
-#define TVM_FFI_LIBRARY_ABI_TAG()                                          \
+#define TVM_FFI_LIBRARY_ABI_TAG()                                         \
   TVM_FFI_DLL_EXPORT TVM_FFI_WEAK const uint32_t __tvm_ffi__abi_version = \
       (uint32_t)((TVM_FFI_ABI_VERSION_MAJOR << 16) | TVM_FFI_ABI_VERSION_MINOR)
 #endif
@@ -292,9 +292,7 @@ typedef struct {
   int32_t field_static_type_index;
 } TVMFFIFieldInfo;
 
-typedef enum {
-  kTVMFFIMethodFlagBitMaskStatic = 1
-} TVMFFIMethodFlagBitMask;
+typedef enum { kTVMFFIMethodFlagBitMaskStatic = 1 } TVMFFIMethodFlagBitMask;
 
 typedef struct {
   TVMFFIByteArray name;
@@ -321,8 +319,7 @@ typedef struct TVMFFITypeInfo {
  * time; the same key again returns the same index. Returns -1 with an error raised on failure.
  */
 TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
-                                              int32_t static_type_index,
-                                              int32_t parent_type_index);
+                                              int32_t static_type_index, int32_t parent_type_index);
 /* 0 and *out_tindex set, or -1 with a KeyError raised when the key is unknown. */
 TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex);
 /* The type's entry, valid for the life of the process (lock-free); NULL when no type has

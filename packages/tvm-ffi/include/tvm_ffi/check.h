@@ -1,4 +1,5 @@
-// Check macros in apache-tvm-ffi's spelling: TVM_FFI_CHECK_EQ(x, y, Kind), TVM_FFI_ICHECK_LT(x, y), ...
+// Check macros in apache-tvm-ffi's spelling: TVM_FFI_CHECK_EQ(x, y, Kind), TVM_FFI_ICHECK_LT(x, y),
+// ...
 #ifndef TVM_FFI_CHECK_H_
 #define TVM_FFI_CHECK_H_
 
@@ -18,13 +19,13 @@ namespace details {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #endif
-#define TVM_FFI_DEFINE_CHECK_FUNC_(Name, Op)                                   \
-  template <typename X, typename Y>                                           \
-  std::optional<std::string> CheckFailed##Name(const X& x, const Y& y) {      \
-    if (x Op y) return std::nullopt;                                          \
-    std::ostringstream os;                                                    \
-    os << " (" << x << " vs. " << y << ")";                                   \
-    return os.str();                                                          \
+#define TVM_FFI_DEFINE_CHECK_FUNC_(Name, Op)                             \
+  template <typename X, typename Y>                                      \
+  std::optional<std::string> CheckFailed##Name(const X& x, const Y& y) { \
+    if (x Op y) return std::nullopt;                                     \
+    std::ostringstream os;                                               \
+    os << " (" << x << " vs. " << y << ")";                              \
+    return os.str();                                                     \
   }
 TVM_FFI_DEFINE_CHECK_FUNC_(_EQ, ==)
 TVM_FFI_DEFINE_CHECK_FUNC_(_NE, !=)
@@ -41,8 +42,8 @@ TVM_FFI_DEFINE_CHECK_FUNC_(_GE, >=)
 }  // namespace ffi
 }  // namespace tvm
 
-#define TVM_FFI_CHECK_BINARY_OP(Name, Op, x, y, ErrorKind)                                 \
-  if (auto __tvm_ffi_check_msg = ::tvm::ffi::details::CheckFailed##Name((x), (y)))        \
+#define TVM_FFI_CHECK_BINARY_OP(Name, Op, x, y, ErrorKind)                         \
+  if (auto __tvm_ffi_check_msg = ::tvm::ffi::details::CheckFailed##Name((x), (y))) \
   TVM_FFI_THROW(ErrorKind) << "Check failed: " #x " " #Op " " #y << *__tvm_ffi_check_msg << ": "
 
 #define TVM_FFI_CHECK_EQ(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_EQ, ==, x, y, ErrorKind)
@@ -74,13 +75,20 @@ TVM_FFI_DEFINE_CHECK_FUNC_(_GE, >=)
 #define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
 #else
 // `while (false)` keeps the operands compiled (so they stay valid code) but never run.
-#define TVM_FFI_DCHECK(x) while (false) TVM_FFI_ICHECK(x)
-#define TVM_FFI_DCHECK_EQ(x, y) while (false) TVM_FFI_ICHECK_EQ(x, y)
-#define TVM_FFI_DCHECK_NE(x, y) while (false) TVM_FFI_ICHECK_NE(x, y)
-#define TVM_FFI_DCHECK_LT(x, y) while (false) TVM_FFI_ICHECK_LT(x, y)
-#define TVM_FFI_DCHECK_LE(x, y) while (false) TVM_FFI_ICHECK_LE(x, y)
-#define TVM_FFI_DCHECK_GT(x, y) while (false) TVM_FFI_ICHECK_GT(x, y)
-#define TVM_FFI_DCHECK_GE(x, y) while (false) TVM_FFI_ICHECK_GE(x, y)
+#define TVM_FFI_DCHECK(x) \
+  while (false) TVM_FFI_ICHECK(x)
+#define TVM_FFI_DCHECK_EQ(x, y) \
+  while (false) TVM_FFI_ICHECK_EQ(x, y)
+#define TVM_FFI_DCHECK_NE(x, y) \
+  while (false) TVM_FFI_ICHECK_NE(x, y)
+#define TVM_FFI_DCHECK_LT(x, y) \
+  while (false) TVM_FFI_ICHECK_LT(x, y)
+#define TVM_FFI_DCHECK_LE(x, y) \
+  while (false) TVM_FFI_ICHECK_LE(x, y)
+#define TVM_FFI_DCHECK_GT(x, y) \
+  while (false) TVM_FFI_ICHECK_GT(x, y)
+#define TVM_FFI_DCHECK_GE(x, y) \
+  while (false) TVM_FFI_ICHECK_GE(x, y)
 #define TVM_FFI_DCHECK_NOTNULL(x) (x)
 #endif
 

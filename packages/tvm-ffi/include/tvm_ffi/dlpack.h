@@ -115,10 +115,13 @@ typedef int (*DLPackManagedTensorAllocator)(DLTensor* prototype, DLManagedTensor
                                             void* error_ctx,
                                             void (*set_error)(void* error_ctx, const char* kind,
                                                               const char* message));
-typedef int (*DLPackManagedTensorFromPyObjectNoSync)(void* py_object, DLManagedTensorVersioned** out);
-typedef int (*DLPackManagedTensorToPyObjectNoSync)(DLManagedTensorVersioned* tensor, void** out_py_object);
+typedef int (*DLPackManagedTensorFromPyObjectNoSync)(void* py_object,
+                                                     DLManagedTensorVersioned** out);
+typedef int (*DLPackManagedTensorToPyObjectNoSync)(DLManagedTensorVersioned* tensor,
+                                                   void** out_py_object);
 typedef int (*DLPackDLTensorFromPyObjectNoSync)(void* py_object, DLTensor* out);
-typedef int (*DLPackCurrentWorkStream)(DLDeviceType device_type, int32_t device_id, void** out_stream);
+typedef int (*DLPackCurrentWorkStream)(DLDeviceType device_type, int32_t device_id,
+                                       void** out_stream);
 
 typedef struct DLPackExchangeAPI {
   DLPackExchangeAPIHeader header;

@@ -9,8 +9,8 @@
 #include <cxxabi.h>
 #endif
 #include <new>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace tvm {
@@ -54,7 +54,8 @@ class ErrorObj : public Object {
 class Error : public ObjectRef, public std::exception {
  public:
   Error(std::string kind, std::string message, std::string backtrace)
-      : ObjectRef(make_object<ErrorObj>(std::move(kind), std::move(message), std::move(backtrace))) {}
+      : ObjectRef(
+            make_object<ErrorObj>(std::move(kind), std::move(message), std::move(backtrace))) {}
   explicit Error(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
 
   const std::string& kind() const { return get()->kind; }
@@ -156,8 +157,8 @@ template <typename T>
 [[noreturn]] void ThrowCastErrorFor(const TVMFFIAny* value) {
   if constexpr (HasIntRange<T>::value) {
     if (IsIntOutOfRange<T>(value)) {
-      TVM_FFI_THROW(OverflowError) << "Cannot convert int " << value->v_int64 << " to "
-                                   << TypeTraits<T>::RangeStr();
+      TVM_FFI_THROW(OverflowError)
+          << "Cannot convert int " << value->v_int64 << " to " << TypeTraits<T>::RangeStr();
     }
   }
   ThrowCastError(value, TypeTraits<T>::TypeStr());
@@ -175,9 +176,11 @@ class EnvErrorAlreadySet : public Error {
 };
 
 // Messages read as apache-tvm-ffi's: "Check failed: (cond) is false: <streamed text>".
-#define TVM_FFI_CHECK(cond, ErrorKind) \
-  if (TVM_FFI_UNLIKELY(!(cond)))       \
-  TVM_FFI_THROW(ErrorKind) << "Check failed: (" #cond ") is false: "
+#define TVM_FFI_CHECK(cond, ErrorKind)                \
+  if (TVM_FFI_UNLIKELY(!(cond)))                      \
+  TVM_FFI_THROW(ErrorKind) << "Check failed: (" #cond \
+                              ") is "                 \
+                              "false: "
 #define TVM_FFI_ICHECK(cond) TVM_FFI_CHECK(cond, InternalError)
 
 /*
@@ -195,11 +198,11 @@ class EnvErrorAlreadySet : public Error {
 
 /*! Wraps the body of an extern "C" function: converts C++ exceptions to a raised error. */
 #define TVM_FFI_SAFE_CALL_BEGIN() try {
-#define TVM_FFI_SAFE_CALL_END()                                               \
-  return 0;                                                                    \
-  }                                                                            \
-  TVM_FFI_SAFE_CALL_RETHROW_FORCED_UNWIND_                                     \
-  catch (...) {                                                                \
+#define TVM_FFI_SAFE_CALL_END()                                                   \
+  return 0;                                                                       \
+  }                                                                               \
+  TVM_FFI_SAFE_CALL_RETHROW_FORCED_UNWIND_                                        \
+  catch (...) {                                                                   \
     return ::tvm::ffi::details::SetRaisedFromException(std::current_exception()); \
   }
 

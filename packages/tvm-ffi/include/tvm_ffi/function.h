@@ -104,8 +104,8 @@ std::string TypeStrOf() {
 template <typename R, typename Tuple, size_t... I>
 std::string SignatureOf(const std::string& name, std::index_sequence<I...>) {
   std::string out = name + "(";
-  ((out += (I == 0 ? "" : ", ") + std::to_string(I) + ": " +
-           TypeStrOf<std::tuple_element_t<I, Tuple>>()),
+  ((out +=
+    (I == 0 ? "" : ", ") + std::to_string(I) + ": " + TypeStrOf<std::tuple_element_t<I, Tuple>>()),
    ...);
   return out + ") -> " + TypeStrOf<R>();
 }
@@ -124,9 +124,9 @@ T CastArg(const AnyView& arg, int index, const std::string& name) {
   if (TVM_FFI_UNLIKELY(!out.has_value())) {
     if constexpr (HasIntRange<T>::value) {
       if (IsIntOutOfRange<T>(arg.raw())) {
-        TVM_FFI_THROW(OverflowError) << "Argument #" << index << " out of range when calling: `"
-                                     << Signature<F>(name) << "`. Expected "
-                                     << TypeTraits<T>::RangeStr() << " but got " << arg.raw()->v_int64;
+        TVM_FFI_THROW(OverflowError)
+            << "Argument #" << index << " out of range when calling: `" << Signature<F>(name)
+            << "`. Expected " << TypeTraits<T>::RangeStr() << " but got " << arg.raw()->v_int64;
       }
     }
     TVM_FFI_THROW(TypeError) << "Mismatched type on argument #" << index << " when calling: `"
@@ -171,11 +171,11 @@ class Function : public ObjectRef {
   /*! From a typed callable; arguments are converted with TypeTraits, errors name `name`. */
   template <typename TCallable>
   static Function FromTyped(TCallable callable, std::string name = "<anonymous>") {
-    return FromPacked([callable = std::move(callable), name = std::move(name)](PackedArgs args,
-                                                                               Any* rv) {
-      details::CallTyped(callable, name, args, rv,
-                         std::make_index_sequence<details::FuncTraits<TCallable>::kNumArgs>());
-    });
+    return FromPacked(
+        [callable = std::move(callable), name = std::move(name)](PackedArgs args, Any* rv) {
+          details::CallTyped(callable, name, args, rv,
+                             std::make_index_sequence<details::FuncTraits<TCallable>::kNumArgs>());
+        });
   }
   /*! From a C function pointer with a context freed by deleter. */
   static Function FromCSafeCall(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void*)) {
@@ -204,7 +204,8 @@ class Function : public ObjectRef {
     TVMFFIObjectHandle handle = nullptr;
     if (TVMFFIFunctionGetGlobal(&key, &handle) != 0) throw details::MoveFromRaised();
     if (handle == nullptr) return std::nullopt;
-    return Function(details::ObjectUnsafe::FromOwnedHeader<Object>(static_cast<TVMFFIObject*>(handle)));
+    return Function(
+        details::ObjectUnsafe::FromOwnedHeader<Object>(static_cast<TVMFFIObject*>(handle)));
   }
   /*! The global function `name`; ValueError naming it when none is registered. */
   static Function GetGlobalRequired(const std::string& name) {
@@ -233,7 +234,8 @@ class TypedFunction<R(Args...)> {
  public:
   TypedFunction() = default;
   TypedFunction(Function f) : f_(std::move(f)) {}  // NOLINT
-  template <typename TCallable, typename = std::enable_if_t<std::is_invocable_r_v<R, TCallable, Args...>>>
+  template <typename TCallable,
+            typename = std::enable_if_t<std::is_invocable_r_v<R, TCallable, Args...>>>
   TypedFunction(TCallable callable, std::string name = "<anonymous>")  // NOLINT
       : f_(Function::FromTyped(std::function<R(Args...)>(std::move(callable)), std::move(name))) {}
   R operator()(Args... args) const {
@@ -308,22 +310,22 @@ TVM_FFI_DLL_EXPORT __attribute__((weak, used)) uint32_t __tvm_ffi__abi_version =
  * Exports a typed C++ function from a shared library as `__tvm_ffi_<ExportName>` with the
  * calling convention, plus the library's ABI tag.
  */
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                               \
-  extern "C" {                                                                            \
-  TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args,             \
-                                                int32_t num_args, TVMFFIAny* result) {    \
-    TVM_FFI_SAFE_CALL_BEGIN();                                                            \
-    static const std::string name = #ExportName;                                          \
-    /* A local copy, so a lambda works too (no lambda in decltype before C++20). */       \
-    static const auto fn = Function;                                                      \
-    using FType = std::decay_t<decltype(fn)>;                                             \
-    ::tvm::ffi::details::CallTyped(                                                       \
-        fn, name,                                                                         \
-        ::tvm::ffi::PackedArgs(reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args), \
-        reinterpret_cast<::tvm::ffi::Any*>(result),                                       \
-        std::make_index_sequence<::tvm::ffi::details::FuncTraits<FType>::kNumArgs>());    \
-    TVM_FFI_SAFE_CALL_END();                                                              \
-  }                                                                                       \
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                     \
+  extern "C" {                                                                                  \
+  TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void*, const TVMFFIAny* args, int32_t num_args, \
+                                                TVMFFIAny* result) {                            \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                                  \
+    static const std::string name = #ExportName;                                                \
+    /* A local copy, so a lambda works too (no lambda in decltype before C++20). */             \
+    static const auto fn = Function;                                                            \
+    using FType = std::decay_t<decltype(fn)>;                                                   \
+    ::tvm::ffi::details::CallTyped(                                                             \
+        fn, name,                                                                               \
+        ::tvm::ffi::PackedArgs(reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args),   \
+        reinterpret_cast<::tvm::ffi::Any*>(result),                                             \
+        std::make_index_sequence<::tvm::ffi::details::FuncTraits<FType>::kNumArgs>());          \
+    TVM_FFI_SAFE_CALL_END();                                                                    \
+  }                                                                                             \
   }
 
 /*!
@@ -334,14 +336,14 @@ TVM_FFI_DLL_EXPORT __attribute__((weak, used)) uint32_t __tvm_ffi__abi_version =
 #define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 0
 #endif
 #if TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                          \
-  extern "C" {                                                                            \
-  TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(void*, const TVMFFIAny*, int32_t,    \
-                                                     TVMFFIAny* result) {                 \
-    static const std::string doc = DocString;                                             \
-    TVMFFIByteArray bytes{doc.data(), doc.size()};                                        \
-    return TVMFFIStringFromByteArray(&bytes, result);                                     \
-  }                                                                                       \
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                       \
+  extern "C" {                                                                         \
+  TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(void*, const TVMFFIAny*, int32_t, \
+                                                     TVMFFIAny* result) {              \
+    static const std::string doc = DocString;                                          \
+    TVMFFIByteArray bytes{doc.data(), doc.size()};                                     \
+    return TVMFFIStringFromByteArray(&bytes, result);                                  \
+  }                                                                                    \
   }
 #else
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)

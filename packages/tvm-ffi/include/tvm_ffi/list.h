@@ -41,7 +41,9 @@ class List : public ObjectRef {
   T back() const { return at(static_cast<int64_t>(size()) - 1); }
 
   void Set(int64_t i, T value) { obj()->items[Checked(i, "Set")] = Any(std::move(value)); }
-  void push_back(const T& value) { Change([&](auto& v) { v.emplace_back(Any(value)); }); }
+  void push_back(const T& value) {
+    Change([&](auto& v) { v.emplace_back(Any(value)); });
+  }
   template <typename... Args>
   void emplace_back(Args&&... args) {
     push_back(T(std::forward<Args>(args)...));
@@ -80,8 +82,14 @@ class List : public ObjectRef {
     iterator() = default;
     explicit iterator(const Any* p) : p_(p) {}
     T operator*() const { return p_->template cast<T>(); }
-    iterator& operator++() { ++p_; return *this; }
-    iterator& operator--() { --p_; return *this; }
+    iterator& operator++() {
+      ++p_;
+      return *this;
+    }
+    iterator& operator--() {
+      --p_;
+      return *this;
+    }
     iterator operator+(difference_type n) const { return iterator(p_ + n); }
     iterator operator-(difference_type n) const { return iterator(p_ - n); }
     difference_type operator-(const iterator& o) const { return p_ - o.p_; }

@@ -24,7 +24,8 @@ class MapObj : public Object {
   std::vector<std::pair<Any, Any>> entries;
 
   MapObj() = default;
-  MapObj(const MapObj& other) : Object(), entries(other.entries), slots_(other.slots_), shift_(other.shift_) {}
+  MapObj(const MapObj& other)
+      : Object(), entries(other.entries), slots_(other.slots_), shift_(other.shift_) {}
 
   /*! Read access as apache-tvm-ffi's MapObj gives it: size, and (key, value) pairs in insertion
    *  order. Iterators are invalidated by any change to the map. */
@@ -75,13 +76,15 @@ class MapObj : public Object {
   size_t Probe(const Any& key) const {
     size_t mask = slots_.size() - 1;
     size_t slot = Home(key);
-    while (slots_[slot] != 0 && !AnyEqual()(entries[slots_[slot] - 1].first, key)) slot = (slot + 1) & mask;
+    while (slots_[slot] != 0 && !AnyEqual()(entries[slots_[slot] - 1].first, key))
+      slot = (slot + 1) & mask;
     return slot;
   }
   /*! Where probing for ``key`` starts. Fibonacci hashing (the top bits of hash * 2^64/phi),
    * so that keys in arithmetic progressions (std::hash of an int is the int) spread out. */
   size_t Home(const Any& key) const {
-    return static_cast<size_t>((static_cast<uint64_t>(AnyHash()(key)) * 0x9E3779B97F4A7C15ull) >> shift_);
+    return static_cast<size_t>((static_cast<uint64_t>(AnyHash()(key)) * 0x9E3779B97F4A7C15ull) >>
+                               shift_);
   }
   /*! A table of at least ``min_slots`` slots (a power of two) indexing every entry. */
   void Rehash(size_t min_slots) {
@@ -147,7 +150,8 @@ class Map : public ObjectRef {
   /*! Calls f(key, value) for each entry in insertion order. */
   template <typename F>
   void ForEach(F&& f) const {
-    for (const auto& kv : get()->entries) f(kv.first.template cast<K>(), kv.second.template cast<V>());
+    for (const auto& kv : get()->entries)
+      f(kv.first.template cast<K>(), kv.second.template cast<V>());
   }
   std::vector<std::pair<K, V>> items() const {
     std::vector<std::pair<K, V>> out;

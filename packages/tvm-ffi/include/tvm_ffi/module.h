@@ -55,14 +55,16 @@ class Module : public ObjectRef {
       if (m == other.get()) return true;
       if (std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
       seen.push_back(m);
-      for (const ObjectRef& imp : m->imports) todo.push_back(static_cast<const ModuleObj*>(imp.get()));
+      for (const ObjectRef& imp : m->imports)
+        todo.push_back(static_cast<const ModuleObj*>(imp.get()));
     }
     return false;
   }
   using ContainerType = ModuleObj;
 
  private:
-  Optional<Function> FindInImports(const std::string& name, std::vector<const Object*>* seen) const {
+  Optional<Function> FindInImports(const std::string& name,
+                                   std::vector<const Object*>* seen) const {
     for (const ObjectRef& imp : get()->imports) {
       if (std::find(seen->begin(), seen->end(), imp.get()) != seen->end()) continue;
       seen->push_back(imp.get());

@@ -68,8 +68,8 @@ class Object {
     return static_cast<uint32_t>(__atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED));
   }
   uint32_t weak_use_count() const {
-    return static_cast<uint32_t>(
-        __atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED) >> 32);
+    return static_cast<uint32_t>(__atomic_load_n(&header_.combined_ref_count, __ATOMIC_RELAXED) >>
+                                 32);
   }
 
   static constexpr const char* _type_key = "ffi.Object";
@@ -79,11 +79,16 @@ class Object {
  protected:
   TVMFFIObject header_;
 
-  void IncRef() { __atomic_fetch_add(&header_.combined_ref_count, details::kStrongOne, __ATOMIC_RELAXED); }
+  void IncRef() {
+    __atomic_fetch_add(&header_.combined_ref_count, details::kStrongOne, __ATOMIC_RELAXED);
+  }
   void DecRef() { DecRefHeader(&header_); }
-  void IncWeakRef() { __atomic_fetch_add(&header_.combined_ref_count, details::kWeakOne, __ATOMIC_RELAXED); }
+  void IncWeakRef() {
+    __atomic_fetch_add(&header_.combined_ref_count, details::kWeakOne, __ATOMIC_RELAXED);
+  }
   void DecWeakRef() {
-    uint64_t old = __atomic_fetch_sub(&header_.combined_ref_count, details::kWeakOne, __ATOMIC_ACQ_REL);
+    uint64_t old =
+        __atomic_fetch_sub(&header_.combined_ref_count, details::kWeakOne, __ATOMIC_ACQ_REL);
     if ((old >> 32) == 1) header_.deleter(&header_, kTVMFFIObjectDeleterFlagBitMaskWeak);
   }
   bool TryPromoteWeak() {
@@ -102,7 +107,8 @@ class Object {
   // reference goes to the library, which runs the deleter without recursing without bound
   // (a million-deep Array of Arrays must not overflow the stack).
   static void DecRefHeader(TVMFFIObject* h) {
-    uint64_t old = __atomic_fetch_sub(&h->combined_ref_count, details::kStrongOne, __ATOMIC_RELEASE);
+    uint64_t old =
+        __atomic_fetch_sub(&h->combined_ref_count, details::kStrongOne, __ATOMIC_RELEASE);
     if (static_cast<uint32_t>(old) == 1) {
       __atomic_thread_fence(__ATOMIC_ACQUIRE);
       TVMFFIObjectDestroyUnreferenced(h);
@@ -123,14 +129,14 @@ class Object {
  * Declares the type key and runtime index of an object class registered at first use.
  * Final classes (never subclassed) let casts compare one index instead of the ancestry.
  */
-#define TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, IsFinal)                    \
-  static constexpr const char* _type_key = TypeKey;                                        \
-  static constexpr bool _type_final = IsFinal;                                             \
-  using _type_parent = ParentType;                                                         \
-  static int32_t RuntimeTypeIndex() {                                                      \
-    static int32_t tindex = ::tvm::ffi::details::GetOrAllocTypeIndex(                      \
-        TypeKey, -1, ParentType::RuntimeTypeIndex());                                      \
-    return tindex;                                                                         \
+#define TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, IsFinal)                        \
+  static constexpr const char* _type_key = TypeKey;                                            \
+  static constexpr bool _type_final = IsFinal;                                                 \
+  using _type_parent = ParentType;                                                             \
+  static int32_t RuntimeTypeIndex() {                                                          \
+    static int32_t tindex =                                                                    \
+        ::tvm::ffi::details::GetOrAllocTypeIndex(TypeKey, -1, ParentType::RuntimeTypeIndex()); \
+    return tindex;                                                                             \
   }
 #define TVM_FFI_DECLARE_OBJECT_INFO(TypeKey, TypeName, ParentType) \
   TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, false)
@@ -180,14 +186,23 @@ class ObjectPtr {
  public:
   ObjectPtr() = default;
   ObjectPtr(std::nullptr_t) {}  // NOLINT
-  ObjectPtr(const ObjectPtr& other) : data_(other.data_) { if (data_) data_->IncRef(); }
+  ObjectPtr(const ObjectPtr& other) : data_(other.data_) {
+    if (data_) data_->IncRef();
+  }
   ObjectPtr(ObjectPtr&& other) noexcept : data_(other.data_) { other.data_ = nullptr; }
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
-  ObjectPtr(const ObjectPtr<U>& other) : data_(other.data_) { if (data_) data_->IncRef(); }  // NOLINT
+  ObjectPtr(const ObjectPtr<U>& other) : data_(other.data_) {
+    if (data_) data_->IncRef();
+  }  // NOLINT
   template <typename U, typename = std::enable_if_t<std::is_base_of_v<T, U>>>
-  ObjectPtr(ObjectPtr<U>&& other) : data_(other.data_) { other.data_ = nullptr; }  // NOLINT
+  ObjectPtr(ObjectPtr<U>&& other) : data_(other.data_) {
+    other.data_ = nullptr;
+  }  // NOLINT
   ~ObjectPtr() { reset(); }
-  ObjectPtr& operator=(ObjectPtr other) noexcept { std::swap(data_, other.data_); return *this; }
+  ObjectPtr& operator=(ObjectPtr other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
 
   T* get() const { return data_; }
   T* operator->() const { return data_; }
@@ -227,10 +242,19 @@ template <typename T>
 class WeakObjectPtr {
  public:
   WeakObjectPtr() = default;
-  explicit WeakObjectPtr(const ObjectPtr<T>& strong) : data_(strong.data_) { if (data_) data_->IncWeakRef(); }
-  WeakObjectPtr(const WeakObjectPtr& other) : data_(other.data_) { if (data_) data_->IncWeakRef(); }
-  WeakObjectPtr& operator=(WeakObjectPtr other) { std::swap(data_, other.data_); return *this; }
-  ~WeakObjectPtr() { if (data_) static_cast<Object*>(data_)->DecWeakRef(); }
+  explicit WeakObjectPtr(const ObjectPtr<T>& strong) : data_(strong.data_) {
+    if (data_) data_->IncWeakRef();
+  }
+  WeakObjectPtr(const WeakObjectPtr& other) : data_(other.data_) {
+    if (data_) data_->IncWeakRef();
+  }
+  WeakObjectPtr& operator=(WeakObjectPtr other) {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+  ~WeakObjectPtr() {
+    if (data_) static_cast<Object*>(data_)->DecWeakRef();
+  }
   ObjectPtr<T> lock() const {
     if (data_ && static_cast<Object*>(data_)->TryPromoteWeak()) return ObjectPtr<T>(data_);
     return ObjectPtr<T>();
@@ -333,11 +357,11 @@ struct ObjectRefAccess {
   static ObjectPtr<Object>&& MovePtr(ObjectRef&& ref) { return std::move(ref.data_); }
 };
 
-#define TVM_FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)              \
-  TypeName() = default;                                                                 \
+#define TVM_FFI_DEFINE_OBJECT_REF_METHODS(TypeName, ParentType, ObjectName)                    \
+  TypeName() = default;                                                                        \
   explicit TypeName(::tvm::ffi::ObjectPtr<::tvm::ffi::Object> n) : ParentType(std::move(n)) {} \
   const ObjectName* operator->() const { return static_cast<const ObjectName*>(data_.get()); } \
-  const ObjectName* get() const { return static_cast<const ObjectName*>(data_.get()); } \
+  const ObjectName* get() const { return static_cast<const ObjectName*>(data_.get()); }        \
   using ContainerType = ObjectName;
 
 // apache-tvm-ffi's names for the reference methods. Both allow an empty reference here;

@@ -56,7 +56,7 @@ struct SEqHashKindOf<T, std::void_t<decltype(T::_type_s_eq_hash_kind)>> {
   static constexpr int32_t value = static_cast<int32_t>(T::_type_s_eq_hash_kind);
 };
 template <typename T, typename F>
-int64_t FieldOffset(F T::*field) {
+int64_t FieldOffset(F T::* field) {
   // Offsets are measured from the object header (the Object base subobject).
   alignas(T) static char probe[sizeof(T)];
   T* obj = reinterpret_cast<T*>(probe);
@@ -67,8 +67,8 @@ template <typename T>
 const T* SelfAs(const ObjectRef& self, const char* method) {
   const T* obj = self.as<T>();
   if (obj == nullptr) {
-    TVM_FFI_THROW(TypeError) << "Method `" << method << "` of `" << T::_type_key
-                             << "` called on `" << self.GetTypeKey() << "`";
+    TVM_FFI_THROW(TypeError) << "Method `" << method << "` of `" << T::_type_key << "` called on `"
+                             << self.GetTypeKey() << "`";
   }
   return obj;
 }
@@ -140,7 +140,8 @@ class ObjectDef {
   ObjectDef() : type_index_(T::RuntimeTypeIndex()) {
     if constexpr (details::SEqHashKindOf<T>::value >= 0) {
       TVMFFITypeMetadata meta{{nullptr, 0}, details::SEqHashKindOf<T>::value};
-      if (TVMFFITypeRegisterMetadata(type_index_, &meta) != 0) throw ::tvm::ffi::details::MoveFromRaised();
+      if (TVMFFITypeRegisterMetadata(type_index_, &meta) != 0)
+        throw ::tvm::ffi::details::MoveFromRaised();
     }
     if constexpr (std::is_copy_constructible_v<T>) {
       def_static("__ffi_shallow_copy__", [](ObjectRef self) {
@@ -156,18 +157,18 @@ class ObjectDef {
   template <typename... Args>
   ObjectDef& def(init<Args...> ctor, const char* doc = "") {
     if (!ctor.enabled) return *this;
-    return def_static("__ffi_init__", [](Args... args) {
-      return ObjectRef(make_object<T>(std::forward<Args>(args)...));
-    }, doc);
+    return def_static(
+        "__ffi_init__",
+        [](Args... args) { return ObjectRef(make_object<T>(std::forward<Args>(args)...)); }, doc);
   }
 
   /*! Traits after the field: a doc string, AttachFieldFlag, repr, compare, hash, in any order. */
   template <typename F, typename... Traits>
-  ObjectDef& def_ro(const char* name, F T::*field, Traits... traits) {
+  ObjectDef& def_ro(const char* name, F T::* field, Traits... traits) {
     return AddField(name, field, false, traits...);
   }
   template <typename F, typename... Traits>
-  ObjectDef& def_rw(const char* name, F T::*field, Traits... traits) {
+  ObjectDef& def_rw(const char* name, F T::* field, Traits... traits) {
     return AddField(name, field, true, traits...);
   }
   /*! An instance method: a const member function; argument 0 is the object. */
@@ -177,7 +178,8 @@ class ObjectDef {
     std::string method_name = name;
     Function f = Function::FromTyped(
         [method, method_name](ObjectRef self, Args... args) -> R {
-          return (details::SelfAs<T>(self, method_name.c_str())->*method)(std::forward<Args>(args)...);
+          return (details::SelfAs<T>(self, method_name.c_str())->*method)(
+              std::forward<Args>(args)...);
         },
         full);
     return AddMethod(name, doc, std::move(f), false);
@@ -199,7 +201,7 @@ class ObjectDef {
   static void ApplyTrait(TVMFFIFieldInfo* info, const hash& trait) { trait.Apply(info); }
 
   template <typename F, typename... Traits>
-  ObjectDef& AddField(const char* name, F T::*field, bool writable, Traits... traits) {
+  ObjectDef& AddField(const char* name, F T::* field, bool writable, Traits... traits) {
     TVMFFIFieldInfo info;
     info.name = {name, std::char_traits<char>::length(name)};
     info.doc = {"", 0};
@@ -216,7 +218,8 @@ class ObjectDef {
       info.setter = nullptr;
     }
     info.field_static_type_index = details::FieldStaticTypeIndex<F>();
-    if (TVMFFITypeRegisterField(type_index_, &info) != 0) throw ::tvm::ffi::details::MoveFromRaised();
+    if (TVMFFITypeRegisterField(type_index_, &info) != 0)
+      throw ::tvm::ffi::details::MoveFromRaised();
     return *this;
   }
   ObjectDef& AddMethod(const char* name, const char* doc, Function f, bool is_static) {
@@ -226,7 +229,8 @@ class ObjectDef {
     info.flags = is_static ? kTVMFFIMethodFlagBitMaskStatic : 0;
     AnyView view(f);
     info.method = *view.raw();
-    if (TVMFFITypeRegisterMethod(type_index_, &info) != 0) throw ::tvm::ffi::details::MoveFromRaised();
+    if (TVMFFITypeRegisterMethod(type_index_, &info) != 0)
+      throw ::tvm::ffi::details::MoveFromRaised();
     return *this;
   }
   int32_t type_index_;

@@ -28,7 +28,8 @@ class Shape : public ObjectRef {
   Shape(const std::vector<int64_t>& dims) : Shape(dims.data(), dims.size()) {}  // NOLINT
   Shape(const int64_t* dims, size_t n) {
     ObjectPtr<ShapeObj> obj = make_inplace_array_object<ShapeObj, int64_t>(n);
-    int64_t* dest = reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
+    int64_t* dest =
+        reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
     for (size_t i = 0; i < n; ++i) dest[i] = dims[i];
     obj->cell.data = dest;
     obj->cell.size = n;
@@ -38,7 +39,8 @@ class Shape : public ObjectRef {
   size_t ndim() const { return size(); }
   const int64_t* data() const { return get()->data(); }
   int64_t operator[](size_t i) const {
-    if (i >= size()) TVM_FFI_THROW(IndexError) << "Shape index " << i << " out of range for ndim " << size();
+    if (i >= size())
+      TVM_FFI_THROW(IndexError) << "Shape index " << i << " out of range for ndim " << size();
     return data()[i];
   }
   const int64_t* begin() const { return data(); }
@@ -59,7 +61,8 @@ template <>
 struct TypeTraits<Shape> : ObjectRefTraitsBase<Shape> {
   static std::optional<Shape> TryCastFromAnyView(const TVMFFIAny* v) {
     if (v->type_index == kTVMFFIShape) {
-      return ObjectRefAccess::FromPtr<Shape>(details::ObjectUnsafe::FromBorrowedHeader<Object>(v->v_obj));
+      return ObjectRefAccess::FromPtr<Shape>(
+          details::ObjectUnsafe::FromBorrowedHeader<Object>(v->v_obj));
     }
     if (v->type_index != kTVMFFIArray) return std::nullopt;
     const TVMFFISeqCell* cell = TVMFFIArrayGetCell(v->v_obj);
@@ -78,14 +81,15 @@ class ShapeView {
  public:
   ShapeView() = default;
   ShapeView(const int64_t* data, size_t size) : data_(data), size_(size) {}
-  ShapeView(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}  // NOLINT
+  ShapeView(const Shape& shape) : data_(shape.data()), size_(shape.size()) {}              // NOLINT
   ShapeView(const std::vector<int64_t>& dims) : data_(dims.data()), size_(dims.size()) {}  // NOLINT
   const int64_t* data() const { return data_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   int64_t operator[](size_t i) const { return data_[i]; }
   int64_t at(size_t i) const {
-    if (i >= size_) TVM_FFI_THROW(IndexError) << "ShapeView index " << i << " out of range for size " << size_;
+    if (i >= size_)
+      TVM_FFI_THROW(IndexError) << "ShapeView index " << i << " out of range for size " << size_;
     return data_[i];
   }
   const int64_t* begin() const { return data_; }

@@ -5,8 +5,8 @@
 #include <tvm_ffi/any.h>
 
 #include <cstring>
-#include <string>
 #include <ostream>
+#include <string>
 #include <string_view>
 
 namespace tvm {
@@ -48,9 +48,9 @@ ObjectPtr<T> MakeBytesObj(const char* data, size_t size) {
 class String : public ObjectRef {
  public:
   String() : String(std::string_view()) {}
-  String(const char* s) : String(std::string_view(s)) {}  // NOLINT
+  String(const char* s) : String(std::string_view(s)) {}         // NOLINT
   String(const std::string& s) : String(std::string_view(s)) {}  // NOLINT
-  String(std::string_view s)  // NOLINT
+  String(std::string_view s)                                     // NOLINT
       : ObjectRef(details::MakeBytesObj<StringObj>(s.data(), s.size())) {}
   explicit String(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
 
@@ -61,14 +61,16 @@ class String : public ObjectRef {
   bool empty() const { return size() == 0; }
   std::string_view view() const { return get()->view(); }
   operator std::string() const { return std::string(view()); }  // NOLINT
-  operator std::string_view() const { return view(); }  // NOLINT
+  operator std::string_view() const { return view(); }          // NOLINT
   bool operator==(const String& o) const { return view() == o.view(); }
   bool operator!=(const String& o) const { return view() != o.view(); }
   bool operator==(std::string_view o) const { return view() == o; }
   bool operator==(const char* o) const { return view() == std::string_view(o); }
   bool operator!=(const char* o) const { return view() != std::string_view(o); }
   bool operator<(const String& o) const { return view() < o.view(); }
-  String operator+(const String& o) const { return String(std::string(view()) + std::string(o.view())); }
+  String operator+(const String& o) const {
+    return String(std::string(view()) + std::string(o.view()));
+  }
   const StringObj* get() const { return static_cast<const StringObj*>(data_.get()); }
   const StringObj* operator->() const { return get(); }
 
@@ -80,7 +82,8 @@ class String : public ObjectRef {
 class Bytes : public ObjectRef {
  public:
   Bytes() : Bytes(std::string_view()) {}
-  Bytes(std::string_view s) : ObjectRef(details::MakeBytesObj<BytesObj>(s.data(), s.size())) {}  // NOLINT
+  Bytes(std::string_view s)
+      : ObjectRef(details::MakeBytesObj<BytesObj>(s.data(), s.size())) {}  // NOLINT
   Bytes(const char* data, size_t size) : Bytes(std::string_view(data, size)) {}
   explicit Bytes(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {}
   const char* data() const { return get()->data(); }
@@ -104,9 +107,8 @@ inline void MoveStringToAny(std::string_view s, bool is_bytes, TVMFFIAny* out) {
     if (s.size()) std::memcpy(out->v_bytes, s.data(), s.size());
     return;
   }
-  ObjectPtr<Object> obj =
-      is_bytes ? ObjectPtr<Object>(MakeBytesObj<BytesObj>(s.data(), s.size()))
-               : ObjectPtr<Object>(MakeBytesObj<StringObj>(s.data(), s.size()));
+  ObjectPtr<Object> obj = is_bytes ? ObjectPtr<Object>(MakeBytesObj<BytesObj>(s.data(), s.size()))
+                                   : ObjectPtr<Object>(MakeBytesObj<StringObj>(s.data(), s.size()));
   out->type_index = is_bytes ? kTVMFFIBytes : kTVMFFIStr;
   out->v_obj = ObjectUnsafe::MoveToHeader(std::move(obj));
 }

@@ -35,7 +35,9 @@ class TensorObj : public Object {
 };
 
 namespace details {
-inline size_t DataTypeBytes(DLDataType t) { return (static_cast<size_t>(t.bits) * t.lanes + 7) / 8; }
+inline size_t DataTypeBytes(DLDataType t) {
+  return (static_cast<size_t>(t.bits) * t.lanes + 7) / 8;
+}
 inline bool SameDataType(DLDataType a, DLDataType b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
@@ -43,8 +45,8 @@ inline bool SameDataType(DLDataType a, DLDataType b) {
 inline int64_t NormalizeDim(int64_t idx, int32_t ndim, const char* what) {
   int64_t i = idx >= 0 ? idx : idx + ndim;
   if (i < 0 || i >= ndim) {
-    TVM_FFI_THROW(IndexError) << what << ": dimension " << idx << " out of range for a tensor of ndim "
-                              << ndim;
+    TVM_FFI_THROW(IndexError) << what << ": dimension " << idx
+                              << " out of range for a tensor of ndim " << ndim;
   }
   return i;
 }
@@ -79,7 +81,9 @@ class Tensor : public ObjectRef {
 
   const DLTensor* operator->() const { return &get()->dl_tensor; }
   DLTensor* GetDLTensorPtr() const { return const_cast<DLTensor*>(&get()->dl_tensor); }
-  void* data_ptr() const { return static_cast<char*>(get()->dl_tensor.data) + get()->dl_tensor.byte_offset; }
+  void* data_ptr() const {
+    return static_cast<char*>(get()->dl_tensor.data) + get()->dl_tensor.byte_offset;
+  }
   int32_t ndim() const { return get()->dl_tensor.ndim; }
   int32_t dim() const { return ndim(); }
   /*! A view of the dims, valid while this tensor lives (apache-tvm-ffi's ShapeView). */
@@ -99,7 +103,9 @@ class Tensor : public ObjectRef {
   int64_t size(int64_t idx) const {
     return get()->dl_tensor.shape[details::NormalizeDim(idx, ndim(), "Tensor::size")];
   }
-  int64_t stride(int64_t idx) const { return strides()[details::NormalizeDim(idx, ndim(), "Tensor::stride")]; }
+  int64_t stride(int64_t idx) const {
+    return strides()[details::NormalizeDim(idx, ndim(), "Tensor::stride")];
+  }
   uint64_t byte_offset() const { return get()->dl_tensor.byte_offset; }
   DLDataType dtype() const { return get()->dl_tensor.dtype; }
   DLDevice device() const { return get()->dl_tensor.device; }

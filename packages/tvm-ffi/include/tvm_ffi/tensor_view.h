@@ -1,4 +1,5 @@
-// TensorView: a non-owning view of a DLTensor, what kernels take as arguments (apache-tvm-ffi's name).
+// TensorView: a non-owning view of a DLTensor, what kernels take as arguments (apache-tvm-ffi's
+// name).
 #ifndef TVM_FFI_TENSOR_VIEW_H_
 #define TVM_FFI_TENSOR_VIEW_H_
 
@@ -13,7 +14,6 @@
 namespace tvm {
 namespace ffi {
 
-
 /*!
  * A non-owning view of a tensor: what kernels take as arguments. Copies the DLTensor
  * header; the shape, strides and data stay the caller's and must outlive the view.
@@ -21,7 +21,7 @@ namespace ffi {
 class TensorView {
  public:
   TensorView(const Tensor& tensor) : TensorView(tensor.GetDLTensorPtr()) {}  // NOLINT
-  TensorView(const DLTensor* tensor) : tensor_(*tensor) {  // NOLINT
+  TensorView(const DLTensor* tensor) : tensor_(*tensor) {                    // NOLINT
     if (tensor_.strides == nullptr) {
       strides_storage_ = details::ContiguousStrides(tensor_.shape, tensor_.ndim);
     }
@@ -81,7 +81,8 @@ struct TypeTraits<TensorView> {
     out->v_ptr = const_cast<DLTensor*>(&view.tensor_);
   }
   static std::optional<TensorView> TryCastFromAnyView(const TVMFFIAny* v) {
-    if (v->type_index == kTVMFFIDLTensorPtr) return TensorView(static_cast<const DLTensor*>(v->v_ptr));
+    if (v->type_index == kTVMFFIDLTensorPtr)
+      return TensorView(static_cast<const DLTensor*>(v->v_ptr));
     if (v->type_index == kTVMFFITensor) return TensorView(TVMFFITensorGetDLTensorPtr(v->v_obj));
     return std::nullopt;
   }

@@ -101,7 +101,8 @@ TVMFFIObject* DictToMap(PyObject* dict) {
   return tvm::ffi::details::ObjectUnsafe::MoveToHeader(std::move(obj));
 }
 
-/*! The Array or Map of a list, tuple or dict; NULL with a Python error (MemoryError when out of memory). */
+/*! The Array or Map of a list, tuple or dict; NULL with a Python error (MemoryError when out of
+ * memory). */
 TVMFFIObject* ContainerToObject(PyObject* obj) {
   // Containers recurse: deep or self-referencing ones end in RecursionError, not a crash.
   if (Py_EnterRecursiveCall(" while converting a container to an FFI value")) return nullptr;
@@ -119,7 +120,8 @@ TVMFFIObject* ContainerToObject(PyObject* obj) {
 
 /*! NumPy's bool scalar has no __index__ but does have __float__: keep it a bool. */
 bool IsNumpyBool(PyTypeObject* tp) {
-  return std::strcmp(tp->tp_name, "numpy.bool") == 0 || std::strcmp(tp->tp_name, "numpy.bool_") == 0;
+  return std::strcmp(tp->tp_name, "numpy.bool") == 0 ||
+         std::strcmp(tp->tp_name, "numpy.bool_") == 0;
 }
 
 /*! Complex numbers (NumPy's too) have __float__ that drops the imaginary part: keep them whole. */
@@ -164,7 +166,8 @@ int IsObjectConvertible(PyObject* obj) {
   return PyObject_IsInstance(obj, object_convertible_class);
 }
 
-/*! The owned handle of obj.asobject(); NULL with TypeError when that is not an initialized Object. */
+/*! The owned handle of obj.asobject(); NULL with TypeError when that is not an initialized Object.
+ */
 TVMFFIObject* ObjectFromConvertible(PyObject* obj) {
   PyObject* as = PyObject_CallMethod(obj, "asobject", nullptr);
   if (as == nullptr) return nullptr;
@@ -187,7 +190,8 @@ int ConvertPlainCopy(PyObject* plain, TVMFFIAny* out, CallTemps* temps) {
   if (plain == nullptr) return -1;
   int ret = Convert(plain, out, nullptr);
   Py_DECREF(plain);
-  if (ret == 0 && temps && tvm::ffi::details::IsObjectIndex(out->type_index)) temps->Own(out->v_obj);
+  if (ret == 0 && temps && tvm::ffi::details::IsObjectIndex(out->type_index))
+    temps->Own(out->v_obj);
   return ret;
 }
 
@@ -216,7 +220,8 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
       SetSmall(out, kTVMFFISmallStr, data, size);
       return 0;
     }
-    // A str's UTF-8 buffer lives as long as the str: pass it without copying when no NUL hides in it.
+    // A str's UTF-8 buffer lives as long as the str: pass it without copying when no NUL hides in
+    // it.
     if (temps && std::memchr(data, 0, size) == nullptr) {
       out->type_index = kTVMFFIRawStr;
       out->v_c_str = data;
@@ -281,11 +286,13 @@ int Convert(PyObject* obj, TVMFFIAny* out, CallTemps* temps) {
   } else if (PyUnicode_Check(obj)) {
     // str subclasses: a dtype converts to a DataType, any other str stays a str.
     PyObject* dtype_cls = ClassForTypeIndex(kTVMFFIDataType);
-    if (PyObject_TypeCheck(obj, reinterpret_cast<PyTypeObject*>(dtype_cls))) return ParseDType(obj, out);
+    if (PyObject_TypeCheck(obj, reinterpret_cast<PyTypeObject*>(dtype_cls)))
+      return ParseDType(obj, out);
     return ConvertPlainCopy(PyUnicode_FromObject(obj), out, temps);
   } else if (PyBytes_Check(obj)) {
     // bytes subclasses (np.bytes_) are bytes.
-    return ConvertPlainCopy(PyBytes_FromStringAndSize(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj)), out, temps);
+    return ConvertPlainCopy(
+        PyBytes_FromStringAndSize(PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj)), out, temps);
   } else if (PyLong_Check(obj)) {
     return IntToAny(obj, out);
   } else if (PyObject_TypeCheck(obj, DeviceType)) {

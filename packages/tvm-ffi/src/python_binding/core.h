@@ -17,8 +17,7 @@ using tvm::ffi::AnyView;
 
 /*! Python face of every FFI object: a strong reference to its header. */
 struct PyFFIObject {
-  PyObject_HEAD
-  TVMFFIObject* handle;
+  PyObject_HEAD TVMFFIObject* handle;
 };
 
 /*! Function adds the vectorcall slot, so calls skip tuple building. */
@@ -29,8 +28,7 @@ struct PyFFIFunction {
 };
 
 struct PyFFIDevice {
-  PyObject_HEAD
-  DLDevice device;
+  PyObject_HEAD DLDevice device;
 };
 
 /*!
@@ -119,7 +117,8 @@ const char* PyTypeName(PyObject* obj);
 // ---- object classes (object.cc) ----
 void RegisterClass(int32_t type_index, PyObject* cls);
 PyObject* ClassForTypeIndex(int32_t type_index);
-/*! Sets a TypeError naming func unless Python objects of `type` may hold a handle of `type_index`. */
+/*! Sets a TypeError naming func unless Python objects of `type` may hold a handle of `type_index`.
+ */
 bool CheckHandleFits(PyTypeObject* type, int32_t type_index, const char* func);
 void SetDTypeClass(PyObject* cls);
 /*! The callables repr/copy/deepcopy/pickle of every Object go through (None: the default). */
@@ -133,11 +132,14 @@ extern PyMethodDef function_extern_methods[];
 /*! The keep_alive_object of a Function over a raw symbol, or NULL (borrowed). */
 PyObject* ExternKeepAliveOf(const TVMFFIObject* function);
 TVMFFIObject* FunctionFromPyCallable(PyObject* callable);
-/*! The Python callable a Function runs, or NULL when its body is not a Python callable (borrowed). */
+/*! The Python callable a Function runs, or NULL when its body is not a Python callable (borrowed).
+ */
 PyObject* PyCallbackOf(const TVMFFIObject* function);
-/*! True when code at addr belongs to tvm-ffi itself (libtvm_ffi, tvm_ffi._core), not to another library. */
+/*! True when code at addr belongs to tvm-ffi itself (libtvm_ffi, tvm_ffi._core), not to another
+ * library. */
 bool IsTvmFfiCode(const void* addr);
-/*! True, with RecursionError set (its message ending in `where`), when this thread's C stack is nearly used up. */
+/*! True, with RecursionError set (its message ending in `where`), when this thread's C stack is
+ * nearly used up. */
 bool CStackNearlyFull(const char* where);
 
 // ---- errors (error.cc) ----
@@ -170,7 +172,8 @@ bool IsDLPackProducer(PyObject* obj);
 bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor);
 
 // ---- the cyclic GC (gc.cc) ----
-/*! tp_traverse for a wrapper holding `handle`: visits the Python objects only it holds through it. */
+/*! tp_traverse for a wrapper holding `handle`: visits the Python objects only it holds through it.
+ */
 int TraverseHandle(const TVMFFIObject* handle, visitproc visit, void* arg);
 
 // ---- py_class objects (dyn_object.cc) ----
@@ -199,7 +202,8 @@ inline bool PythonAlive() {
 class GILGuard {
  public:
   GILGuard() {
-    if (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) && PyGILState_Check()) return;
+    if (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) && PyGILState_Check())
+      return;
     Acquire();
   }
   ~GILGuard() {
@@ -211,7 +215,8 @@ class GILGuard {
   bool ok() const { return state_ != kRefused; }
   /*! For destructors: ok(), and the interpreter not finalising (its objects may be gone). */
   bool can_release() const {
-    return ok() && (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) || PythonAlive());
+    return ok() &&
+           (TVM_FFI_LIKELY(!shutting_down.load(std::memory_order_acquire)) || PythonAlive());
   }
 
   /*! Set once an atexit hook ran (BeginShutdown). */
@@ -225,7 +230,8 @@ class GILGuard {
   PyGILState_STATE gstate_{};
 };
 
-/*! Called at interpreter exit (atexit): no thread takes the GIL from now on; waits for those inside. */
+/*! Called at interpreter exit (atexit): no thread takes the GIL from now on; waits for those
+ * inside. */
 void BeginShutdown();
 
 /*! A new object of class T as an owned handle; NULL with MemoryError set when out of memory. */
@@ -239,7 +245,6 @@ TVMFFIObject* NewObjectHandle(Args&&... args) {
     return nullptr;
   }
 }
-
 
 }  // namespace tvm_ffi_py
 

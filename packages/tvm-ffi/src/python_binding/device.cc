@@ -8,11 +8,21 @@ struct DeviceName {
   int code;
   const char* name;
 };
-const DeviceName kDeviceNames[] = {
-    {kDLCPU, "cpu"},       {kDLCUDA, "cuda"},      {kDLCUDAHost, "cuda_host"}, {kDLOpenCL, "opencl"},
-    {kDLVulkan, "vulkan"}, {kDLMetal, "metal"},    {kDLVPI, "vpi"},            {kDLROCM, "rocm"},
-    {kDLROCMHost, "rocm_host"}, {kDLExtDev, "ext_dev"}, {kDLCUDAManaged, "cuda_managed"},
-    {kDLOneAPI, "oneapi"}, {kDLWebGPU, "webgpu"},  {kDLHexagon, "hexagon"},    {kDLMAIA, "maia"}};
+const DeviceName kDeviceNames[] = {{kDLCPU, "cpu"},
+                                   {kDLCUDA, "cuda"},
+                                   {kDLCUDAHost, "cuda_host"},
+                                   {kDLOpenCL, "opencl"},
+                                   {kDLVulkan, "vulkan"},
+                                   {kDLMetal, "metal"},
+                                   {kDLVPI, "vpi"},
+                                   {kDLROCM, "rocm"},
+                                   {kDLROCMHost, "rocm_host"},
+                                   {kDLExtDev, "ext_dev"},
+                                   {kDLCUDAManaged, "cuda_managed"},
+                                   {kDLOneAPI, "oneapi"},
+                                   {kDLWebGPU, "webgpu"},
+                                   {kDLHexagon, "hexagon"},
+                                   {kDLMAIA, "maia"}};
 
 const char* NameOf(int code) {
   for (const auto& d : kDeviceNames) {
@@ -23,10 +33,12 @@ const char* NameOf(int code) {
 
 DLDevice& Dev(PyObject* self) { return reinterpret_cast<PyFFIDevice*>(self)->device; }
 
-/*! Reads an int argument of Device(...) into an int32; -1 with a TypeError/OverflowError naming it. */
+/*! Reads an int argument of Device(...) into an int32; -1 with a TypeError/OverflowError naming it.
+ */
 int ArgToInt(PyObject* value, const char* name, int* out) {
   if (!PyIndex_Check(value)) {
-    SetError(PyExc_TypeError, "Device: argument `%s` must be an int, got %s", name, Py_TYPE(value)->tp_name);
+    SetError(PyExc_TypeError, "Device: argument `%s` must be an int, got %s", name,
+             Py_TYPE(value)->tp_name);
     return -1;
   }
   int overflow = 0;
@@ -46,7 +58,8 @@ int ArgToInt(PyObject* value, const char* name, int* out) {
 PyObject* Device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   static const char* kwlist[] = {"device_type", "device_id", nullptr};
   PyObject *type_arg = nullptr, *id_arg = nullptr;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Device", const_cast<char**>(kwlist), &type_arg, &id_arg)) {
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Device", const_cast<char**>(kwlist),
+                                   &type_arg, &id_arg)) {
     return nullptr;
   }
   int device_type = 0, device_id = 0;
@@ -66,7 +79,8 @@ PyObject* Device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
 PyObject* Device_repr(PyObject* self) {
   const char* name = NameOf(Dev(self).device_type);
   if (name) return PyUnicode_FromFormat("device(type='%s', index=%d)", name, Dev(self).device_id);
-  return PyUnicode_FromFormat("device(type=%d, index=%d)", Dev(self).device_type, Dev(self).device_id);
+  return PyUnicode_FromFormat("device(type=%d, index=%d)", Dev(self).device_type,
+                              Dev(self).device_id);
 }
 
 PyObject* Device_str(PyObject* self) {
@@ -76,8 +90,10 @@ PyObject* Device_str(PyObject* self) {
 }
 
 PyObject* Device_richcompare(PyObject* self, PyObject* other, int op) {
-  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, DeviceType)) Py_RETURN_NOTIMPLEMENTED;
-  bool same = Dev(self).device_type == Dev(other).device_type && Dev(self).device_id == Dev(other).device_id;
+  if ((op != Py_EQ && op != Py_NE) || !PyObject_TypeCheck(other, DeviceType))
+    Py_RETURN_NOTIMPLEMENTED;
+  bool same = Dev(self).device_type == Dev(other).device_type &&
+              Dev(self).device_id == Dev(other).device_id;
   return PyBool_FromLong(op == Py_EQ ? same : !same);
 }
 

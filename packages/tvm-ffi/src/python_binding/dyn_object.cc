@@ -27,9 +27,11 @@ void DynObjectDeleter(TVMFFIObject* self, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) std::free(obj);
 }
 
-/*! A new object of type_index with num_slots None slots: one strong reference; NULL when out of memory. */
+/*! A new object of type_index with num_slots None slots: one strong reference; NULL when out of
+ * memory. */
 DynObject* NewDynObject(int32_t type_index, int64_t num_slots) {
-  size_t bytes = kSlotsOffset + sizeof(TVMFFIAny) * static_cast<size_t>(num_slots > 0 ? num_slots : 1);
+  size_t bytes =
+      kSlotsOffset + sizeof(TVMFFIAny) * static_cast<size_t>(num_slots > 0 ? num_slots : 1);
   auto* obj = static_cast<DynObject*>(std::malloc(bytes));
   if (obj == nullptr) return nullptr;
   obj->header.combined_ref_count = tvm::ffi::details::kWeakOne | tvm::ffi::details::kStrongOne;
@@ -60,7 +62,8 @@ int SlotSetter(void* field, const TVMFFIAny* value) {
 DynObject* DynOf(PyObject* obj, const char* func) {
   TVMFFIObject* h = PyObject_TypeCheck(obj, ObjectType) ? WrappedHandle(obj) : nullptr;
   if (h == nullptr || h->deleter != DynObjectDeleter) {
-    SetError(PyExc_TypeError, "%s: expected an initialized py_class object, got %s", func, PyTypeName(obj));
+    SetError(PyExc_TypeError, "%s: expected an initialized py_class object, got %s", func,
+             PyTypeName(obj));
     return nullptr;
   }
   return reinterpret_cast<DynObject*>(h);
@@ -94,9 +97,10 @@ PyObject* RegisterPyClassType(PyObject*, PyObject* args) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
     Py_ssize_t n = PyList_GET_SIZE(names);
     if (info->num_fields != 0 && info->num_fields != n) {
-      SetError(PyExc_TypeError,
-               "py_class: type key `%s` is already registered with %d fields; pick another type_key", key,
-               info->num_fields);
+      SetError(
+          PyExc_TypeError,
+          "py_class: type key `%s` is already registered with %d fields; pick another type_key",
+          key, info->num_fields);
       return nullptr;
     }
     for (Py_ssize_t i = 0; i < n; ++i) {
@@ -118,12 +122,13 @@ PyObject* RegisterPyClassType(PyObject*, PyObject* args) {
     TVMFFITypeMetadata meta{{nullptr, 0}, kind};
     if (TVMFFITypeRegisterMetadata(index, &meta) != 0) return RaiseFFIError();
     int64_t total = first_slot + n;
-    RegisterMethod(index, "__ffi_new__", tvm::ffi::Function::FromTyped([index, total]() {
-                     DynObject* obj = NewDynObject(index, total);
-                     if (obj == nullptr) throw std::bad_alloc();
-                     return tvm::ffi::ObjectRef(
-                         tvm::ffi::details::ObjectUnsafe::FromOwnedHeader<tvm::ffi::Object>(&obj->header));
-                   }));
+    RegisterMethod(
+        index, "__ffi_new__", tvm::ffi::Function::FromTyped([index, total]() {
+          DynObject* obj = NewDynObject(index, total);
+          if (obj == nullptr) throw std::bad_alloc();
+          return tvm::ffi::ObjectRef(
+              tvm::ffi::details::ObjectUnsafe::FromOwnedHeader<tvm::ffi::Object>(&obj->header));
+        }));
     return PyLong_FromLong(index);
   } catch (...) {
     tvm::ffi::details::SetRaisedFromException(std::current_exception());
@@ -131,7 +136,8 @@ PyObject* RegisterPyClassType(PyObject*, PyObject* args) {
   }
 }
 
-/*! dyn_init(self, type_index, *values): gives self a new object holding the values, in slot order. */
+/*! dyn_init(self, type_index, *values): gives self a new object holding the values, in slot order.
+ */
 PyObject* DynInit(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs < 2 || !PyObject_TypeCheck(args[0], ObjectType)) {
     SetError(PyExc_TypeError, "dyn_init: expects (self, type_index, *values)");
@@ -169,8 +175,10 @@ PyObject* DynCopy(PyObject*, PyObject* arg) {
 
 PyMethodDef dyn_methods[] = {
     {"register_py_class_type", RegisterPyClassType, METH_VARARGS,
-     "register_py_class_type(key, parent_index, first_slot, names, flags, docs, kind) -> type_index"},
-    {"dyn_init", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(DynInit)), METH_FASTCALL,
+     "register_py_class_type(key, parent_index, first_slot, names, flags, docs, kind) -> "
+     "type_index"},
+    {"dyn_init", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(DynInit)),
+     METH_FASTCALL,
      "dyn_init(self, type_index, *values): attach a new py_class object holding the values"},
     {"dyn_copy", DynCopy, METH_O, "dyn_copy(obj): a shallow copy of a py_class object"},
     {nullptr, nullptr, 0, nullptr}};

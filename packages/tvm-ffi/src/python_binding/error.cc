@@ -43,7 +43,8 @@ void AttachErrorCopy(PyObject* exc, const tvm::ffi::Error& err) {
     TVMFFIObject* header = tvm::ffi::details::ObjectUnsafe::GetHeader(copy.get());
     tvm::ffi::Object::IncRefHeader(header);
     PyObject* wrapper = WrapObject(header);
-    if (wrapper == nullptr || PyObject_SetAttrString(exc, "__tvm_ffi_error__", wrapper) != 0) PyErr_Clear();
+    if (wrapper == nullptr || PyObject_SetAttrString(exc, "__tvm_ffi_error__", wrapper) != 0)
+      PyErr_Clear();
     Py_XDECREF(wrapper);
   } catch (const std::bad_alloc&) {
     // The exception still goes up, only without the attribute.
@@ -102,7 +103,8 @@ PyObject* RaiseFFIError() {
   }
   PyObject* kind = PyUnicode_DecodeUTF8(err.kind().data(), err.kind().size(), "replace");
   PyObject* message = PyUnicode_DecodeUTF8(err.message().data(), err.message().size(), "replace");
-  PyObject* backtrace = PyUnicode_DecodeUTF8(err.backtrace().data(), err.backtrace().size(), "replace");
+  PyObject* backtrace =
+      PyUnicode_DecodeUTF8(err.backtrace().data(), err.backtrace().size(), "replace");
   PyObject* exc = nullptr;
   // The Error object itself goes along, so the exception can carry it as __tvm_ffi_error__.
   TVMFFIObject* header = tvm::ffi::details::ObjectUnsafe::GetHeader(err.get());
@@ -150,8 +152,8 @@ void SetFFIErrorFromPython() {
     tvm::ffi::Error err(kind, message, backtrace);
     TVMFFIObject* opaque = NewOpaquePyObject(value);
     if (opaque) {
-      err.get_mutable()->payload =
-          Any(tvm::ffi::ObjectRef(tvm::ffi::details::ObjectUnsafe::FromOwnedHeader<tvm::ffi::Object>(opaque)));
+      err.get_mutable()->payload = Any(tvm::ffi::ObjectRef(
+          tvm::ffi::details::ObjectUnsafe::FromOwnedHeader<tvm::ffi::Object>(opaque)));
     } else {
       PyErr_Clear();
     }

@@ -32,7 +32,8 @@ void NoteArgumentError(Py_ssize_t i) {
   if (value != nullptr && PyExceptionInstance_Check(value)) {
     if (tb) PyException_SetTraceback(value, tb);
     // What BaseException.add_note does (3.11+); on 3.10 the note travels unprinted.
-    PyObject* note = PyUnicode_FromFormat("while converting argument %zd of an FFI function call", i);
+    PyObject* note =
+        PyUnicode_FromFormat("while converting argument %zd of an FFI function call", i);
     PyObject* notes = note ? PyObject_GetAttrString(value, "__notes__") : nullptr;
     if (note && notes == nullptr && PyErr_ExceptionMatches(PyExc_AttributeError)) {
       PyErr_Clear();
@@ -48,7 +49,8 @@ void NoteArgumentError(Py_ssize_t i) {
 }
 
 /*! The call path: convert straight into a stack array of Any and call the function pointer. */
-TVM_FFI_INLINE PyObject* CallFunction(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+TVM_FFI_INLINE PyObject* CallFunction(PyObject* self, PyObject* const* args, size_t nargsf,
+                                      PyObject* kwnames) {
   auto* f = reinterpret_cast<PyFFIFunction*>(self);
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (TVM_FFI_UNLIKELY(kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
@@ -89,8 +91,10 @@ TVM_FFI_INLINE PyObject* CallFunction(PyObject* self, PyObject* const* args, siz
   return AnyToPyOwned(&result);
 }
 
-/*! Out of memory for the argument buffers is a MemoryError: no C++ exception crosses into Python. */
-PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+/*! Out of memory for the argument buffers is a MemoryError: no C++ exception crosses into Python.
+ */
+PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                              PyObject* kwnames) {
   try {
     return CallFunction(self, args, nargsf, kwnames);
   } catch (const std::bad_alloc&) {
@@ -101,7 +105,8 @@ PyObject* Function_vectorcall(PyObject* self, PyObject* const* args, size_t narg
 PyObject* Function_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   PyObject* callable = nullptr;
   static const char* kwlist[] = {"func", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:Function", const_cast<char**>(kwlist), &callable)) {
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:Function", const_cast<char**>(kwlist),
+                                   &callable)) {
     return nullptr;
   }
   if (PyObject_TypeCheck(callable, FunctionType)) {
@@ -139,10 +144,9 @@ PyGetSetDef function_getset[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 // Where instances keep their vectorcall function: calls skip building an argument tuple.
-PyMemberDef function_members[] = {
-    {"__vectorcalloffset__", Py_T_PYSSIZET, offsetof(PyFFIFunction, vectorcall), Py_READONLY,
-     nullptr},
-    {nullptr, 0, 0, 0, nullptr}};
+PyMemberDef function_members[] = {{"__vectorcalloffset__", Py_T_PYSSIZET,
+                                   offsetof(PyFFIFunction, vectorcall), Py_READONLY, nullptr},
+                                  {nullptr, 0, 0, 0, nullptr}};
 
 PyType_Slot function_slots[] = {
     {Py_tp_new, reinterpret_cast<void*>(Function_new)},
@@ -157,9 +161,9 @@ PyType_Slot function_slots[] = {
      const_cast<char*>("A callable FFI function. Function(callable) wraps a Python callable.")},
     {0, nullptr}};
 
-PyType_Spec function_spec = {
-    "tvm_ffi.core.Function", sizeof(PyFFIFunction), 0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL, function_slots};
+PyType_Spec function_spec = {"tvm_ffi.core.Function", sizeof(PyFFIFunction), 0,
+                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+                             function_slots};
 
 // ---------------- Python callables as Functions ----------------
 int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result);
@@ -179,11 +183,12 @@ int PyCallbackSafeCall(void* self, const TVMFFIAny* args, int32_t num_args, TVMF
 int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   GILGuard gil;
   if (!gil.ok()) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "cannot call a Python callback: the Python interpreter is shutting down");
+    TVMFFIErrorSetRaisedFromCStr(
+        "RuntimeError", "cannot call a Python callback: the Python interpreter is shutting down");
     return -1;
   }
-  // Python -> FFI -> Python recursion uses the C stack, which Python's recursion limit does not watch.
+  // Python -> FFI -> Python recursion uses the C stack, which Python's recursion limit does not
+  // watch.
   if (CStackNearlyFull(" in a Python callback called through the FFI")) {
     SetFFIErrorFromPython();
     return -1;
@@ -206,8 +211,8 @@ int CallPyCallback(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAn
     }
   }
   if (ret == 0) {
-    PyObject* out = PyObject_Vectorcall(callable, py_args, num_args | PY_VECTORCALL_ARGUMENTS_OFFSET,
-                                        nullptr);
+    PyObject* out =
+        PyObject_Vectorcall(callable, py_args, num_args | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr);
     if (out == nullptr) {
       ret = -1;
     } else {
@@ -259,7 +264,8 @@ bool CStackNearlyFull(const char* where) {
   thread_local uintptr_t limit = StackLimit();
   char probe;
   if (limit == 0 || reinterpret_cast<uintptr_t>(&probe) > limit) return false;
-  SetError(PyExc_RecursionError, "maximum recursion depth exceeded%s (the C stack is nearly full)", where);
+  SetError(PyExc_RecursionError, "maximum recursion depth exceeded%s (the C stack is nearly full)",
+           where);
   return true;
 }
 
@@ -281,7 +287,8 @@ PyObject* NewFunction(TVMFFIObject* handle) {
   // By what the function is, never by how it was found (registry, module, return value): code
   // from another library may block on threads of its own that call back into Python, so it
   // runs without the GIL; tvm-ffi's own functions and Python callbacks keep it (cheaper).
-  f->release_gil = !IsTvmFfiCode(reinterpret_cast<const void*>(TVMFFIFunctionGetCell(handle)->safe_call));
+  f->release_gil =
+      !IsTvmFfiCode(reinterpret_cast<const void*>(TVMFFIFunctionGetCell(handle)->safe_call));
   PyObject_GC_Track(f);
   return reinterpret_cast<PyObject*>(f);
 }

@@ -47,8 +47,8 @@ int MlirTrampoline(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAn
 /*! The symbol address of argument `name`: a positive int, else TypeError / ValueError. */
 void* SymbolAddress(PyObject* value, const char* func, const char* name) {
   if (!PyLong_Check(value) || PyBool_Check(value)) {
-    SetError(PyExc_TypeError, "Function.%s: argument `%s` must be an int address, got %s", func, name,
-             Py_TYPE(value)->tp_name);
+    SetError(PyExc_TypeError, "Function.%s: argument `%s` must be an int address, got %s", func,
+             name, Py_TYPE(value)->tp_name);
     return nullptr;
   }
   unsigned long long address = PyLong_AsUnsignedLongLong(value);
@@ -65,8 +65,8 @@ PyObject* FromSymbol(PyObject* args, PyObject* kwargs, const char* func, bool ml
   PyObject* symbol;
   PyObject* keep_alive = Py_None;
   std::string format = std::string("O|$O:") + func;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format.c_str(), const_cast<char**>(keywords), &symbol,
-                                   &keep_alive)) {
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, format.c_str(), const_cast<char**>(keywords),
+                                   &symbol, &keep_alive)) {
     return nullptr;
   }
   void* address = SymbolAddress(symbol, func, mlir ? "mlir_packed_symbol" : "c_symbol");
@@ -120,11 +120,14 @@ PyObject* ExternKeepAliveOf(const TVMFFIObject* function) {
 PyMethodDef function_extern_methods[] = {
     {"__from_extern_c__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(FromExternC)),
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
-     "__from_extern_c__(c_symbol, *, keep_alive_object=None): a Function calling the C symbol at address "
+     "__from_extern_c__(c_symbol, *, keep_alive_object=None): a Function calling the C symbol at "
+     "address "
      "c_symbol (the TVMFFISafeCallType convention)"},
-    {"__from_mlir_packed_safe_call__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(FromMlirPacked)),
+    {"__from_mlir_packed_safe_call__",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(FromMlirPacked)),
      METH_VARARGS | METH_KEYWORDS | METH_STATIC,
-     "__from_mlir_packed_safe_call__(mlir_packed_symbol, *, keep_alive_object=None): a Function calling an "
+     "__from_mlir_packed_safe_call__(mlir_packed_symbol, *, keep_alive_object=None): a Function "
+     "calling an "
      "MLIR packed-interface symbol"},
     {nullptr, nullptr, 0, nullptr}};
 

@@ -29,7 +29,7 @@ int VisitObject(const TVMFFIObject* obj, visitproc visit, void* arg, int depth) 
       Py_VISIT(OpaquePyObjectGet(const_cast<TVMFFIObject*>(obj)));
       return 0;
     case kTVMFFIFunction:
-      Py_VISIT(PyCallbackOf(obj));  // NULL (skipped) unless the body is a Python callable
+      Py_VISIT(PyCallbackOf(obj));       // NULL (skipped) unless the body is a Python callable
       Py_VISIT(ExternKeepAliveOf(obj));  // NULL unless made by __from_extern_c__ & co.
       return 0;
     case kTVMFFIArray:

@@ -18,7 +18,8 @@ int taking = 0;  // threads between PyGILState_Ensure and PyGILState_Release; gu
 constexpr auto kDrainTimeout = std::chrono::seconds(2);
 
 bool OtherThreadDuringShutdown() {
-  return GILGuard::shutting_down.load(std::memory_order_acquire) && std::this_thread::get_id() != finalizer;
+  return GILGuard::shutting_down.load(std::memory_order_acquire) &&
+         std::this_thread::get_id() != finalizer;
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ namespace {
  * sets the pending Python exception first, then comes here, and nanobind raises that exception.
  */
 [[noreturn]] void ThrowPending() {
-  if (!PyErr_Occurred()) SetError(PyExc_SystemError, "tvm_ffi._core: a call failed without an error");
+  if (!PyErr_Occurred())
+    SetError(PyExc_SystemError, "tvm_ffi._core: a call failed without an error");
   throw nb::python_error();
 }
 
@@ -107,8 +108,9 @@ nb::object GetGlobalFunc(const std::string& name, bool allow_missing) {
 void RegisterGlobalFunc(const std::string& name, nb::handle func, bool override) {
   Any f = ToOwned(func);
   if (f.type_index() != kTVMFFIFunction) {
-    ThrowError(PyExc_TypeError, "register_global_func: argument `f` for `%s` must be callable, got %s",
-               name.c_str(), Py_TYPE(func.ptr())->tp_name);
+    ThrowError(PyExc_TypeError,
+               "register_global_func: argument `f` for `%s` must be callable, got %s", name.c_str(),
+               Py_TYPE(func.ptr())->tp_name);
   }
   TVMFFIByteArray key = Bytes(name);
   CheckFFI(TVMFFIFunctionSetGlobal(&key, f.raw()->v_obj, override));
@@ -116,13 +118,15 @@ void RegisterGlobalFunc(const std::string& name, nb::handle func, bool override)
 
 nb::object TypeInfoDict(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  if (info == nullptr) ThrowError(PyExc_KeyError, "no type has index %d", static_cast<int>(type_index));
+  if (info == nullptr)
+    ThrowError(PyExc_KeyError, "no type has index %d", static_cast<int>(type_index));
   nb::dict out;
   out["type_index"] = info->type_index;
   out["type_key"] = nb::str(info->type_key.data, info->type_key.size);
   nb::list ancestors;
   for (int32_t d = 0; d < info->type_depth; ++d) {
-    ancestors.append(nb::str(info->type_ancestors[d]->type_key.data, info->type_ancestors[d]->type_key.size));
+    ancestors.append(
+        nb::str(info->type_ancestors[d]->type_key.data, info->type_ancestors[d]->type_key.size));
   }
   out["ancestors"] = ancestors;
   nb::list fields, field_meta;  // field_meta[i]: (flags, size, offset, static type index)
@@ -137,9 +141,9 @@ nb::object TypeInfoDict(int32_t type_index) {
   nb::list methods;
   for (int32_t i = 0; i < info->num_methods; ++i) {
     const TVMFFIMethodInfo& m = info->methods[i];
-    methods.append(nb::make_tuple(nb::str(m.name.data, m.name.size), nb::str(m.doc.data, m.doc.size),
-                                  bool(m.flags & kTVMFFIMethodFlagBitMaskStatic),
-                                  Steal(AnyViewToPy(&m.method))));
+    methods.append(nb::make_tuple(
+        nb::str(m.name.data, m.name.size), nb::str(m.doc.data, m.doc.size),
+        bool(m.flags & kTVMFFIMethodFlagBitMaskStatic), Steal(AnyViewToPy(&m.method))));
   }
   out["methods"] = methods;
   return out;
@@ -152,7 +156,8 @@ int32_t TypeKeyToIndex(const std::string& key) {
   return index;
 }
 
-/*! The hook behind TVMFFIEnvCheckSignals: runs Python's signal handlers, their error raised as an FFI error. */
+/*! The hook behind TVMFFIEnvCheckSignals: runs Python's signal handlers, their error raised as an
+ * FFI error. */
 int CheckSignalsHook() {
   GILGuard gil;
   if (!gil.ok() || PyErr_CheckSignals() == 0) return 0;
@@ -168,8 +173,8 @@ using namespace tvm_ffi_py;  // NOLINT
 NB_MODULE(_core, m) {
   m.doc() = "Native core of tvm_ffi: the call path, conversions and object types.";
   // Object first: Function and Tensor derive from it.
-  if (InitObjectTypes(m.ptr()) < 0 || InitFunctionType(m.ptr()) < 0 || InitTensorType(m.ptr()) < 0 ||
-      InitDeviceType(m.ptr()) < 0 || InitDynObject(m.ptr()) < 0) {
+  if (InitObjectTypes(m.ptr()) < 0 || InitFunctionType(m.ptr()) < 0 ||
+      InitTensorType(m.ptr()) < 0 || InitDeviceType(m.ptr()) < 0 || InitDynObject(m.ptr()) < 0) {
     ThrowPending();
   }
   // Native loops calling TVMFFIEnvCheckSignals see Python's pending signals (Ctrl-C).
@@ -196,8 +201,9 @@ NB_MODULE(_core, m) {
   m.def("list_global_func_names", []() {
     TVMFFIObjectHandle handle = nullptr;
     CheckFFI(TVMFFIFunctionListGlobalNames(&handle));
-    Any names = Any(tvm::ffi::ObjectRef(tvm::ffi::details::ObjectUnsafe::FromOwnedHeader<tvm::ffi::Object>(
-        static_cast<TVMFFIObject*>(handle))));
+    Any names =
+        Any(tvm::ffi::ObjectRef(tvm::ffi::details::ObjectUnsafe::FromOwnedHeader<tvm::ffi::Object>(
+            static_cast<TVMFFIObject*>(handle))));
     const TVMFFISeqCell* cell = TVMFFIArrayGetCell(names.raw()->v_obj);
     nb::list out;
     for (int64_t i = 0; i < cell->size; ++i) out.append(Steal(AnyViewToPy(&cell->data[i])));
@@ -206,16 +212,19 @@ NB_MODULE(_core, m) {
 
   // ---- conversion ----
   m.def("convert", [](nb::handle obj) { return ToPy(ToOwned(obj)); }, nb::arg("value").none());
-  m.def("from_dlpack", [](nb::handle obj) {
-    int is_producer = 0;
-    TVMFFIObject* h = TensorFromDLPackProducer(obj.ptr(), &is_producer);
-    if (h == nullptr) ThrowPending();
-    if (RefusesTorchExport(obj.ptr(), h)) {
-      tvm::ffi::Object::DecRefHeader(h);
-      ThrowPending();
-    }
-    return Steal(WrapObject(h));
-  }, nb::arg("tensor").none());
+  m.def(
+      "from_dlpack",
+      [](nb::handle obj) {
+        int is_producer = 0;
+        TVMFFIObject* h = TensorFromDLPackProducer(obj.ptr(), &is_producer);
+        if (h == nullptr) ThrowPending();
+        if (RefusesTorchExport(obj.ptr(), h)) {
+          tvm::ffi::Object::DecRefHeader(h);
+          ThrowPending();
+        }
+        return Steal(WrapObject(h));
+      },
+      nb::arg("tensor").none());
 
   // ---- object classes and reflection ----
   m.def("type_key_to_index", &TypeKeyToIndex);
@@ -233,22 +242,31 @@ NB_MODULE(_core, m) {
     return index;
   });
   m.def("type_info", &TypeInfoDict);
-  m.def("set_object_hooks", [](nb::handle repr, nb::handle copy, nb::handle deepcopy, nb::handle reduce) {
-    SetObjectHooks(repr.ptr(), copy.ptr(), deepcopy.ptr(), reduce.ptr());
-  }, nb::arg("repr").none(), nb::arg("copy").none(), nb::arg("deepcopy").none(), nb::arg("reduce").none());
-  m.def("class_for_type_index", [](int32_t type_index) { return nb::borrow(ClassForTypeIndex(type_index)); });
+  m.def(
+      "set_object_hooks",
+      [](nb::handle repr, nb::handle copy, nb::handle deepcopy, nb::handle reduce) {
+        SetObjectHooks(repr.ptr(), copy.ptr(), deepcopy.ptr(), reduce.ptr());
+      },
+      nb::arg("repr").none(), nb::arg("copy").none(), nb::arg("deepcopy").none(),
+      nb::arg("reduce").none());
+  m.def("class_for_type_index",
+        [](int32_t type_index) { return nb::borrow(ClassForTypeIndex(type_index)); });
   m.def("type_metadata", [](int32_t type_index) -> nb::object {
     const TVMFFITypeMetadata* meta = TVMFFIGetTypeMetadata(type_index);
     if (meta == nullptr) return nb::none();
     return nb::make_tuple(nb::str(meta->doc.data, meta->doc.size), meta->structural_eq_hash_kind);
   });
-  m.def("set_dtype_class", [](nb::handle cls) {
-    if (!PyType_Check(cls.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()), &PyUnicode_Type)) {
-      ThrowError(PyExc_TypeError, "set_dtype_class: argument `cls` must be a subclass of str");
-    }
-    SetDTypeClass(cls.ptr());
-    RegisterClass(kTVMFFIDataType, cls.ptr());
-  }, nb::arg("cls").none());
+  m.def(
+      "set_dtype_class",
+      [](nb::handle cls) {
+        if (!PyType_Check(cls.ptr()) ||
+            !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()), &PyUnicode_Type)) {
+          ThrowError(PyExc_TypeError, "set_dtype_class: argument `cls` must be a subclass of str");
+        }
+        SetDTypeClass(cls.ptr());
+        RegisterClass(kTVMFFIDataType, cls.ptr());
+      },
+      nb::arg("cls").none());
   m.def("set_object_convertible_class", [](nb::handle cls) {
     if (!PyType_Check(cls.ptr())) {
       ThrowError(PyExc_TypeError, "set_object_convertible_class: argument `cls` must be a class");
@@ -260,7 +278,8 @@ NB_MODULE(_core, m) {
   });
   m.def("error_fields", [](nb::handle err) {
     TVMFFIErrorCell* cell = TVMFFIErrorGetCell(CheckedHandle(err, kTVMFFIError, "error_fields"));
-    return nb::make_tuple(nb::str(cell->kind.data, cell->kind.size), nb::str(cell->message.data, cell->message.size),
+    return nb::make_tuple(nb::str(cell->kind.data, cell->kind.size),
+                          nb::str(cell->message.data, cell->message.size),
                           nb::str(cell->backtrace.data, cell->backtrace.size));
   });
   m.def("parse_dtype", [](const std::string& text) {
@@ -271,11 +290,13 @@ NB_MODULE(_core, m) {
   });
   m.def("dtype_to_str", [](int code, int bits, int lanes) {
     if (code < 0 || code > 255 || bits < 0 || bits > 255 || lanes < 1 || lanes > 65535) {
-      ThrowError(PyExc_ValueError,
-                 "dtype: expected type code and bits in 0..255 and lanes in 1..65535, got (%d, %d, %d)",
-                 code, bits, lanes);
+      ThrowError(
+          PyExc_ValueError,
+          "dtype: expected type code and bits in 0..255 and lanes in 1..65535, got (%d, %d, %d)",
+          code, bits, lanes);
     }
-    DLDataType t{static_cast<uint8_t>(code), static_cast<uint8_t>(bits), static_cast<uint16_t>(lanes)};
+    DLDataType t{static_cast<uint8_t>(code), static_cast<uint8_t>(bits),
+                 static_cast<uint16_t>(lanes)};
     TVMFFIAny out;
     tvm::ffi::details::InitNone(&out);
     CheckFFI(TVMFFIDataTypeToString(&t, &out));
@@ -286,7 +307,8 @@ NB_MODULE(_core, m) {
   m.def("array_new", [](nb::handle seq) {
     nb::object fast = Steal(PySequence_Fast(seq.ptr(), "Array: argument must be iterable"));
     Any arr = ToOwned(fast);
-    if (arr.type_index() != kTVMFFIArray) ThrowError(PyExc_TypeError, "Array: argument must be iterable");
+    if (arr.type_index() != kTVMFFIArray)
+      ThrowError(PyExc_TypeError, "Array: argument must be iterable");
     return ToPy(arr);
   });
   m.def("array_size", [](nb::handle arr) { return ArrayCell(arr, "Array.__len__")->size; });
@@ -316,24 +338,35 @@ NB_MODULE(_core, m) {
     if (map.type_index() != kTVMFFIMap) ThrowError(PyExc_TypeError, "Map: argument must be a dict");
     return ToPy(map);
   });
-  m.def("map_size", [](nb::handle map) { return static_cast<int64_t>(MapOf(map, "Map.__len__")->size()); });
-  m.def("map_get", [](nb::handle map, nb::handle key, nb::handle default_value) -> nb::object {
-    const tvm::ffi::MapObj* obj = MapOf(map, "Map.get");
-    const Any* v = obj->Find(ToOwned(key));
-    if (v == nullptr) return nb::borrow(default_value);
-    return ToPy(*v);
-  }, nb::arg("map"), nb::arg("key").none(), nb::arg("default").none());
-  m.def("map_getitem", [](nb::handle map, nb::handle key) {
-    const Any* v = MapOf(map, "Map.__getitem__")->Find(ToOwned(key));
-    if (v == nullptr) {
-      PyErr_SetObject(PyExc_KeyError, key.ptr());  // the key itself, as dict's KeyError carries it
-      ThrowPending();
-    }
-    return ToPy(*v);
-  }, nb::arg("map"), nb::arg("key").none());
-  m.def("map_contains", [](nb::handle map, nb::handle key) {
-    return MapOf(map, "Map.__contains__")->Find(ToOwned(key)) != nullptr;
-  }, nb::arg("map"), nb::arg("key").none());
+  m.def("map_size",
+        [](nb::handle map) { return static_cast<int64_t>(MapOf(map, "Map.__len__")->size()); });
+  m.def(
+      "map_get",
+      [](nb::handle map, nb::handle key, nb::handle default_value) -> nb::object {
+        const tvm::ffi::MapObj* obj = MapOf(map, "Map.get");
+        const Any* v = obj->Find(ToOwned(key));
+        if (v == nullptr) return nb::borrow(default_value);
+        return ToPy(*v);
+      },
+      nb::arg("map"), nb::arg("key").none(), nb::arg("default").none());
+  m.def(
+      "map_getitem",
+      [](nb::handle map, nb::handle key) {
+        const Any* v = MapOf(map, "Map.__getitem__")->Find(ToOwned(key));
+        if (v == nullptr) {
+          PyErr_SetObject(PyExc_KeyError,
+                          key.ptr());  // the key itself, as dict's KeyError carries it
+          ThrowPending();
+        }
+        return ToPy(*v);
+      },
+      nb::arg("map"), nb::arg("key").none());
+  m.def(
+      "map_contains",
+      [](nb::handle map, nb::handle key) {
+        return MapOf(map, "Map.__contains__")->Find(ToOwned(key)) != nullptr;
+      },
+      nb::arg("map"), nb::arg("key").none());
   m.def("map_items", [](nb::handle map) {
     const tvm::ffi::MapObj* obj = MapOf(map, "Map.items");
     nb::list out;  // in insertion order
@@ -345,7 +378,8 @@ NB_MODULE(_core, m) {
     return out;
   });
   m.def("shape_new", [](nb::handle seq) {
-    nb::object fast = Steal(PySequence_Fast(seq.ptr(), "Shape: argument must be a sequence of ints"));
+    nb::object fast =
+        Steal(PySequence_Fast(seq.ptr(), "Shape: argument must be a sequence of ints"));
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
     std::vector<int64_t> dims(n);
     for (Py_ssize_t i = 0; i < n; ++i) {

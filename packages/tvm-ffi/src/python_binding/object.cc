@@ -118,7 +118,8 @@ PyObject* Object_same_as(PyObject* self, PyObject* other) {
 }
 
 /*! self.__init_handle_by_constructor__(f, *args): adopt the object that f returns. */
-PyObject* Object_init_handle_by_constructor(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+PyObject* Object_init_handle_by_constructor(PyObject* self, PyObject* const* args,
+                                            Py_ssize_t nargs) {
   if (nargs < 1) {
     SetError(PyExc_TypeError, "__init_handle_by_constructor__: expects a constructor function");
     return nullptr;
@@ -126,12 +127,14 @@ PyObject* Object_init_handle_by_constructor(PyObject* self, PyObject* const* arg
   PyObject* result = PyObject_Vectorcall(args[0], args + 1, nargs - 1, nullptr);
   if (result == nullptr) return nullptr;
   if (!PyObject_TypeCheck(result, ObjectType) || WrappedHandle(result) == nullptr) {
-    SetError(PyExc_TypeError, "__init_handle_by_constructor__: constructor returned %s, expected an Object",
+    SetError(PyExc_TypeError,
+             "__init_handle_by_constructor__: constructor returned %s, expected an Object",
              Py_TYPE(result)->tp_name);
     Py_DECREF(result);
     return nullptr;
   }
-  if (!CheckHandleFits(Py_TYPE(self), WrappedHandle(result)->type_index, "__init_handle_by_constructor__")) {
+  if (!CheckHandleFits(Py_TYPE(self), WrappedHandle(result)->type_index,
+                       "__init_handle_by_constructor__")) {
     Py_DECREF(result);
     return nullptr;
   }
@@ -151,7 +154,8 @@ PyObject* Object_move_handle_from(PyObject* self, PyObject* other) {
   }
   if (other == self) Py_RETURN_NONE;  // moving onto itself must not drop the reference
   TVMFFIObject* moved = WrappedHandle(other);
-  if (moved && !CheckHandleFits(Py_TYPE(self), moved->type_index, "__move_handle_from__")) return nullptr;
+  if (moved && !CheckHandleFits(Py_TYPE(self), moved->type_index, "__move_handle_from__"))
+    return nullptr;
   TVMFFIObject* old = WrappedHandle(self);
   reinterpret_cast<PyFFIObject*>(self)->handle = WrappedHandle(other);
   reinterpret_cast<PyFFIObject*>(other)->handle = nullptr;
@@ -185,19 +189,27 @@ PyObject* CallHook(PyObject* hook, PyObject* self, PyObject* extra, const char* 
     SetError(PyExc_TypeError, "%s: tvm_ffi did not install its object hooks", name);
     return nullptr;
   }
-  return extra ? PyObject_CallFunctionObjArgs(hook, self, extra, nullptr) : PyObject_CallOneArg(hook, self);
+  return extra ? PyObject_CallFunctionObjArgs(hook, self, extra, nullptr)
+               : PyObject_CallOneArg(hook, self);
 }
 
-PyObject* Object_copy(PyObject* self, PyObject*) { return CallHook(copy_hook, self, nullptr, "__copy__"); }
+PyObject* Object_copy(PyObject* self, PyObject*) {
+  return CallHook(copy_hook, self, nullptr, "__copy__");
+}
 PyObject* Object_deepcopy(PyObject* self, PyObject* memo) {
   return CallHook(deepcopy_hook, self, memo, "__deepcopy__");
 }
-PyObject* Object_reduce(PyObject* self, PyObject*) { return CallHook(reduce_hook, self, nullptr, "__reduce__"); }
+PyObject* Object_reduce(PyObject* self, PyObject*) {
+  return CallHook(reduce_hook, self, nullptr, "__reduce__");
+}
 
 PyMethodDef object_methods[] = {
-    {"__copy__", Object_copy, METH_NOARGS, "A shallow copy: a new object with the same field values."},
-    {"__deepcopy__", Object_deepcopy, METH_O, "A deep copy: fields, arrays and maps copied recursively."},
-    {"__reduce__", Object_reduce, METH_NOARGS, "Pickles through tvm_ffi.serialization's JSON graph."},
+    {"__copy__", Object_copy, METH_NOARGS,
+     "A shallow copy: a new object with the same field values."},
+    {"__deepcopy__", Object_deepcopy, METH_O,
+     "A deep copy: fields, arrays and maps copied recursively."},
+    {"__reduce__", Object_reduce, METH_NOARGS,
+     "Pickles through tvm_ffi.serialization's JSON graph."},
     // The text signatures name the argument `other` on every Python (3.13 alone would
     // otherwise report it as `object`), so the stubs and the runtime agree everywhere.
     {"same_as", reinterpret_cast<PyCFunction>(Object_same_as), METH_O,
@@ -217,8 +229,8 @@ PyGetSetDef object_getset[] = {
 
 // ---------------- reflected field descriptor ----------------
 struct PyFieldDescr {
-  PyObject_HEAD
-  TVMFFIFieldInfo info;  // a copy: the type table may grow (and move) its field array later
+  PyObject_HEAD TVMFFIFieldInfo
+      info;  // a copy: the type table may grow (and move) its field array later
   PyObject* name;
   int32_t owner_index;  // the type declaring the field: only its instances have it at info.offset
 };
@@ -229,8 +241,8 @@ TVMFFIObject* FieldTarget(PyFieldDescr* d, PyObject* obj) {
   if (h == nullptr || !tvm::ffi::details::IsSubtype(h->type_index, d->owner_index)) {
     const TVMFFITypeInfo* owner = TVMFFIGetTypeInfo(d->owner_index);
     SetError(PyExc_TypeError, "field %U: expected an initialized %s object, got %s", d->name,
-             owner ? owner->type_key.data : "FFI", h ? TVMFFIGetTypeInfo(h->type_index)->type_key.data
-                                                     : Py_TYPE(obj)->tp_name);
+             owner ? owner->type_key.data : "FFI",
+             h ? TVMFFIGetTypeInfo(h->type_index)->type_key.data : Py_TYPE(obj)->tp_name);
     return nullptr;
   }
   return h;
@@ -254,7 +266,8 @@ PyObject* Field_get(PyObject* self, PyObject* obj, PyObject*) {
 /*! Stores value in the field through its setter; `force` skips the read-only check. */
 int FieldStore(PyFieldDescr* d, PyObject* obj, PyObject* value, bool force) {
   if (d->info.setter == nullptr || (!force && !(d->info.flags & kTVMFFIFieldFlagBitMaskWritable))) {
-    SetError(PyExc_AttributeError, "field %U of %s is read-only (frozen)", d->name, PyTypeName(obj));
+    SetError(PyExc_AttributeError, "field %U of %s is read-only (frozen)", d->name,
+             PyTypeName(obj));
     return -1;
   }
   if (value == nullptr) {
@@ -281,10 +294,12 @@ int Field_set(PyObject* self, PyObject* obj, PyObject* value) {
 /*! descriptor.set(obj, value): the escape hatch that also writes read-only (frozen) fields. */
 PyObject* Field_force_set(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs != 2) {
-    SetError(PyExc_TypeError, "FieldDescriptor.set: expects (obj, value), got %zd arguments", nargs);
+    SetError(PyExc_TypeError, "FieldDescriptor.set: expects (obj, value), got %zd arguments",
+             nargs);
     return nullptr;
   }
-  if (FieldStore(reinterpret_cast<PyFieldDescr*>(self), args[0], args[1], true) != 0) return nullptr;
+  if (FieldStore(reinterpret_cast<PyFieldDescr*>(self), args[0], args[1], true) != 0)
+    return nullptr;
   Py_RETURN_NONE;
 }
 
@@ -301,14 +316,14 @@ PyObject* Field_get_doc(PyObject* self, void*) {
 }
 
 PyMethodDef field_methods[] = {
-    {"set", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Field_force_set)), METH_FASTCALL,
+    {"set", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Field_force_set)),
+     METH_FASTCALL,
      "set($self, obj, value, /)\n--\n\nWrites the field, even a read-only (frozen) one."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyGetSetDef field_getset[] = {
-    {"name", Field_get_name, nullptr, "the field's name", nullptr},
-    {"__doc__", Field_get_doc, nullptr, "the field's doc", nullptr},
-    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef field_getset[] = {{"name", Field_get_name, nullptr, "the field's name", nullptr},
+                              {"__doc__", Field_get_doc, nullptr, "the field's doc", nullptr},
+                              {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 void Field_dealloc(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
@@ -317,13 +332,12 @@ void Field_dealloc(PyObject* self) {
   Py_DECREF(type);
 }
 
-PyType_Slot field_slots[] = {
-    {Py_tp_dealloc, reinterpret_cast<void*>(Field_dealloc)},
-    {Py_tp_descr_get, reinterpret_cast<void*>(Field_get)},
-    {Py_tp_descr_set, reinterpret_cast<void*>(Field_set)},
-    {Py_tp_methods, field_methods},
-    {Py_tp_getset, field_getset},
-    {0, nullptr}};
+PyType_Slot field_slots[] = {{Py_tp_dealloc, reinterpret_cast<void*>(Field_dealloc)},
+                             {Py_tp_descr_get, reinterpret_cast<void*>(Field_get)},
+                             {Py_tp_descr_set, reinterpret_cast<void*>(Field_set)},
+                             {Py_tp_methods, field_methods},
+                             {Py_tp_getset, field_getset},
+                             {0, nullptr}};
 
 // Made only by type_info(): Python cannot instantiate it.
 PyType_Spec field_spec = {"tvm_ffi.core.FieldDescriptor", sizeof(PyFieldDescr), 0,
@@ -341,8 +355,8 @@ PyType_Slot object_slots[] = {
     {Py_tp_repr, reinterpret_cast<void*>(Object_repr)},
     {Py_tp_methods, object_methods},
     {Py_tp_getset, object_getset},
-    {Py_tp_doc,
-     const_cast<char*>("Base of every FFI object: a strong reference to a reference-counted object.")},
+    {Py_tp_doc, const_cast<char*>(
+                    "Base of every FFI object: a strong reference to a reference-counted object.")},
     {0, nullptr}};
 
 PyType_Spec object_spec = {"tvm_ffi.core.Object", sizeof(PyFFIObject), 0,

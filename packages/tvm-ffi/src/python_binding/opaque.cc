@@ -21,12 +21,11 @@ class OpaquePyObjectObj : public tvm::ffi::Object {
 
 }  // namespace
 
-TVMFFIObject* NewOpaquePyObject(PyObject* obj) {
-  return NewObjectHandle<OpaquePyObjectObj>(obj);
-}
+TVMFFIObject* NewOpaquePyObject(PyObject* obj) { return NewObjectHandle<OpaquePyObjectObj>(obj); }
 
 PyObject* OpaquePyObjectGet(TVMFFIObject* handle) {
-  return static_cast<OpaquePyObjectObj*>(tvm::ffi::details::ObjectUnsafe::FromHeader(handle))->get();
+  return static_cast<OpaquePyObjectObj*>(tvm::ffi::details::ObjectUnsafe::FromHeader(handle))
+      ->get();
 }
 
 }  // namespace tvm_ffi_py

@@ -6,7 +6,6 @@
 namespace tvm_ffi_py {
 namespace {
 
-
 PyObject* str_dlpack = nullptr;        // interned "__dlpack__"
 PyObject* str_exchange_api = nullptr;  // interned "__dlpack_c_exchange_api__"
 PyObject* max_version_kw = nullptr;    // ("max_version",)
@@ -37,8 +36,10 @@ int InitNames() {
 const DLPackExchangeAPI* ExchangeAPIOf(PyTypeObject* type) {
   PyObject* capsule = _PyType_Lookup(type, str_exchange_api);
   if (capsule == nullptr || !PyCapsule_IsValid(capsule, "dlpack_exchange_api")) return nullptr;
-  auto* api = static_cast<const DLPackExchangeAPI*>(PyCapsule_GetPointer(capsule, "dlpack_exchange_api"));
-  for (const DLPackExchangeAPIHeader* h = api ? &api->header : nullptr; h != nullptr; h = h->prev_api) {
+  auto* api =
+      static_cast<const DLPackExchangeAPI*>(PyCapsule_GetPointer(capsule, "dlpack_exchange_api"));
+  for (const DLPackExchangeAPIHeader* h = api ? &api->header : nullptr; h != nullptr;
+       h = h->prev_api) {
     if (h->version.major == DLPACK_MAJOR_VERSION) {
       const auto* found = reinterpret_cast<const DLPackExchangeAPI*>(h);
       return found->managed_tensor_from_py_object_no_sync ? found : nullptr;
@@ -62,7 +63,9 @@ template <>
 struct CapsuleKind<DLManagedTensor> {
   static constexpr const char* kName = "dltensor";
   static constexpr const char* kUsedName = "used_dltensor";
-  static int Adopt(DLManagedTensor* m, TVMFFIObjectHandle* out) { return TVMFFITensorFromDLPack(m, 0, 0, out); }
+  static int Adopt(DLManagedTensor* m, TVMFFIObjectHandle* out) {
+    return TVMFFITensorFromDLPack(m, 0, 0, out);
+  }
 };
 
 /*! Adopts the tensor of a capsule of this kind, marking the capsule used as DLPack asks.
@@ -92,7 +95,8 @@ TVMFFIObject* AdoptCapsule(PyObject* capsule) {
   if (matched) return out;
   if (PyCapsule_IsValid(capsule, CapsuleKind<DLManagedTensorVersioned>::kUsedName) ||
       PyCapsule_IsValid(capsule, CapsuleKind<DLManagedTensor>::kUsedName)) {
-    SetError(PyExc_BufferError, "from_dlpack: __dlpack__() returned a capsule that was already consumed");
+    SetError(PyExc_BufferError,
+             "from_dlpack: __dlpack__() returned a capsule that was already consumed");
     return nullptr;
   }
   SetError(PyExc_TypeError, "from_dlpack: __dlpack__() returned %s, expected a DLPack capsule",
@@ -177,7 +181,8 @@ PyObject* Tensor_data_ptr(PyObject* self, void*) {
 
 PyObject* Tensor_dlpack_device(PyObject* self, PyObject*) {
   if (!CheckInit(self)) return nullptr;
-  return Py_BuildValue("(ii)", static_cast<int>(DL(self)->device.device_type), DL(self)->device.device_id);
+  return Py_BuildValue("(ii)", static_cast<int>(DL(self)->device.device_type),
+                       DL(self)->device.device_id);
 }
 
 /*! The data stays where it is: dl_device may only name the tensor's own device. */
@@ -186,7 +191,8 @@ bool CheckExportDevice(PyObject* self, PyObject* dl_device) {
   if (!PyTuple_Check(dl_device) || !PyArg_ParseTuple(dl_device, "ii", &type, &id)) {
     PyErr_Clear();
     SetError(PyExc_TypeError,
-             "Tensor.__dlpack__: argument `dl_device` must be a (device_type, device_id) tuple of ints, got %R",
+             "Tensor.__dlpack__: argument `dl_device` must be a (device_type, device_id) tuple of "
+             "ints, got %R",
              dl_device);
     return false;
   }
@@ -211,14 +217,16 @@ PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
   }
   if (!CheckInit(self)) return nullptr;
   if (copy == Py_True) {
-    SetError(PyExc_BufferError, "Tensor.__dlpack__: copy=True is not supported; tensors are shared");
+    SetError(PyExc_BufferError,
+             "Tensor.__dlpack__: copy=True is not supported; tensors are shared");
     return nullptr;
   }
   if (dl_device != Py_None && !CheckExportDevice(self, dl_device)) return nullptr;
   bool versioned = false;
   if (max_version != Py_None) {
     if (!PyTuple_Check(max_version) || PyTuple_GET_SIZE(max_version) < 1) {
-      SetError(PyExc_TypeError, "Tensor.__dlpack__: argument `max_version` must be a (major, minor) tuple");
+      SetError(PyExc_TypeError,
+               "Tensor.__dlpack__: argument `max_version` must be a (major, minor) tuple");
       return nullptr;
     }
     long major = PyLong_AsLong(PyTuple_GET_ITEM(max_version, 0));
@@ -228,13 +236,15 @@ PyObject* Tensor_dlpack(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (versioned) {
     DLManagedTensorVersioned* managed = nullptr;
     if (TVMFFITensorToDLPackVersioned(WrappedHandle(self), &managed) != 0) return RaiseFFIError();
-    PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensorVersioned>::kName, CapsuleDestructor<DLManagedTensorVersioned>);
+    PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensorVersioned>::kName,
+                                      CapsuleDestructor<DLManagedTensorVersioned>);
     if (capsule == nullptr) managed->deleter(managed);
     return capsule;
   }
   DLManagedTensor* managed = nullptr;
   if (TVMFFITensorToDLPack(WrappedHandle(self), &managed) != 0) return RaiseFFIError();
-  PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensor>::kName, CapsuleDestructor<DLManagedTensor>);
+  PyObject* capsule = PyCapsule_New(managed, CapsuleKind<DLManagedTensor>::kName,
+                                    CapsuleDestructor<DLManagedTensor>);
   if (capsule == nullptr) managed->deleter(managed);
   return capsule;
 }
@@ -274,10 +284,12 @@ PyTypeObject* TensorType = nullptr;
 
 namespace {
 
-/*! 1 when obj's `name` attribute or method (called without arguments) is true; 0 when false or absent. */
+/*! 1 when obj's `name` attribute or method (called without arguments) is true; 0 when false or
+ * absent. */
 int TruthOf(PyObject* obj, PyObject* name, bool call) {
-  PyObject* value = call ? PyObject_VectorcallMethod(name, &obj, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr)
-                         : PyObject_GetAttr(obj, name);
+  PyObject* value =
+      call ? PyObject_VectorcallMethod(name, &obj, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr)
+           : PyObject_GetAttr(obj, name);
   if (value == nullptr) {
     if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
     PyErr_Clear();
@@ -294,7 +306,8 @@ TVMFFIObject* AdoptFromProducer(PyObject* obj) {
   if (api != nullptr) {
     DLManagedTensorVersioned* managed = nullptr;
     if (api->managed_tensor_from_py_object_no_sync(obj, &managed) != 0 || managed == nullptr) {
-      if (!PyErr_Occurred()) SetError(PyExc_BufferError, "from_dlpack: the producer's exchange API failed");
+      if (!PyErr_Occurred())
+        SetError(PyExc_BufferError, "from_dlpack: the producer's exchange API failed");
       return nullptr;
     }
     TVMFFIObjectHandle out = nullptr;
@@ -307,8 +320,7 @@ TVMFFIObject* AdoptFromProducer(PyObject* obj) {
   }
   // Ask for the versioned capsule first; producers that predate it reject the keyword.
   PyObject* call_args[] = {obj, max_version};
-  PyObject* capsule = PyObject_VectorcallMethod(str_dlpack, call_args, 1,
-                                                max_version_kw);
+  PyObject* capsule = PyObject_VectorcallMethod(str_dlpack, call_args, 1, max_version_kw);
   if (capsule == nullptr && PyErr_ExceptionMatches(PyExc_TypeError)) {
     PyErr_Clear();
     capsule = PyObject_VectorcallMethod(str_dlpack, call_args, 1, nullptr);
@@ -369,7 +381,8 @@ bool RefusesTorchExport(PyObject* obj, TVMFFIObject* tensor) {
     int truth = TruthOf(obj, check.name, check.call);
     if (truth < 0) return true;
     if (truth > 0) {
-      SetError(PyExc_BufferError, "from_dlpack: the %s tensor %s", Py_TYPE(obj)->tp_name, check.message);
+      SetError(PyExc_BufferError, "from_dlpack: the %s tensor %s", Py_TYPE(obj)->tp_name,
+               check.message);
       return true;
     }
   }

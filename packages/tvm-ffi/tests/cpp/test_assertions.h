@@ -21,29 +21,29 @@ inline int Report(const char* name) {
 }
 }  // namespace check
 
-#define CHECK(cond) \
-  do {              \
+#define CHECK(cond)                                        \
+  do {                                                     \
     if (!(cond)) ::check::Fail(__FILE__, __LINE__, #cond); \
   } while (0)
 
-#define CHECK_EQ(a, b)                                                                        \
-  do {                                                                                        \
-    if (!((a) == (b))) ::check::Fail(__FILE__, __LINE__, #a " == " #b);                       \
+#define CHECK_EQ(a, b)                                                  \
+  do {                                                                  \
+    if (!((a) == (b))) ::check::Fail(__FILE__, __LINE__, #a " == " #b); \
   } while (0)
 
 /*! stmt must throw a tvm::ffi::Error of want_kind whose message contains want_text. */
-#define CHECK_THROWS(stmt, want_kind, want_text)                                                        \
-  do {                                                                                        \
-    bool thrown_ = false;                                                                     \
-    try {                                                                                     \
-      stmt;                                                                                   \
-    } catch (const ::tvm::ffi::Error& err_) {                                                 \
-      thrown_ = true;                                                                         \
-      if (err_.kind() != (want_kind)) ::check::Fail(__FILE__, __LINE__, "kind " + err_.kind());   \
-      if (err_.message().find(want_text) == std::string::npos)                                     \
-        ::check::Fail(__FILE__, __LINE__, "message: " + err_.message());                      \
-    }                                                                                         \
-    if (!thrown_) ::check::Fail(__FILE__, __LINE__, "no error from " #stmt);                  \
+#define CHECK_THROWS(stmt, want_kind, want_text)                                                \
+  do {                                                                                          \
+    bool thrown_ = false;                                                                       \
+    try {                                                                                       \
+      stmt;                                                                                     \
+    } catch (const ::tvm::ffi::Error& err_) {                                                   \
+      thrown_ = true;                                                                           \
+      if (err_.kind() != (want_kind)) ::check::Fail(__FILE__, __LINE__, "kind " + err_.kind()); \
+      if (err_.message().find(want_text) == std::string::npos)                                  \
+        ::check::Fail(__FILE__, __LINE__, "message: " + err_.message());                        \
+    }                                                                                           \
+    if (!thrown_) ::check::Fail(__FILE__, __LINE__, "no error from " #stmt);                    \
   } while (0)
 
 #endif  // TVM_FFI_TESTS_TEST_ASSERTIONS_H_

@@ -26,8 +26,8 @@ int main() {
   for (int64_t v : a) sum += v;
   CHECK_EQ(sum, 6);
   // The ABI cell follows the items.
-  const TVMFFISeqCell* cell = TVMFFIArrayGetCell(const_cast<TVMFFIObject*>(
-      reinterpret_cast<const TVMFFIObject*>(b.get())));
+  const TVMFFISeqCell* cell =
+      TVMFFIArrayGetCell(const_cast<TVMFFIObject*>(reinterpret_cast<const TVMFFIObject*>(b.get())));
   CHECK_EQ(cell->size, 4);
   CHECK_EQ(cell->data[3].v_int64, 4);
 
@@ -92,7 +92,8 @@ int main() {
   CHECK_EQ(keys.size(), size_t(3));
   Function f = Function::FromPacked([](PackedArgs, Any*) {});
   keys.Set(f, String("f"));
-  Function same = Function::FromCSafeCall(f->cell.self, f->cell.safe_call, nullptr);  // wraps f's call
+  Function same =
+      Function::FromCSafeCall(f->cell.self, f->cell.safe_call, nullptr);  // wraps f's call
   CHECK(keys.count(same) && !keys.count(Function::FromPacked([](PackedArgs, Any*) {})));
   // Map's hash index: keys that share low bits (multiples of 1024, negatives), growth from
   // empty and from Reserve, overwrite, and erase (which renumbers the entries after it).

@@ -80,7 +80,8 @@ int main() {
   unsetenv("TVM_TRACEBACK_LIMIT");
 
   // Errors from C: create, set raised, move back.
-  TVMFFIByteArray kind{"TimeoutError", 12}, msg{"too slow", 8}, bt{"  File \"x.c\", line 3, in f\n", 27};
+  TVMFFIByteArray kind{"TimeoutError", 12}, msg{"too slow", 8},
+      bt{"  File \"x.c\", line 3, in f\n", 27};
   TVMFFIObjectHandle created = nullptr;
   CHECK_EQ(TVMFFIErrorCreate(&kind, &msg, &bt, &created), 0);
   TVMFFIErrorSetRaised(created);

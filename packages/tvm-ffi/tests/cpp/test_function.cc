@@ -24,12 +24,13 @@ int main() {
   CHECK_EQ(packed(1, 2, 3).cast<int64_t>(), 6);
   CHECK_EQ(packed().cast<int64_t>(), 0);
 
-  Function typed = Function::FromTyped([](int64_t a, std::string b) { return b + std::to_string(a); },
-                                       "cpptest.concat");
+  Function typed = Function::FromTyped(
+      [](int64_t a, std::string b) { return b + std::to_string(a); }, "cpptest.concat");
   CHECK_EQ(typed(7, "n").cast<std::string>(), "n7");
-  CHECK_THROWS(typed("x", "y"), "TypeError",
-               "Mismatched type on argument #0 when calling: `cpptest.concat(0: int, 1: str) -> str`. "
-               "Expected `int` but got `str`");
+  CHECK_THROWS(
+      typed("x", "y"), "TypeError",
+      "Mismatched type on argument #0 when calling: `cpptest.concat(0: int, 1: str) -> str`. "
+      "Expected `int` but got `str`");
   CHECK_THROWS(typed(1), "TypeError", "Expected 2 but got 1 arguments");
 
   TypedFunction<int64_t(int64_t)> twice([](int64_t x) { return 2 * x; }, "cpptest.twice");
@@ -62,7 +63,8 @@ int main() {
   TVMFFIObjectDecRef(handle);
 
   // Global registry.
-  Function::SetGlobal("cpptest.add", Function::FromTyped([](int64_t a, int64_t b) { return a + b; }));
+  Function::SetGlobal("cpptest.add",
+                      Function::FromTyped([](int64_t a, int64_t b) { return a + b; }));
   Optional<Function> got = Function::GetGlobal("cpptest.add");
   CHECK(got.has_value());
   CHECK_EQ((*got)(2, 3).cast<int64_t>(), 5);
@@ -73,9 +75,11 @@ int main() {
   CHECK_THROWS(Function::GetGlobalRequired("cpptest.missing"), "ValueError", "cpptest.missing");
   TVMFFIObjectHandle names = nullptr;
   CHECK_EQ(TVMFFIFunctionListGlobalNames(&names), 0);
-  Array<String> list(details::ObjectUnsafe::FromOwnedHeader<Object>(static_cast<TVMFFIObject*>(names)));
+  Array<String> list(
+      details::ObjectUnsafe::FromOwnedHeader<Object>(static_cast<TVMFFIObject*>(names)));
   bool found = false;
-  for (String n : list) found = found || n.view() == "cpptest.add";  // String == "literal" is ambiguous
+  for (String n : list)
+    found = found || n.view() == "cpptest.add";  // String == "literal" is ambiguous
   CHECK(found);
   TVMFFIByteArray key{"cpptest.add", 11};
   int removed = 0;

@@ -91,8 +91,8 @@ int main() {
   // The ABI cell follows every change of length.
   List<int64_t> cells{5, 6};
   cells.push_back(7);
-  const TVMFFISeqCell* cell = TVMFFIArrayGetCell(const_cast<TVMFFIObject*>(
-      reinterpret_cast<const TVMFFIObject*>(cells.get())));
+  const TVMFFISeqCell* cell = TVMFFIArrayGetCell(
+      const_cast<TVMFFIObject*>(reinterpret_cast<const TVMFFIObject*>(cells.get())));
   CHECK_EQ(cell->size, 3);
   CHECK_EQ(cell->data[2].v_int64, 7);
 

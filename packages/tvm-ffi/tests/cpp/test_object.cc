@@ -65,7 +65,8 @@ int main() {
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   CHECK(err != nullptr);
-  CHECK_EQ(std::string(TVMFFIErrorGetCell(err)->kind.data, TVMFFIErrorGetCell(err)->kind.size), "KeyError");
+  CHECK_EQ(std::string(TVMFFIErrorGetCell(err)->kind.data, TVMFFIErrorGetCell(err)->kind.size),
+           "KeyError");
   TVMFFIObjectDecRef(err);
 
   {

@@ -14,7 +14,9 @@ struct Producer {
   int deleted = 0;
 };
 
-void DeleteProducer(DLManagedTensorVersioned* self) { ++static_cast<Producer*>(self->manager_ctx)->deleted; }
+void DeleteProducer(DLManagedTensorVersioned* self) {
+  ++static_cast<Producer*>(self->manager_ctx)->deleted;
+}
 
 DLManagedTensorVersioned* Export(Producer* p) {
   DLManagedTensorVersioned& m = p->managed;
@@ -83,8 +85,8 @@ int main() {
   CHECK_EQ(transposed.deleted, 1);
 
   // The global allocator gives aligned CPU tensors.
-  Tensor empty = Function::GetGlobalRequired("ffi.TensorEmpty")(Shape{4, 4}, DLDataType{kDLFloat, 32, 1},
-                                                                 DLDevice{kDLCPU, 0})
+  Tensor empty = Function::GetGlobalRequired("ffi.TensorEmpty")(
+                     Shape{4, 4}, DLDataType{kDLFloat, 32, 1}, DLDevice{kDLCPU, 0})
                      .cast<Tensor>();
   CHECK_EQ(empty.numel(), 16);
   CHECK_EQ(reinterpret_cast<uintptr_t>(empty.data_ptr()) % 64, 0u);

@@ -1,4 +1,5 @@
-// The get_started plugin: add_one over a float32 vector and a typed scalar function, exported for load_module.
+// The get_started plugin: add_one over a float32 vector and a typed scalar function, exported for
+// load_module.
 #include <tvm_ffi/ffi.h>
 
 #include <cstdint>
