@@ -5,6 +5,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_control,
     ops_elementwise,
     ops_index,
+    ops_loop,
     ops_nn,
     ops_nonzero,
     ops_quantize,
