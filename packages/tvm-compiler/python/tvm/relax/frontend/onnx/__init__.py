@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_quantize,
     ops_reduce,
     ops_resize,
+    ops_sequence,
     ops_shape,
     ops_tensor,
     ops_window,

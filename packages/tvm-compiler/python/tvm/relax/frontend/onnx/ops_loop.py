@@ -8,7 +8,7 @@ from tvm import relax
 from tvm.relax import op as R
 
 from ._relax_api import TensorStructInfo, TupleStructInfo, is_tensor_info, struct_info, tir
-from .common import Node, const, const_value, dtype_of, is_static, ndim_of, shape_of
+from .common import Node, OptionalValue, const, const_value, dtype_of, is_static, ndim_of, shape_of
 from .registry import converter
 
 # The most iterations a Loop with a constant trip count is unrolled to.
@@ -47,9 +47,12 @@ def _loop(node: Node):
         unrolled = None
     if unrolled is not None:
         return unrolled
-    for sequence in init:
-        if isinstance(sequence, list):
-            raise node.unsupported("a sequence carried through a Loop that is not unrolled")
+    for value in init:
+        if isinstance(value, (list, OptionalValue)):
+            raise node.unsupported(
+                "a sequence or optional carried through a Loop that is not unrolled (its trip "
+                "count and conditions are not all known at conversion time)"
+            )
     return _while_loop(node, body, trip, cond, init, n_scan)
 
 
