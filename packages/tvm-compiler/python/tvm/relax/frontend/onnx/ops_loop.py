@@ -178,6 +178,20 @@ def _branch(bb, make):
         bb._end_scope(saved)
 
 
+def _as_declared(bb, value, value_info):
+    """value cast (checked at run time) to the static shape the body's output declares, where
+    the converters could not work it out (a slice at a run-time offset); else value."""
+    if isinstance(value, (list, OptionalValue)) or is_static(shape_of(value)):
+        return value
+    ttype = value_info.type
+    if ttype.WhichOneof("value") != "tensor_type" or not ttype.tensor_type.HasField("shape"):
+        return value
+    dims = ttype.tensor_type.shape.dim
+    if not all(d.HasField("dim_value") for d in dims) or len(dims) != ndim_of(value):
+        return value
+    return bb.match_cast(value, TensorStructInfo([d.dim_value for d in dims], dtype_of(value)))
+
+
 class _ShapeChanges(Exception):
     """A carried value's shape (or rank, dtype) differs after one iteration."""
 
@@ -202,6 +216,7 @@ def _build_while(node: Node, body, trip, sinfos, n_scan: int):
     def iteration():
         _bind_body_inputs(importer, body, [i, c, *carried])
         outs = importer.inline_subgraph(body, node.opset, bb)
+        outs = [_as_declared(bb, v, vi) for v, vi in zip(outs, body.output)]
         new_carried = outs[1 : 1 + len(sinfos)]
         for value, sinfo in zip(new_carried, sinfos):
             got = None if isinstance(value, list) else struct_info(value)
