@@ -8,6 +8,7 @@ from tvm import relax
 from tvm.relax import op as R
 
 from . import te_fallbacks
+from ._relax_api import TensorStructInfo, tir
 from .common import Node, const, const_value, dtype_of, normalize_axis
 from .registry import converter
 from .te_fallbacks import op_or_te
@@ -200,9 +201,10 @@ def _dynamic_slice(node: Node, x):
     begin = per_axis(starts, lambda d: 0)
     end = per_axis(ends, lambda d: 2**62)
     strides = [steps[axes.index(d)] if d in axes else 1 for d in range(ndim)]
-    # only the rank of the result is known (a match_cast of it to symbolic dims came back
-    # from the VM as None: a compiler bug, not fixed yet)
-    return node.emit(R.dynamic_strided_slice(x, begin, end, const(np.array(strides, "int64"))))
+    out = node.emit(R.dynamic_strided_slice(x, begin, end, const(np.array(strides, "int64"))))
+    # the op knows only the rank: the sliced axes get fresh symbolic dims, the others keep theirs
+    dims = [tir.Var(f"slice_dim{d}", "int64") if d in axes else shape[d] for d in range(ndim)]
+    return node.bb.match_cast(out, TensorStructInfo(dims, dtype_of(x)))
 
 
 def _slice(node: Node, x, starts, ends, axes, steps):
