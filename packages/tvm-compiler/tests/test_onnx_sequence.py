@@ -265,3 +265,24 @@ def test_if_branches_of_different_sequence_lengths_are_op_not_implemented():
     model = _model([node], [_tensor("c", [], B), _tensor("x", [3])], [_seq("s", 1)])
     with pytest.raises(OpNotImplemented, match="sequences of different lengths"):
         _convert(model)
+
+
+def test_if_with_an_empty_optional_branch_is_op_not_implemented():
+    elem = helper.make_tensor_type_proto(F, [3])
+    then_g = helper.make_graph(
+        [helper.make_node("Optional", [], ["none"], type=elem)],
+        "then",
+        [],
+        [helper.make_value_info("none", helper.make_optional_type_proto(elem))],
+    )
+    else_g = helper.make_graph(
+        [helper.make_node("Optional", ["x"], ["some"])],
+        "else",
+        [],
+        [helper.make_value_info("some", helper.make_optional_type_proto(elem))],
+    )
+    node = helper.make_node("If", ["c"], ["o"], then_branch=then_g, else_branch=else_g)
+    out = helper.make_value_info("o", helper.make_optional_type_proto(elem))
+    model = _model([node], [_tensor("c", [], B), _tensor("x", [3])], [out], opset=18)
+    with pytest.raises(OpNotImplemented, match=r"op If, opset 18\): an If on a run-time condition"):
+        _convert(model)

@@ -5,6 +5,7 @@ at conversion time picks its branch."""
 from __future__ import annotations
 
 from tvm import relax
+from tvm.error import OpNotImplemented
 from tvm.relax import op as R
 
 from .common import Node, OptionalValue, const_value, like, ndim_of
@@ -21,8 +22,16 @@ def _if(node: Node):
         chosen = then_graph if bool(known.reshape(-1)[0]) else else_graph
         return importer.inline_subgraph(chosen, node.opset, node.bb)
     then_forms, else_forms = [], []
-    then_seq = importer.convert_subgraph(then_graph, node.opset, node.bb, then_forms)
-    else_seq = importer.convert_subgraph(else_graph, node.opset, node.bb, else_forms)
+    try:
+        then_seq = importer.convert_subgraph(then_graph, node.opset, node.bb, then_forms)
+        else_seq = importer.convert_subgraph(else_graph, node.opset, node.bb, else_forms)
+    except OpNotImplemented as err:
+        if "an empty optional" not in str(err):
+            raise
+        raise node.unsupported(
+            "an If on a run-time condition with a branch giving an empty optional (its presence "
+            "would be known only at run time)"
+        ) from None
     if not all(_same_form(a, b) for a, b in zip(then_forms, else_forms)):
         raise node.unsupported(
             "an If whose branches give sequences of different lengths or optionals of different "
