@@ -225,3 +225,17 @@ def test_scan_output_of_changing_shape_is_op_not_implemented():
     model = _model([node], inputs, [_sym("v", 1), _sym("rows", 2)])
     with pytest.raises(OpNotImplemented, match=r"a scan output of shape .* \(not static\)"):
         _convert(model)
+
+
+def test_run_time_loop_without_scan_outputs_or_symbolic_dims():
+    body = _body(
+        [
+            helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+            helper.make_node("Add", ["s", "s"], ["s_out"]),
+        ],
+        [("s", [2], F)],
+        [],
+    )
+    node = helper.make_node("Loop", ["m", "", "x"], ["r"], body=body)
+    model = _model([node], [_tensor("x", [2]), _tensor("m", [], I64)], [_tensor("r", [2])])
+    _check(model, {"x": np.array([1.0, -2.0], "float32"), "m": np.array(3, "int64")})

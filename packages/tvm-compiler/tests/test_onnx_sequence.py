@@ -286,3 +286,20 @@ def test_if_with_an_empty_optional_branch_is_op_not_implemented():
     model = _model([node], [_tensor("c", [], B), _tensor("x", [3])], [out], opset=18)
     with pytest.raises(OpNotImplemented, match=r"op If, opset 18\): an If on a run-time condition"):
         _convert(model)
+
+
+def test_sequence_map_whose_body_has_a_run_time_loop():
+    loop_body = helper.make_graph(
+        [helper.make_node("Identity", ["c"], ["co"]), helper.make_node("Add", ["s", "s"], ["so"])],
+        "loop_body",
+        [_tensor("i", [], I64), _tensor("c", [], B), _tensor("s", [2])],
+        [_tensor("co", [], B), _tensor("so", [2])],
+    )
+    loop = helper.make_node("Loop", ["m", "", "e"], ["r"], body=loop_body)
+    body = helper.make_graph([loop], "body", [_tensor("e", [2])], [_tensor("r", [2])])
+    nodes = [
+        helper.make_node("SequenceConstruct", ["x", "x"], ["xs"]),
+        helper.make_node("SequenceMap", ["xs"], ["ys"], body=body),
+    ]
+    model = _model(nodes, [_tensor("x", [2]), _tensor("m", [], I64)], [_seq("ys", 1)])
+    _check(model, {"x": np.array([1.0, 2.0], "float32"), "m": np.array(3, "int64")})

@@ -39,6 +39,15 @@ def _sanitize(name: str) -> str:
     return f"v_{clean}" if not clean or clean[0].isdigit() else clean
 
 
+def _has_control_flow(graph) -> bool:
+    """Whether graph or a subgraph of it (a SequenceMap body, say) has an If or a Loop."""
+    return any(
+        node.op_type in _CONTROL_FLOW
+        or any(attr.HasField("g") and _has_control_flow(attr.g) for attr in node.attribute)
+        for node in graph.node
+    )
+
+
 class GraphImporter:
     """Converts one ONNX graph; the options are from_onnx's."""
 
@@ -250,7 +259,7 @@ class GraphImporter:
             attrs["params"] = param_values
         bb = relax.BlockBuilder()
         # control flow (an If) cannot sit in a dataflow block: such graphs get a plain one
-        control = any(n.op_type in _CONTROL_FLOW for n in graph.node)
+        control = _has_control_flow(graph)
         with bb.function("main", params, attrs=attrs):
             with contextlib.nullcontext() if control else bb.dataflow():
                 for var in params[:num_input]:  # a sequence input: a list of its items
