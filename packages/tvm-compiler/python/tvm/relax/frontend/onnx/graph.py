@@ -274,11 +274,7 @@ class GraphImporter:
                 for vi in graph.output:
                     if vi.name not in self.values or self.values[vi.name] is None:
                         raise ValueError(f"from_onnx: graph output {vi.name!r} is never computed")
-                    out = as_relax(self.values[vi.name])
-                    # a sequence output gets a binding of its own: without it, a SequenceMap
-                    # output (test_onnx_sequence) failed VM codegen with "variable used
-                    # before it is bound" (cause not pinned down yet)
-                    outs.append(bb.emit(out) if isinstance(out, relax.Tuple) else out)
+                    outs.append(as_relax(self.values[vi.name]))
                 result = outs[0] if len(outs) == 1 else relax.Tuple(outs)
                 result = bb.emit(result) if control else bb.emit_output(result)
             bb.emit_func_output(result)
