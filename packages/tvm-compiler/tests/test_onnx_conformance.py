@@ -62,6 +62,10 @@ SHAPE_OPERANDS = {
     "Trilu": (1,),
     "CumSum": (1,),
     "CumProd": (1,),
+    "SequenceAt": (1,),
+    "SequenceErase": (1,),
+    "SequenceInsert": (2,),
+    "SplitToSequence": (1,),
 }
 
 
@@ -116,10 +120,31 @@ def freeze_shape_operands(model, inputs):
 
 
 def _as_array(value):
-    """Test data comes as NumPy arrays or, for some cases, as TensorProtos."""
+    """Test data comes as NumPy arrays or, for some cases, as TensorProtos; a sequence as a
+    list of them."""
     if isinstance(value, onnx.TensorProto):
         return onnx.numpy_helper.to_array(value)
+    if isinstance(value, list):
+        return [_as_array(v) for v in value]
     return value
+
+
+def _flat(values):
+    """Expected outputs with each sequence (a list) spliced in as its elements, the order the
+    VM's nested tuples flatten to."""
+    out = []
+    for value in values:
+        out.extend(_flat(value) if isinstance(value, list) else [value])
+    return out
+
+
+def _tvm_arg(value):
+    """A test input as a VM argument: a tensor, or a list of them for a sequence input."""
+    import tvm
+
+    if isinstance(value, list):
+        return [_tvm_arg(v) for v in value]
+    return tvm.runtime.tensor(np.array(value, order="C"))
 
 
 def _to_numpy(value):
@@ -179,8 +204,14 @@ def run_case(case, from_onnx, execute: bool = True):
         dtype = getattr(array, "dtype", None)  # sequence and optional inputs have none
         if dtype is not None and (dtype.name == "object" or (dtype.kind == "V" and not _ml(dtype))):
             return "unsupported-dtype", f"test data of NumPy dtype {dtype} (no tvm tensor type)"
+    # a sequence input's length and element shapes come from its test data (shape_dict), and
+    # then the tensor inputs' shapes too, so that dims the ONNX types share by name agree
+    shapes = {}
+    if any(isinstance(a, list) for _, a in rest):
+        for n, a in rest:
+            shapes[n] = [list(np.shape(v)) for v in a] if isinstance(a, list) else np.shape(a)
     try:
-        mod = from_onnx(model)
+        mod = from_onnx(model, shape_dict=shapes or None)
     except OpNotImplemented as err:
         text = str(err)
         if "element type" in text:
@@ -202,11 +233,11 @@ def run_case(case, from_onnx, execute: bool = True):
         return "compile-error", f"{type(err).__name__}: {str(err)[:300]}"
     try:
         vm = relax.VirtualMachine(ex, tvm.cpu())
-        args = [tvm.runtime.tensor(np.array(a, order="C")) for _, a in rest]
+        args = [_tvm_arg(a) for _, a in rest]
         got = _to_numpy(vm["main"](*args))
     except Exception as err:  # noqa: BLE001
         return "runtime-error", f"{type(err).__name__}: {str(err)[:300]}"
-    diff = compare(got, expected)
+    diff = compare(got, _flat(expected))
     return ("pass", "") if diff is None else ("mismatch", diff)
 
 

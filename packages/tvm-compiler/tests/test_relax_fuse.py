@@ -482,3 +482,29 @@ def test_fuse_ops_groups_models_as_upstream(name):
     with tvm.transform.PassContext(opt_level=0):  # FuseOps at level 0: nothing fused
         reference = _run(mod, *args)
     np.testing.assert_allclose(_run(mod, *args), reference, rtol=1e-4, atol=1e-6)
+
+
+def test_values_read_only_inside_a_nested_tuple_stay_bound_after_fusion():
+    """Two elementwise ops whose results are read only through a tuple inside the returned
+    tuple: FuseOps must export them from the group (they were left unbound, and the VM
+    codegen failed with "variable 'lv2' is used before it is bound")."""
+    bb = relax.BlockBuilder()
+    pair = relax.TupleStructInfo(
+        [relax.TensorStructInfo([3], "float32"), relax.TensorStructInfo([1], "float32")]
+    )
+    xs = relax.Var("xs", pair)
+    t = relax.Var("t", relax.TensorStructInfo([1], "float32"))
+    with bb.function("main", [xs, t]):
+        with bb.dataflow():
+            a = bb.emit(relax.TupleGetItem(xs, 0))
+            b = bb.emit(relax.TupleGetItem(xs, 1))
+            m1, m2 = bb.emit(R.multiply(a, t)), bb.emit(R.multiply(b, t))
+            c = relax.const(np.array([3]), "int64")
+            out = bb.emit_output(relax.Tuple([relax.Tuple([m1, m2]), relax.Tuple([c])]))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    x0, x1 = np.arange(3, dtype="float32"), np.array([5.0], "float32")
+    got = vm["main"]([tvm.runtime.tensor(x0), tvm.runtime.tensor(x1)], tvm.runtime.tensor(x1))
+    np.testing.assert_array_equal(got[0][0].numpy(), x0 * 5)
+    np.testing.assert_array_equal(got[0][1].numpy(), x1 * 5)
+    np.testing.assert_array_equal(got[1][0].numpy(), [3])

@@ -58,3 +58,26 @@ def test_lower_runtime_builtin_turns_memory_ops_into_vm_ops():
     names = {b.value.op.name for b in _bindings(func) if hasattr(b.value.op, "name")}
     assert not {n for n in names if n.startswith("relax.memory.")}
     assert {"relax.vm.alloc_storage", "relax.vm.alloc_tensor", "relax.vm.kill_object"} <= names
+
+
+def test_a_match_cast_of_an_allocation_keeps_it_alive_while_used():
+    """A tensor returned through a MatchCast (its result dims symbolic) is the allocation
+    itself: it must not be killed before the return (the VM returned None then)."""
+    import numpy as np
+    import tvm
+    from tvm import relax, tir
+    from tvm.relax import op as R
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo([3, 4], "float32"))
+    begin = relax.Var("begin", relax.TensorStructInfo([2], "int64"))
+    with bb.function("main", [x, begin]):
+        end, strides = (relax.const(np.array(v, "int64")) for v in ([9, 9], [1, 1]))
+        lv = bb.emit(R.dynamic_strided_slice(x, begin, end, strides))
+        dims = [tir.Var("n", "int64"), tir.Var("m", "int64")]
+        cast = bb.match_cast(lv, relax.TensorStructInfo(dims, "float32"))
+        bb.emit_func_output(cast)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    data = np.arange(12, dtype="float32").reshape(3, 4)
+    out = vm["main"](tvm.runtime.tensor(data), tvm.runtime.tensor(np.array([1, 2])))
+    np.testing.assert_array_equal(out.numpy(), data[1:, 2:])

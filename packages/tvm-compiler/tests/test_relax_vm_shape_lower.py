@@ -73,3 +73,25 @@ def test_a_symbolic_prim_value_is_loaded_once():
 
     func = relax.get_pipeline("default")(if_on_symbolic_module())["main"]
     assert len(_packed(func, "vm.builtin.make_prim_value")) == 1
+
+
+def test_match_cast_to_static_dims_in_a_function_without_symbolic_ones():
+    """No symbolic dim anywhere, yet the match_cast checks (3,) through the shape heap: the
+    function must allocate one (it raised "used before it is allocated")."""
+    import numpy as np
+    import pytest
+    import tvm
+    from tvm import relax
+
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo(dtype="float32", ndim=1))
+    with bb.function("main", [x]):
+        y = bb.match_cast(x, relax.TensorStructInfo([3], "float32"))
+        bb.emit_func_output(bb.emit(relax.op.add(y, y)))
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    data = np.arange(3, dtype="float32")
+    np.testing.assert_array_equal(vm["main"](tvm.runtime.tensor(data)).numpy(), 2 * data)
+    with pytest.raises(
+        ValueError, match=r"match_cast .* dimension 0 of the shape \(4,\) is 4, expected 3"
+    ):
+        vm["main"](tvm.runtime.tensor(np.zeros(4, "float32")))

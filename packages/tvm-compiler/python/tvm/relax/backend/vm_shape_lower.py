@@ -375,7 +375,7 @@ class _Lowerer:
         _collect_body(self, func.body)
         self._collect_sinfo(func.ret_struct_info)
         prologue = self.out
-        if self.slot_of:
+        if self.slot_of or getattr(self, "needs_heap", False):
             heap_sinfo = TensorStructInfo(ndim=1, dtype="int64")
             heap_call = call(
                 "relax.call_builtin_with_ctx",
@@ -432,6 +432,8 @@ def _collect_body(lowerer, seq) -> None:
 
         def visit_MatchCast(self, node):  # noqa: N802
             lowerer._collect_sinfo(node.struct_info)
+            # a match_cast to static dims checks them against the heap's codes too
+            lowerer.needs_heap = True
             self.generic_visit(node)
 
     _Dims().visit(seq)

@@ -48,8 +48,11 @@ def _operands(value):
         return list(value.args[1].fields)
     if isinstance(value, TupleGetItem):
         return [value.tuple_value]
-    if isinstance(value, Tuple):
-        return [f for f in value.fields if isinstance(f, (Var, Constant))]
+    if isinstance(value, Tuple):  # a nested tuple's vars are read too (and must stay bound)
+        leaves = []
+        for f in value.fields:
+            leaves.extend([f] if isinstance(f, (Var, Constant)) else free_relax_uses(f))
+        return leaves
     return free_relax_uses(value)
 
 

@@ -20,7 +20,7 @@ _KILL_OF = {
 
 
 def _kill_in_seq(seq):
-    from tvm.relax.expr import VarBinding
+    from tvm.relax.expr import Var, VarBinding
 
     flat = [b for block in seq.blocks for b in block.bindings]
     kill_op = {}
@@ -37,12 +37,20 @@ def _kill_in_seq(seq):
         kill_op.pop(var, None)
     if not kill_op:
         return seq
+    # a var bound to another (a MatchCast, which canonicalize keeps) is the same object in
+    # the VM: its uses are the source's, and returning it keeps the source alive
+    source = {}
+    for binding in flat:
+        if isinstance(binding.value, Var):
+            source[binding.var] = source.get(binding.value, binding.value)
     last_use = {}
     for i, binding in enumerate(flat):
         for use in free_relax_uses(binding.value):
+            use = source.get(use, use)
             if use in kill_op:
                 last_use[use] = i
     for use in free_relax_uses(seq.body):
+        use = source.get(use, use)
         last_use.pop(use, None)
         kill_op.pop(use, None)
     kills_after: dict = {}

@@ -184,3 +184,35 @@ def symbolic_length(node: Node, count, name: str):
     name) that te computations can take as their extent."""
     shape = node.emit(relax.op.tensor_to_shape(count))
     return node.bb.match_cast(shape, relax.ShapeStructInfo([tir.Var(name, "int64")]))
+
+
+class OptionalValue:
+    """An ONNX optional whose presence is known at conversion time: value is None when it is
+    empty, else a tensor expression or a sequence (a list of them)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def as_relax(value):
+    """A sequence (a Python list) as a relax.Tuple, recursively; an optional as its content
+    (an empty optional has no Relax form); a tensor expression as it is."""
+    if isinstance(value, OptionalValue):
+        if value.value is None:
+            raise OpNotImplemented("from_onnx: an empty optional as a graph or branch output")
+        return as_relax(value.value)
+    if isinstance(value, list):
+        return relax.Tuple([as_relax(v) for v in value])
+    return value
+
+
+def like(template, expr, bb):
+    """expr (a Relax value built from as_relax(template)) back in template's form: a tuple
+    becomes a list of its items where template is a sequence."""
+    if isinstance(template, OptionalValue):
+        return OptionalValue(like(template.value, expr, bb))
+    if isinstance(template, list):
+        return [
+            like(item, bb.emit(relax.TupleGetItem(expr, k)), bb) for k, item in enumerate(template)
+        ]
+    return expr

@@ -12,17 +12,40 @@ from tvm import relax
 from tvm.error import OpNotImplemented
 
 from . import registry
-from ._relax_api import TensorStructInfo, tir
-from .common import Node, check_dtype, const, np_dtype_name
+from ._relax_api import TensorStructInfo, TupleStructInfo, tir
+from .common import Node, OptionalValue, as_relax, check_dtype, const, np_dtype_name
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 _CONTROL_FLOW = ("If", "Loop")
+# The ops that take sequences (Python lists of Relax values) or optionals as inputs.
+_SEQUENCE_AWARE = {
+    "Identity",
+    "Loop",
+    "SequenceInsert",
+    "SequenceAt",
+    "SequenceErase",
+    "SequenceLength",
+    "ConcatFromSequence",
+    "SequenceMap",
+    "Optional",
+    "OptionalHasElement",
+    "OptionalGetElement",
+}
 
 
 def _sanitize(name: str) -> str:
     """A name usable as a Relax variable: letters, digits and underscores, not digit-first."""
     clean = re.sub(r"\W", "_", name)
     return f"v_{clean}" if not clean or clean[0].isdigit() else clean
+
+
+def _has_control_flow(graph) -> bool:
+    """Whether graph or a subgraph of it (a SequenceMap body, say) has an If or a Loop."""
+    return any(
+        node.op_type in _CONTROL_FLOW
+        or any(attr.HasField("g") and _has_control_flow(attr.g) for attr in node.attribute)
+        for node in graph.node
+    )
 
 
 class GraphImporter:
@@ -68,13 +91,46 @@ class GraphImporter:
             return dim
         return tir.Var(_sanitize(f"{input_name}_dim{index}"), "int64")
 
+    def _sequence_var(self, value_info) -> relax.Var:
+        """A sequence graph input: a tuple parameter, its element shapes from shape_dict."""
+        name = value_info.name
+        elem = value_info.type.sequence_type.elem_type
+        if elem.WhichOneof("value") != "tensor_type":
+            raise OpNotImplemented(
+                f"from_onnx: graph input {name!r} is a sequence of {elem.WhichOneof('value')}; "
+                "only sequences of tensors are supported"
+            )
+        shapes = self.shape_dict.get(name)
+        if shapes is None:
+            raise OpNotImplemented(
+                f"from_onnx: graph input {name!r} is a sequence of unknown length; give its "
+                "element shapes in shape_dict (a list of shapes, one per element)"
+            )
+        if not isinstance(shapes, (list, tuple)) or not all(
+            isinstance(s, (list, tuple)) for s in shapes
+        ):
+            raise ValueError(
+                f"from_onnx: shape_dict[{name!r}] must be a list of shapes (one per element of "
+                f"the sequence input), got {shapes!r}"
+            )
+        dtype = check_dtype(np_dtype_name(elem.tensor_type.elem_type), f"graph input {name!r}")
+        fields = [
+            TensorStructInfo([self._dim(f"{name}_{k}", i, d) for i, d in enumerate(s)], dtype)
+            for k, s in enumerate(shapes)
+        ]
+        var_name = _sanitize(name) if self.sanitize else name
+        return relax.Var(var_name, TupleStructInfo(fields))
+
     def _input_var(self, value_info) -> relax.Var:
         name = value_info.name
         ttype = value_info.type
+        if ttype.WhichOneof("value") == "sequence_type":
+            return self._sequence_var(value_info)
         if ttype.WhichOneof("value") != "tensor_type":
             raise OpNotImplemented(
                 f"from_onnx: graph input {name!r} is a {ttype.WhichOneof('value')}; only tensor "
-                "inputs are supported"
+                "and sequence inputs are supported (an optional's presence is not known at "
+                "conversion time)"
             )
         dtype = np_dtype_name(ttype.tensor_type.elem_type)
         check_dtype(dtype, f"graph input {name!r}")
@@ -105,6 +161,11 @@ class GraphImporter:
                 )
             inputs.append(self.values[name])
         node = Node(proto, inputs, opset, bb)
+        if proto.op_type not in _SEQUENCE_AWARE:
+            for name, value in zip(proto.input, inputs):
+                if isinstance(value, (list, OptionalValue)):
+                    kind = "sequence" if isinstance(value, list) else "optional"
+                    raise node.unsupported(f"the {kind} input {name!r}")
         node.importer = self
         fn = registry.lookup(proto.op_type, opset)
         try:
@@ -130,9 +191,10 @@ class GraphImporter:
             if name:
                 raise node.unsupported(f"the optional output {name!r}")
 
-    def convert_subgraph(self, graph, opset: int, bb):
+    def convert_subgraph(self, graph, opset: int, bb, forms=None):
         """The SeqExpr computing graph's outputs (a Tuple of them when several) in a scope of
-        its own; the graph reads the enclosing graphs' values by name."""
+        its own; the graph reads the enclosing graphs' values by name. A sequence output is a
+        Tuple; forms, a list, receives the outputs as the importer holds them."""
         import onnx.numpy_helper
 
         saved_values = dict(self.values)
@@ -146,6 +208,9 @@ class GraphImporter:
             outs = [self.values.get(vi.name) for vi in graph.output]
             if any(out is None for out in outs):
                 raise ValueError("from_onnx: a subgraph output is never computed")
+            if forms is not None:
+                forms.extend(outs)
+            outs = [as_relax(out) for out in outs]
             result = outs[0] if len(outs) == 1 else relax.Tuple(outs)
             result = bb.normalize(result)
             bb._end_frame()
@@ -194,16 +259,22 @@ class GraphImporter:
             attrs["params"] = param_values
         bb = relax.BlockBuilder()
         # control flow (an If) cannot sit in a dataflow block: such graphs get a plain one
-        control = any(n.op_type in _CONTROL_FLOW for n in graph.node)
+        control = _has_control_flow(graph)
         with bb.function("main", params, attrs=attrs):
             with contextlib.nullcontext() if control else bb.dataflow():
+                for var in params[:num_input]:  # a sequence input: a list of its items
+                    if isinstance(var.struct_info, TupleStructInfo):
+                        count = len(var.struct_info.fields)
+                        items = [bb.emit(relax.TupleGetItem(var, k)) for k in range(count)]
+                        name = next(n for n, v in self.values.items() if v is var)
+                        self.values[name] = items
                 for proto in graph.node:
                     self._convert_node(proto, opset, bb)
                 outs = []
                 for vi in graph.output:
                     if vi.name not in self.values or self.values[vi.name] is None:
                         raise ValueError(f"from_onnx: graph output {vi.name!r} is never computed")
-                    outs.append(self.values[vi.name])
+                    outs.append(as_relax(self.values[vi.name]))
                 result = outs[0] if len(outs) == 1 else relax.Tuple(outs)
                 result = bb.emit(result) if control else bb.emit_output(result)
             bb.emit_func_output(result)

@@ -8,6 +8,7 @@ from tvm import relax
 from tvm.relax import op as R
 
 from . import te_fallbacks
+from ._relax_api import TensorStructInfo, tir
 from .common import Node, const, const_value, dtype_of, normalize_axis
 from .registry import converter
 from .te_fallbacks import op_or_te
@@ -152,6 +153,8 @@ def _slice_v1(node: Node):
 @converter("Slice", since=10)
 def _slice_v10(node: Node):
     x = node.input(0)
+    if const_value(node.input(1)) is None or const_value(node.input(2)) is None:
+        return _dynamic_slice(node, x)
     starts = node.const_input(1, "starts")
     ends = node.const_input(2, "ends")
     axes = node.const_input(3, "axes", optional=True)
@@ -159,6 +162,49 @@ def _slice_v10(node: Node):
     axes = list(range(len(starts))) if axes is None else axes
     steps = [1] * len(starts) if steps is None else steps
     return _slice(node, x, starts, ends, axes, steps)
+
+
+def _dynamic_slice(node: Node, x):
+    """Slice with starts or ends computed at run time (axes and steps known): the begin, end
+    and stride vectors over every axis feed dynamic_strided_slice."""
+    shape = node.shape(x)
+    ndim = len(shape)
+    starts, ends = node.input(1), node.input(2)
+    count = node.shape(starts, "starts")[0]
+    if not isinstance(count, int):
+        raise node.unsupported("starts of a symbolic length")
+    axes = node.const_input(3, "axes", optional=True)
+    steps = node.const_input(4, "steps", optional=True)
+    axes = (
+        list(range(count)) if axes is None else [normalize_axis(node, int(a), ndim) for a in axes]
+    )
+    steps = [1] * count if steps is None else [int(st) for st in steps]
+    if len(axes) != count or len(steps) != count or len(set(axes)) != count:
+        raise ValueError(
+            f"from_onnx: {node.where()}: starts, ends, axes and steps must be as long as each "
+            f"other with distinct axes (got {count} starts, axes {axes}, steps {steps})"
+        )
+    if 0 in steps:
+        raise ValueError(f"from_onnx: {node.where()}: a slice step of 0")
+
+    def per_axis(values, fill):
+        values = node.emit(R.astype(values, "int64")) if dtype_of(values) != "int64" else values
+        pieces = []
+        for d in range(ndim):
+            if d in axes:
+                k = axes.index(d)
+                pieces.append(node.emit(R.strided_slice(values, axes=[0], begin=[k], end=[k + 1])))
+            else:
+                pieces.append(const(np.array([fill(d)], "int64")))
+        return node.emit(R.concat(pieces, axis=0)) if len(pieces) > 1 else pieces[0]
+
+    begin = per_axis(starts, lambda d: 0)
+    end = per_axis(ends, lambda d: 2**62)
+    strides = [steps[axes.index(d)] if d in axes else 1 for d in range(ndim)]
+    out = node.emit(R.dynamic_strided_slice(x, begin, end, const(np.array(strides, "int64"))))
+    # the op knows only the rank: the sliced axes get fresh symbolic dims, the others keep theirs
+    dims = [tir.Var(f"slice_dim{d}", "int64") if d in axes else shape[d] for d in range(ndim)]
+    return node.bb.match_cast(out, TensorStructInfo(dims, dtype_of(x)))
 
 
 def _slice(node: Node, x, starts, ends, axes, steps):

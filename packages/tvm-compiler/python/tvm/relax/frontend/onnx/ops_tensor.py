@@ -31,7 +31,7 @@ def _constant(node: Node):
 
 @converter("Identity", since=1)
 def _identity(node: Node):
-    return node.input(0)
+    return [node.input(0)]  # in a list: a sequence input (a list itself) is one output
 
 
 @converter("Dropout", since=1)
