@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from . import underline
 from .naming import NameTable
 
 _PRINTERS: list = []
@@ -141,6 +142,7 @@ def module_script(mod, show_meta: bool = False, **_options) -> str:
             metadata=metadata,
         )
         dialects += _uses_tir(text)
+        text = underline.marked_block(func, text)
         body.append("\n".join("    " + line if line else line for line in text.split("\n")))
     text = (
         _header(dialects)
@@ -152,17 +154,21 @@ def module_script(mod, show_meta: bool = False, **_options) -> str:
 
 
 # Upstream's script() options this printer honours; show_meta is applied as the text is made
-# (see MetadataTable), the prefixes by apply_options.
+# (see MetadataTable), the prefixes by _renamed, the layout ones by tvm.ir.underline.
 _PREFIXES = {"ir_prefix": "I", "tir_prefix": "T", "relax_prefix": "R"}
-_NO_EFFECT = ("show_meta",)
+_LAYOUT = ("path_to_underline", "num_context_lines", "print_line_numbers")
+_NO_EFFECT = ("show_meta", "syntax_sugar")
 
 
-def apply_options(text: str, options: dict, who: str) -> str:
-    """text as script(**options) prints it: upstream's ir_prefix/tir_prefix/relax_prefix
-    rename the dialect modules (`T.` becomes `tir_prefix.`, the import headers too)."""
-    unknown = sorted(set(options) - set(_PREFIXES) - set(_NO_EFFECT))
+def render(node, options: dict, who: str, make) -> str:
+    """The text make() prints for node, as script(**options) shows it: upstream's
+    ir_prefix/tir_prefix/relax_prefix rename the dialect modules (`T.` becomes
+    `tir_prefix.`, the import headers too); path_to_underline (AccessPaths from node) puts
+    carets under what each path reaches; num_context_lines keeps only that many lines around
+    underlined ones; print_line_numbers numbers the lines."""
+    unknown = sorted(set(options) - set(_PREFIXES) - set(_LAYOUT) - set(_NO_EFFECT))
     if unknown:
-        known = ", ".join([*_PREFIXES, *_NO_EFFECT])
+        known = ", ".join([*_PREFIXES, *_LAYOUT, *_NO_EFFECT])
         raise TypeError(f"{who}.script: unexpected option {unknown[0]!r} (supported: {known})")
     renames = {}
     for option, default in _PREFIXES.items():
@@ -171,10 +177,52 @@ def apply_options(text: str, options: dict, who: str) -> str:
             raise TypeError(f"{who}.script: {option} must be an identifier, got {prefix!r}")
         if prefix != default:
             renames[default] = prefix
-    return _renamed(text, renames) if renames else text
+    paths = _paths_option(options.get("path_to_underline"), who)
+    context = options.get("num_context_lines", -1)
+    if context is None:
+        context = -1
+    if not isinstance(context, int) or isinstance(context, bool) or context < -1:
+        raise TypeError(f"{who}.script: num_context_lines must be an int >= -1, got {context!r}")
+    numbers = options.get("print_line_numbers", False)
+    if not isinstance(numbers, bool):
+        raise TypeError(f"{who}.script: print_line_numbers must be a bool, got {numbers!r}")
+    text = underline.print_underlined(node, paths, make) if paths else make()
+    if not paths and not numbers:
+        return _renamed(text, renames)[0] if renames else text
+    lines, ranges = underline.spans(text)
+    if renames:
+        text, edits = _renamed("\n".join(lines), renames)
+        lines = text.split("\n")
+        for row, col, old, new in edits:
+            delta, after = len(new) - len(old), col + len(old)
+            ranges[row] = [
+                (a + delta if a >= after else a, b + delta if b >= after else b)
+                for a, b in ranges[row]
+            ]
+    return underline.layout(lines, ranges, context, numbers)
 
 
-def _renamed(text: str, renames: dict) -> str:
+def apply_options(text: str, options: dict, who: str) -> str:
+    """text (already printed) as script(**options) shows it; see render."""
+    return render(None, options, who, lambda: text)
+
+
+def _paths_option(value, who: str) -> list:
+    from tvm_ffi.access_path import AccessPath
+
+    if value is None:
+        return []
+    items = list(value) if isinstance(value, (list, tuple)) else None
+    if items is None or not all(isinstance(p, AccessPath) for p in items):
+        raise TypeError(
+            f"{who}.script: path_to_underline must be a list of tvm_ffi.access_path.AccessPath,"
+            f" got {value!r}"
+        )
+    return items
+
+
+def _renamed(text: str, renames: dict) -> tuple[str, list]:
+    """text with the names renamed, and the edits made: (line, column, old, new)."""
     import io
     import tokenize
 
@@ -182,20 +230,20 @@ def _renamed(text: str, renames: dict) -> str:
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
-    edits, previous = [], None  # (offset, old text, new text)
+    edits, previous = [], None  # (offset, old text, new text, line, column)
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         offset = starts[tok.start[0] - 1] + tok.start[1]
         if tok.type == tokenize.NAME and tok.string in renames and previous != ".":
-            edits.append((offset, tok.string, renames[tok.string]))
+            edits.append((offset, tok.string, renames[tok.string], tok.start))
         elif tok.type == tokenize.COMMENT:  # the headers and `# with T.block("root"):`
             new = re.sub(r"(?<=\bas )(\w+)$", lambda m: renames.get(m[1], m[1]), tok.string)
             new = re.sub(r"\b(\w+)(?=\.)", lambda m: renames.get(m[1], m[1]), new)
-            edits.append((offset, tok.string, new))
+            edits.append((offset, tok.string, new, tok.start))
         if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
             previous = tok.string
-    for offset, old, new in reversed(edits):
+    for offset, old, new, _start in reversed(edits):
         text = text[:offset] + new + text[offset + len(old) :]
-    return text
+    return text, [(row - 1, col, old, new) for _o, old, new, (row, col) in reversed(edits)]
 
 
 def _global_var_text(node, **_options) -> str:

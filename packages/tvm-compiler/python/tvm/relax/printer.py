@@ -6,6 +6,7 @@ Every printed function parses back (tvm.script.from_source) to a structurally eq
 
 from __future__ import annotations
 
+from tvm.ir import underline
 from tvm.ir.module import GlobalVar
 from tvm.ir.naming import NameTable
 from tvm.ir.op import Op
@@ -139,6 +140,11 @@ class RelaxPrinter:
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, e) -> str:
+        if underline.active():
+            return underline.inline(e, lambda: self._expr(e))
+        return self._expr(e)
+
+    def _expr(self, e) -> str:
         if isinstance(e, X.Var):
             return self.var(e)
         if isinstance(e, GlobalVar):
@@ -236,6 +242,12 @@ class RelaxPrinter:
 
     # -- bindings -------------------------------------------------------------------------
     def binding(self, b, pad: str, out: list) -> None:
+        if underline.active():
+            underline.lines(b, lambda: self._binding(b, pad, out), out)
+        else:
+            self._binding(b, pad, out)
+
+    def _binding(self, b, pad: str, out: list) -> None:
         value = b.value
         if isinstance(value, X.Function):
             self.function(value, self.define(b.var), out, pad, nested=True)

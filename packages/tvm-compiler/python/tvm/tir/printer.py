@@ -9,6 +9,7 @@ import keyword
 import math
 import re
 
+from tvm.ir import underline
 from tvm.ir.functor import find_method
 from tvm.ir.naming import NameTable
 from tvm.ir.printer import register_printer
@@ -146,6 +147,11 @@ class _Printer:
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, e, parent_prec: int = 0) -> str:
+        if underline.active():
+            return underline.inline(e, lambda: self._expr(e, parent_prec))
+        return self._expr(e, parent_prec)
+
+    def _expr(self, e, parent_prec: int) -> str:
         if type(e) in _CALL_FORMS:
             return f"{_CALL_FORMS[type(e)]}({self.expr(e.a)}, {self.expr(e.b)})"
         method = find_method(type(self), type(e), "_e_", "tir")
@@ -284,7 +290,10 @@ class _Printer:
         if method is None:
             raise TypeError(f"TIR printer: no text form for {type(s).__name__}")
         self.last = last
-        method(self, s, "    " * indent, indent, out)
+        if underline.active():
+            underline.lines(s, lambda: method(self, s, "    " * indent, indent, out), out)
+        else:
+            method(self, s, "    " * indent, indent, out)
 
     def emit(self, out: list, pad: str, line: str) -> None:
         """Append line, after the definitions printing it made necessary."""
