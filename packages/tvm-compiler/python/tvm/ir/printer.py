@@ -156,7 +156,26 @@ def module_script(mod, show_meta: bool = False, **_options) -> str:
 # Upstream's script() options this printer honours; show_meta is applied as the text is made
 # (see MetadataTable), the prefixes by _renamed, the layout ones by tvm.ir.underline.
 _PREFIXES = {"ir_prefix": "I", "tir_prefix": "T", "relax_prefix": "R"}
-_LAYOUT = ("path_to_underline", "num_context_lines", "print_line_numbers")
+_LAYOUT = (
+    "path_to_underline",
+    "obj_to_underline",
+    "num_context_lines",
+    "print_line_numbers",
+    "indent_spaces",
+)
+# Read by the printers while they print (tvm.ir.printer_config): verbose_expr prints the
+# definitions of an expression's free variables before it; int_dtype/float_dtype are the
+# literal types printed bare; module_alias names the module inside a Relax function ("" for
+# its class name); show_object_address appends each name's object address.
+_PRINTING = {
+    "verbose_expr": (bool,),
+    "int_dtype": (str,),
+    "float_dtype": (str,),
+    "module_alias": (str,),
+    "show_object_address": (bool,),
+}
+# syntax_sugar=False asks upstream for the printout without its shorthands (T.grid, ...);
+# this printer has one form, which parses back to the same IR either way.
 _NO_EFFECT = ("show_meta", "syntax_sugar")
 
 
@@ -166,10 +185,35 @@ def render(node, options: dict, who: str, make) -> str:
     `tir_prefix.`, the import headers too); path_to_underline (AccessPaths from node) puts
     carets under what each path reaches; num_context_lines keeps only that many lines around
     underlined ones; print_line_numbers numbers the lines."""
-    unknown = sorted(set(options) - set(_PREFIXES) - set(_LAYOUT) - set(_NO_EFFECT))
+    from .printer_config import printing
+
+    known = [*_PREFIXES, *_LAYOUT, *_PRINTING, *_NO_EFFECT]
+    unknown = sorted(set(options) - set(known))
     if unknown:
-        known = ", ".join([*_PREFIXES, *_LAYOUT, *_NO_EFFECT])
-        raise TypeError(f"{who}.script: unexpected option {unknown[0]!r} (supported: {known})")
+        raise TypeError(
+            f"{who}.script: unexpected option {unknown[0]!r} (supported: {', '.join(known)})"
+        )
+    for option, types in _PRINTING.items():
+        value = options.get(option)
+        if value is not None and (
+            not isinstance(value, types) or (bool not in types and isinstance(value, bool))
+        ):
+            raise TypeError(f"{who}.script: {option} must be a {types[0].__name__}, got {value!r}")
+    if options.get("module_alias", "cls") and not options.get("module_alias", "cls").isidentifier():
+        raise TypeError(
+            f'{who}.script: module_alias must be an identifier or "", '
+            f"got {options['module_alias']!r}"
+        )
+    indent = options.get("indent_spaces", 4)
+    if not isinstance(indent, int) or isinstance(indent, bool) or indent < 0:
+        raise TypeError(f"{who}.script: indent_spaces must be an int >= 0, got {indent!r}")
+    config = {k: options[k] for k in _PRINTING if k in options}
+    inner = make
+
+    def make():
+        with printing(config):
+            return inner()
+
     renames = {}
     for option, default in _PREFIXES.items():
         prefix = options.get(option, default)
@@ -178,6 +222,9 @@ def render(node, options: dict, who: str, make) -> str:
         if prefix != default:
             renames[default] = prefix
     paths = _paths_option(options.get("path_to_underline"), who)
+    objects = options.get("obj_to_underline") or []
+    if not isinstance(objects, (list, tuple)):
+        raise TypeError(f"{who}.script: obj_to_underline must be a list, got {objects!r}")
     context = options.get("num_context_lines", -1)
     if context is None:
         context = -1
@@ -186,10 +233,13 @@ def render(node, options: dict, who: str, make) -> str:
     numbers = options.get("print_line_numbers", False)
     if not isinstance(numbers, bool):
         raise TypeError(f"{who}.script: print_line_numbers must be a bool, got {numbers!r}")
-    text = underline.print_underlined(node, paths, make) if paths else make()
-    if not paths and not numbers:
+    marking = bool(paths or objects)
+    text = underline.print_underlined(node, paths, make, objects) if marking else make()
+    if not marking and not numbers and indent == 4:
         return _renamed(text, renames)[0] if renames else text
     lines, ranges = underline.spans(text)
+    if indent != 4:
+        underline.reindent(lines, ranges, indent)
     if renames:
         text, edits = _renamed("\n".join(lines), renames)
         lines = text.split("\n")

@@ -19,10 +19,15 @@ def active() -> bool:
     return bool(_targets)
 
 
+_anywhere: set[int] = set()  # obj_to_underline's: every occurrence
+
+
 def _wanted(obj) -> bool:
     # An object printed in several places (a variable) is underlined only where it is printed
     # inside a node on the path, as upstream underlines the path's own occurrence.
-    return id(obj) in _targets and (not _stack or id(_stack[-1]) in _on_path)
+    return id(obj) in _targets and (
+        not _stack or id(_stack[-1]) in _on_path or id(obj) in _anywhere
+    )
 
 
 def inline(obj, make) -> str:
@@ -81,11 +86,20 @@ def objects_on_path(root, path) -> list:
     return chain
 
 
-def print_underlined(root, paths, make) -> str:
+def print_underlined(root, paths, make, objects=()) -> str:
     """make() printed with the text of what each path reaches underlined: the deepest node on
-    the path that the printout shows (upstream underlines the longest printed prefix)."""
+    the path that the printout shows (upstream underlines the longest printed prefix); each of
+    `objects` is underlined wherever it is printed."""
     from .node import Node
 
+    if not paths:
+        _targets.update(id(o) for o in objects)
+        _anywhere.update(id(o) for o in objects)
+        try:
+            return make()
+        finally:
+            _targets.clear()
+            _anywhere.clear()
     chains = [objects_on_path(root, p) for p in paths]
     depth = max(len(c) for c in chains)
     for level in range(depth - 1, -1, -1):
@@ -93,12 +107,15 @@ def print_underlined(root, paths, make) -> str:
         whole = any(c[level] is root for c in chains if len(c) > level)
         _targets.clear()
         _targets.update(i for i in ids if i != id(root) or not isinstance(root, Node))
+        _targets.update(id(o) for o in objects)
+        _anywhere.update(id(o) for o in objects)
         _on_path.update(id(node) for c in chains for node in c)
         try:
             text = make()
         finally:
             _targets.clear()
             _on_path.clear()
+            _anywhere.clear()
         if whole:
             return _mark_all(text)
         if OPEN in text or LINE in text:
@@ -170,3 +187,18 @@ def layout(lines, ranges, num_context_lines: int = -1, print_line_numbers: bool 
             out.append(" " * len(prefix) + "".join(carets).rstrip())
         i += 1
     return "\n".join(out)
+
+
+def reindent(lines: list, ranges: list, spaces: int) -> None:
+    """Make each level of indentation (4 spaces) `spaces` wide, moving the underlines with
+    the text; lines inside a triple-quoted string (the metadata section) are left alone."""
+    in_string = False
+    for i, line in enumerate(lines):
+        if not in_string:
+            old = len(line) - len(line.lstrip(" "))
+            new = old // 4 * spaces + old % 4
+            if new != old:
+                lines[i] = " " * new + line[old:]
+                ranges[i] = [(a - old + new, b - old + new) for a, b in ranges[i]]
+        if line.count('"""') % 2:
+            in_string = not in_string

@@ -13,6 +13,7 @@ from tvm.ir import underline
 from tvm.ir.functor import find_method
 from tvm.ir.naming import NameTable
 from tvm.ir.printer import register_printer
+from tvm.ir.printer_config import option
 
 from . import expr as E
 from . import stmt as S
@@ -94,7 +95,14 @@ def _is_zero(e) -> bool:
     return isinstance(e, E.IntImm) and e.value == 0
 
 
+# The most elements of a T.allocate_const printed inline (upstream's printer stops there).
+_ALLOCATE_CONST_INLINE = 201
+
+
 class _Printer:
+    # Where data printed as metadata["<type key>"][i] goes (set for a whole printout).
+    metadata = None
+
     def __init__(self, names: NameTable | None = None):
         self.names = names if names is not None else NameTable()
         for reserved in ("T", "I", "R", "range", "True", "False", "None"):
@@ -163,9 +171,14 @@ class _Printer:
     def _e_IntImm(self, e, _prec):
         if e.dtype == "bool":
             return f"T.bool({bool(e.value)})"
-        return str(e.value) if e.dtype == "int32" else f"T.{e.dtype}({e.value})"
+        # script(int_dtype=) names the integer type printed bare, as upstream.
+        if e.dtype == option("int_dtype", "int32"):
+            return str(e.value)
+        return f"T.{e.dtype}({e.value})"
 
     def _e_FloatImm(self, e, _prec):
+        if e.dtype == option("float_dtype", "void"):
+            return _float_text(e.value)
         return f"T.{e.dtype}({_float_text(e.value)})"
 
     def _e_StringImm(self, e, _prec):
@@ -556,15 +569,20 @@ def _implicit_root(body) -> bool:
     )
 
 
-def _print(node, name=None, names: NameTable | None = None, in_module=False, **_ignored):
-    """The text of a TIR node; `names` shares the naming context of an enclosing printout."""
+def _print(
+    node, name=None, names: NameTable | None = None, in_module=False, metadata=None, **_ignored
+):
+    """The text of a TIR node; `names` shares the naming context of an enclosing printout,
+    `metadata` its metadata section."""
     printer = _Printer(names)
+    printer.metadata = metadata
     if isinstance(node, PrimFunc):
         return printer.func(node, name or node.attrs.get("global_symbol", "main"), in_module)
     if isinstance(node, E.PrimExpr):
         text = printer.expr(node)
-        printer.pending.clear()
-        return text
+        # Its free variables' definitions are shown with verbose_expr only, as upstream.
+        defs = printer.pending if option("verbose_expr", False) else []
+        return "\n".join([*defs, text])
     if isinstance(node, S.Stmt):
         out: list[str] = []
         printer.stmt(node, 0, out)
