@@ -68,7 +68,8 @@ _OMITTED = "# Metadata omitted. Use show_meta=True in script() method to show it
 
 
 def _without_span(node):
-    return node.with_fields(span=None) if "span" in vars(node) else node
+    # A tensor (T.allocate_const's data) has no span.
+    return node.with_fields(span=None) if "span" in getattr(node, "__dict__", ()) else node
 
 
 def node_to_str(node, metadata: MetadataTable | None = None, show_meta=False, **options) -> str:

@@ -401,12 +401,17 @@ class _Printer:
         self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
     def _s_AllocateConst(self, s, pad, indent, out):
-        # The data prints flat, every element (upstream stops after 201, which does not parse
-        # back to the same constant).
-        values = s.data.numpy().reshape(-1).tolist()
-        data = ", ".join(_float_text(v) if s.dtype.is_float else str(v) for v in values)
+        # Up to 201 elements print flat, as upstream prints at most that many; more go to the
+        # metadata section (upstream cuts the list there, which does not parse back).
+        array = s.data.numpy().reshape(-1)
+        if array.size > _ALLOCATE_CONST_INLINE and self.metadata is not None:
+            data = self.metadata.add("ffi.Tensor", s.data)
+        else:
+            values = array.tolist()[:_ALLOCATE_CONST_INLINE]
+            text = ", ".join(_float_text(v) if s.dtype.is_float else str(v) for v in values)
+            data = f"[{text}]"
         ext = ", ".join(self.expr(x) for x in s.extents)
-        call = f"T.allocate_const([{data}], {quote(s.dtype)}, [{ext}])"
+        call = f"T.allocate_const({data}, {quote(s.dtype)}, [{ext}])"
         name = self.fresh(s.buffer_var)
         self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
