@@ -253,11 +253,6 @@ def render(node, options: dict, who: str, make) -> str:
     return underline.layout(lines, ranges, context, numbers)
 
 
-def apply_options(text: str, options: dict, who: str) -> str:
-    """text (already printed) as script(**options) shows it; see render."""
-    return render(None, options, who, lambda: text)
-
-
 def _paths_option(value, who: str) -> list:
     from tvm_ffi.access_path import AccessPath
 
