@@ -174,13 +174,17 @@ def test_late_fields_are_filled_once_through_one_path():
 
 def test_first_structural_mismatch_names_the_path():
     from tvm.ir import get_first_structural_mismatch
+    from tvm_ffi.access_path import AccessPath
 
     x, y = tir.Var("x"), tir.Var("y")
     f1 = tir.PrimFunc([x], tir.Evaluate(x + 1))
     f2 = tir.PrimFunc([y], tir.Evaluate(y + 1))
     f3 = tir.PrimFunc([y], tir.Evaluate(y + 2))
     assert get_first_structural_mismatch(f1, f2) is None
-    assert get_first_structural_mismatch(f1, f3) == ("root.body.value.b.value",) * 2
+    # Upstream returns tvm_ffi AccessPaths, one per side.
+    lhs, rhs = get_first_structural_mismatch(f1, f3)
+    assert str(lhs) == str(rhs) == "<root>.body.value.b.value"
+    assert lhs == AccessPath.root().attr("body").attr("value").attr("b").attr("value")
 
 
 def test_variables_compare_by_their_declared_fields():

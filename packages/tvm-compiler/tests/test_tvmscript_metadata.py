@@ -136,3 +136,56 @@ def test_a_broken_metadata_section_is_a_diagnostic_naming_load_json():
 def test_text_naming_metadata_without_the_section_does_not_parse():
     with pytest.raises(tvm.error.DiagnosticError, match="metadata"):
         from_source(BODY)
+
+
+CONST_DATA = [float(i) for i in range(202)]  # one more than upstream prints inline
+
+
+def _allocate_const(data):
+    from tvm.script import tir as T  # noqa: N812
+
+    n = len(data)
+
+    @T.prim_func
+    def main(A: T.Buffer((n,), "float32")):
+        K_data = T.allocate_const(data, "float32", [n])
+        K = T.decl_buffer((n,), "float32", data=K_data)
+        for i in range(n):
+            A[i] = K[i]
+
+    return main
+
+
+def test_allocate_const_prints_up_to_201_elements_inline():
+    func = _allocate_const(CONST_DATA[:201])
+    line = func.script().split("\n")[4]
+    values = ", ".join(f"{float(i)}" for i in range(201))
+    assert line == f'    K_data = T.allocate_const([{values}], "float32", [201])'
+    assert "metadata" not in func.script()
+    tvm.ir.assert_structural_equal(from_source(func.script()), func)
+
+
+def test_longer_allocate_const_data_goes_to_the_metadata_section_and_parses_back():
+    func = _allocate_const(CONST_DATA)
+    text = func.script()
+    assert text.split("\n")[4:] == [
+        '    K_data = T.allocate_const(metadata["ffi.Tensor"][0], "float32", [202])',
+        "    K = T.decl_buffer((202,), data=K_data)",
+        "    for i in range(202):",
+        "        A[i] = K[i]",
+        "",
+        "# Metadata omitted. Use show_meta=True in script() method to show it.",
+    ]
+    shown = func.script(show_meta=True)
+    assert shown.startswith('metadata = tvm.ir.load_json("""{')
+    parsed = from_source(shown)
+    tvm.ir.assert_structural_equal(parsed, func)
+    np.testing.assert_array_equal(parsed.body.data.numpy(), np.array(CONST_DATA, "float32"))
+    assert parsed.script(show_meta=True) == shown
+    # In a module too, beside Relax constants (one section, one entry per tensor).
+    mod = tvm.IRModule({"main": func})
+    assert 'metadata["ffi.Tensor"][0]' in mod.script()
+    tvm.ir.assert_structural_equal(from_source(mod.script(show_meta=True)), mod)
+    # Without the section the reference has nothing to name: a diagnostic, not a crash.
+    with pytest.raises(tvm.error.DiagnosticError, match="metadata"):
+        from_source(text)

@@ -28,9 +28,22 @@ def test_assert_structural_equal_names_the_first_mismatch_and_prints_both_sides(
     tvm.testing.assert_structural_equal(one, one)
     with pytest.raises(ValueError) as info:
         tvm.testing.assert_structural_equal(one, two)
-    message = str(info.value)
-    assert "root.body.value.value: 1.0 vs 2.0" in message
-    assert "A[0] = T.float32(1.0)" in message and "A[0] = T.float32(2.0)" in message
+    # Upstream's message: each side's path and its script with the mismatch underlined.
+    assert str(info.value) == (
+        "StructuralEqual check failed, caused by lhs at <root>.body.value.value:\n"
+        "# from tvm.script import tir as T\n\n"
+        "@T.prim_func\n"
+        'def one(A: T.Buffer((4,), "float32")):\n'
+        "    A[0] = T.float32(1.0)\n"
+        "           ^^^^^^^^^^^^^^\n"
+        "and rhs at <root>.body.value.value:\n"
+        "# from tvm.script import tir as T\n\n"
+        "@T.prim_func\n"
+        'def two(A: T.Buffer((4,), "float32")):\n'
+        "    A[0] = T.float32(2.0)\n"
+        "           ^^^^^^^^^^^^^^"
+    )
+    assert tvm.testing.assert_structural_equal is tvm.ir.assert_structural_equal
 
 
 def test_assert_prim_expr_equal_simplifies_both_sides():

@@ -171,15 +171,15 @@ class IRModule(Node):
 
     def script(self, **options) -> str:
         """The module in TVMScript (`@I.ir_module class Module:`), as upstream prints it."""
-        from .printer import _find, apply_options, module_script
+        from .printer import _find, module_script, render
 
         show_meta = bool(options.get("show_meta", False))
         whole_module_printer = _find(self)  # an IR family printing whole modules
         if whole_module_printer is not None:
-            text = whole_module_printer(self, show_meta=show_meta)
-        else:
-            text = module_script(self, show_meta=show_meta)
-        return apply_options(text, options, "IRModule")
+            return render(
+                self, options, "IRModule", lambda: whole_module_printer(self, show_meta=show_meta)
+            )
+        return render(self, options, "IRModule", lambda: module_script(self, show_meta=show_meta))
 
     def __repr__(self):
         return self.script()

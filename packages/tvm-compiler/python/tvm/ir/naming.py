@@ -6,6 +6,8 @@ every later IR printer) names a variable the same way wherever it appears.
 
 from __future__ import annotations
 
+from .printer_config import option
+
 
 class NameTable:
     """Names by object identity: the first request for an object picks its name (its hint, or
@@ -24,6 +26,8 @@ class NameTable:
         if found is not None:
             return found
         base = hint or getattr(obj, "name", None) or getattr(obj, "name_hint", None) or "v"
+        if option("show_object_address", False):  # upstream's: the name, _, the address
+            base = f"{base}_{id(owner):#x}"
         candidate, n = base, 1
         while candidate in self._used:
             candidate = f"{base}_{n}"

@@ -115,10 +115,12 @@ class Node:
         """The node in TVMScript, as upstream's Scriptable.script prints it (a statement, an
         expression, a buffer, struct info, ...); options are upstream's (show_meta=,
         tir_prefix=, ...). Functions and modules print whole (their classes override this)."""
-        from .printer import apply_options, node_to_str
+        from .printer import node_to_str, render
 
-        text = node_to_str(self, show_meta=bool(options.get("show_meta", False)))
-        return apply_options(text, options, type(self).__name__)
+        show_meta = bool(options.get("show_meta", False))
+        return render(
+            self, options, type(self).__name__, lambda: node_to_str(self, show_meta=show_meta)
+        )
 
     def show(self, black_format: bool = False, **options) -> None:
         """Print the node's script (formatted by `black` when asked and installed)."""

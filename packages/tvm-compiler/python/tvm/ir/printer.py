@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from . import underline
 from .naming import NameTable
 
 _PRINTERS: list = []
@@ -67,7 +68,8 @@ _OMITTED = "# Metadata omitted. Use show_meta=True in script() method to show it
 
 
 def _without_span(node):
-    return node.with_fields(span=None) if "span" in vars(node) else node
+    # A tensor (T.allocate_const's data) has no span.
+    return node.with_fields(span=None) if "span" in getattr(node, "__dict__", ()) else node
 
 
 def node_to_str(node, metadata: MetadataTable | None = None, show_meta=False, **options) -> str:
@@ -141,6 +143,7 @@ def module_script(mod, show_meta: bool = False, **_options) -> str:
             metadata=metadata,
         )
         dialects += _uses_tir(text)
+        text = underline.marked_block(func, text)
         body.append("\n".join("    " + line if line else line for line in text.split("\n")))
     text = (
         _header(dialects)
@@ -152,18 +155,66 @@ def module_script(mod, show_meta: bool = False, **_options) -> str:
 
 
 # Upstream's script() options this printer honours; show_meta is applied as the text is made
-# (see MetadataTable), the prefixes by apply_options.
+# (see MetadataTable), the prefixes by _renamed, the layout ones by tvm.ir.underline.
 _PREFIXES = {"ir_prefix": "I", "tir_prefix": "T", "relax_prefix": "R"}
-_NO_EFFECT = ("show_meta",)
+_LAYOUT = (
+    "path_to_underline",
+    "obj_to_underline",
+    "num_context_lines",
+    "print_line_numbers",
+    "indent_spaces",
+)
+# Read by the printers while they print (tvm.ir.printer_config): verbose_expr prints the
+# definitions of an expression's free variables before it; int_dtype/float_dtype are the
+# literal types printed bare; module_alias names the module inside a Relax function ("" for
+# its class name); show_object_address appends each name's object address.
+_PRINTING = {
+    "verbose_expr": (bool,),
+    "int_dtype": (str,),
+    "float_dtype": (str,),
+    "module_alias": (str,),
+    "show_object_address": (bool,),
+}
+# syntax_sugar=False asks upstream for the printout without its shorthands (T.grid, ...);
+# this printer has one form, which parses back to the same IR either way.
+_NO_EFFECT = ("show_meta", "syntax_sugar")
 
 
-def apply_options(text: str, options: dict, who: str) -> str:
-    """text as script(**options) prints it: upstream's ir_prefix/tir_prefix/relax_prefix
-    rename the dialect modules (`T.` becomes `tir_prefix.`, the import headers too)."""
-    unknown = sorted(set(options) - set(_PREFIXES) - set(_NO_EFFECT))
+def render(node, options: dict, who: str, make) -> str:
+    """The text make() prints for node, as script(**options) shows it: upstream's
+    ir_prefix/tir_prefix/relax_prefix rename the dialect modules (`T.` becomes
+    `tir_prefix.`, the import headers too); path_to_underline (AccessPaths from node) puts
+    carets under what each path reaches; num_context_lines keeps only that many lines around
+    underlined ones; print_line_numbers numbers the lines."""
+    from .printer_config import printing
+
+    known = [*_PREFIXES, *_LAYOUT, *_PRINTING, *_NO_EFFECT]
+    unknown = sorted(set(options) - set(known))
     if unknown:
-        known = ", ".join([*_PREFIXES, *_NO_EFFECT])
-        raise TypeError(f"{who}.script: unexpected option {unknown[0]!r} (supported: {known})")
+        raise TypeError(
+            f"{who}.script: unexpected option {unknown[0]!r} (supported: {', '.join(known)})"
+        )
+    for option, types in _PRINTING.items():
+        value = options.get(option)
+        if value is not None and (
+            not isinstance(value, types) or (bool not in types and isinstance(value, bool))
+        ):
+            raise TypeError(f"{who}.script: {option} must be a {types[0].__name__}, got {value!r}")
+    if options.get("module_alias", "cls") and not options.get("module_alias", "cls").isidentifier():
+        raise TypeError(
+            f'{who}.script: module_alias must be an identifier or "", '
+            f"got {options['module_alias']!r}"
+        )
+    indent = options.get("indent_spaces", 4)
+    if not isinstance(indent, int) or isinstance(indent, bool) or indent < 0:
+        raise TypeError(f"{who}.script: indent_spaces must be an int >= 0, got {indent!r}")
+    config = {k: options[k] for k in _PRINTING if k in options}
+    inner = make
+
+    def make():
+        with printing(config):
+            return inner()
+
     renames = {}
     for option, default in _PREFIXES.items():
         prefix = options.get(option, default)
@@ -171,10 +222,53 @@ def apply_options(text: str, options: dict, who: str) -> str:
             raise TypeError(f"{who}.script: {option} must be an identifier, got {prefix!r}")
         if prefix != default:
             renames[default] = prefix
-    return _renamed(text, renames) if renames else text
+    paths = _paths_option(options.get("path_to_underline"), who)
+    objects = options.get("obj_to_underline") or []
+    if not isinstance(objects, (list, tuple)):
+        raise TypeError(f"{who}.script: obj_to_underline must be a list, got {objects!r}")
+    context = options.get("num_context_lines", -1)
+    if context is None:
+        context = -1
+    if not isinstance(context, int) or isinstance(context, bool) or context < -1:
+        raise TypeError(f"{who}.script: num_context_lines must be an int >= -1, got {context!r}")
+    numbers = options.get("print_line_numbers", False)
+    if not isinstance(numbers, bool):
+        raise TypeError(f"{who}.script: print_line_numbers must be a bool, got {numbers!r}")
+    marking = bool(paths or objects)
+    text = underline.print_underlined(node, paths, make, objects) if marking else make()
+    if not marking and not numbers and indent == 4:
+        return _renamed(text, renames)[0] if renames else text
+    lines, ranges = underline.spans(text)
+    if indent != 4:
+        underline.reindent(lines, ranges, indent)
+    if renames:
+        text, edits = _renamed("\n".join(lines), renames)
+        lines = text.split("\n")
+        for row, col, old, new in edits:
+            delta, after = len(new) - len(old), col + len(old)
+            ranges[row] = [
+                (a + delta if a >= after else a, b + delta if b >= after else b)
+                for a, b in ranges[row]
+            ]
+    return underline.layout(lines, ranges, context, numbers)
 
 
-def _renamed(text: str, renames: dict) -> str:
+def _paths_option(value, who: str) -> list:
+    from tvm_ffi.access_path import AccessPath
+
+    if value is None:
+        return []
+    items = list(value) if isinstance(value, (list, tuple)) else None
+    if items is None or not all(isinstance(p, AccessPath) for p in items):
+        raise TypeError(
+            f"{who}.script: path_to_underline must be a list of tvm_ffi.access_path.AccessPath,"
+            f" got {value!r}"
+        )
+    return items
+
+
+def _renamed(text: str, renames: dict) -> tuple[str, list]:
+    """text with the names renamed, and the edits made: (line, column, old, new)."""
     import io
     import tokenize
 
@@ -182,20 +276,20 @@ def _renamed(text: str, renames: dict) -> str:
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
-    edits, previous = [], None  # (offset, old text, new text)
+    edits, previous = [], None  # (offset, old text, new text, line, column)
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         offset = starts[tok.start[0] - 1] + tok.start[1]
         if tok.type == tokenize.NAME and tok.string in renames and previous != ".":
-            edits.append((offset, tok.string, renames[tok.string]))
+            edits.append((offset, tok.string, renames[tok.string], tok.start))
         elif tok.type == tokenize.COMMENT:  # the headers and `# with T.block("root"):`
             new = re.sub(r"(?<=\bas )(\w+)$", lambda m: renames.get(m[1], m[1]), tok.string)
             new = re.sub(r"\b(\w+)(?=\.)", lambda m: renames.get(m[1], m[1]), new)
-            edits.append((offset, tok.string, new))
+            edits.append((offset, tok.string, new, tok.start))
         if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
             previous = tok.string
-    for offset, old, new in reversed(edits):
+    for offset, old, new, _start in reversed(edits):
         text = text[:offset] + new + text[offset + len(old) :]
-    return text
+    return text, [(row - 1, col, old, new) for _o, old, new, (row, col) in reversed(edits)]
 
 
 def _global_var_text(node, **_options) -> str:

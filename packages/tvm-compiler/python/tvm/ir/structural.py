@@ -13,10 +13,34 @@ def _is_var(value) -> bool:
 
 
 class _Mismatch(Exception):
-    def __init__(self, path: str, detail: str):
-        super().__init__(f"{path}: {detail}")
-        self.path = path
+    def __init__(self, path, detail: str, rhs_path=None):
+        super().__init__(detail)
+        self.lhs_path = path
+        self.rhs_path = path if rhs_path is None else rhs_path
         self.detail = detail
+
+
+# A path while checking is a cheap linked tuple (parent, kind, key), None at the root; only a
+# mismatch's path becomes a tvm_ffi AccessPath (upstream's form of the first mismatch).
+_ATTR, _ITEM, _KEY = 0, 1, 2
+
+
+def _access_path(path):
+    from tvm_ffi.access_path import AccessPath
+
+    steps = []
+    while path is not None:
+        path, kind, key = path
+        steps.append((kind, key))
+    result = AccessPath.root()
+    for kind, key in reversed(steps):
+        if kind == _ATTR:
+            result = result.attr(key)
+        elif kind == _ITEM:
+            result = result.array_item(key)
+        else:
+            result = result.map_item(key)
+    return result
 
 
 class _EqualChecker:
@@ -39,7 +63,7 @@ class _EqualChecker:
             if not isinstance(rhs, (list, tuple)) or len(lhs) != len(rhs):
                 raise _Mismatch(path, f"sequence of length {len(lhs)} vs {_describe(rhs)}")
             for i, (a, b) in enumerate(zip(lhs, rhs)):
-                self.check(a, b, f"{path}[{i}]", defining)
+                self.check(a, b, (path, _ITEM, i), defining)
             return
         if isinstance(lhs, dict):
             if not isinstance(rhs, dict) or len(lhs) != len(rhs):
@@ -49,12 +73,17 @@ class _EqualChecker:
                 if set(lhs) != set(rhs):
                     raise _Mismatch(path, f"keys {sorted(lhs)} vs {sorted(rhs)}")
                 for key in sorted(lhs):
-                    self.check(lhs[key], rhs[key], f"{path}[{key!r}]", defining)
+                    self.check(lhs[key], rhs[key], (path, _KEY, key), defining)
                 return
             pairs = zip(_ordered_items(lhs), _ordered_items(rhs))
-            for i, ((ka, va), (kb, vb)) in enumerate(pairs):
-                self.check(ka, kb, f"{path}.key[{i}]", defining)
-                self.check(va, vb, f"{path}[{ka!r}]", defining)
+            for (ka, va), (kb, vb) in pairs:
+                # Upstream's paths name each side's own key (map_item).
+                try:
+                    self.check(ka, kb, (path, _KEY, ka), defining)
+                    self.check(va, vb, (path, _KEY, ka), defining)
+                except _Mismatch as err:
+                    rhs_path = _rekeyed(err.rhs_path, path, kb)
+                    raise _Mismatch(err.lhs_path, err.detail, rhs_path) from None
             return
         if type(lhs) is not type(rhs) or lhs != rhs:
             raise _Mismatch(path, f"{lhs!r} vs {rhs!r}")
@@ -69,7 +98,7 @@ class _EqualChecker:
             if isinstance(a, Node) or isinstance(b, Node):
                 # Where the variable is defined, variables in what it compares by are defined
                 # too (a Relax parameter's struct info defines its symbolic dimensions).
-                self.check(a, b, f"{path}.{name}", defining)
+                self.check(a, b, (path, _ATTR, name), defining)
             elif a != b:
                 raise _Mismatch(path, f"variable {name} {a} vs {b}")
         mapped = self.lhs_to_rhs.get(id(lhs))
@@ -101,9 +130,21 @@ class _EqualChecker:
             self.check(
                 getattr(lhs, name),
                 getattr(rhs, name),
-                f"{path}.{name}",
+                (path, _ATTR, name),
                 defining or name in lhs._def_fields,
             )
+
+
+def _rekeyed(path, map_path, key):
+    """path (inside the map at map_path, under one of its keys) with that key replaced."""
+    steps = []
+    while path is not None and path[0] is not map_path:
+        steps.append(path)
+        path = path[0]
+    result = (map_path, _KEY, key)
+    for _parent, kind, k in reversed(steps):
+        result = (result, kind, k)
+    return result
 
 
 def _var_name(var) -> str:
@@ -119,30 +160,42 @@ def _describe(value) -> str:
 def structural_equal(lhs, rhs, map_free_vars: bool = False) -> bool:
     """Whether two IR values have the same structure, bound variables matched by position."""
     try:
-        _EqualChecker(map_free_vars).check(lhs, rhs, "root", False)
+        _EqualChecker(map_free_vars).check(lhs, rhs, None, False)
     except _Mismatch:
         return False
     return True
 
 
 def get_first_structural_mismatch(lhs, rhs, map_free_vars: bool = False):
-    """None when lhs and rhs are structurally equal, else (lhs_path, rhs_path): where they
-    first differ, as an attribute path from the root ("root.body.seq[1].value")."""
+    """None when lhs and rhs are structurally equal, else (lhs_path, rhs_path): the
+    tvm_ffi AccessPaths where they first differ, as upstream returns them."""
     try:
-        _EqualChecker(map_free_vars).check(lhs, rhs, "root", False)
+        _EqualChecker(map_free_vars).check(lhs, rhs, None, False)
     except _Mismatch as err:
-        return err.path, err.path
+        return _access_path(err.lhs_path), _access_path(err.rhs_path)
     return None
 
 
 def assert_structural_equal(lhs, rhs, map_free_vars: bool = False) -> None:
-    """Raise ValueError naming the first path where lhs and rhs differ."""
+    """Raise ValueError when lhs and rhs differ, as upstream: the path to the first mismatch
+    on each side and each side's script with the mismatch underlined."""
     try:
-        _EqualChecker(map_free_vars).check(lhs, rhs, "root", False)
+        _EqualChecker(map_free_vars).check(lhs, rhs, None, False)
     except _Mismatch as err:
+        lhs_path, rhs_path = _access_path(err.lhs_path), _access_path(err.rhs_path)
         raise ValueError(
-            f"assert_structural_equal: values differ at {err.path}: {err.detail}"
+            f"StructuralEqual check failed, caused by lhs at {lhs_path}:\n"
+            f"{_underlined(lhs, lhs_path)}\n"
+            f"and rhs at {rhs_path}:\n"
+            f"{_underlined(rhs, rhs_path)}"
         ) from None
+
+
+def _underlined(value, path) -> str:
+    # Upstream prints the side without syntax sugar; what has no script prints as its repr.
+    if isinstance(value, Node):
+        return value.script(path_to_underline=[path], syntax_sugar=False)
+    return repr(value)
 
 
 class _Hasher:

@@ -494,14 +494,18 @@ class Function(BaseFunc, ExprWithOp):
 
     def script(self, name: str | None = None, **options) -> str:
         """The function in TVMScript; options are upstream's (tir_prefix=, show_meta=, ...)."""
-        from tvm.ir.printer import apply_options, node_to_str
+        from tvm.ir.printer import node_to_str, render
 
-        text = node_to_str(
+        return render(
             self,
-            name=name or self.attrs.get("global_symbol", "main"),
-            show_meta=bool(options.get("show_meta", False)),
+            options,
+            "Function",
+            lambda: node_to_str(
+                self,
+                name=name or self.attrs.get("global_symbol", "main"),
+                show_meta=bool(options.get("show_meta", False)),
+            ),
         )
-        return apply_options(text, options, "Function")
 
     def __call__(self, *args):
         return Call(self, [_as_operand(a) for a in args])

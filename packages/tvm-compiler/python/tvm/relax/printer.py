@@ -6,10 +6,12 @@ Every printed function parses back (tvm.script.from_source) to a structurally eq
 
 from __future__ import annotations
 
+from tvm.ir import underline
 from tvm.ir.module import GlobalVar
 from tvm.ir.naming import NameTable
 from tvm.ir.op import Op
 from tvm.ir.printer import MetadataTable, register_printer
+from tvm.ir.printer_config import option
 from tvm.tir import expr as E
 from tvm.tir.printer import _float_text, _identifier, _Printer, literal, quote
 
@@ -139,12 +141,18 @@ class RelaxPrinter:
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, e) -> str:
+        if underline.active():
+            return underline.inline(e, lambda: self._expr(e))
+        return self._expr(e)
+
+    def _expr(self, e) -> str:
         if isinstance(e, X.Var):
             return self.var(e)
         if isinstance(e, GlobalVar):
             if self.module_name is not None:
-                self.uses_cls = True
-                return f"cls.{e.name_hint}"
+                alias = option("module_alias", "cls")  # "": the class name itself, as upstream
+                self.uses_cls = bool(alias)
+                return f"{alias or self.module_name}.{e.name_hint}"
             return e.name_hint
         if isinstance(e, X.Constant):
             return self.constant(e)
@@ -236,6 +244,12 @@ class RelaxPrinter:
 
     # -- bindings -------------------------------------------------------------------------
     def binding(self, b, pad: str, out: list) -> None:
+        if underline.active():
+            underline.lines(b, lambda: self._binding(b, pad, out), out)
+        else:
+            self._binding(b, pad, out)
+
+    def _binding(self, b, pad: str, out: list) -> None:
         value = b.value
         if isinstance(value, X.Function):
             self.function(value, self.define(b.var), out, pad, nested=True)
@@ -337,7 +351,7 @@ class RelaxPrinter:
         if attrs:
             head.append(f"{inner}R.func_attr({literal(attrs, self.prim_expr)})")
         if self.uses_cls and not nested:
-            head.append(f"{inner}cls = {self.module_name}")
+            head.append(f"{inner}{option('module_alias', 'cls')} = {self.module_name}")
         out.append(pad + decorator)
         out.append(f"{pad}def {name}({', '.join(params)}) -> {ret}:")
         out.extend(head + body)
@@ -380,7 +394,13 @@ def _print(
         if seq:  # its bindings, then its value, as upstream shows a SeqExpr on its own
             out.append(printer.expr(node.body))
         return "\n".join(out)
-    return printer.expr(node)
+    text = printer.expr(node)
+    if not option("verbose_expr", False):
+        return text
+    # verbose_expr: the free variables' definitions first (their symbolic dims before them).
+    free = [v for v in printer.prim.keep if isinstance(v, X.Var)]
+    defs = [f"{printer.var(v)}: {printer.sinfo(v.struct_info)}" for v in free]
+    return "\n".join([*printer.prim.hoisted, *printer.prim.pending, *defs, text])
 
 
 def _vdevice_text(vdevice, **_ignored) -> str:

@@ -47,11 +47,15 @@ class PrimFunc(BaseFunc):
 
     def script(self, name: str | None = None, **options) -> str:
         """The function in TVMScript; options are upstream's (tir_prefix=, show_meta=, ...)."""
-        from tvm.ir.printer import apply_options, node_to_str
+        from tvm.ir.printer import node_to_str, render
 
-        text = node_to_str(
+        return render(
             self,
-            name=name or self.attrs.get("global_symbol", "main"),
-            show_meta=bool(options.get("show_meta", False)),
+            options,
+            "PrimFunc",
+            lambda: node_to_str(
+                self,
+                name=name or self.attrs.get("global_symbol", "main"),
+                show_meta=bool(options.get("show_meta", False)),
+            ),
         )
-        return apply_options(text, options, "PrimFunc")

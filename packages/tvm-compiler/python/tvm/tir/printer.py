@@ -9,9 +9,11 @@ import keyword
 import math
 import re
 
+from tvm.ir import underline
 from tvm.ir.functor import find_method
 from tvm.ir.naming import NameTable
 from tvm.ir.printer import register_printer
+from tvm.ir.printer_config import option
 
 from . import expr as E
 from . import stmt as S
@@ -93,7 +95,14 @@ def _is_zero(e) -> bool:
     return isinstance(e, E.IntImm) and e.value == 0
 
 
+# The most elements of a T.allocate_const printed inline (upstream's printer stops there).
+_ALLOCATE_CONST_INLINE = 201
+
+
 class _Printer:
+    # Where data printed as metadata["<type key>"][i] goes (set for a whole printout).
+    metadata = None
+
     def __init__(self, names: NameTable | None = None):
         self.names = names if names is not None else NameTable()
         for reserved in ("T", "I", "R", "range", "True", "False", "None"):
@@ -146,6 +155,11 @@ class _Printer:
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, e, parent_prec: int = 0) -> str:
+        if underline.active():
+            return underline.inline(e, lambda: self._expr(e, parent_prec))
+        return self._expr(e, parent_prec)
+
+    def _expr(self, e, parent_prec: int) -> str:
         if type(e) in _CALL_FORMS:
             return f"{_CALL_FORMS[type(e)]}({self.expr(e.a)}, {self.expr(e.b)})"
         method = find_method(type(self), type(e), "_e_", "tir")
@@ -157,9 +171,14 @@ class _Printer:
     def _e_IntImm(self, e, _prec):
         if e.dtype == "bool":
             return f"T.bool({bool(e.value)})"
-        return str(e.value) if e.dtype == "int32" else f"T.{e.dtype}({e.value})"
+        # script(int_dtype=) names the integer type printed bare, as upstream.
+        if e.dtype == option("int_dtype", "int32"):
+            return str(e.value)
+        return f"T.{e.dtype}({e.value})"
 
     def _e_FloatImm(self, e, _prec):
+        if e.dtype == option("float_dtype", "void"):
+            return _float_text(e.value)
         return f"T.{e.dtype}({_float_text(e.value)})"
 
     def _e_StringImm(self, e, _prec):
@@ -284,7 +303,10 @@ class _Printer:
         if method is None:
             raise TypeError(f"TIR printer: no text form for {type(s).__name__}")
         self.last = last
-        method(self, s, "    " * indent, indent, out)
+        if underline.active():
+            underline.lines(s, lambda: method(self, s, "    " * indent, indent, out), out)
+        else:
+            method(self, s, "    " * indent, indent, out)
 
     def emit(self, out: list, pad: str, line: str) -> None:
         """Append line, after the definitions printing it made necessary."""
@@ -379,12 +401,17 @@ class _Printer:
         self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
     def _s_AllocateConst(self, s, pad, indent, out):
-        # The data prints flat, every element (upstream stops after 201, which does not parse
-        # back to the same constant).
-        values = s.data.numpy().reshape(-1).tolist()
-        data = ", ".join(_float_text(v) if s.dtype.is_float else str(v) for v in values)
+        # Up to 201 elements print flat, as upstream prints at most that many; more go to the
+        # metadata section (upstream cuts the list there, which does not parse back).
+        array = s.data.numpy().reshape(-1)
+        if array.size > _ALLOCATE_CONST_INLINE and self.metadata is not None:
+            data = self.metadata.add("ffi.Tensor", s.data)
+        else:
+            values = array.tolist()[:_ALLOCATE_CONST_INLINE]
+            text = ", ".join(_float_text(v) if s.dtype.is_float else str(v) for v in values)
+            data = f"[{text}]"
         ext = ", ".join(self.expr(x) for x in s.extents)
-        call = f"T.allocate_const([{data}], {quote(s.dtype)}, [{ext}])"
+        call = f"T.allocate_const({data}, {quote(s.dtype)}, [{ext}])"
         name = self.fresh(s.buffer_var)
         self.scoped(out, pad, indent, f"{name} = {call}", f"with {call} as {name}:", s.body)
 
@@ -547,15 +574,20 @@ def _implicit_root(body) -> bool:
     )
 
 
-def _print(node, name=None, names: NameTable | None = None, in_module=False, **_ignored):
-    """The text of a TIR node; `names` shares the naming context of an enclosing printout."""
+def _print(
+    node, name=None, names: NameTable | None = None, in_module=False, metadata=None, **_ignored
+):
+    """The text of a TIR node; `names` shares the naming context of an enclosing printout,
+    `metadata` its metadata section."""
     printer = _Printer(names)
+    printer.metadata = metadata
     if isinstance(node, PrimFunc):
         return printer.func(node, name or node.attrs.get("global_symbol", "main"), in_module)
     if isinstance(node, E.PrimExpr):
         text = printer.expr(node)
-        printer.pending.clear()
-        return text
+        # Its free variables' definitions are shown with verbose_expr only, as upstream.
+        defs = printer.pending if option("verbose_expr", False) else []
+        return "\n".join([*defs, text])
     if isinstance(node, S.Stmt):
         out: list[str] = []
         printer.stmt(node, 0, out)
