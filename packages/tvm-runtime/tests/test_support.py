@@ -1,4 +1,5 @@
 # tvm.support: libinfo's facts and describe's printout.
+import pytest
 import tvm
 import tvm_ffi
 from tvm import support
@@ -20,3 +21,15 @@ def test_describe_prints_the_environment_and_every_libinfo_key(capsys):
     assert "TVM Build Information" in out
     for key, value in support.libinfo().items():
         assert f"{key} " in out and value in out
+
+
+def test_get_global_func_finds_registered_functions_and_says_when_missing():
+    tvm_ffi.register_global_func("test_support.echo", lambda x: x, override=True)
+    assert support.get_global_func("test_support.echo")(7) == 7
+    assert support.get_global_func("test_support.missing", allow_missing=True) is None
+    with pytest.raises(ValueError, match="test_support.missing"):
+        support.get_global_func("test_support.missing")
+
+
+def test_detect_active_modules_reports_no_gpu_runtime_built_in():
+    assert support.detect_active_modules() == {"cuda": False, "vulkan": False, "opencl": False}

@@ -46,6 +46,25 @@ def libinfo() -> dict[str, str]:
     return {key: str(value) for key, value in info.items()}
 
 
+def get_global_func(name: str, allow_missing: bool = False):
+    """The global function registered as name (tvm_ffi.get_global_func); None when missing
+    and allow_missing, else a ValueError naming it."""
+    import tvm_ffi
+
+    return tvm_ffi.get_global_func(name, allow_missing=allow_missing)
+
+
+def detect_active_modules() -> dict[str, bool]:
+    """Which device-runtime module kinds this installation can create (cuda, vulkan, opencl),
+    from the global functions registered as ffi.Module.create.<kind>."""
+    import tvm_ffi
+
+    return {
+        kind: tvm_ffi.get_global_func(f"ffi.Module.create.{kind}", allow_missing=True) is not None
+        for kind in ("cuda", "vulkan", "opencl")
+    }
+
+
 def describe() -> None:
     """Print this tvm's libinfo and the Python environment it runs in."""
     print("Python Environment")
@@ -65,4 +84,4 @@ def describe() -> None:
         print(f"  {key:<{width}} = {info[key]}")
 
 
-__all__ = ["describe", "libinfo"]
+__all__ = ["describe", "detect_active_modules", "get_global_func", "libinfo"]
