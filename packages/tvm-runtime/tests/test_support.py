@@ -33,3 +33,14 @@ def test_get_global_func_finds_registered_functions_and_says_when_missing():
 
 def test_detect_active_modules_reports_no_gpu_runtime_built_in():
     assert support.detect_active_modules() == {"cuda": False, "vulkan": False, "opencl": False}
+
+
+def test_the_registry_has_upstream_top_level_names():
+    @tvm.register_global_func("test_support.twice")
+    def twice(x):
+        return 2 * x
+
+    assert tvm.get_global_func("test_support.twice")(4) == 8
+    tvm.register_func("test_support.thrice", lambda x: 3 * x, override=True)
+    assert tvm.get_global_func("test_support.thrice")(2) == 6
+    assert tvm.get_global_func("test_support.none", True) is None

@@ -16,9 +16,14 @@ _openmp_defaults()  # before any kernel library loads libgomp
 
 base._load_core_libs()
 
+# The global function registry under upstream's top-level names (register_func is the older one).
+from tvm_ffi import get_global_func, register_global_func  # noqa: E402
+
 from . import runtime  # noqa: E402
 from ._excepthook import install as _install_excepthook  # noqa: E402
 from .runtime import Device, cpu, cuda, device  # noqa: E402
+
+register_func = register_global_func
 
 _install_excepthook()
 
@@ -27,7 +32,19 @@ from . import backend  # noqa: E402
 
 backend.autoload()
 
-__all__ = ["Device", "backend", "base", "cpu", "cuda", "device", "error", "runtime"]
+__all__ = [
+    "Device",
+    "backend",
+    "base",
+    "cpu",
+    "cuda",
+    "device",
+    "error",
+    "get_global_func",
+    "register_func",
+    "register_global_func",
+    "runtime",
+]
 
 # Names the tvm-compiler wheel provides at the top of the namespace, loaded on first use
 # so that `import tvm; tvm.compile(...)` works without importing the compiler eagerly.
