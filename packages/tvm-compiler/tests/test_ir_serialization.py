@@ -147,6 +147,8 @@ def _document(nodes, root=None):
     "text, message",
     [
         ("{not json", "load_json: the text is not JSON"),
+        ("[" * 100000 + "]" * 100000, "load_json: the text is not JSON"),
+        ('{"a":' * 100000 + "1" + "}" * 100000, "load_json: the text is not JSON"),
         ("[1, 2]", "load_json: expected a JSON object, got list"),
         ('{"nodes": []}', "load_json: the document has no 'root_index'"),
         (

@@ -50,7 +50,7 @@ def load_json(json_str):
         )
     try:
         document = json.loads(json_str)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:  # nesting past Python's recursion limit too
         raise ValueError(f"load_json: the text is not JSON ({err})") from None
     if not isinstance(document, dict):
         raise ValueError(f"load_json: expected a JSON object, got {type(document).__name__}")
