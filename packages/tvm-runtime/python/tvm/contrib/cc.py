@@ -45,7 +45,7 @@ def create_staticlib(output, inputs, ar=None) -> None:
     """Archive the object files inputs into the static library output (`ar -crs`)."""
     output = _path("create_staticlib", "output", output)
     inputs = _paths("create_staticlib", "inputs", inputs)
-    ar = ar or os.environ.get("AR", "ar")
+    ar = _command("create_staticlib", "ar", ar) or os.environ.get("AR", "ar")
     _run("create_staticlib", [ar, "-crs", output, *inputs], None, None)
 
 
@@ -84,7 +84,11 @@ def _compile(who, output, objects, options, cc, cwd, ccache_env, shared: bool) -
         isinstance(options, str) or not all(isinstance(o, str) for o in options)
     ):
         raise TypeError(f"{who}: argument 'options' must be a list of str, got {options!r}")
-    cc = cc or get_cc()
+    cc = _command(who, "cc", cc) or get_cc()
+    if cwd is not None:
+        cwd = _path(who, "cwd", cwd)
+        if not os.path.isdir(cwd):
+            raise ValueError(f"{who}: argument 'cwd' is not a directory: {cwd!r}")
     if cc is None:
         raise RuntimeError(
             f"{who}: no C compiler found (looked for {', '.join(_CC_NAMES)}); set CC"
@@ -111,9 +115,22 @@ def _run(who, cmd, cwd, env) -> None:
         )
     except FileNotFoundError:
         raise RuntimeError(f"{who}: the command {cmd[0]!r} was not found") from None
+    except OSError as err:  # a directory or a file without execute permission
+        raise RuntimeError(f"{who}: the command {cmd[0]!r} cannot run ({err.strerror})") from None
     if done.returncode != 0:
         # Upstream's message: the tool's output, then the command line.
         raise RuntimeError(f"Compilation error:\n{done.stdout}\nCommand line: {' '.join(cmd)}")
+
+
+def _command(who, name, value):
+    # A compiler or archiver given by the caller: one program's name or path (None: default).
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(
+            f"{who}: argument {name!r} must be a command name or path, got {type(value).__name__}"
+        )
+    return os.fspath(value)
 
 
 def _path(who, name, value) -> str:
