@@ -2,8 +2,8 @@
 once their last use has passed, so peak memory is what is live at once, not the sum.
 
 A function attribute "tir_var_upper_bound" ({name: int}, as upstream) bounds the symbolic vars
-of that name in the function's signature: a tensor whose shape uses them gets a storage of its
-size at the bound, a constant, which other tensors of any shape may then reuse."""
+of that name in the function's signature: a tensor whose shape uses only them gets a storage of
+its largest size with each var in [0, bound], a constant, which other tensors may then reuse."""
 
 from __future__ import annotations
 
