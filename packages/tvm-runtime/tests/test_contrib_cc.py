@@ -89,6 +89,8 @@ def test_a_compiler_that_cannot_run_and_a_missing_cwd_are_named(tmp_path):
         (lambda: cc.create_shared("a.so", ["a.c"], options="-O2"), "'options' must be a list"),
         (lambda: cc.create_staticlib("a.a", [None]), "create_staticlib: argument 'inputs'"),
         (lambda: cc.cross_compiler(3), "cross_compiler: argument 'compile_func' must be a str"),
+        (lambda: cc.cross_compiler("g++", options="-O2"), "cross_compiler: argument 'options'"),
+        (lambda: cc.cross_compiler("g++", add_files="a.c"), "argument 'add_files' must be a list"),
         (lambda: cc.create_shared("a.so", ["a.c"], cc=5), "create_shared: argument 'cc' must be"),
         (lambda: cc.create_shared("a.so", ["a.c"], cc=["g++"]), "argument 'cc' must be a command"),
         (lambda: cc.create_staticlib("a.a", ["a.o"], ar=5), "create_staticlib: argument 'ar'"),

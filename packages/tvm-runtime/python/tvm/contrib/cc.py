@@ -57,7 +57,15 @@ def cross_compiler(
 ):
     """A compile function (output, objects, options=None) specializing compile_func (a
     function like create_shared, or a compiler command) with extra options and files."""
-    base_options = list(options or []) + list(add_files or [])
+    for name, value in (("options", options), ("add_files", add_files)):
+        # a lone string would be split into its characters
+        if isinstance(value, (str, os.PathLike)) or (
+            value is not None and not all(isinstance(v, (str, os.PathLike)) for v in value)
+        ):
+            raise TypeError(
+                f"cross_compiler: argument {name!r} must be a list of str, got {value!r}"
+            )
+    base_options = [os.fspath(v) for v in list(options or []) + list(add_files or [])]
     kwargs = {}
     if isinstance(compile_func, str):  # a compiler command: create_shared with it
         kwargs["cc"] = compile_func
