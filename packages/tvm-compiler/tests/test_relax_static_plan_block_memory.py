@@ -233,6 +233,9 @@ def test_a_bad_tir_var_upper_bound_is_a_clear_error():
 
     with pytest.raises(ValueError, match="tir_var_upper_bound.*'n' must be a non-negative int"):
         _planned(_bounded_module({"n": -1}))
+    # 4 bytes a float at n = 2**62: the storage size does not fit an int64
+    with pytest.raises(ValueError, match="'tir_var_upper_bound': the bounds make a storage of"):
+        _planned(_bounded_module({"n": 2**62}))
 
 
 def test_the_bound_written_as_tvmscript_func_attr_is_honoured():

@@ -128,6 +128,11 @@ def _bounded(size, bounds):
     upper = analyzer.const_int_bound(size).max_value
     if not math.isfinite(upper):
         return size
+    if upper >= 2**63 - 1:  # the analyzer clamps an overflowing int64 to its maximum
+        raise ValueError(
+            "relax.transform.StaticPlanBlockMemory: function attribute 'tir_var_upper_bound': "
+            f"the bounds make a storage of {int(upper)} bytes, more than an int64 holds"
+        )
     return IntImm(size.dtype, max(int(upper), 0))
 
 
