@@ -172,6 +172,19 @@ def test_a_context_renders_its_diagnostics_with_the_source_lines():
     )
 
 
+def test_warnings_alone_are_shown_on_stderr_by_the_default_renderer(capsys):
+    # upstream's terminal renderer writes them; they must not vanish when nothing fails
+    source_map = D.SourceMap({"prog.py": "x = 1\n"})
+    ctx = D.DiagnosticContext(None, D.DiagnosticRenderer(), source_map)
+    ctx.emit(D.Diagnostic(D.DiagnosticLevel.WARNING, _span(1, 1, 2), "x is unused"))
+    ctx.render()
+    assert capsys.readouterr().err == (
+        "warning: x is unused\n --> prog.py:1:1\n   |\n 1 | x = 1\n   | ^\n"
+    )
+    ctx.render()  # rendered diagnostics are cleared, as upstream's render does
+    assert capsys.readouterr().err == ""
+
+
 def test_a_context_of_warnings_only_renders_without_failing():
     calls = []
     ctx = D.DiagnosticContext(None, D.DiagnosticRenderer(calls.append))

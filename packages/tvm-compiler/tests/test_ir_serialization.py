@@ -147,6 +147,8 @@ def _document(nodes, root=None):
     "text, message",
     [
         ("{not json", "load_json: the text is not JSON"),
+        ("[" * 100000 + "]" * 100000, "load_json: the text is not JSON"),
+        ('{"a":' * 100000 + "1" + "}" * 100000, "load_json: the text is not JSON"),
         ("[1, 2]", "load_json: expected a JSON object, got list"),
         ('{"nodes": []}', "load_json: the document has no 'root_index'"),
         (
@@ -159,6 +161,31 @@ def _document(nodes, root=None):
         (_document([{"type": "int", "data": "3"}]), r"node 0 \(int\) must hold an int"),
         (_document([{"type": "int", "data": True}]), r"node 0 \(int\) must hold an int"),
         (_document([{"type": "tir.IntImm", "data": {}}]), "lacks the field 'dtype'"),
+        (
+            _document(
+                [
+                    {"type": "DataType", "data": "int32"},
+                    {"type": "int", "data": 1},
+                    {"type": "None"},
+                    {
+                        "type": "tir.IntImm",
+                        "data": {"dtype": 0, "value": 1, "span": 2, "script": 2},
+                    },
+                ]
+            ),
+            r"node 3 \(tir.IntImm\) has a field 'script' that would hide the class's own",
+        ),
+        (
+            _document(
+                [
+                    {"type": "DataType", "data": "int32"},
+                    {"type": "int", "data": 1},
+                    {"type": "ffi.String", "data": "tir.FloatImm"},
+                    {"type": "tir.IntImm", "data": {"dtype": 0, "value": 1, "_type_key": 2}},
+                ]
+            ),
+            "has a field '_type_key' that would hide",
+        ),
         (_document([{"type": "ir.Op", "data": "relax.nope"}]), "no operator named 'relax.nope'"),
         (_document([{"type": "enum", "data": ["os:sep", "x"]}]), "'os:sep' is not an enum defined"),
         (

@@ -187,11 +187,55 @@ def test_bounded_storage_runs_for_each_size(monkeypatch):
         vm["main"](np.ones(1025, "float32"), np.ones(3, "float32"))
 
 
+def _shrinking_module():
+    """main(x: (n,)) whose intermediates have 64 - n floats: largest at n = 0, not at the
+    bound n = 64 (where they are empty)."""
+    from tvm import te
+
+    n = tir.Var("n", "int64")
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((n,), "float32"))
+
+    def shrink(x):
+        return te.compute(
+            (64 - x.shape[0],), lambda i: x[0] + tir.Cast("float32", i), name="shrink"
+        )
+
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            a = bb.emit_te(shrink, x)
+            b = bb.emit(relax.op.exp(a))
+            out = bb.emit_output(relax.op.sum(b))
+        bb.emit_func_output(out)
+    mod = bb.get()
+    main = mod.get_global_var("main")
+    functions = dict(mod.functions.items())
+    functions[main] = functions[main].with_attr("tir_var_upper_bound", {"n": 64})
+    return mod._with_functions(functions)
+
+
+def test_a_bounded_storage_holds_the_largest_size_below_the_bound_not_the_size_at_it():
+    sizes = [s.value.args[0].values[0] for s in _storages(_planned(_shrinking_module())["main"])]
+    assert sizes and all(isinstance(s, tir.IntImm) and s.value == 256 for s in sizes)
+    with tvm.transform.PassContext(opt_level=0):  # no fusion: the intermediates stay tensors
+        ex = relax.build(_shrinking_module(), "llvm")
+    vm = relax.VirtualMachine(ex, tvm.cpu(), memory_cfg="naive")
+    for n in (64, 40, 1):  # every n within the bound runs (n = 40 did not fit before)
+        x = np.full(n, 0.5, "float32")
+        got = vm["main"](x).numpy()
+        if n < 64:  # (the value of a sum over no elements is another matter)
+            want = np.exp(0.5 + np.arange(64 - n, dtype="float32")).sum()
+            np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
 def test_a_bad_tir_var_upper_bound_is_a_clear_error():
     import pytest
 
     with pytest.raises(ValueError, match="tir_var_upper_bound.*'n' must be a non-negative int"):
         _planned(_bounded_module({"n": -1}))
+    # 4 bytes a float at n = 2**62: the storage size does not fit an int64
+    with pytest.raises(ValueError, match="'tir_var_upper_bound': the bounds make a storage of"):
+        _planned(_bounded_module({"n": 2**62}))
 
 
 def test_the_bound_written_as_tvmscript_func_attr_is_honoured():

@@ -72,6 +72,15 @@ def test_a_missing_compiler_command_is_named(tmp_path):
         cc.create_shared(str(tmp_path / "x.so"), ["x.c"], cc="/no/such/cc")
 
 
+def test_a_compiler_that_cannot_run_and_a_missing_cwd_are_named(tmp_path):
+    # a directory is found but cannot be executed: not the bare PermissionError
+    with pytest.raises(RuntimeError, match=f"create_shared: the command '{tmp_path}' cannot run"):
+        cc.create_shared(str(tmp_path / "x.so"), ["x.c"], cc=str(tmp_path))
+    # a missing working directory is not reported as a missing compiler
+    with pytest.raises(ValueError, match="create_shared: argument 'cwd' is not a directory"):
+        cc.create_shared(str(tmp_path / "x.so"), ["x.c"], cwd=str(tmp_path / "nope"))
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -80,6 +89,12 @@ def test_a_missing_compiler_command_is_named(tmp_path):
         (lambda: cc.create_shared("a.so", ["a.c"], options="-O2"), "'options' must be a list"),
         (lambda: cc.create_staticlib("a.a", [None]), "create_staticlib: argument 'inputs'"),
         (lambda: cc.cross_compiler(3), "cross_compiler: argument 'compile_func' must be a str"),
+        (lambda: cc.cross_compiler("g++", options="-O2"), "cross_compiler: argument 'options'"),
+        (lambda: cc.cross_compiler("g++", add_files="a.c"), "argument 'add_files' must be a list"),
+        (lambda: cc.create_shared("a.so", ["a.c"], cc=5), "create_shared: argument 'cc' must be"),
+        (lambda: cc.create_shared("a.so", ["a.c"], cc=["g++"]), "argument 'cc' must be a command"),
+        (lambda: cc.create_staticlib("a.a", ["a.o"], ar=5), "create_staticlib: argument 'ar'"),
+        (lambda: cc.create_shared("a.so", ["a.c"], cwd=3), "create_shared: argument 'cwd'"),
     ],
 )
 def test_bad_arguments_are_type_errors_naming_them(call, message):

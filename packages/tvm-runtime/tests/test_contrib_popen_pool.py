@@ -90,6 +90,16 @@ def test_initializer_runs_in_each_new_process_and_maximum_uses_renews_it():
     worker.kill()
 
 
+def test_an_initializer_that_cannot_be_sent_fails_every_call_not_just_the_first():
+    import threading
+
+    worker = PopenWorker(initializer=remember, initargs=("k", threading.Lock()))
+    for _ in range(2):  # the retry must not reach a child that skipped its initializer
+        with pytest.raises(TypeError, match="PopenWorker: cannot send the initializer"):
+            worker.send(recall, ("k",))
+    assert not worker.is_alive()
+
+
 def test_the_pool_submits_futures_and_maps_with_error_catching():
     with PopenPoolExecutor(max_workers=2, timeout=10) as pool:
         assert pool.submit(add, 20, b=22).result() == 42

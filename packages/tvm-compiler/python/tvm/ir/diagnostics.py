@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import sys
 
 from tvm.error import DiagnosticError
 
@@ -104,17 +105,22 @@ class DiagnosticContext:
         self.diagnostics.append(diagnostic)
 
     def render(self) -> None:
-        """Render every diagnostic; raise DiagnosticError when one is an error (or a bug)."""
-        err = self.error()
+        """Render every diagnostic; raise DiagnosticError when one is an error (or a bug).
+        Without an error, the default renderer's text (warnings, notes) goes to stderr, as
+        upstream's terminal renderer writes it; the rendered diagnostics are then cleared."""
+        err = self.error(_show=True)
+        self.diagnostics = []
         if err is not None:
             raise err
 
-    def error(self) -> DiagnosticError | None:
+    def error(self, _show: bool = False) -> DiagnosticError | None:
         """The DiagnosticError render() raises (None when nothing is an error): its message
         is the rendered text, or upstream's pointer to the output of a custom renderer."""
         text = self.renderer.render(self)
         errors = [d for d in self.diagnostics if d.level <= DiagnosticLevel.ERROR]
         if not errors:
+            if _show and isinstance(text, str) and text:
+                print(text, file=sys.stderr)
             return None
         err = DiagnosticError(text if isinstance(text, str) else _RENDERED_ELSEWHERE)
         err.diagnostics = list(self.diagnostics)

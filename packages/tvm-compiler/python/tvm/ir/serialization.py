@@ -6,6 +6,7 @@ import base64
 import ctypes
 import enum
 import importlib
+import inspect
 import json
 import math
 
@@ -50,7 +51,7 @@ def load_json(json_str):
         )
     try:
         document = json.loads(json_str)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:  # nesting past Python's recursion limit too
         raise ValueError(f"load_json: the text is not JSON ({err})") from None
     if not isinstance(document, dict):
         raise ValueError(f"load_json: expected a JSON object, got {type(document).__name__}")
@@ -402,8 +403,25 @@ class _Reader:
         for name, item in data.items():
             if not isinstance(name, str) or not name.isidentifier() or name.startswith("__"):
                 raise ValueError(f"load_json: {where} ({kind}) has a bad field name {name!r}")
+            if _class_level(cls, name):
+                raise ValueError(
+                    f"load_json: {where} ({kind}) has a field {name!r} that would hide the "
+                    f"class's own {name!r} (a method or a class setting, not a node field)"
+                )
             object.__setattr__(obj, name, self.ref(item, index, f"{where}.{name}"))
         return obj
+
+
+def _class_level(cls, name: str) -> bool:
+    """Whether name is a method, property or private setting (_type_key, _fields) of cls,
+    which an instance attribute loaded from a document must not shadow."""
+    static = inspect.getattr_static(cls, name, _MISSING)
+    if static is _MISSING or name in cls._fields:
+        return False
+    return hasattr(type(static), "__get__") or name.startswith("_")
+
+
+_MISSING = object()
 
 
 def _subclass(base, where):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from tvm.runtime.vm import Executable, Opcode, SpecialReg, VMFuncKind
+from tvm.runtime.vm import Executable, Opcode, SpecialReg, VirtualMachine, VMFuncKind
 from tvm.runtime.vm.bytecode import ArgKind, decode_arg
 from tvm.runtime.vm.native import NAIVE_ALLOC_STORAGE, NATIVE_BUILTINS
 
@@ -172,9 +172,14 @@ class _FunctionWriter:
                 out.append(f"  if (!flag) goto L{self._jump(pc, ins.offset, len(code))};")
         body = "\n".join(out)
         nbound = max(self.nbound, 1)
+        # The bytecode runner's words (VirtualMachine._arity_message), with the count given:
+        # a closure called natively (make_closure's Function) meets only this check.
+        message = VirtualMachine._arity_message(info.name, nargs, info.param_names, "\0")
+        fmt = _c_string(message.replace("%", "%%").replace("\0", "%d"))
         arity = (
-            f'    return tvmvm_raise("TypeError", "VirtualMachine: compiled function '
-            f"'{info.name}' takes {nargs} argument(s), got a different number\");"
+            "    char msg[512];\n"
+            f"    snprintf(msg, sizeof msg, {fmt}, (int)num_args - {PREFIX});\n"
+            '    return tvmvm_raise("TypeError", msg);'
         )
         return f"""
 TVM_FFI_DLL_EXPORT int __tvm_ffi___vmtir__{info.name}(void* self, const TVMFFIAny* args,

@@ -45,7 +45,7 @@ def create_staticlib(output, inputs, ar=None) -> None:
     """Archive the object files inputs into the static library output (`ar -crs`)."""
     output = _path("create_staticlib", "output", output)
     inputs = _paths("create_staticlib", "inputs", inputs)
-    ar = ar or os.environ.get("AR", "ar")
+    ar = _command("create_staticlib", "ar", ar) or os.environ.get("AR", "ar")
     _run("create_staticlib", [ar, "-crs", output, *inputs], None, None)
 
 
@@ -57,7 +57,15 @@ def cross_compiler(
 ):
     """A compile function (output, objects, options=None) specializing compile_func (a
     function like create_shared, or a compiler command) with extra options and files."""
-    base_options = list(options or []) + list(add_files or [])
+    for name, value in (("options", options), ("add_files", add_files)):
+        # a lone string would be split into its characters
+        if isinstance(value, (str, os.PathLike)) or (
+            value is not None and not all(isinstance(v, (str, os.PathLike)) for v in value)
+        ):
+            raise TypeError(
+                f"cross_compiler: argument {name!r} must be a list of str, got {value!r}"
+            )
+    base_options = [os.fspath(v) for v in list(options or []) + list(add_files or [])]
     kwargs = {}
     if isinstance(compile_func, str):  # a compiler command: create_shared with it
         kwargs["cc"] = compile_func
@@ -84,7 +92,11 @@ def _compile(who, output, objects, options, cc, cwd, ccache_env, shared: bool) -
         isinstance(options, str) or not all(isinstance(o, str) for o in options)
     ):
         raise TypeError(f"{who}: argument 'options' must be a list of str, got {options!r}")
-    cc = cc or get_cc()
+    cc = _command(who, "cc", cc) or get_cc()
+    if cwd is not None:
+        cwd = _path(who, "cwd", cwd)
+        if not os.path.isdir(cwd):
+            raise ValueError(f"{who}: argument 'cwd' is not a directory: {cwd!r}")
     if cc is None:
         raise RuntimeError(
             f"{who}: no C compiler found (looked for {', '.join(_CC_NAMES)}); set CC"
@@ -111,9 +123,22 @@ def _run(who, cmd, cwd, env) -> None:
         )
     except FileNotFoundError:
         raise RuntimeError(f"{who}: the command {cmd[0]!r} was not found") from None
+    except OSError as err:  # a directory or a file without execute permission
+        raise RuntimeError(f"{who}: the command {cmd[0]!r} cannot run ({err.strerror})") from None
     if done.returncode != 0:
         # Upstream's message: the tool's output, then the command line.
         raise RuntimeError(f"Compilation error:\n{done.stdout}\nCommand line: {' '.join(cmd)}")
+
+
+def _command(who, name, value):
+    # A compiler or archiver given by the caller: one program's name or path (None: default).
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(
+            f"{who}: argument {name!r} must be a command name or path, got {type(value).__name__}"
+        )
+    return os.fspath(value)
 
 
 def _path(who, name, value) -> str:

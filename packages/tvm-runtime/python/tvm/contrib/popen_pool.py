@@ -89,7 +89,15 @@ class PopenWorker:
         # The child sees what this process imports from (test folders included).
         self._write(("path", list(sys.path)))
         if self._initializer is not None:
-            self._write(("init", self._initializer, self._initargs))
+            try:
+                self._write(("init", self._initializer, self._initargs))
+            except (pickle.PicklingError, AttributeError, TypeError) as err:
+                # No child may serve a call without its initializer: the next send retries.
+                self.kill()
+                raise TypeError(
+                    f"PopenWorker: cannot send the initializer {self._initializer!r} and its "
+                    f"initargs to the child: {err}"
+                ) from err
 
     def _write(self, message) -> None:
         data = _pickler().dumps(message)

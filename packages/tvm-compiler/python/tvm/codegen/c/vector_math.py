@@ -44,6 +44,10 @@ static inline float tvm_erff(float x) {
   q = q * x2 - 7.37332916720468e-03f;
   q = q * x2 - 1.42647390514189e-02f;
   float y = xc * p / q;
+  /* the rational overshoots to 1.0000001 near |x| = 3.7: erf never leaves [-1, 1] (1 + erf
+     of a GELU must not go negative) */
+  y = y > 1.0f ? 1.0f : y;
+  y = y < -1.0f ? -1.0f : y;
   return x != x ? x : y;
 }
 """

@@ -2,8 +2,8 @@
 once their last use has passed, so peak memory is what is live at once, not the sum.
 
 A function attribute "tir_var_upper_bound" ({name: int}, as upstream) bounds the symbolic vars
-of that name in the function's signature: a tensor whose shape uses them gets a storage of its
-size at the bound, a constant, which other tensors of any shape may then reuse."""
+of that name in the function's signature: a tensor whose shape uses only them gets a storage of
+its largest size with each var in [0, bound], a constant, which other tensors may then reuse."""
 
 from __future__ import annotations
 
@@ -108,14 +108,32 @@ def _upper_bounds(func) -> dict:
 
 
 def _bounded(size, bounds):
-    """size with the bounded vars at their bounds, when that makes it a constant."""
+    """The largest size can be with each bounded var in [0, its bound], when every var of
+    size is bounded (a constant); else size. Not size at the bounds: a size such as
+    4 * (1024 - n) is largest at n = 0, and the storage must hold it for every valid n."""
+    import math
+
     from tvm.arith import Analyzer
-    from tvm.tir.functor import substitute
+    from tvm.arith.bound import ConstIntBound
+    from tvm.tir.analysis.well_formed import undefined_vars
+    from tvm.tir.expr import IntImm
 
     if not bounds:
         return size
-    at_bound = Analyzer().simplify(substitute(size, bounds))
-    return at_bound if _const(at_bound) is not None else size
+    if not all(var in bounds for var in undefined_vars(size)):
+        return size
+    analyzer = Analyzer()
+    for var, bound in bounds.items():
+        analyzer.bind(var, ConstIntBound(0, bound.value))
+    upper = analyzer.const_int_bound(size).max_value
+    if not math.isfinite(upper):
+        return size
+    if upper >= 2**63 - 1:  # the analyzer clamps an overflowing int64 to its maximum
+        raise ValueError(
+            "relax.transform.StaticPlanBlockMemory: function attribute 'tir_var_upper_bound': "
+            f"the bounds make a storage of {int(upper)} bytes, more than an int64 holds"
+        )
+    return IntImm(size.dtype, max(int(upper), 0))
 
 
 def _plan(func, mod):
