@@ -321,3 +321,27 @@ def test_matmul_tiles_stay_in_registers_with_symbolic_or_unsimplified_shapes(row
     out = np.zeros((2, s, 48), "float32")
     tvm.compile(mod, target=RUN_TARGET)["main"](x, w, out)
     np.testing.assert_allclose(out, x @ w, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("symbolic", [True, False], ids=["symbolic", "static"])
+@pytest.mark.parametrize("batch", BATCHES)
+def test_matmul_rule_pads_columns_narrower_than_a_vector_and_equals_numpy(batch, symbolic):
+    # 3 columns under x86-64 (4 float32 lanes): computed on a copy of w padded to 4 columns,
+    # unless the outputs are too few for a tile (MIN_OUTPUTS, a symbolic batch counting 16).
+    mod = _schedule(dense_bias_relu(None if symbolic else batch, m=3), dl.cpu.Matmul())
+    padded = symbolic or batch * 4 >= 64
+    assert ("w_pad = T.alloc_buffer((96, 4))" in mod.script()) == padded
+    if padded:
+        assert 4 in {int(lp.extent) for lp in _vector_loops(mod["main"])}
+    x, w, b = _rng_arrays((batch, 96), (96, 3), (3,))
+    out = np.zeros((batch, 3), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, b, out)
+    np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+def test_narrow_columns_pad_to_the_target_vector_width():
+    # A classifier's 10 columns: one AVX-512 vector of 16, or two AVX2 vectors of 8 each.
+    script = _schedule(dense_bias_relu(None, m=10), dl.cpu.Matmul(), target=AVX512_TARGET)
+    assert "w_pad = T.alloc_buffer((96, 16))" in script.script()
+    script = _schedule(dense_bias_relu(None, m=10), dl.cpu.Matmul(), target=AVX2_TARGET)
+    assert "w_pad" not in script.script()

@@ -12,6 +12,7 @@ prologue) get the simple schedule."""
 from __future__ import annotations
 
 from tvm.arith.linear import to_linear
+from tvm.error import ScheduleError
 from tvm.tir import expr as E
 from tvm.tir.functor import contains, post_order_visit
 from tvm.tir.schedule import Schedule
@@ -77,8 +78,9 @@ class _Plan:
         self.nest, self.spatial, self.k_index, self.i_index = nest, spatial, k_index, i_index
 
 
-def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
-    """A _Plan when nest is a matmul-like reduction worth a register tile, else None."""
+def plan_tile(nest: Nest, lanes: int, narrow: bool = False) -> _Plan | None:
+    """A _Plan when nest is a matmul-like reduction worth a register tile, else None. narrow:
+    whether columns fewer than a vector count (they are to be padded to one vector)."""
     block, store = nest.block, nest.store()
     if not nest.is_reduction or store is None or not nest.vector_dtypes_only():
         return None
@@ -100,12 +102,14 @@ def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
     if not _uses(rhs, j_var) or not _contiguous_in(rhs, j_var):
         return None
     j_extent = nest.extent(spatial - 1)
-    if j_extent is not None and j_extent < lanes:
+    if j_extent is not None and j_extent < lanes and not narrow:
         return None
     reduction, outputs = 1, 1
     for k in range(len(nest.loops)):
         ext = nest.extent(k)
         ext = 16 if ext is None else ext
+        if narrow and k == spatial - 1:
+            ext = max(ext, lanes)
         if k < spatial:
             outputs *= ext
         else:
@@ -208,6 +212,32 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     sch.decompose_reduction(block, first_reduction)
 
 
+def _pad_narrow(func, nests, target):
+    """func with each matmul-like nest whose output rows are narrower than a vector (a
+    classifier's 10 columns) computed on columns zero-padded to one vector, so that it gets
+    the register tile; None when there is none."""
+    sch = None
+    for nest in nests:
+        store = nest.store()
+        if store is None or not nest.is_reduction:
+            continue
+        lanes = vector_lanes(target, store.buffer.dtype.bytes)
+        spatial = sum(1 for iv in nest.block.iter_vars if not iv.is_reduce)
+        j_extent = nest.extent(spatial - 1) if spatial else None
+        if j_extent is None or j_extent >= lanes or j_extent < 2:
+            continue
+        if plan_tile(nest, lanes, narrow=True) is None:
+            continue
+        sch = sch or Schedule(func)
+        padding = [1] * len(nest.loops)
+        padding[spatial - 1] = lanes
+        try:
+            sch.pad_einsum(sch.get_block(nest.name), padding)
+        except ScheduleError:
+            return None
+    return None if sch is None else sch.mod["main"]
+
+
 class Matmul(CPUScheduleRule):
     """Register-tiled matmul-like reductions (see the module doc); None for a function with
     none worth a tile."""
@@ -219,6 +249,12 @@ class Matmul(CPUScheduleRule):
         nests = root_nests(func)
         if nests is None:
             return None
+        padded = _pad_narrow(func, nests, target)
+        if padded is not None:
+            func = simplify_extents(padded)
+            nests = root_nests(func)
+            if nests is None:
+                return None
         plans = {}
         for nest in nests:
             store = nest.store()
