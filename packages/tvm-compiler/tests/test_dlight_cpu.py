@@ -110,12 +110,20 @@ def test_matmul_rule_tiles_a_convolution_and_equals_numpy():
 
 
 @pytest.mark.parametrize(
-    "target, columns",
-    [(AVX512_TARGET, 64), (AVX2_TARGET, 16), ("llvm -mcpu=x86-64", 8)],
-    ids=["avx512", "avx2", "x86-64"],
+    "target, batch, columns",
+    [
+        (AVX512_TARGET, 64, 64),
+        (AVX512_TARGET, None, 128),
+        (AVX512_TARGET, 1, 128),
+        (AVX2_TARGET, None, 16),
+        (AVX2_TARGET, 64, 16),
+        ("llvm -mcpu=x86-64", None, 8),
+    ],
+    ids=["avx512", "avx512-symbolic", "avx512-gemv", "avx2-symbolic", "avx2", "x86-64"],
 )
-def test_matmul_tile_columns_follow_the_target_vector_width(target, columns):
-    mod = _schedule(dense_bias_relu(None, k=64, m=256), dl.cpu.Matmul(), target=target)
+def test_matmul_tile_columns_follow_the_target_vector_width(target, batch, columns):
+    # With AVX-512, rows that may not fill a tile (a symbolic batch, batch 1) get 8 vectors.
+    mod = _schedule(dense_bias_relu(batch, k=64, m=256), dl.cpu.Matmul(), target=target)
     extents = {int(lp.extent) for lp in _vector_loops(mod["main"])}
     assert columns in extents
 

@@ -3,11 +3,12 @@ C[..., i, j] += f(...) with j contiguous (or strided by 2) in C and every operan
 
 The block is tiled so that the lowering passes can keep a tile of C in vector registers:
 `for <outer spatial, one parallel>: for <reductions>: for k (<= 16): for i (32 rows):
-for j (2 vectors, 4 with AVX-512; vectorized)`. PartitionFullTiles gives the tiles inside
-the bounds (of a symbolic batch, or an extent the tile does not divide) a copy without bound
-checks, and RegisterTileReduction turns them into register tiles. Element-wise steps after
-the reduction are folded into one nest; that and the other nests of the function (a padding
-prologue) get the simple schedule."""
+for j (2 vectors, 4 with AVX-512, 8 with AVX-512 when rows may not fill a tile; vectorized)`.
+PartitionFullTiles gives the tiles inside the bounds (of a symbolic batch, or an extent the
+tile does not divide) a copy without bound checks, and RegisterTileReduction turns them into
+register tiles. Element-wise steps after the reduction are folded into one nest; that and the
+other nests of the function (a padding prologue) get the simple schedule. Columns fewer than
+a vector are computed zero-padded to one vector (pad_einsum)."""
 
 from __future__ import annotations
 
@@ -157,9 +158,17 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     loops = sch.get_loops(block)
     spatial, reductions = list(loops[:m]), list(loops[m:])
     # Columns: four vectors per row with 32 vector registers (AVX-512), two with 16, or all
-    # of them when there are fewer; RegisterTileReduction then keeps 4 rows of them.
+    # of them when there are fewer; RegisterTileReduction then keeps 4 rows of them (8 rows
+    # of 2-vector parts with AVX-512).
     j_extent = nest.extent(m - 1)
-    cols = (4 if lanes * nest.store().buffer.dtype.bytes >= 64 else 2) * lanes
+    wide = lanes * nest.store().buffer.dtype.bytes >= 64
+    cols = (4 if wide else 2) * lanes
+    i_extent = nest.extent(plan.i_index) if plan.i_index is not None else None
+    if wide and (i_extent is None or i_extent < ROWS):
+        # Rows that fill no tile (batch 1, or a symbolic batch's tail) go one at a time, each
+        # a chain of dependent FMAs per vector: 8 vectors keep the FMA units busy where 4
+        # wait on latency. RegisterTileReduction still makes full tiles 2 vectors wide.
+        cols *= 2
     if j_extent is not None and j_extent > cols and j_extent % cols:
         # A narrower tile that divides the columns, if any, leaves no ragged last tile.
         cols = next((c for c in range(cols - lanes, 0, -lanes) if j_extent % c == 0), cols)
@@ -170,7 +179,6 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
         jo, jj = sch.split(spatial[-1], [None, cols])
     ii = io = None
     if plan.i_index is not None:
-        i_extent = nest.extent(plan.i_index)
         i_loop = spatial[plan.i_index]
         outer = [lp for lp in spatial[:-1] if lp is not i_loop]
         if i_extent is not None and i_extent <= ROWS:
