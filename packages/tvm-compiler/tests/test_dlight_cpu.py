@@ -353,3 +353,21 @@ def test_narrow_columns_pad_to_the_target_vector_width():
     assert "w_pad = T.alloc_buffer((96, 16))" in script.script()
     script = _schedule(dense_bias_relu(None, m=10), dl.cpu.Matmul(), target=AVX2_TARGET)
     assert "w_pad" not in script.script()
+
+
+def test_matmul_threads_only_calls_with_enough_work():
+    # Static shapes decide at compile time: a batch-1 dense layer (262144 multiply-adds) on
+    # the calling thread, batch 64 in parallel.
+    one = _schedule(dense_bias_relu(1, k=512, m=512), dl.cpu.Matmul())["main"]
+    assert ForKind.PARALLEL not in _loop_kinds(one)
+    many = _schedule(dense_bias_relu(64, k=512, m=512), dl.cpu.Matmul())["main"]
+    assert ForKind.PARALLEL in _loop_kinds(many)
+    # A symbolic batch decides at each call: OpenMP's if clause on the batch's work.
+    mod = _schedule(dense_bias_relu(None, k=512, m=512), dl.cpu.Matmul())
+    src = tvm.compile(mod, target=RUN_TARGET).inspect_source()
+    assert "#pragma omp parallel for schedule(static) if((((n * 512) * 512) >= 1048576))" in src
+    for batch in (1, 5):
+        x, w, b = _rng_arrays((batch, 512), (512, 512), (512,))
+        out = np.zeros((batch, 512), "float32")
+        tvm.compile(mod, target=RUN_TARGET)["main"](x, w, b, out)
+        np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)

@@ -17,6 +17,7 @@ from tvm.error import ScheduleError
 from tvm.tir import expr as E
 from tvm.tir.functor import contains, post_order_visit
 from tvm.tir.schedule import Schedule
+from tvm.tir.stmt import PARALLEL_IF
 
 from .base import CPUScheduleRule
 from .inline import inline_elementwise
@@ -29,6 +30,10 @@ MAX_INNER_REDUCTION = 16  # RegisterTileReduction unrolls reduction loops up to 
 # the extra code (compile time) cost more than the registers save.
 MIN_REDUCTION = 8
 MIN_OUTPUTS = 64
+# Multiply-adds below which a matmul runs on one thread: vectorized and register-tiled, this
+# many take ~10 us, about what waking a second thread costs on a busy machine (a batch-1
+# dense layer of the MLP, 784x512, stays on one thread; batch 7 gets threads).
+MATMUL_PARALLEL_MIN_WORK = 1 << 20
 
 
 def _uses(expr, var) -> bool:
@@ -215,7 +220,17 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     sch.reorder(*order)
     sch.vectorize(jj)
     if par is not None and nest.work() >= PARALLEL_MIN_WORK:
-        sch.parallel(par)
+        extents = [lp.extent for lp in nest.loops]
+        if all(isinstance(e, E.IntImm) for e in extents):
+            if nest.work() >= MATMUL_PARALLEL_MIN_WORK:
+                sch.parallel(par)
+        else:
+            # A symbolic extent (a batch): threads only for the calls with enough work.
+            work = extents[0]
+            for e in extents[1:]:
+                work = work * e
+            sch.parallel(par)
+            sch.annotate(par, PARALLEL_IF, work >= E.const(MATMUL_PARALLEL_MIN_WORK, work.dtype))
     first_reduction = (reductions + [ki])[0]
     sch.decompose_reduction(block, first_reduction)
 
