@@ -85,14 +85,17 @@ def _not_einsum(sch, block, buffer):
 def _copy(name, shape, src, dst, value_of):
     # Constant extents get int32 iterators; a symbolic one (a batch) iterators of its type.
     shape = [E.const(int(n), "int32") if isinstance(n, (int, E.IntImm)) else n for n in shape]
-    ivs = [IterVar(E.Range(0, n), E.Var(f"v{k}", n.dtype)) for k, n in enumerate(shape)]
+    ivs = [
+        IterVar(E.Range(E.const(0, n.dtype), n), E.Var(f"v{k}", n.dtype))
+        for k, n in enumerate(shape)
+    ]
     loops = [E.Var(f"i{k}", n.dtype) for k, n in enumerate(shape)]
     index = [iv.var for iv in ivs]
     body = BufferStore(dst, value_of(index), index)
     reads, writes = block_access_regions(body)
     stmt = BlockRealize(loops, True, Block(ivs, reads, writes, name, body))
     for var, n in reversed(list(zip(loops, shape))):
-        stmt = For(var, 0, n, body=stmt)
+        stmt = For(var, E.const(0, n.dtype), n, body=stmt)
     return stmt
 
 
@@ -157,7 +160,7 @@ def pad_einsum(sch, block_rv, padding) -> None:
                 )
             )
     new_ivs = [
-        iv.with_fields(dom=E.Range(0, _extent(extents[id(iv.var)], iv.var.dtype)))
+        iv.with_fields(dom=E.Range(iv.dom.min, _extent(extents[id(iv.var)], iv.dom.extent.dtype)))
         for iv in block.iter_vars
     ]
     new_block = new_block.with_fields(iter_vars=tuple(new_ivs))
