@@ -110,12 +110,20 @@ def test_matmul_rule_tiles_a_convolution_and_equals_numpy():
 
 
 @pytest.mark.parametrize(
-    "target, columns",
-    [(AVX512_TARGET, 64), (AVX2_TARGET, 16), ("llvm -mcpu=x86-64", 8)],
-    ids=["avx512", "avx2", "x86-64"],
+    "target, batch, columns",
+    [
+        (AVX512_TARGET, 64, 64),
+        (AVX512_TARGET, None, 128),
+        (AVX512_TARGET, 1, 128),
+        (AVX2_TARGET, None, 16),
+        (AVX2_TARGET, 64, 16),
+        ("llvm -mcpu=x86-64", None, 8),
+    ],
+    ids=["avx512", "avx512-symbolic", "avx512-gemv", "avx2-symbolic", "avx2", "x86-64"],
 )
-def test_matmul_tile_columns_follow_the_target_vector_width(target, columns):
-    mod = _schedule(dense_bias_relu(None, k=64, m=256), dl.cpu.Matmul(), target=target)
+def test_matmul_tile_columns_follow_the_target_vector_width(target, batch, columns):
+    # With AVX-512, rows that may not fill a tile (a symbolic batch, batch 1) get 8 vectors.
+    mod = _schedule(dense_bias_relu(batch, k=64, m=256), dl.cpu.Matmul(), target=target)
     extents = {int(lp.extent) for lp in _vector_loops(mod["main"])}
     assert columns in extents
 
@@ -321,3 +329,45 @@ def test_matmul_tiles_stay_in_registers_with_symbolic_or_unsimplified_shapes(row
     out = np.zeros((2, s, 48), "float32")
     tvm.compile(mod, target=RUN_TARGET)["main"](x, w, out)
     np.testing.assert_allclose(out, x @ w, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("symbolic", [True, False], ids=["symbolic", "static"])
+@pytest.mark.parametrize("batch", BATCHES)
+def test_matmul_rule_pads_columns_narrower_than_a_vector_and_equals_numpy(batch, symbolic):
+    # 3 columns under x86-64 (4 float32 lanes): computed on a copy of w padded to 4 columns,
+    # unless the outputs are too few for a tile (MIN_OUTPUTS, a symbolic batch counting 16).
+    mod = _schedule(dense_bias_relu(None if symbolic else batch, m=3), dl.cpu.Matmul())
+    padded = symbolic or batch * 4 >= 64
+    assert ("w_pad = T.alloc_buffer((96, 4))" in mod.script()) == padded
+    if padded:
+        assert 4 in {int(lp.extent) for lp in _vector_loops(mod["main"])}
+    x, w, b = _rng_arrays((batch, 96), (96, 3), (3,))
+    out = np.zeros((batch, 3), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, b, out)
+    np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+def test_narrow_columns_pad_to_the_target_vector_width():
+    # A classifier's 10 columns: one AVX-512 vector of 16, or two AVX2 vectors of 8 each.
+    script = _schedule(dense_bias_relu(None, m=10), dl.cpu.Matmul(), target=AVX512_TARGET)
+    assert "w_pad = T.alloc_buffer((96, 16))" in script.script()
+    script = _schedule(dense_bias_relu(None, m=10), dl.cpu.Matmul(), target=AVX2_TARGET)
+    assert "w_pad" not in script.script()
+
+
+def test_matmul_threads_only_calls_with_enough_work():
+    # Static shapes decide at compile time: a batch-1 dense layer (262144 multiply-adds) on
+    # the calling thread, batch 64 in parallel.
+    one = _schedule(dense_bias_relu(1, k=512, m=512), dl.cpu.Matmul())["main"]
+    assert ForKind.PARALLEL not in _loop_kinds(one)
+    many = _schedule(dense_bias_relu(64, k=512, m=512), dl.cpu.Matmul())["main"]
+    assert ForKind.PARALLEL in _loop_kinds(many)
+    # A symbolic batch decides at each call: OpenMP's if clause on the batch's work.
+    mod = _schedule(dense_bias_relu(None, k=512, m=512), dl.cpu.Matmul())
+    src = tvm.compile(mod, target=RUN_TARGET).inspect_source()
+    assert "#pragma omp parallel for schedule(static) if((((n * 512) * 512) >= 1048576))" in src
+    for batch in (1, 5):
+        x, w, b = _rng_arrays((batch, 512), (512, 512), (512,))
+        out = np.zeros((batch, 512), "float32")
+        tvm.compile(mod, target=RUN_TARGET)["main"](x, w, b, out)
+        np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)

@@ -64,3 +64,34 @@ def test_pad_einsum_errors_name_what_is_wrong():
     sch.split(sch.get_loops(sch.get_block("C"))[0], [None, 4])
     with pytest.raises(ScheduleError, match="pad_einsum: the binding values of block 'C' are not"):
         sch.pad_einsum(sch.get_block("C"), [32, 32, 32])
+
+
+def _symbolic_dense(m=10):
+    n = tir.Var("n", "int64")
+    x = te.placeholder((n, tir.const(64, "int64")), name="x")
+    w = te.placeholder((tir.const(64, "int64"), tir.const(m, "int64")), name="w")
+    r = te.reduce_axis((0, x.shape[1]), "r")
+    y = te.compute((n, w.shape[1]), lambda i, j: te.sum(x[i, r] * w[r, j], axis=r), name="y")
+    return te.create_prim_func([x, w, y])
+
+
+@pytest.mark.parametrize("batch", [1, 7])
+def test_pad_einsum_keeps_a_symbolic_batch_it_does_not_pad(batch):
+    sch = tir.Schedule(_symbolic_dense())
+    sch.pad_einsum(sch.get_block("y"), [1, 16, 1])
+    text = sch.mod.script()
+    assert "w_pad = T.alloc_buffer((64, 16))" in text
+    assert "y_pad = T.alloc_buffer((n, 16))" in text
+    assert "x_pad" not in text
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((batch, 64)).astype("float32")
+    w = rng.standard_normal((64, 10)).astype("float32")
+    out = np.zeros((batch, 10), "float32")
+    tvm.compile(sch.mod)(x, w, out)
+    np.testing.assert_allclose(out, x @ w, rtol=1e-4, atol=1e-5)
+
+
+def test_pad_einsum_cannot_pad_a_symbolic_extent():
+    sch = tir.Schedule(_symbolic_dense())
+    with pytest.raises(ScheduleError, match="must have constant extents"):
+        sch.pad_einsum(sch.get_block("y"), [8, 16, 1])

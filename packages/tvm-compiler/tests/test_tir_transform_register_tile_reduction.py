@@ -139,3 +139,22 @@ def test_a_row_too_wide_for_the_registers_is_left_alone():
         assert "dense_acc" not in lower(mod).script()
     x, w, out, _ = _with_and_without_tiling(mod, (3, 8), (8, 512))
     np.testing.assert_allclose(out, x @ w, rtol=1e-5)
+
+
+def test_avx512_rows_of_four_vectors_go_in_two_parts_of_eight_rows():
+    # 64 columns are 4 AVX-512 vectors: tiles of 8 rows by 2 vectors, the column parts outside.
+    mod = _tiled_matmul(64, 64, 64, tile=64)
+    with Target(AVX512_TARGET):
+        script = lower(mod).script()
+    assert "for j_1_part, i_1_outer in T.grid(2, 8):" in script
+    assert 'C_global_acc = T.decl_buffer((16,), "float32x16")' in script
+    with Target(AVX2_TARGET):  # 16 vector registers: no parts
+        assert "_part" not in lower(mod).script()
+
+
+@requires_avx512
+def test_column_parts_match_untiled_bits():
+    mod = _tiled_matmul(64, 64, 96, tile=64)
+    a, b, tiled, plain = _with_and_without_tiling(mod, (64, 96), (96, 64), AVX512_TARGET)
+    np.testing.assert_array_equal(tiled, plain)
+    np.testing.assert_allclose(tiled, a @ b, rtol=1e-4)

@@ -56,6 +56,12 @@ class ForKind(enum.Enum):
     THREAD_BINDING = "thread_binding"
 
 
+# A PARALLEL loop's annotation: a condition (a PrimExpr of the function's shape variables)
+# under which the loop runs in parallel; otherwise it runs on the calling thread. A kernel
+# with a symbolic batch gets it when a small batch's work would not repay starting threads.
+PARALLEL_IF = "parallel_if"
+
+
 class For(Stmt):
     """for loop_var in [min, min + extent): body; a THREAD_BINDING loop names its GPU thread
     axis in thread_binding ("blockIdx.x", "threadIdx.x", ...)."""

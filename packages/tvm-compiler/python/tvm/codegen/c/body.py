@@ -537,13 +537,15 @@ class BodyWriter:
         fenced = False
         if kind == S.ForKind.PARALLEL and not self.in_parallel:
             fenced = bool(self.streamed) and contains_stream_store(s.body, self.streamed)
+            condition = s.annotations.get(S.PARALLEL_IF) if s.annotations else None
+            clause = "" if condition is None else f" if({self.expr(condition)})"
             if fenced:
                 # Each thread fences its streaming stores before the region's closing barrier.
-                self.emit("#pragma omp parallel", depth)
+                self.emit(f"#pragma omp parallel{clause}", depth)
                 self.emit("{", depth)
                 self.emit("#pragma omp for schedule(static) nowait", depth)
             else:
-                self.emit("#pragma omp parallel for schedule(static)", depth)
+                self.emit(f"#pragma omp parallel for schedule(static){clause}", depth)
             self.uses_openmp = True
         elif kind == S.ForKind.VECTORIZED:
             self.emit("#pragma omp simd", depth)

@@ -14,9 +14,10 @@ from .tree import replace_at
 PRIMITIVE = "transform_block_layout"
 
 
-def _loop_nest(sch, path, realize, primitive=PRIMITIVE):
+def _loop_nest(sch, path, realize, primitive=PRIMITIVE, symbolic=False):
     """The loops directly around realize, one per iterator, each iterator bound to its own
-    loop variable: (index in path of the outermost of them, the loops)."""
+    loop variable: (index in path of the outermost of them, the loops). Iterator extents must
+    be constants unless symbolic is true."""
     block = realize.block
     values = realize.iter_values
     k = len(path) - 1
@@ -40,7 +41,7 @@ def _loop_nest(sch, path, realize, primitive=PRIMITIVE):
         if not (
             isinstance(iv.dom.min, E.IntImm)
             and iv.dom.min.value == 0
-            and isinstance(iv.dom.extent, E.IntImm)
+            and (symbolic or isinstance(iv.dom.extent, E.IntImm))
             and isinstance(loop.min, E.IntImm)
             and loop.min.value == 0
         ):

@@ -3,6 +3,8 @@ zero-padded copies of its inputs and writing a padded output copied back after i
 
 from __future__ import annotations
 
+from tvm.ir.structural import structural_equal
+
 from .. import expr as E
 from ..analysis.access import block_access_regions
 from ..buffer import decl_buffer
@@ -52,9 +54,18 @@ def _padded_shape(sch, block, buffer, extents):
             shape.append(index.value + 1)
         else:
             raise _not_einsum(sch, block, buffer)
-    if all(int(n) == int(d) for n, d in zip(shape, buffer.shape)):
+    if all(_same_extent(n, d) for n, d in zip(shape, buffer.shape)):
         return None
     return shape
+
+
+def _same_extent(a, b) -> bool:
+    """Whether two extents (ints, constants or the same symbolic expression) are equal."""
+    a = a.value if isinstance(a, E.IntImm) else a
+    b = b.value if isinstance(b, E.IntImm) else b
+    if isinstance(a, int) or isinstance(b, int):
+        return a == b
+    return structural_equal(a, b)
 
 
 def _same(a, b) -> bool:
@@ -72,14 +83,19 @@ def _not_einsum(sch, block, buffer):
 
 
 def _copy(name, shape, src, dst, value_of):
-    ivs = [IterVar(E.Range(0, n), E.Var(f"v{k}", "int32")) for k, n in enumerate(shape)]
-    loops = [E.Var(f"i{k}", "int32") for k in range(len(shape))]
+    # Constant extents get int32 iterators; a symbolic one (a batch) iterators of its type.
+    shape = [E.const(int(n), "int32") if isinstance(n, (int, E.IntImm)) else n for n in shape]
+    ivs = [
+        IterVar(E.Range(E.const(0, n.dtype), n), E.Var(f"v{k}", n.dtype))
+        for k, n in enumerate(shape)
+    ]
+    loops = [E.Var(f"i{k}", n.dtype) for k, n in enumerate(shape)]
     index = [iv.var for iv in ivs]
     body = BufferStore(dst, value_of(index), index)
     reads, writes = block_access_regions(body)
     stmt = BlockRealize(loops, True, Block(ivs, reads, writes, name, body))
     for var, n in reversed(list(zip(loops, shape))):
-        stmt = For(var, 0, n, body=stmt)
+        stmt = For(var, E.const(0, n.dtype), n, body=stmt)
     return stmt
 
 
@@ -88,16 +104,22 @@ def pad_einsum(sch, block_rv, padding) -> None:
     realize = path[-1]
     block = realize.block
     _check_padding(sch, block, padding)
-    start, loops = _loop_nest(sch, path, realize, PRIMITIVE)
+    start, loops = _loop_nest(sch, path, realize, PRIMITIVE, symbolic=True)
     position = top_index(sch, path, PRIMITIVE)
     items = top_level(sch)
     if items[position] is not path[start]:
         raise sch._error(PRIMITIVE, f"the loops of block {block.name_hint!r} must be at the root")
-    for iv in block.iter_vars:
-        if not (isinstance(iv.dom.extent, E.IntImm) and isinstance(iv.dom.min, E.IntImm)):
+    # A symbolic extent (a batch) is allowed on an iterator that is not padded (padding 1).
+    for iv, p in zip(block.iter_vars, padding):
+        if not isinstance(iv.dom.min, E.IntImm) or (
+            p != 1 and not isinstance(iv.dom.extent, E.IntImm)
+        ):
             raise sch._error(PRIMITIVE, f"block {block.name_hint!r} must have constant extents")
     extents = {
-        id(iv.var): -(-iv.dom.extent.value // p) * p for iv, p in zip(block.iter_vars, padding)
+        id(iv.var): -(-iv.dom.extent.value // p) * p
+        if isinstance(iv.dom.extent, E.IntImm)
+        else iv.dom.extent
+        for iv, p in zip(block.iter_vars, padding)
     }
     written = {id(w.buffer) for w in block.writes}
     before, after, allocs = [], [], []
@@ -138,7 +160,7 @@ def pad_einsum(sch, block_rv, padding) -> None:
                 )
             )
     new_ivs = [
-        iv.with_fields(dom=E.Range(0, E.const(extents[id(iv.var)], iv.var.dtype)))
+        iv.with_fields(dom=E.Range(iv.dom.min, _extent(extents[id(iv.var)], iv.dom.extent.dtype)))
         for iv in block.iter_vars
     ]
     new_block = new_block.with_fields(iter_vars=tuple(new_ivs))
@@ -148,9 +170,13 @@ def pad_einsum(sch, block_rv, padding) -> None:
     by_var = {id(v): iv for v, iv in zip(realize.iter_values, block.iter_vars)}
     for loop in reversed(loops):
         padded_extent = extents[id(by_var[id(loop.loop_var)].var)]
-        stmt = loop.with_fields(extent=E.const(padded_extent, loop.loop_var.dtype), body=stmt)
+        stmt = loop.with_fields(extent=_extent(padded_extent, loop.loop_var.dtype), body=stmt)
     items[position : position + 1] = [*before, stmt, *after]
     set_top_level(sch, items, allocs)
+
+
+def _extent(extent, dtype):
+    return E.const(extent, dtype) if isinstance(extent, int) else extent
 
 
 def _store_indices(block, buffer):

@@ -58,6 +58,9 @@ class _Widen:
         self.chunks = chunks
         self.widened: dict = {}  # data Var of a per-lane allocation -> its vector Buffer
         self.analyzer = Analyzer()
+        # id(index) -> (the index at lane 0, simplified; the index): each chunk's first element
+        # is that plus a constant, so the index is analysed and simplified once, not per chunk.
+        self.bases: dict = {}
 
     # -- expressions: each result has 1 lane (the same for every lane) or self.lanes lanes ---
     def _invariant(self, e) -> bool:
@@ -114,17 +117,22 @@ class _Widen:
         """Ramp(first, 1, lanes) when the access moves one element per lane, else raise."""
         if len(indices) != 1 or buffer.dtype.lanes != 1 or not _has_c_vectors(buffer.dtype):
             raise _NotVectorizable(f"access to {buffer.name} is not flat or has no vector type")
-        form = to_linear(indices[0])
-        step = 0
-        for atom, coeff in form.terms.values():
-            if atom is self.var:
-                step = coeff
-            elif not self._invariant(atom):
-                # Not linear in the lane, or an offset read from a per-lane buffer.
-                raise _NotVectorizable(f"access to {buffer.name} is not linear")
-        if step != 1:
-            raise _NotVectorizable(f"access to {buffer.name} is not contiguous")
-        first = self.analyzer.rewrite(substitute(indices[0], {self.var: chunk * self.lanes}))
+        base = self.bases.get(id(indices[0]))
+        if base is None:
+            form = to_linear(indices[0])
+            step = 0
+            for atom, coeff in form.terms.values():
+                if atom is self.var:
+                    step = coeff
+                elif not self._invariant(atom):
+                    # Not linear in the lane, or an offset read from a per-lane buffer.
+                    raise _NotVectorizable(f"access to {buffer.name} is not linear")
+            if step != 1:
+                raise _NotVectorizable(f"access to {buffer.name} is not contiguous")
+            base = self.analyzer.rewrite(substitute(indices[0], {self.var: 0}))
+            # Keyed by id(): the index must outlive the entry (it is held here with it).
+            self.bases[id(indices[0])] = base = (base, indices[0])
+        first = _plus(base[0], chunk * self.lanes)
         return E.Ramp(first, E.const(1, first.dtype), self.lanes)
 
     # -- statements -----------------------------------------------------------------------
@@ -198,6 +206,18 @@ class _Widen:
         wide = decl_buffer((count,), alloc.dtype.with_lanes(self.lanes), name=body.buffer.name)
         self.widened[alloc.buffer_var] = wide
         return Allocate(wide.data, wide.dtype, [count], self.stmt(body))
+
+
+def _plus(base, offset: int):
+    """base + offset with the constants folded (base already simplified)."""
+    if offset == 0:
+        return base
+    if isinstance(base, E.IntImm):
+        return E.const(base.value + offset, base.dtype)
+    if isinstance(base, E.Add) and isinstance(base.b, E.IntImm):
+        total = base.b.value + offset
+        return base.a if total == 0 else E.Add(base.a, E.const(total, base.dtype))
+    return E.Add(base, E.const(offset, base.dtype))
 
 
 def _element_bytes(body) -> int:

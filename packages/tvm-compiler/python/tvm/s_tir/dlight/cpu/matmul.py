@@ -3,18 +3,21 @@ C[..., i, j] += f(...) with j contiguous (or strided by 2) in C and every operan
 
 The block is tiled so that the lowering passes can keep a tile of C in vector registers:
 `for <outer spatial, one parallel>: for <reductions>: for k (<= 16): for i (32 rows):
-for j (2 vectors, 4 with AVX-512; vectorized)`. PartitionFullTiles gives the tiles inside
-the bounds (of a symbolic batch, or an extent the tile does not divide) a copy without bound
-checks, and RegisterTileReduction turns them into register tiles. Element-wise steps after
-the reduction are folded into one nest; that and the other nests of the function (a padding
-prologue) get the simple schedule."""
+for j (2 vectors, 4 with AVX-512, 8 with AVX-512 when rows may not fill a tile; vectorized)`.
+PartitionFullTiles gives the tiles inside the bounds (of a symbolic batch, or an extent the
+tile does not divide) a copy without bound checks, and RegisterTileReduction turns them into
+register tiles. Element-wise steps after the reduction are folded into one nest; that and the
+other nests of the function (a padding prologue) get the simple schedule. Columns fewer than
+a vector are computed zero-padded to one vector (pad_einsum)."""
 
 from __future__ import annotations
 
 from tvm.arith.linear import to_linear
+from tvm.error import ScheduleError
 from tvm.tir import expr as E
 from tvm.tir.functor import contains, post_order_visit
 from tvm.tir.schedule import Schedule
+from tvm.tir.stmt import PARALLEL_IF
 
 from .base import CPUScheduleRule
 from .inline import inline_elementwise
@@ -27,6 +30,10 @@ MAX_INNER_REDUCTION = 16  # RegisterTileReduction unrolls reduction loops up to 
 # the extra code (compile time) cost more than the registers save.
 MIN_REDUCTION = 8
 MIN_OUTPUTS = 64
+# Multiply-adds below which a matmul runs on one thread: vectorized and register-tiled, this
+# many take ~10 us, about what waking a second thread costs on a busy machine (a batch-1
+# dense layer of the MLP, 784x512, stays on one thread; batch 7 gets threads).
+MATMUL_PARALLEL_MIN_WORK = 1 << 20
 
 
 def _uses(expr, var) -> bool:
@@ -77,8 +84,9 @@ class _Plan:
         self.nest, self.spatial, self.k_index, self.i_index = nest, spatial, k_index, i_index
 
 
-def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
-    """A _Plan when nest is a matmul-like reduction worth a register tile, else None."""
+def plan_tile(nest: Nest, lanes: int, narrow: bool = False) -> _Plan | None:
+    """A _Plan when nest is a matmul-like reduction worth a register tile, else None. narrow:
+    whether columns fewer than a vector count (they are to be padded to one vector)."""
     block, store = nest.block, nest.store()
     if not nest.is_reduction or store is None or not nest.vector_dtypes_only():
         return None
@@ -100,12 +108,14 @@ def plan_tile(nest: Nest, lanes: int) -> _Plan | None:
     if not _uses(rhs, j_var) or not _contiguous_in(rhs, j_var):
         return None
     j_extent = nest.extent(spatial - 1)
-    if j_extent is not None and j_extent < lanes:
+    if j_extent is not None and j_extent < lanes and not narrow:
         return None
     reduction, outputs = 1, 1
     for k in range(len(nest.loops)):
         ext = nest.extent(k)
         ext = 16 if ext is None else ext
+        if narrow and k == spatial - 1:
+            ext = max(ext, lanes)
         if k < spatial:
             outputs *= ext
         else:
@@ -153,9 +163,17 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     loops = sch.get_loops(block)
     spatial, reductions = list(loops[:m]), list(loops[m:])
     # Columns: four vectors per row with 32 vector registers (AVX-512), two with 16, or all
-    # of them when there are fewer; RegisterTileReduction then keeps 4 rows of them.
+    # of them when there are fewer; RegisterTileReduction then keeps 4 rows of them (8 rows
+    # of 2-vector parts with AVX-512).
     j_extent = nest.extent(m - 1)
-    cols = (4 if lanes * nest.store().buffer.dtype.bytes >= 64 else 2) * lanes
+    wide = lanes * nest.store().buffer.dtype.bytes >= 64
+    cols = (4 if wide else 2) * lanes
+    i_extent = nest.extent(plan.i_index) if plan.i_index is not None else None
+    if wide and (i_extent is None or i_extent < ROWS):
+        # Rows that fill no tile (batch 1, or a symbolic batch's tail) go one at a time, each
+        # a chain of dependent FMAs per vector: 8 vectors keep the FMA units busy where 4
+        # wait on latency. RegisterTileReduction still makes full tiles 2 vectors wide.
+        cols *= 2
     if j_extent is not None and j_extent > cols and j_extent % cols:
         # A narrower tile that divides the columns, if any, leaves no ragged last tile.
         cols = next((c for c in range(cols - lanes, 0, -lanes) if j_extent % c == 0), cols)
@@ -166,7 +184,6 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
         jo, jj = sch.split(spatial[-1], [None, cols])
     ii = io = None
     if plan.i_index is not None:
-        i_extent = nest.extent(plan.i_index)
         i_loop = spatial[plan.i_index]
         outer = [lp for lp in spatial[:-1] if lp is not i_loop]
         if i_extent is not None and i_extent <= ROWS:
@@ -203,9 +220,45 @@ def tile_nest(sch, plan: _Plan, lanes: int) -> None:
     sch.reorder(*order)
     sch.vectorize(jj)
     if par is not None and nest.work() >= PARALLEL_MIN_WORK:
-        sch.parallel(par)
+        extents = [lp.extent for lp in nest.loops]
+        if all(isinstance(e, E.IntImm) for e in extents):
+            if nest.work() >= MATMUL_PARALLEL_MIN_WORK:
+                sch.parallel(par)
+        else:
+            # A symbolic extent (a batch): threads only for the calls with enough work.
+            work = extents[0]
+            for e in extents[1:]:
+                work = work * e
+            sch.parallel(par)
+            sch.annotate(par, PARALLEL_IF, work >= E.const(MATMUL_PARALLEL_MIN_WORK, work.dtype))
     first_reduction = (reductions + [ki])[0]
     sch.decompose_reduction(block, first_reduction)
+
+
+def _pad_narrow(func, nests, target):
+    """func with each matmul-like nest whose output rows are narrower than a vector (a
+    classifier's 10 columns) computed on columns zero-padded to one vector, so that it gets
+    the register tile; None when there is none."""
+    sch = None
+    for nest in nests:
+        store = nest.store()
+        if store is None or not nest.is_reduction:
+            continue
+        lanes = vector_lanes(target, store.buffer.dtype.bytes)
+        spatial = sum(1 for iv in nest.block.iter_vars if not iv.is_reduce)
+        j_extent = nest.extent(spatial - 1) if spatial else None
+        if j_extent is None or j_extent >= lanes or j_extent < 2:
+            continue
+        if plan_tile(nest, lanes, narrow=True) is None:
+            continue
+        sch = sch or Schedule(func)
+        padding = [1] * len(nest.loops)
+        padding[spatial - 1] = lanes
+        try:
+            sch.pad_einsum(sch.get_block(nest.name), padding)
+        except ScheduleError:
+            return None
+    return None if sch is None else sch.mod["main"]
 
 
 class Matmul(CPUScheduleRule):
@@ -219,6 +272,12 @@ class Matmul(CPUScheduleRule):
         nests = root_nests(func)
         if nests is None:
             return None
+        padded = _pad_narrow(func, nests, target)
+        if padded is not None:
+            func = simplify_extents(padded)
+            nests = root_nests(func)
+            if nests is None:
+                return None
         plans = {}
         for nest in nests:
             store = nest.store()
