@@ -84,6 +84,31 @@ def contains(node, predicate) -> bool:
     return bool(found)
 
 
+def uses_var(node, var) -> bool:
+    """Whether the variable var (the very object) occurs in node."""
+    return contains(node, lambda n: n is var)
+
+
+def accumulated_rhs(store):
+    """rhs when store is the reduction step `C[idx] = C[idx] + rhs` (either operand order:
+    the load of the same element of the same memory, compared structurally), else None."""
+    from tvm.ir.structural import structural_equal
+
+    from . import expr as E
+
+    value = store.value
+    if not isinstance(value, E.Add):
+        return None
+    for load, rhs in ((value.a, value.b), (value.b, value.a)):
+        if (
+            isinstance(load, E.BufferLoad)
+            and load.buffer.data is store.buffer.data
+            and structural_equal(tuple(load.indices), tuple(store.indices))
+        ):
+            return rhs
+    return None
+
+
 def stmt_transform(stmt, postorder):
     """Rebuild stmt bottom-up, replacing each node n by postorder(n) when that is not None."""
 

@@ -29,7 +29,7 @@ from tvm.ir.structural import structural_equal
 
 from .. import expr as E
 from ..buffer import decl_buffer
-from ..functor import StmtExprMutator, post_order_visit, substitute
+from ..functor import StmtExprMutator, post_order_visit, substitute, uses_var
 from ..op import CallEffectKind, call_effect
 from ..stmt import Allocate, BufferStore, DeclBuffer, For, ForKind, IfThenElse, SeqStmt, Stmt
 
@@ -87,15 +87,9 @@ def _reduced_element(body, inner_var):
             return None
         if not structural_equal(tuple(access.indices), tuple(target.indices)):
             return None
-    if any(_mentions(index, inner_var) or _loads_memory(index) for index in target.indices):
+    if any(uses_var(index, inner_var) or _loads_memory(index) for index in target.indices):
         return None
     return target.buffer, target.indices
-
-
-def _mentions(expr, var) -> bool:
-    found = []
-    post_order_visit(expr, lambda n: found.append(n) if n is var else None)
-    return bool(found)
 
 
 def _loads_memory(expr) -> bool:
@@ -113,7 +107,7 @@ def _injective_in(indices, var) -> bool:
         for atom, c in form.terms.values():
             if atom is var:
                 coeff = c
-            elif _mentions(atom, var):
+            elif uses_var(atom, var):
                 other_uses = True
         if coeff != 0 and not other_uses:
             return True
@@ -144,9 +138,9 @@ class _Interleaver(StmtExprMutator):
             return None
         buffer, indices = element
         row = outer.loop_var
-        if not _injective_in(indices, row) or _mentions(inner.extent, row):
+        if not _injective_in(indices, row) or uses_var(inner.extent, row):
             return None
-        if _mentions(inner.min, row):
+        if uses_var(inner.min, row):
             return None
 
         i_outer = E.Var(f"{row.name}_outer", row.dtype)

@@ -27,12 +27,11 @@ from __future__ import annotations
 
 from tvm.arith import Analyzer
 from tvm.arith.linear import to_linear
-from tvm.ir.structural import structural_equal
 from tvm.target.simd import target_vector_bytes
 
 from .. import expr as E
 from ..buffer import decl_buffer
-from ..functor import StmtExprMutator, contains, substitute
+from ..functor import StmtExprMutator, accumulated_rhs, contains, substitute, uses_var
 from ..operand_pack import PackedOperand, packable_loads, read_packed, with_packing
 from ..stmt import Allocate, BufferStore, DeclBuffer, For, ForKind, SeqStmt
 
@@ -47,25 +46,6 @@ def _const(e):
 
 def _reads_buffer(expr, data) -> bool:
     return contains(expr, lambda n: isinstance(n, E.BufferLoad) and n.buffer.data is data)
-
-
-def _uses(expr, var) -> bool:
-    return contains(expr, lambda n: n is var)
-
-
-def _accumulation(store):
-    """rhs when store is C[idx] = C[idx] + rhs (in either operand order), else None."""
-    value = store.value
-    if not isinstance(value, E.Add):
-        return None
-    for load, rhs in ((value.a, value.b), (value.b, value.a)):
-        if (
-            isinstance(load, E.BufferLoad)
-            and load.buffer.data is store.buffer.data
-            and structural_equal(tuple(load.indices), tuple(store.indices))
-        ):
-            return rhs
-    return None
 
 
 def _one_to_one(store, i_loop, j_loop) -> bool:
@@ -89,7 +69,7 @@ def _one_to_one(store, i_loop, j_loop) -> bool:
     for atom, coeff in form.terms.values():
         if atom is i_loop.loop_var or atom is j_loop.loop_var:
             coeffs[id(atom)] = abs(coeff)
-        elif _uses(atom, i_loop.loop_var) or _uses(atom, j_loop.loop_var):
+        elif uses_var(atom, i_loop.loop_var) or uses_var(atom, j_loop.loop_var):
             return False
     ci, cj = coeffs.get(id(i_loop.loop_var)), coeffs.get(id(j_loop.loop_var))
     if not ci or not cj:
@@ -170,10 +150,10 @@ class _RegisterTiler(StmtExprMutator):
         i_extent = _const(i_loop.extent)
         if not isinstance(store, BufferStore):
             return None
-        rhs = _accumulation(store)
+        rhs = accumulated_rhs(store)
         if (
             rhs is None
-            or any(_uses(i, k_loop.loop_var) for i in store.indices)
+            or any(uses_var(i, k_loop.loop_var) for i in store.indices)
             or _reads_buffer(rhs, store.buffer.data)
             or not _one_to_one(store, i_loop, j_loop)
         ):
@@ -196,7 +176,7 @@ class _RegisterTiler(StmtExprMutator):
         ):
             return None
         nest = self._match(outer.body)
-        if nest is None or any(_uses(i, outer.loop_var) for i in nest.store.indices):
+        if nest is None or any(uses_var(i, outer.loop_var) for i in nest.store.indices):
             return None
         if nest.factor == 1:
             # One row at a time: the whole reduction runs on the row's accumulator.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from tvm.arith.linear import to_linear
 from tvm.error import ScheduleError
 from tvm.tir import expr as E
-from tvm.tir.functor import contains, post_order_visit
+from tvm.tir.functor import accumulated_rhs, contains, post_order_visit, uses_var
 from tvm.tir.schedule import Schedule
 from tvm.tir.stmt import PARALLEL_IF
 
@@ -36,26 +36,6 @@ MIN_OUTPUTS = 64
 MATMUL_PARALLEL_MIN_WORK = 1 << 20
 
 
-def _uses(expr, var) -> bool:
-    return contains(expr, lambda n: n is var)
-
-
-def _accumulated(store):
-    """rhs when store is C[idx] = C[idx] + rhs (either operand order), else None."""
-    value = store.value
-    if not isinstance(value, E.Add):
-        return None
-    for load, rhs in ((value.a, value.b), (value.b, value.a)):
-        if (
-            isinstance(load, E.BufferLoad)
-            and load.buffer is store.buffer
-            and len(load.indices) == len(store.indices)
-            and all(a is b for a, b in zip(load.indices, store.indices))
-        ):
-            return rhs
-    return None
-
-
 def _contiguous_in(rhs, var) -> bool:
     """Whether every load in rhs uses var only in its last index, with coefficient 1."""
     ok = [True]
@@ -64,13 +44,13 @@ def _contiguous_in(rhs, var) -> bool:
         if not isinstance(node, E.BufferLoad) or not ok[0]:
             return
         *leading, last = node.indices
-        if any(_uses(i, var) for i in leading):
+        if any(uses_var(i, var) for i in leading):
             ok[0] = False
-        elif _uses(last, var):
+        elif uses_var(last, var):
             form = to_linear(last)
             coeff = [c for atom, c in form.terms.values() if atom is var]
             others = [a for a, _ in form.terms.values() if a is not var]
-            ok[0] = coeff in ([1], [2]) and not any(_uses(a, var) for a in others)
+            ok[0] = coeff in ([1], [2]) and not any(uses_var(a, var) for a in others)
 
     post_order_visit(rhs, check)
     return ok[0]
@@ -101,11 +81,11 @@ def plan_tile(nest: Nest, lanes: int, narrow: bool = False) -> _Plan | None:
         a is not b for a, b in zip(store.indices, spatial_vars)
     ):
         return None
-    rhs = _accumulated(store)
-    if rhs is None or _uses(rhs, store.buffer.data) or _reads(rhs, store.buffer):
+    rhs = accumulated_rhs(store)
+    if rhs is None or uses_var(rhs, store.buffer.data) or _reads(rhs, store.buffer):
         return None
     j_var = spatial_vars[-1]
-    if not _uses(rhs, j_var) or not _contiguous_in(rhs, j_var):
+    if not uses_var(rhs, j_var) or not _contiguous_in(rhs, j_var):
         return None
     j_extent = nest.extent(spatial - 1)
     if j_extent is not None and j_extent < lanes and not narrow:
@@ -136,11 +116,11 @@ def _row_axis(rhs, spatial_vars) -> int | None:
     j_var = spatial_vars[-1]
     loads = []
     post_order_visit(rhs, lambda n: loads.append(n) if isinstance(n, E.BufferLoad) else None)
-    j_loads = [ld for ld in loads if any(_uses(i, j_var) for i in ld.indices)]
+    j_loads = [ld for ld in loads if any(uses_var(i, j_var) for i in ld.indices)]
     for k in range(len(spatial_vars) - 2, -1, -1):
         var = spatial_vars[k]
-        used = any(_uses(i, var) for ld in loads for i in ld.indices)
-        if used and not any(_uses(i, var) for ld in j_loads for i in ld.indices):
+        used = any(uses_var(i, var) for ld in loads for i in ld.indices)
+        if used and not any(uses_var(i, var) for ld in j_loads for i in ld.indices):
             return k
     return None
 
