@@ -10,6 +10,9 @@ class IRModuleFrame(IRBuilderFrame):
         self.functions: dict = {}
         self.attrs: dict = {}
         self.global_infos: dict = {}
+        # Names of the class's own functions, declared before any is parsed: functions a parse
+        # adds on its own (R.emit_te's PrimFuncs) must not take one.
+        self.reserved_names: set = set()
 
     def exit(self):
         from tvm.ir.module import IRModule

@@ -228,6 +228,41 @@ def call_tir(gvar, args, out_sinfo, tir_vars=None):
     return _op.call_tir(gvar, args, _out_sinfo(out_sinfo, "R.call_tir"), _tir_vars(tir_vars))
 
 
+def emit_te(func, *args, **kwargs):
+    """R.emit_te(topi.add, x, y): the te computation func(*args) becomes a private PrimFunc of
+    the module being parsed (named after func, or primfunc_name_hint=), called through
+    R.call_tir on the Relax arguments, as BlockBuilder.call_te does."""
+    from tvm.ir.module import GlobalVar
+
+    from ..ir import module_frame
+
+    if not callable(func):
+        raise TypeError(f"R.emit_te: func must be a te function, got {type(func).__name__}")
+    frame = module_frame()
+    if frame is None:
+        raise ValueError(
+            "R.emit_te must be used inside an @I.ir_module class: the te computation becomes "
+            "a PrimFunc of that module"
+        )
+    builder = _rx.BlockBuilder()
+    call = builder.call_te(func, *args, **kwargs)
+    built_gv, prim = next(iter(builder.get().functions.items()))
+    # call_te's PrimFunc shares the Relax function's symbolic variables (its buffers are
+    # shaped by them); as a function of the module it declares its own, as the printed
+    # module does, so that parsing the printed text gives a structurally equal module.
+    from tvm.script.parser import parse
+
+    prim = parse(prim.script())
+    taken = set(frame.reserved_names) | {gv.name_hint for gv in frame.functions}
+    name, suffix = built_gv.name_hint, 0
+    while name in taken:
+        suffix += 1
+        name = f"{built_gv.name_hint}{suffix}"
+    gv = GlobalVar(name)
+    frame.functions[gv] = prim
+    return call.with_fields(args=(gv, *call.args[1:]))
+
+
 def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
     """R.call_tir_inplace(cls.f, (x,), inplace_indices=[0], out_sinfo=...)."""
     return _op.call_tir_inplace(

@@ -39,6 +39,7 @@ def parse_module(source: Source, node: ast.ClassDef, values: dict):
         n for n in node.body if isinstance(n, ast.FunctionDef) and is_relax_function(parser, n)
     ]
     with IRBuilder() as builder, IRModuleFrame() as frame:
+        frame.reserved_names.update(gvs)
         # I.module_attrs / I.module_global_infos first: signatures name the virtual devices.
         for stmt in node.body:
             if isinstance(stmt, ast.Expr):

@@ -19,6 +19,7 @@ from tvm.script.ir_builder.relax.ir import (  # noqa: A004, F401
     const,
     dataflow,
     dtype,
+    emit_te,
     func_attr,
     match_cast,
     output,
