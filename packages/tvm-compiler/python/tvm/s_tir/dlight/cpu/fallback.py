@@ -7,7 +7,6 @@ from tvm.tir.schedule import Schedule
 
 from .base import CPUScheduleRule
 from .inline import inline_elementwise
-from .nests import root_nests, simplify_extents
 from .simple import schedule_nest
 
 
@@ -16,12 +15,10 @@ class Fallback(CPUScheduleRule):
     None for a function that is not a sequence of plain nests (see nests.root_nests)."""
 
     def apply(self, func, target, _tunable=False):
-        if not self.is_target_available(target):
+        found = self.plain_nests(func, target)
+        if found is None:
             return None
-        func = simplify_extents(func)
-        nests = root_nests(func)
-        if nests is None:
-            return None
+        func, nests = found
         sch = Schedule(func)
         for nest in inline_elementwise(sch, nests):
             schedule_nest(sch, nest)

@@ -246,12 +246,10 @@ class Matmul(CPUScheduleRule):
     none worth a tile."""
 
     def apply(self, func, target, _tunable=False):
-        if not self.is_target_available(target):
+        found = self.plain_nests(func, target)
+        if found is None:
             return None
-        func = simplify_extents(func)
-        nests = root_nests(func)
-        if nests is None:
-            return None
+        func, nests = found
         padded = _pad_narrow(func, nests, target)
         if padded is not None:
             func = simplify_extents(padded)

@@ -12,7 +12,6 @@ from tvm.tir.functor import contains, post_order_visit
 from tvm.tir.schedule import Schedule
 
 from .base import CPUScheduleRule
-from .nests import root_nests, simplify_extents
 from .simple import PARALLEL_MIN_WORK
 
 
@@ -45,11 +44,11 @@ class Reduction(CPUScheduleRule):
     module doc); None unless the function is such a chain ending in an element-wise nest."""
 
     def apply(self, func, target, _tunable=False):
-        if not self.is_target_available(target):
+        found = self.plain_nests(func, target)
+        if found is None:
             return None
-        func = simplify_extents(func)
-        nests = root_nests(func)
-        if nests is None or len(nests) < 2 or nests[-1].is_reduction:
+        func, nests = found
+        if len(nests) < 2 or nests[-1].is_reduction:
             return None
         if not any(n.is_reduction for n in nests) or any(_is_contraction(n) for n in nests):
             return None
