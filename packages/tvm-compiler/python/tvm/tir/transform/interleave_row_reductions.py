@@ -29,7 +29,7 @@ from tvm.ir.structural import structural_equal
 
 from .. import expr as E
 from ..buffer import decl_buffer
-from ..functor import StmtExprMutator, post_order_visit, substitute, uses_var
+from ..functor import StmtExprMutator, contains, post_order_visit, substitute, uses_var
 from ..op import CallEffectKind, call_effect
 from ..stmt import Allocate, BufferStore, DeclBuffer, For, ForKind, IfThenElse, SeqStmt, Stmt
 
@@ -87,15 +87,13 @@ def _reduced_element(body, inner_var):
             return None
         if not structural_equal(tuple(access.indices), tuple(target.indices)):
             return None
-    if any(uses_var(index, inner_var) or _loads_memory(index) for index in target.indices):
+    if any(uses_var(index, inner_var) or contains(index, _is_load) for index in target.indices):
         return None
     return target.buffer, target.indices
 
 
-def _loads_memory(expr) -> bool:
-    found = []
-    post_order_visit(expr, lambda n: found.append(n) if isinstance(n, E.BufferLoad) else None)
-    return bool(found)
+def _is_load(node) -> bool:
+    return isinstance(node, E.BufferLoad)
 
 
 def _injective_in(indices, var) -> bool:
