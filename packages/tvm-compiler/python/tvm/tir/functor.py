@@ -109,13 +109,30 @@ def accumulated_rhs(store):
     return None
 
 
-def stmt_transform(stmt, postorder):
-    """Rebuild stmt bottom-up, replacing each node n by postorder(n) when that is not None."""
+def ir_transform(stmt, preorder, postorder, only_enable=None):
+    """Rebuild stmt, calling preorder(n) before visiting each node (a non-None result replaces
+    n and skips its children) and postorder(n) after (a non-None result replaces it);
+    only_enable, a list of type keys such as "tir.For", limits both to those node types."""
+
+    def enabled(node):
+        return not only_enable or getattr(type(node), "_type_key", None) in only_enable
 
     class _Transform(StmtExprMutator):
         def visit(self, node):
+            if preorder is not None and enabled(node):
+                replaced = preorder(node)
+                if replaced is not None:
+                    return replaced
             node = super().visit(node)
-            replaced = postorder(node)
-            return node if replaced is None else replaced
+            if postorder is not None and enabled(node):
+                replaced = postorder(node)
+                if replaced is not None:
+                    return replaced
+            return node
 
     return _Transform().visit(stmt)
+
+
+def stmt_transform(stmt, postorder):
+    """Rebuild stmt bottom-up, replacing each node n by postorder(n) when that is not None."""
+    return ir_transform(stmt, None, postorder)
