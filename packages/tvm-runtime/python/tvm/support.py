@@ -10,6 +10,8 @@ import shutil
 import sys
 import textwrap
 
+from tvm_ffi import get_global_func  # upstream's tvm.support names it too
+
 # Our kernels are C compiled by the system compiler, not LLVM; no GPU runtime is built in.
 _FIXED = {"USE_LLVM": "OFF", "USE_CUDA": "OFF", "USE_ROCM": "OFF", "USE_VULKAN": "OFF"}
 
@@ -46,21 +48,11 @@ def libinfo() -> dict[str, str]:
     return {key: str(value) for key, value in info.items()}
 
 
-def get_global_func(name: str, allow_missing: bool = False):
-    """The global function registered as name (tvm_ffi.get_global_func); None when missing
-    and allow_missing, else a ValueError naming it."""
-    import tvm_ffi
-
-    return tvm_ffi.get_global_func(name, allow_missing=allow_missing)
-
-
 def detect_active_modules() -> dict[str, bool]:
     """Which device-runtime module kinds this installation can create (cuda, vulkan, opencl),
     from the global functions registered as ffi.Module.create.<kind>."""
-    import tvm_ffi
-
     return {
-        kind: tvm_ffi.get_global_func(f"ffi.Module.create.{kind}", allow_missing=True) is not None
+        kind: get_global_func(f"ffi.Module.create.{kind}", allow_missing=True) is not None
         for kind in ("cuda", "vulkan", "opencl")
     }
 
