@@ -34,6 +34,22 @@ class BaseFunc(Node):
             return self
         return self.with_fields(attrs={**self.attrs, **updates})
 
+    def script(self, name: str | None = None, **options) -> str:
+        """The function in TVMScript, named name (else its global_symbol, else "main");
+        options are upstream's (tir_prefix=, show_meta=, ...)."""
+        from .printer import node_to_str, render
+
+        return render(
+            self,
+            options,
+            type(self).__name__,
+            lambda: node_to_str(
+                self,
+                name=name or self.attrs.get("global_symbol", "main"),
+                show_meta=bool(options.get("show_meta", False)),
+            ),
+        )
+
     def show(self, black_format: bool = False) -> None:
         """Print this function's script."""
         from .printer import show_text

@@ -492,21 +492,6 @@ class Function(BaseFunc, ExprWithOp):
         body = Var("_empty", ret_struct_info)
         return Function(params, body, ret_struct_info, is_pure, attrs, span)
 
-    def script(self, name: str | None = None, **options) -> str:
-        """The function in TVMScript; options are upstream's (tir_prefix=, show_meta=, ...)."""
-        from tvm.ir.printer import node_to_str, render
-
-        return render(
-            self,
-            options,
-            "Function",
-            lambda: node_to_str(
-                self,
-                name=name or self.attrs.get("global_symbol", "main"),
-                show_meta=bool(options.get("show_meta", False)),
-            ),
-        )
-
     def __call__(self, *args):
         return Call(self, [_as_operand(a) for a in args])
 

@@ -44,18 +44,3 @@ class PrimFunc(BaseFunc):
 
     def with_body(self, body: Stmt) -> PrimFunc:
         return self.with_fields(body=body)
-
-    def script(self, name: str | None = None, **options) -> str:
-        """The function in TVMScript; options are upstream's (tir_prefix=, show_meta=, ...)."""
-        from tvm.ir.printer import node_to_str, render
-
-        return render(
-            self,
-            options,
-            "PrimFunc",
-            lambda: node_to_str(
-                self,
-                name=name or self.attrs.get("global_symbol", "main"),
-                show_meta=bool(options.get("show_meta", False)),
-            ),
-        )
