@@ -117,7 +117,8 @@ def compile(  # noqa: A001  (the public name is tvm.compile)
     runtime_mod = builder(lowered, target)
     path = getattr(runtime_mod, "path", None)
     if key is not None and path:
-        _RECENT_BUILDS[key] = (mod, path)
+        # A snapshot: the caller may edit mod in place (mod["f"] = g) after this build.
+        _RECENT_BUILDS[key] = (mod.clone(), path)
         while len(_RECENT_BUILDS) > _RECENT_LIMIT:
             _RECENT_BUILDS.popitem(last=False)
     return runtime_mod

@@ -137,6 +137,71 @@ class IRModule(Node):
     def items(self):
         return types.MappingProxyType(self.functions).items()
 
+    def functions_items(self) -> list:
+        """(GlobalVar, function) pairs sorted by name, as upstream lists them."""
+        return sorted(self.functions.items(), key=lambda item: item[0].name_hint)
+
+    def get_attr(self, attr_key: str):
+        """The module attribute attr_key, or None when it is not set."""
+        return self.attrs.get(attr_key)
+
+    # -- in-place edits (upstream's IRModule is mutable; passes never edit their input) --------
+    def __setitem__(self, key, func: BaseFunc) -> None:
+        """Bind key (str or GlobalVar) to func in this module, replacing what it named."""
+        gv = self._key_to_bind("IRModule.__setitem__", key)
+        if not isinstance(func, BaseFunc):
+            raise TypeError(
+                f"IRModule.__setitem__: the value must be a function (a BaseFunc such as "
+                f"relax.Function or tir.PrimFunc), got {type(func).__name__}"
+            )
+        self.functions[gv] = func
+        self._names[gv.name_hint] = gv
+
+    def __delitem__(self, key) -> None:
+        """Remove the function key (str or GlobalVar) names."""
+        gv = self._resolve(key)
+        del self.functions[gv]
+        del self._names[gv.name_hint]
+
+    def update_func(self, var, func: BaseFunc) -> None:
+        """Bind the global var to func in this module (added when it is new)."""
+        self[var] = func
+
+    def update(self, other) -> None:
+        """Add every function of other (an IRModule or a dict of them), replacing same names."""
+        if isinstance(other, dict):
+            other = IRModule(other)
+        if not isinstance(other, IRModule):
+            raise TypeError(
+                f"IRModule.update: other must be an IRModule or a dict of functions, "
+                f"got {type(other).__name__}"
+            )
+        for gv, func in other.functions.items():
+            self[gv] = func
+
+    def update_global_info(self, name: str, global_info: list) -> None:
+        """Set global_infos[name] to global_info (a list of GlobalInfo) in this module."""
+        if not isinstance(name, str):
+            raise TypeError(f"IRModule.update_global_info: name must be a str, got {name!r}")
+        infos = _global_infos({name: global_info}, "IRModule.update_global_info")
+        object.__setattr__(self, "global_infos", {**self.global_infos, **infos})
+
+    def clone(self) -> IRModule:
+        """A new module with the same functions, attributes and global infos; editing one
+        leaves the other alone."""
+        return IRModule(dict(self.functions), self.attrs, self.global_infos)
+
+    def _key_to_bind(self, where: str, key) -> GlobalVar:
+        if isinstance(key, str):
+            return self._names.get(key) or GlobalVar(key)
+        if isinstance(key, GlobalVar):
+            existing = self._names.get(key.name_hint)
+            if existing is not None and existing is not key:
+                # One name, one GlobalVar: calls elsewhere in the module refer to the existing one.
+                return existing
+            return key
+        raise TypeError(f"{where}: the key must be a str or GlobalVar, got {type(key).__name__}")
+
     # -- derived modules -------------------------------------------------------------------
     def with_function(self, key, func: BaseFunc) -> IRModule:
         """A module with key (str or GlobalVar) bound to func; self when it is already bound."""
@@ -155,16 +220,27 @@ class IRModule(Node):
         kept = {k: v for k, v in self.functions.items() if k is not gv}
         return IRModule(kept, self.attrs, self.global_infos)
 
+    def with_attrs(self, attr_map) -> IRModule:
+        """A module with every attribute of attr_map (a dict) set."""
+        if not isinstance(attr_map, dict):
+            raise TypeError(
+                f"IRModule.with_attrs: attr_map must be a dict, got {type(attr_map).__name__}"
+            )
+        return self.with_attr(attr_map)
+
+    def without_attr(self, attr_key: str) -> IRModule:
+        """A module without the attribute attr_key; self when it is not set."""
+        if attr_key not in self.attrs:
+            return self
+        kept = {k: v for k, v in self.attrs.items() if k != attr_key}
+        return IRModule(self.functions, kept, self.global_infos)
+
     def with_attr(self, attr_key_or_dict, attr_value=None) -> IRModule:
         """A module with one attribute set (`with_attr("k", v)`) or several (`with_attr({...})`)."""
         updates = _attr_updates("IRModule.with_attr", attr_key_or_dict, attr_value)
         if all(key in self.attrs and self.attrs[key] is value for key, value in updates.items()):
             return self
         return IRModule(self.functions, {**self.attrs, **updates}, self.global_infos)
-
-    def update_global_info(self, name: str, global_info: list) -> IRModule:
-        """A module whose global_infos[name] is global_info (a list of GlobalInfo)."""
-        return IRModule(self.functions, self.attrs, {**self.global_infos, name: global_info})
 
     def show(self, black_format: bool = False) -> None:
         """Print the module's script."""

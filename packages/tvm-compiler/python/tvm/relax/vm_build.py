@@ -85,7 +85,7 @@ def build(
     if cached is not None and structural_equal(cached[0], mod):
         _RECENT.move_to_end(key)
         return cached[1]
-    source = mod
+    source = mod.clone()  # a snapshot: the caller may edit mod in place after this build
     mod = _bind_params(mod, params)
     pipeline = _resolve_pipeline(relax_pipeline)
     if pipeline is not None:
