@@ -120,3 +120,16 @@ def test_an_error_after_a_statement_lasting_to_the_end_is_reported_itself(opener
         assert _rendered(HEAD + opener + body).startswith(
             f"error: name 'y' is not defined\n --> <string>:{lineno}:"
         )
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        (b"x = 1", r"from_source: program must be TVMScript text \(a str; decode bytes first\)"),
+        (42, "from_source: program must be TVMScript text .* got int"),
+        (None, "from_source: program must be TVMScript text .* got NoneType"),
+    ],
+)
+def test_from_source_names_what_it_takes(program, expected):
+    with pytest.raises(TypeError, match=expected):
+        tvm.script.from_source(program)

@@ -56,7 +56,17 @@ def parse(program, extra_vars: dict | None = None, check_well_formed: bool = Tru
     del check_well_formed
     values = default_vars()
     values.update(extra_vars or {})
+    if isinstance(program, (bytes, bytearray)):
+        raise TypeError(
+            "from_source: program must be TVMScript text (a str; decode bytes first) or a "
+            f"function or class object, got {type(program).__name__}"
+        )
     if not isinstance(program, str):
+        if not (inspect.isclass(program) or inspect.isroutine(program)):
+            raise TypeError(
+                "from_source: program must be TVMScript text (a str) or a function or class "
+                f"object, got {type(program).__name__}"
+            )
         source = Source.from_object(program)
     else:
         source = Source(program)
