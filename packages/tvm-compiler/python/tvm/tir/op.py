@@ -6,6 +6,8 @@ from tvm.ir.dtype import DataType
 from tvm.ir.op import Op, register_op
 
 from .expr import (
+    EQ,
+    NE,
     And,
     Call,
     CallEffectKind,
@@ -58,6 +60,20 @@ _MATH_OPS = {
     "pow": "pow",
     "erf": "erf",
     "atan": "atan",
+    "acos": "acos",
+    "acosh": "acosh",
+    "asin": "asin",
+    "asinh": "asinh",
+    "atanh": "atanh",
+    "cosh": "cosh",
+    "sinh": "sinh",
+    "atan2": "atan2",
+    "log1p": "log1p",
+    "expm1": "expm1",
+    "fmod": "fmod",
+    "hypot": "hypot",
+    "copysign": "copysign",
+    "nextafter": "nextafter",
 }
 
 
@@ -165,6 +181,90 @@ def erf(x):
 
 def atan(x):
     return _math("atan", x)
+
+
+def acos(x):
+    return _math("acos", x)
+
+
+def acosh(x):
+    return _math("acosh", x)
+
+
+def asin(x):
+    return _math("asin", x)
+
+
+def asinh(x):
+    return _math("asinh", x)
+
+
+def atanh(x):
+    return _math("atanh", x)
+
+
+def cosh(x):
+    return _math("cosh", x)
+
+
+def sinh(x):
+    return _math("sinh", x)
+
+
+def atan2(x1, x2):
+    return _math("atan2", x1, x2)
+
+
+def log1p(x):
+    return _math("log1p", x)
+
+
+def expm1(x):
+    return _math("expm1", x)
+
+
+def fmod(x, y):
+    return _math("fmod", x, y)
+
+
+def hypot(x1, x2):
+    return _math("hypot", x1, x2)
+
+
+def copysign(x1, x2):
+    return _math("copysign", x1, x2)
+
+
+def nextafter(x1, x2):
+    return _math("nextafter", x1, x2)
+
+
+def isnan(x):
+    """x is NaN, as a bool expression (always false for integers)."""
+    x = convert(x)
+    if not x.dtype.is_float:
+        return const(False, _bool_like(x))
+    return NE(x, x)
+
+
+def isinf(x):
+    """x is +inf or -inf, as a bool expression (always false for integers)."""
+    x = convert(x)
+    if not x.dtype.is_float:
+        return const(False, _bool_like(x))
+    return EQ(abs(x), const(float("inf"), x.dtype))
+
+
+def isfinite(x):
+    """x is neither NaN nor infinite, as a bool expression (always true for integers)."""
+    x = convert(x)
+    if not x.dtype.is_float:
+        return const(True, _bool_like(x))
+    return And(Not(isnan(x)), Not(isinf(x)))
+
+
+def _bool_like(x) -> str:
+    return "bool" if x.dtype.lanes == 1 else f"boolx{x.dtype.lanes}"
 
 
 def power(x, y):

@@ -2,9 +2,10 @@
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 
+from . import math as _math  # noqa: E402
 from . import nn  # noqa: E402
 from .broadcast import add, divide, maximum, minimum, multiply, subtract  # noqa: E402
-from .math import exp, sigmoid, tanh  # noqa: E402
+from .math import *  # noqa: E402, F403
 from .reduction import argmax, max, min, sum  # noqa: E402
 from .transform import (  # noqa: E402
     concatenate,
@@ -17,27 +18,27 @@ from .transform import (  # noqa: E402
     transpose,
 )
 
-__all__ = [
-    "add",
-    "argmax",
-    "concatenate",
-    "divide",
-    "exp",
-    "expand_dims",
-    "max",
-    "maximum",
-    "min",
-    "minimum",
-    "multiply",
-    "nn",
-    "reshape",
-    "sigmoid",
-    "split",
-    "squeeze",
-    "strided_slice",
-    "subtract",
-    "sum",
-    "take",
-    "tanh",
-    "transpose",
-]
+__all__ = sorted(
+    [
+        "add",
+        "argmax",
+        "concatenate",
+        "divide",
+        "expand_dims",
+        "max",
+        "maximum",
+        "min",
+        "minimum",
+        "multiply",
+        "nn",
+        "reshape",
+        "split",
+        "squeeze",
+        "strided_slice",
+        "subtract",
+        "sum",
+        "take",
+        "transpose",
+        *_math.__all__,
+    ]
+)

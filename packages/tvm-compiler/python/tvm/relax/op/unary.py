@@ -6,7 +6,12 @@ from ..expr import PrimValue
 from ._utils import op_name, tensor_arg
 from .base import call_op, register
 
-_FLOAT_ONLY = {"exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "sin", "cos", "tan"}
+_FLOAT_ONLY = {
+    "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "sin", "cos", "tan",
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh",
+}  # fmt: skip
+# Predicates: a bool tensor of the input's shape.
+_CHECKS = {"isfinite", "isinf", "isnan"}
 
 
 def _unary_infer(call, ctx):
@@ -20,6 +25,12 @@ def _unary_infer(call, ctx):
         raise TypeError(f"{who}: argument 'x' must be a float tensor, got dtype {sinfo.dtype}")
     if who == "logical_not" and sinfo.dtype not in ("bool", "void"):
         raise TypeError(f"{who}: argument 'x' must be a bool tensor, got dtype {sinfo.dtype}")
+    if who == "bitwise_not" and not sinfo.dtype.startswith(("int", "uint", "bool", "void")):
+        raise TypeError(
+            f"{who}: argument 'x' must be an integer or bool tensor, got dtype {sinfo.dtype}"
+        )
+    if who in _CHECKS:
+        return sinfo.with_fields(dtype="bool")
     return sinfo
 
 
@@ -36,6 +47,19 @@ def _make(name):
 
 
 abs = _make("abs")  # noqa: A001
+acos = _make("acos")
+acosh = _make("acosh")
+asin = _make("asin")
+asinh = _make("asinh")
+atan = _make("atan")
+atanh = _make("atanh")
+bitwise_not = _make("bitwise_not")
+cosh = _make("cosh")
+isfinite = _make("isfinite")
+isinf = _make("isinf")
+isnan = _make("isnan")
+sinh = _make("sinh")
+trunc = _make("trunc")
 ceil = _make("ceil")
 cos = _make("cos")
 erf = _make("erf")
@@ -75,12 +99,23 @@ def clip(x, min, max):  # noqa: A002
 
 __all__ = [
     "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "bitwise_not",
     "ceil",
     "clip",
     "cos",
+    "cosh",
     "erf",
     "exp",
     "floor",
+    "isfinite",
+    "isinf",
+    "isnan",
     "log",
     "logical_not",
     "negative",
@@ -89,8 +124,10 @@ __all__ = [
     "sigmoid",
     "sign",
     "sin",
+    "sinh",
     "sqrt",
     "square",
     "tan",
     "tanh",
+    "trunc",
 ]

@@ -3,37 +3,11 @@
 from __future__ import annotations
 
 from tvm import te
-from tvm.tir import expr as E
 from tvm.tir import op as T
+from tvm.topi.math import UNARY_ELEMENT_FUNCTIONS
 
+from ...op import unary as unary_ops
 from .common import register_legalize, scalar
-
-
-def _sign(x):
-    zero, one = scalar(0, x.dtype), scalar(1, x.dtype)
-    return E.Select(x > zero, one, E.Select(x < zero, scalar(-1, x.dtype), zero))
-
-
-_UNARY = {
-    "abs": T.abs,
-    "ceil": T.ceil,
-    "cos": T.cos,
-    "erf": T.erf,
-    "exp": T.exp,
-    "floor": T.floor,
-    "log": T.log,
-    "logical_not": T.logical_not,
-    "negative": lambda x: scalar(0, x.dtype) - x,
-    "round": T.round,
-    "rsqrt": lambda x: scalar(1, x.dtype) / T.sqrt(x),
-    "sigmoid": T.sigmoid,
-    "sign": _sign,
-    "sin": T.sin,
-    "sqrt": T.sqrt,
-    "square": lambda x: x * x,
-    "tan": T.tan,
-    "tanh": T.tanh,
-}
 
 
 def unary_te(name, fop):
@@ -53,8 +27,9 @@ def unary_legalize(name, fop):
     return legalize
 
 
-for _name, _fop in _UNARY.items():
-    register_legalize(f"relax.{_name}", unary_legalize(_name, _fop))
+for _name in unary_ops.__all__:
+    if _name in UNARY_ELEMENT_FUNCTIONS:
+        register_legalize(f"relax.{_name}", unary_legalize(_name, UNARY_ELEMENT_FUNCTIONS[_name]))
 
 
 @register_legalize("relax.clip")
