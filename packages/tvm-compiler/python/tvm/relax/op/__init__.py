@@ -15,6 +15,7 @@ from .base import (
 )
 from .binary import (
     add,
+    atan2,
     bitwise_and,
     bitwise_or,
     bitwise_xor,
@@ -24,8 +25,10 @@ from .binary import (
     floor_mod,
     greater,
     greater_equal,
+    left_shift,
     less,
     less_equal,
+    log_add_exp,
     logical_and,
     logical_or,
     logical_xor,
@@ -35,6 +38,7 @@ from .binary import (
     multiply,
     not_equal,
     power,
+    right_shift,
     subtract,
 )
 from .closure import invoke_closure, invoke_pure_closure, make_closure
@@ -211,4 +215,8 @@ __all__ = [
     "isnan",
     "sinh",
     "trunc",
+    "left_shift",
+    "right_shift",
+    "atan2",
+    "log_add_exp",
 ]

@@ -5,6 +5,14 @@ from __future__ import annotations
 from ._utils import broadcast_dims, op_name, tensor_arg, tensor_sinfo
 from .base import call_op, register
 
+# Ops defined on one kind of dtype only: the prefixes they take and how the error names them.
+_DTYPE_KIND = {
+    "left_shift": (("int", "uint"), "an integer"),
+    "right_shift": (("int", "uint"), "an integer"),
+    "atan2": (("float", "bfloat"), "a float"),
+    "log_add_exp": (("float", "bfloat"), "a float"),
+}
+
 
 def _binary_infer(out_dtype):
     def infer(call, ctx):
@@ -15,6 +23,9 @@ def _binary_infer(out_dtype):
                 f"{who}: x1 has dtype {lhs.dtype} and x2 has dtype {rhs.dtype}; "
                 "they must be equal (cast one with astype)"
             )
+        prefixes, kind = _DTYPE_KIND.get(who, ((), ""))
+        if prefixes and lhs.dtype != "void" and not lhs.dtype.startswith(prefixes):
+            raise TypeError(f"{who}: argument 'x1' must be {kind} tensor, got dtype {lhs.dtype}")
         dtype = out_dtype or (lhs.dtype if lhs.dtype != "void" else rhs.dtype)
         dims = broadcast_dims(who, lhs, rhs)
         ndim = -1 if -1 in (lhs.ndim, rhs.ndim) else max(lhs.ndim, rhs.ndim)
@@ -48,6 +59,10 @@ floor_mod = _make("floor_mod")
 bitwise_and = _make("bitwise_and")
 bitwise_or = _make("bitwise_or")
 bitwise_xor = _make("bitwise_xor")
+left_shift = _make("left_shift")
+right_shift = _make("right_shift")
+atan2 = _make("atan2")
+log_add_exp = _make("log_add_exp")
 # Comparisons produce bool tensors.
 equal = _make("equal", "bool")
 not_equal = _make("not_equal", "bool")
@@ -61,6 +76,7 @@ logical_xor = _make("logical_xor")
 
 __all__ = [
     "add",
+    "atan2",
     "bitwise_and",
     "bitwise_or",
     "bitwise_xor",
@@ -70,8 +86,10 @@ __all__ = [
     "floor_mod",
     "greater",
     "greater_equal",
+    "left_shift",
     "less",
     "less_equal",
+    "log_add_exp",
     "logical_and",
     "logical_or",
     "logical_xor",
@@ -81,5 +99,6 @@ __all__ = [
     "multiply",
     "not_equal",
     "power",
+    "right_shift",
     "subtract",
 ]

@@ -26,6 +26,11 @@ def _trunc_mod(a, b):
     return a - T.trunc(a / b) * b if _is_float(a) else T.truncmod(a, b)
 
 
+def _log_add_exp(a, b):
+    # log(exp(a) + exp(b)) without overflow: the larger plus log1p of the other's share.
+    return T.max(a, b) + T.log1p(T.exp(-T.abs(a - b)))
+
+
 _BINARY = {
     "add": lambda a, b: a + b,
     "subtract": lambda a, b: a - b,
@@ -40,6 +45,10 @@ _BINARY = {
     "bitwise_and": lambda a, b: a & b,
     "bitwise_or": lambda a, b: a | b,
     "bitwise_xor": lambda a, b: a ^ b,
+    "left_shift": lambda a, b: E.Call(a.dtype, "tir.shift_left", [a, b]),
+    "right_shift": lambda a, b: E.Call(a.dtype, "tir.shift_right", [a, b]),
+    "atan2": T.atan2,
+    "log_add_exp": _log_add_exp,
     "equal": E.EQ,
     "not_equal": E.NE,
     "less": E.LT,

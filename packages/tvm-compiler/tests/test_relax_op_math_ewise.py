@@ -1,8 +1,7 @@
-# The inverse/hyperbolic trig, trunc, isnan/isinf/isfinite and bitwise_not Relax ops: struct
-# info, bad dtypes, and values after legalisation against NumPy (also the same tir/te/topi ops).
+# The trig/hyperbolic, trunc, isnan/isinf/isfinite, bitwise_not, atan2, log_add_exp and shift
+# Relax ops: struct info, bad dtypes, values after legalisation against NumPy (and tir/te/topi).
 import numpy as np
 import pytest
-
 import tvm
 from tvm import relax, te, tir, topi
 from tvm.script import ir as I
@@ -91,3 +90,44 @@ def test_tir_te_and_topi_carry_the_same_functions():
     assert str(tir.isnan(tir.Var("i", "int32"))) == "T.bool(False)"
     with pytest.raises(TypeError, match="topi.acos: argument 'x' must be a te.Tensor"):
         topi.acos(np.zeros(3))
+
+
+@I.ir_module
+class Binary:
+    @R.function
+    def main(
+        x: R.Tensor((2, 3), "float32"),
+        y: R.Tensor((3,), "float32"),
+        k: R.Tensor((2, 3), "int32"),
+        s: R.Tensor((3,), "int32"),
+    ):
+        a = R.atan2(x, y)
+        b = R.log_add_exp(x, y)
+        c = R.left_shift(k, s)
+        d = R.right_shift(k, s)
+        return (a, b, c, d)
+
+
+def test_atan2_log_add_exp_and_shifts_broadcast_like_numpy():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3)).astype("float32") * 50  # large: log_add_exp must not overflow
+    y = rng.standard_normal(3).astype("float32")
+    k = np.array([[1, -8, 64], [3, 5, -1]], "int32")
+    s = np.array([0, 2, 3], "int32")
+    a, b, c, d = _run(Binary, x, y, k, s)
+    np.testing.assert_allclose(a.numpy(), np.arctan2(x, y), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(b.numpy(), np.logaddexp(x, y), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(c.numpy(), np.left_shift(k, s))
+    np.testing.assert_array_equal(d.numpy(), np.right_shift(k, s))
+
+
+def test_binary_dtype_kinds_are_checked():
+    bb = relax.BlockBuilder()
+    f = relax.Var("f", relax.TensorStructInfo((3,), "float32"))
+    i = relax.Var("i", relax.TensorStructInfo((3,), "int32"))
+    with bb.function("main", [f, i]):
+        with pytest.raises(TypeError, match="left_shift: argument 'x1' must be an integer"):
+            bb.emit(relax.op.left_shift(f, f))
+        with pytest.raises(TypeError, match="atan2: argument 'x1' must be a float"):
+            bb.emit(relax.op.atan2(i, i))
+        bb.emit_func_output(f)
