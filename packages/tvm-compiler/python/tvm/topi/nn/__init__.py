@@ -2,9 +2,9 @@
 
 from .conv2d import conv2d
 from .dense import dense
-from .elemwise import relu
+from .elemwise import leaky_relu, prelu, relu
 from .pad import pad
 from .pooling import pool2d
 from .softmax import softmax
 
-__all__ = ["conv2d", "dense", "pad", "pool2d", "relu", "softmax"]
+__all__ = ["conv2d", "dense", "leaky_relu", "pad", "pool2d", "prelu", "relu", "softmax"]

@@ -10,13 +10,18 @@ from .nn import (
     gelu_tanh,
     group_norm,
     layer_norm,
+    leakyrelu,
     linear,
     log_softmax,
     pad,
+    prelu,
     relu,
+    relu6,
     rms_norm,
+    selu,
     silu,
     softmax,
+    softplus,
 )
 
 __all__ = [
@@ -40,4 +45,9 @@ __all__ = [
     "relu",
     "silu",
     "softmax",
+    "leakyrelu",
+    "prelu",
+    "relu6",
+    "selu",
+    "softplus",
 ]

@@ -5,7 +5,15 @@ from __future__ import annotations
 from ...struct_info import TensorStructInfo, TupleStructInfo
 from .._utils import dims_of, fmt_shape, normalize_axes, normalize_axis, op_name, static, tensor_arg
 from ..base import call_op, register
-from ..op_attrs import Attrs, BatchNormAttrs, LayerNormAttrs, SoftmaxAttrs
+from ..op_attrs import (
+    Attrs,
+    BatchNormAttrs,
+    LayerNormAttrs,
+    LeakyReluAttrs,
+    PReluAttrs,
+    SoftmaxAttrs,
+    SoftplusAttrs,
+)
 
 
 class DropoutAttrs(Attrs):
@@ -15,7 +23,7 @@ class DropoutAttrs(Attrs):
 def _infer_float_unary(call, ctx):
     sinfo = tensor_arg(call, 0, "data")
     if sinfo.dtype != "void" and not sinfo.dtype.startswith(("float", "bfloat")):
-        if op_name(call) != "nn.relu":
+        if op_name(call) not in ("nn.relu", "nn.leakyrelu", "nn.prelu"):
             raise TypeError(
                 f"{op_name(call)}: argument 'data' must be a float tensor, got dtype {sinfo.dtype}"
             )
@@ -24,8 +32,30 @@ def _infer_float_unary(call, ctx):
     return sinfo
 
 
-for _name in ("relu", "gelu", "gelu_tanh", "silu", "softmax", "log_softmax"):
+for _name in (
+    "relu", "gelu", "gelu_tanh", "silu", "softmax", "log_softmax",
+    "leakyrelu", "selu", "softplus",
+):  # fmt: skip
     register(f"nn.{_name}", _infer_float_unary)
+
+
+def _infer_prelu(call, ctx):
+    sinfo = _infer_float_unary(call, ctx)
+    alpha = tensor_arg(call, 1, "alpha")
+    if alpha.ndim not in (-1, 1):
+        raise ValueError(f"nn.prelu: argument 'alpha' must be 1-D, got ndim {alpha.ndim}")
+    if sinfo.ndim != -1:
+        axis = normalize_axis("nn.prelu", call.attrs.axis, sinfo.ndim)
+        channels, slopes = static(dims_of(sinfo)[axis]), static(dims_of(alpha)[0])
+        if None not in (channels, slopes) and slopes not in (1, channels):
+            raise ValueError(
+                f"nn.prelu: alpha has {slopes} slopes but data has {channels} channels on axis "
+                f"{axis} (expected 1 or {channels})"
+            )
+    return sinfo
+
+
+register("nn.prelu", _infer_prelu)
 
 
 def relu(data):
@@ -46,6 +76,34 @@ def gelu_tanh(data):
 def silu(data):
     """data * sigmoid(data)."""
     return call_op("nn.silu", [data])
+
+
+def leakyrelu(data, alpha: float = 0.01):
+    """data where positive, alpha * data elsewhere."""
+    return call_op("nn.leakyrelu", [data], LeakyReluAttrs(alpha=float(alpha)))
+
+
+def prelu(data, alpha, axis: int = 1):
+    """leakyrelu with a learned slope per channel: alpha (1-D) along data's axis."""
+    return call_op("nn.prelu", [data, alpha], PReluAttrs(axis=int(axis)))
+
+
+def selu(data):
+    """The scaled exponential linear unit (scale 1.0507..., alpha 1.6732...)."""
+    return call_op("nn.selu", [data])
+
+
+def softplus(data, beta: float = 1.0, threshold: float = 20.0):
+    """log(1 + exp(beta * data)) / beta, and data itself where beta * data > threshold."""
+    attrs = SoftplusAttrs(beta=float(beta), threshold=float(threshold))
+    return call_op("nn.softplus", [data], attrs)
+
+
+def relu6(data):
+    """min(max(data, 0), 6), elementwise: a clip, as upstream builds it."""
+    from ..unary import clip
+
+    return clip(data, 0, 6)
 
 
 def softmax(data, axis: int = -1):

@@ -1,10 +1,11 @@
-"""Legalisation of the nn ops: relu, gelu, gelu_tanh, silu, softmax, log_softmax, layer_norm."""
+"""Legalisation of the nn ops: the activations, softmax, log_softmax, layer_norm."""
 
 from __future__ import annotations
 
 import math
 
 from tvm import te, topi
+from tvm.tir import expr as E
 from tvm.tir import op as T
 
 from .common import register_legalize, scalar, scale_shift
@@ -31,8 +32,47 @@ register_legalize(
     "relax.nn.relu",
     lambda bb, call: bb.call_te(topi.nn.relu, call.args[0], primfunc_name_hint="relu"),
 )
-for _name, _fop in (("gelu", _gelu), ("gelu_tanh", _gelu_tanh), ("silu", _silu)):
+def _selu(x):
+    alpha, scale = scalar(1.6732632423543772, x.dtype), scalar(1.0507009873554805, x.dtype)
+    zero, one = scalar(0, x.dtype), scalar(1, x.dtype)
+    return scale * E.Select(x > zero, x, alpha * (T.exp(x) - one))
+
+
+for _name, _fop in (
+    ("gelu", _gelu),
+    ("gelu_tanh", _gelu_tanh),
+    ("silu", _silu),
+    ("selu", _selu),
+):
     register_legalize(f"relax.nn.{_name}", unary_legalize(_name, _fop))
+
+
+@register_legalize("relax.nn.leakyrelu")
+def _leakyrelu(bb, call):
+    alpha = call.attrs.alpha
+    return bb.call_te(topi.nn.leaky_relu, call.args[0], alpha, primfunc_name_hint="leaky_relu")
+
+
+@register_legalize("relax.nn.prelu")
+def _prelu(bb, call):
+    axis = call.attrs.axis
+    return bb.call_te(topi.nn.prelu, call.args[0], call.args[1], axis, primfunc_name_hint="prelu")
+
+
+@register_legalize("relax.nn.softplus")
+def _softplus(bb, call):
+    beta, threshold = call.attrs.beta, call.attrs.threshold
+
+    def softplus(x):
+        b, limit = scalar(beta, x.dtype), scalar(threshold, x.dtype)
+
+        def element(*i):
+            scaled = x[i] * b
+            return E.Select(scaled > limit, x[i], T.log1p(T.exp(scaled)) / b)
+
+        return te.compute(x.shape, element, name="T_softplus")
+
+    return bb.call_te(softplus, call.args[0], primfunc_name_hint="softplus")
 
 
 @register_legalize("relax.nn.softmax")
