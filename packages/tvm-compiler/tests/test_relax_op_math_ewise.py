@@ -113,12 +113,12 @@ def test_atan2_log_add_exp_and_shifts_broadcast_like_numpy():
     x = rng.standard_normal((2, 3)).astype("float32") * 50  # large: log_add_exp must not overflow
     y = rng.standard_normal(3).astype("float32")
     k = np.array([[1, -8, 64], [3, 5, -1]], "int32")
-    s = np.array([0, 2, 3], "int32")
+    s = np.array([0, 2, 40], "int32")  # 40 is past the width: C leaves it undefined
     a, b, c, d = _run(Binary, x, y, k, s)
     np.testing.assert_allclose(a.numpy(), np.arctan2(x, y), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(b.numpy(), np.logaddexp(x, y), rtol=1e-5, atol=1e-5)
-    np.testing.assert_array_equal(c.numpy(), np.left_shift(k, s))
-    np.testing.assert_array_equal(d.numpy(), np.right_shift(k, s))
+    np.testing.assert_array_equal(c.numpy(), [[1, -32, 0], [3, 20, 0]])
+    np.testing.assert_array_equal(d.numpy(), [[1, -2, 0], [3, 1, -1]])
 
 
 def test_binary_dtype_kinds_are_checked():

@@ -222,49 +222,9 @@ for _op_type in _UNARY:
     converter(_op_type, since=1)(_unary(_op_type))
 
 
-def _atan(node: Node, x):
-    if hasattr(R, "atan"):
-        return node.emit(R.atan(x))
-    from . import te_fallbacks
-
-    return node.emit_te(te_fallbacks.atan, x)
-
-
-def _inverse_and_hyperbolic(node: Node, x, kind: str):
-    """The inverse trigonometric and hyperbolic functions from exp, log, sqrt and atan, where
-    Relax has no op of their own."""
-    one = scalar(1, x)
-    if kind == "asin":  # atan(x / sqrt(1 - x^2)); |x| = 1 gives +-inf, and atan(+-inf) = +-pi/2
-        return _atan(node, node.emit(R.divide(x, R.sqrt(R.subtract(one, R.multiply(x, x))))))
-    if kind == "acos":
-        asin = _inverse_and_hyperbolic(node, x, "asin")
-        return node.emit(R.subtract(scalar(math.pi / 2, x), asin))
-    if kind == "atan":
-        return _atan(node, x)
-    if kind in ("sinh", "cosh"):
-        e, inv = R.exp(x), R.exp(R.negative(x))
-        both = R.subtract(e, inv) if kind == "sinh" else R.add(e, inv)
-        return node.emit(R.multiply(both, scalar(0.5, x)))
-    if kind == "asinh":
-        return node.emit(R.log(R.add(x, R.sqrt(R.add(R.multiply(x, x), one)))))
-    if kind == "acosh":
-        return node.emit(R.log(R.add(x, R.sqrt(R.subtract(R.multiply(x, x), one)))))
-    ratio = R.divide(R.add(one, x), R.subtract(one, x))  # atanh
-    return node.emit(R.multiply(R.log(ratio), scalar(0.5, x)))
-
-
-def _trig(kind: str):
-    def convert(node: Node):
-        fn = getattr(R, kind, None)
-        if fn is not None:
-            return node.emit(fn(node.input(0)))
-        return _inverse_and_hyperbolic(node, node.input(0), kind)
-
-    return convert
-
-
 for _op_type in ("Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"):
-    converter(_op_type, since=7)(_trig(_op_type.lower()))
+    _UNARY[_op_type] = _op_type.lower()
+    converter(_op_type, since=7)(_unary(_op_type))
 
 
 @converter("Reciprocal", since=1)

@@ -374,7 +374,7 @@ def _bitwise(node: Node):
 
 @converter("BitwiseNot", since=18)
 def _bitwise_not(node: Node):
-    return op_or_te(node, "bitwise_not", te_fallbacks.bitwise_not, node.input(0))
+    return node.emit(R.bitwise_not(node.input(0)))
 
 
 @converter("BitShift", since=11)
@@ -383,7 +383,7 @@ def _bitshift(node: Node):
     name = {"LEFT": "left_shift", "RIGHT": "right_shift"}.get(direction)
     if name is None:
         raise node.unsupported(f"direction={direction!r}")
-    return op_or_te(node, name, getattr(te_fallbacks, name), node.input(0), node.input(1))
+    return node.emit(relax_op(node, name)(node.input(0), node.input(1)))
 
 
 @converter("Compress", since=9)

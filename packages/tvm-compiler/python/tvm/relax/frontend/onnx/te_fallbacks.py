@@ -117,56 +117,6 @@ def pad(x, pad_width, pad_mode="constant", pad_value=0.0):
     return te.compute(out, at, name="pad")
 
 
-def _broadcast(a, b, fcombine, name):
-    """fcombine(a, b) elementwise with NumPy broadcasting of static shapes."""
-    rank = max(len(a.shape), len(b.shape))
-
-    def dims(t):
-        return [1] * (rank - len(t.shape)) + [int(d) for d in t.shape]
-
-    da, db = dims(a), dims(b)
-    out = [max(x, y) for x, y in zip(da, db)]
-
-    def pick(t, d, i):
-        lead = rank - len(t.shape)
-        return t[tuple(0 if d[lead + k] == 1 else i[lead + k] for k in range(len(t.shape)))]
-
-    return te.compute(out, lambda *i: fcombine(pick(a, da, i), pick(b, db, i)), name=name)
-
-
-def _shift_out_of_range(x, y):
-    bits = x.dtype.bits
-    return tir.any(y < tir.const(0, y.dtype), y >= tir.const(bits, y.dtype)), bits
-
-
-def left_shift(a, b):
-    """a << b, 0 where the shift is negative or not below the width (as ONNX defines it)."""
-
-    def shift(x, y):
-        out_of_range, _ = _shift_out_of_range(x, y)
-        return tir.if_then_else(out_of_range, tir.const(0, x.dtype), x << y)
-
-    return _broadcast(a, b, shift, "left_shift")
-
-
-def right_shift(a, b):
-    """a >> b; a shift that is negative or not below the width leaves only the sign (0 for
-    unsigned types, -1 or 0 for signed ones)."""
-
-    def shift(x, y):
-        out_of_range, bits = _shift_out_of_range(x, y)
-        fill = x >> tir.const(bits - 1, x.dtype)
-        if str(x.dtype).startswith("uint"):
-            fill = tir.const(0, x.dtype)
-        return tir.if_then_else(out_of_range, fill, x >> y)
-
-    return _broadcast(a, b, shift, "right_shift")
-
-
-def bitwise_not(x):
-    return te.compute(_shape(x), lambda *i: ~x[i], name="bitwise_not")
-
-
 def einsum(*operands, subscripts):
     """Explicit or implicit einsum without ellipsis: a sum over the letters the output drops."""
     lhs, arrow, rhs = subscripts.partition("->")
@@ -211,10 +161,6 @@ def einsum(*operands, subscripts):
         return te.sum(prod, axis=list(axes.values())) if axes else prod
 
     return te.compute([extent[c] for c in rhs], at, name="einsum")
-
-
-def atan(x):
-    return te.compute(_shape(x), lambda *i: tir.atan(x[i]), name="atan")
 
 
 def lrn_square_sum(x, size):

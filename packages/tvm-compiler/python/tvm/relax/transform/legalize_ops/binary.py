@@ -26,6 +26,27 @@ def _trunc_mod(a, b):
     return a - T.trunc(a / b) * b if _is_float(a) else T.truncmod(a, b)
 
 
+def _shift_out_of_range(x, y):
+    """The shift count is negative or not below x's width: C leaves that undefined, so the
+    shifts below define it (as NumPy and ONNX do)."""
+    return E.Or(y < E.const(0, y.dtype), y >= E.const(x.dtype.bits, y.dtype))
+
+
+def _left_shift(a, b):
+    shifted = E.Call(a.dtype, "tir.shift_left", [a, b])
+    return T.if_then_else(_shift_out_of_range(a, b), E.const(0, a.dtype), shifted)
+
+
+def _right_shift(a, b):
+    # Out of range only the sign is left: 0 for unsigned types, 0 or -1 for signed ones.
+    if str(a.dtype).startswith("uint"):
+        fill = E.const(0, a.dtype)
+    else:
+        fill = E.Call(a.dtype, "tir.shift_right", [a, E.const(a.dtype.bits - 1, a.dtype)])
+    shifted = E.Call(a.dtype, "tir.shift_right", [a, b])
+    return T.if_then_else(_shift_out_of_range(a, b), fill, shifted)
+
+
 def _log_add_exp(a, b):
     # log(exp(a) + exp(b)) without overflow: the larger plus log1p of the other's share.
     return T.max(a, b) + T.log1p(T.exp(-T.abs(a - b)))
@@ -45,8 +66,8 @@ _BINARY = {
     "bitwise_and": lambda a, b: a & b,
     "bitwise_or": lambda a, b: a | b,
     "bitwise_xor": lambda a, b: a ^ b,
-    "left_shift": lambda a, b: E.Call(a.dtype, "tir.shift_left", [a, b]),
-    "right_shift": lambda a, b: E.Call(a.dtype, "tir.shift_right", [a, b]),
+    "left_shift": _left_shift,
+    "right_shift": _right_shift,
     "atan2": T.atan2,
     "log_add_exp": _log_add_exp,
     "equal": E.EQ,

@@ -32,6 +32,8 @@ register_legalize(
     "relax.nn.relu",
     lambda bb, call: bb.call_te(topi.nn.relu, call.args[0], primfunc_name_hint="relu"),
 )
+
+
 def _selu(x):
     alpha, scale = scalar(1.6732632423543772, x.dtype), scalar(1.0507009873554805, x.dtype)
     zero, one = scalar(0, x.dtype), scalar(1, x.dtype)
