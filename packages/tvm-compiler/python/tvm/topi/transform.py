@@ -192,3 +192,36 @@ def take(a, indices, axis=None):
 
     shape = list(a.shape[:axis]) + list(indices.shape) + list(a.shape[axis + 1 :])
     return te.compute(shape, body, name="T_take")
+
+
+def gather_nd(a, indices, batch_dims=0):
+    """a's slices picked by the last axis of indices (its first batch_dims axes shared with a),
+    as ONNX GatherND and NumPy advanced indexing define them."""
+    _check("topi.gather_nd", a)
+    if not isinstance(indices, te.Tensor):
+        raise TypeError(
+            f"topi.gather_nd: argument 'indices' must be a te.Tensor, got {type(indices).__name__}"
+        )
+    depth = indices.shape[-1]
+    if not isinstance(depth, E.IntImm):
+        raise ValueError("topi.gather_nd: the last extent of indices must be static")
+    depth = depth.value
+    if batch_dims + depth > len(a.shape):
+        raise ValueError(
+            f"topi.gather_nd: batch_dims {batch_dims} + index depth {depth} exceed the "
+            f"{len(a.shape)} dimensions of a"
+        )
+    lead = len(indices.shape) - 1
+    out = list(indices.shape[:-1]) + list(a.shape[batch_dims + depth :])
+
+    def element(*i):
+        picks = []
+        for k in range(depth):
+            index = indices[i[:lead] + (k,)]
+            extent = a.shape[batch_dims + k]
+            # A negative index counts from the end, as ONNX allows.
+            index = if_then_else(index < 0, index + extent.astype(index.dtype), index)
+            picks.append(index)
+        return a[tuple(i[:batch_dims]) + tuple(picks) + tuple(i[lead:])]
+
+    return te.compute(out, element, name="gather_nd")

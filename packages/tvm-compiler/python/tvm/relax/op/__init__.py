@@ -45,8 +45,8 @@ from .closure import invoke_closure, invoke_pure_closure, make_closure
 from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
 from .datatype import astype, wrap_param
 from .dynamic_slice import dynamic_strided_slice
-from .index import strided_slice, take
-from .linear_algebra import linear, matmul
+from .index import gather_nd, strided_slice, take
+from .linear_algebra import einsum, linear, matmul
 from .manipulate import (
     broadcast_to,
     concat,
@@ -67,7 +67,7 @@ from .scatter import scatter_elements, scatter_nd
 from .search import argmax, argmin, where
 from .shape_ops import shape_to_tensor, tensor_to_shape
 from .sorting import argsort, sort, topk
-from .statistical import cumsum, max, mean, min, prod, std, sum, variance
+from .statistical import cumprod, cumsum, max, mean, min, prod, std, sum, variance
 from .unary import (
     abs,
     acos,
@@ -219,4 +219,7 @@ __all__ = [
     "right_shift",
     "atan2",
     "log_add_exp",
+    "cumprod",
+    "gather_nd",
+    "einsum",
 ]

@@ -1,4 +1,4 @@
-"""Indexing: strided_slice and take."""
+"""Indexing: strided_slice, take and gather_nd."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ._utils import (
     tensor_sinfo,
 )
 from .base import call_op, register
-from .op_attrs import StridedSliceAttrs, TakeAttrs
+from .op_attrs import GatherNDAttrs, StridedSliceAttrs, TakeAttrs
 
 
 def _slice_extent(extent, begin, end, stride):
@@ -110,3 +110,33 @@ def take(x, indices, axis=None, mode: str = "fast"):
 
 
 __all__ = ["strided_slice", "take"]
+
+
+def _infer_gather_nd(call, ctx):
+    data, indices = tensor_arg(call, 0, "data"), tensor_arg(call, 1, "indices")
+    batch_dims = call.attrs.batch_dims
+    if indices.dtype != "void" and not indices.dtype.startswith(("int", "uint")):
+        raise TypeError(f"gather_nd: indices must be an integer tensor, got dtype {indices.dtype}")
+    data_dims, index_dims = dims_of(data), dims_of(indices)
+    if index_dims is None or data_dims is None:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)
+    depth = static(index_dims[-1]) if index_dims else None
+    if depth is None:
+        raise ValueError(
+            f"gather_nd: the last extent of indices {fmt_shape(index_dims)} must be static"
+        )
+    if batch_dims < 0 or batch_dims + depth > len(data_dims) or batch_dims >= len(index_dims):
+        raise ValueError(
+            f"gather_nd: batch_dims {batch_dims} with index depth {depth} does not fit data of "
+            f"shape {fmt_shape(data_dims)} and indices of shape {fmt_shape(index_dims)}"
+        )
+    out = index_dims[:-1] + data_dims[batch_dims + depth :]
+    return tensor_sinfo(out, data.dtype, data.vdevice)
+
+
+register("gather_nd", _infer_gather_nd)
+
+
+def gather_nd(data, indices, batch_dims: int = 0):
+    """Slices of data picked by the last axis of indices (its first batch_dims axes shared)."""
+    return call_op("gather_nd", [data, indices], GatherNDAttrs(batch_dims=int(batch_dims)))

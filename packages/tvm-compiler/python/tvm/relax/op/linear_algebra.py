@@ -5,9 +5,17 @@ from __future__ import annotations
 from tvm.tir import expr as E
 
 from ..struct_info import TensorStructInfo
-from ._utils import broadcast_dims, dims_of, fmt_shape, static, tensor_arg, tensor_sinfo
+from ._utils import (
+    arg_sinfo,
+    broadcast_dims,
+    dims_of,
+    fmt_shape,
+    static,
+    tensor_arg,
+    tensor_sinfo,
+)
 from .base import call_op, register
-from .op_attrs import MatmulAttrs
+from .op_attrs import EinsumAttrs, MatmulAttrs
 
 
 def _infer_matmul(call, ctx):
@@ -83,3 +91,42 @@ def linear(data, weight, bias=None, out_dtype=None):
 
 
 __all__ = ["linear", "matmul"]
+
+
+def _infer_einsum(call, ctx):
+    from tvm.topi.einsum import einsum_shape
+
+    from ..struct_info import TupleStructInfo
+
+    operands = arg_sinfo(call, 0, "operands")
+    if not isinstance(operands, TupleStructInfo):
+        raise TypeError("einsum: argument 'operands' must be a tuple of tensors")
+    fields = list(operands.fields)
+    if not all(isinstance(f, TensorStructInfo) for f in fields):
+        raise TypeError("einsum: argument 'operands' must be a tuple of tensors")
+    dtypes = {f.dtype for f in fields} - {"void"}
+    if len(dtypes) > 1:
+        raise TypeError(f"einsum: the operands have different dtypes {sorted(dtypes)}")
+    dtype = dtypes.pop() if dtypes else "void"
+    shapes = [dims_of(f) for f in fields]
+    if any(shape is None for shape in shapes):
+        return TensorStructInfo(dtype=dtype, ndim=-1)
+    try:
+        out = einsum_shape(call.attrs.subscripts, shapes)
+    except ValueError as err:
+        raise ValueError(str(err).replace("topi.einsum", "einsum", 1)) from None
+    return tensor_sinfo(out, dtype, fields[0].vdevice)
+
+
+register("einsum", _infer_einsum)
+
+
+def einsum(operands, subscripts: str):
+    """NumPy's einsum of the operands (a list or tuple of tensors) by subscripts."""
+    from ..expr import Tuple
+
+    if not isinstance(subscripts, str):
+        raise TypeError(f"einsum: subscripts must be a str, got {type(subscripts).__name__}")
+    if isinstance(operands, (list, tuple)):
+        operands = Tuple(list(operands))
+    return call_op("einsum", [operands], EinsumAttrs(subscripts=subscripts))

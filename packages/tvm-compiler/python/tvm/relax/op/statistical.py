@@ -59,11 +59,12 @@ def _infer_cumsum(call, ctx):
 
         return tensor_sinfo(None if dims is None else [product(dims)], dtype, data.vdevice, 1)
     if data.ndim != -1:
-        normalize_axes("cumsum", call.attrs.axis, data.ndim)
+        normalize_axes(op_name(call), call.attrs.axis, data.ndim)
     return TensorStructInfo(data.shape, dtype, data.vdevice, ndim=data.ndim)
 
 
 register("cumsum", _infer_cumsum)
+register("cumprod", _infer_cumsum)
 
 
 def cumsum(data, axis=None, dtype=None, exclusive: bool = False):
@@ -75,4 +76,13 @@ def cumsum(data, axis=None, dtype=None, exclusive: bool = False):
     )
 
 
-__all__ = ["cumsum", "max", "mean", "min", "prod", "std", "sum", "variance"]
+def cumprod(data, axis=None, dtype=None, exclusive: bool = False):
+    """Running products along axis (of the flattened data when None)."""
+    return call_op(
+        "cumprod",
+        [data],
+        ScanopAttrs(axis=axis, dtype=str(dtype or "void"), exclusive=bool(exclusive)),
+    )
+
+
+__all__ = ["cumprod", "cumsum", "max", "mean", "min", "prod", "std", "sum", "variance"]

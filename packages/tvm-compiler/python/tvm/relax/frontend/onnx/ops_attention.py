@@ -7,11 +7,9 @@ from __future__ import annotations
 import numpy as np
 from tvm.relax import op as R
 
-from . import te_fallbacks
 from .common import Node, const, dtype_of, np_dtype_name
 from .ops_elementwise import scalar
 from .registry import converter
-from .te_fallbacks import op_or_te
 
 
 def _heads(node: Node, x, num_heads):
@@ -109,8 +107,8 @@ def _attention(node: Node):
 
     if q_heads != kv_heads:  # grouped-query attention: each kv head serves several q heads
         reps = q_heads // kv_heads
-        k = op_or_te(node, "repeat", te_fallbacks.repeat, k, reps, axis=1)
-        v = op_or_te(node, "repeat", te_fallbacks.repeat, v, reps, axis=1)
+        k = node.emit(R.repeat(k, reps, axis=1))
+        v = node.emit(R.repeat(v, reps, axis=1))
     root = np.sqrt(scale)
     scores = node.emit(
         R.matmul(

@@ -8,11 +8,9 @@ import numpy as np
 from tvm import relax
 from tvm.relax import op as R
 
-from . import te_fallbacks
 from .common import Node, const, dtype_of, is_static, normalize_axis, relax_op
 from .ops_elementwise import scalar
 from .registry import converter
-from .te_fallbacks import op_or_te
 
 
 def _slice_axis(x, axis: int, begin: int, end: int):
@@ -94,9 +92,7 @@ def pad_tensor(node: Node, x, before: dict, after: dict, mode: str = "constant",
                         pieces.append(const(np.full(fill_shape, val, dtype=dtype_of(x))))
                     out = node.emit(R.concat([pieces[0], out, pieces[1]], axis=a))
             return out
-        return op_or_te(
-            node, "nn.pad", te_fallbacks.pad, x, width, pad_mode="constant", pad_value=float(val)
-        )
+        return node.emit(R.nn.pad(x, width, pad_mode="constant", pad_value=float(val)))
     for a in range(ndim):
         if before[a] or after[a]:
             if not isinstance(shape[a], int):
@@ -119,7 +115,7 @@ def _gather_elements(node: Node):
     shape = node.shape(data)
     axis = normalize_axis(node, node.attr("axis", 0), len(shape))
     idx = node.emit(_wrap_indices(node, indices, shape[axis]))
-    return op_or_te(node, "gather_elements", te_fallbacks.gather_elements, data, idx, axis=axis)
+    return node.emit(R.gather_elements(data, idx, axis=axis))
 
 
 _REDUCTIONS = {"none": "update", "add": "add", "mul": "mul", "max": "max", "min": "min"}
@@ -142,14 +138,7 @@ def _scatter_elements(node: Node):
 @converter("GatherND", since=11)
 def _gather_nd(node: Node):
     batch_dims = node.attr("batch_dims", 0) if node.opset >= 12 else 0
-    return op_or_te(
-        node,
-        "gather_nd",
-        te_fallbacks.gather_nd,
-        node.input(0),
-        node.input(1),
-        batch_dims=batch_dims,
-    )
+    return node.emit(R.gather_nd(node.input(0), node.input(1), batch_dims=batch_dims))
 
 
 @converter("ScatterND", since=11)
@@ -214,15 +203,13 @@ def _cumulative(node: Node):
     axis = normalize_axis(node, int(node.const_input(1, "axis").reshape(-1)[0]), len(node.shape(x)))
     exclusive, reverse = node.attr("exclusive", 0), node.attr("reverse", 0)
     if reverse:
-        x = op_or_te(node, "flip", te_fallbacks.flip, x, axis=axis)
+        x = node.emit(R.flip(x, axis=axis))
     if node.op_type == "CumSum":
-        out = op_or_te(node, "cumsum", te_fallbacks.cumsum, x, axis=axis, exclusive=bool(exclusive))
+        out = node.emit(R.cumsum(x, axis=axis, exclusive=bool(exclusive)))
     else:
-        out = op_or_te(
-            node, "cumprod", te_fallbacks.cumprod, x, axis=axis, exclusive=bool(exclusive)
-        )
+        out = node.emit(R.cumprod(x, axis=axis, exclusive=bool(exclusive)))
     if reverse:
-        out = op_or_te(node, "flip", te_fallbacks.flip, out, axis=axis)
+        out = node.emit(R.flip(out, axis=axis))
     return out
 
 
@@ -305,9 +292,7 @@ def _einsum(node: Node):
     args = [x for x in node.inputs if x is not None]
     if "." in equation:
         equation = _expand_ellipsis(node, equation, args)
-    if hasattr(R, "einsum"):
-        return node.emit(R.einsum(args, equation))
-    return node.emit_te(te_fallbacks.einsum, *args, subscripts=equation)
+    return node.emit(R.einsum(args, equation))
 
 
 def _expand_ellipsis(node: Node, equation: str, args) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from tvm import te
 from tvm.relax import op as R
 
-from . import te_fallbacks
+from ._relax_api import tir
 from .common import Node, const, dtype_of, normalize_axis, relax_op
 from .ops_elementwise import scalar
 from .registry import converter
-from .te_fallbacks import op_or_te
 
 
 def _flatten_softmax(node: Node, fn, default_axis: int):
@@ -264,6 +264,21 @@ def _lp_pool(node: Node):
     return node.emit(R.power(R.multiply(avg, scalar(volume, x)), scalar(1.0 / p, x)))
 
 
+def _lrn_square_sum(x, size):
+    """sum of x^2 over the channel window [c - (size-1)//2, c + ceil((size-1)/2)] (ONNX LRN)."""
+    channels = x.shape[1]
+    lo = (size - 1) // 2
+    k = te.reduce_axis((0, size), name="k")
+
+    def at(*i):
+        c = i[1] - lo + k
+        inside = tir.all(c >= 0, c < channels)
+        value = x[(i[0], tir.if_then_else(inside, c, 0)) + i[2:]]
+        return te.sum(tir.if_then_else(inside, value * value, tir.const(0, x.dtype)), axis=k)
+
+    return te.compute(list(x.shape), at, name="lrn_square_sum")
+
+
 @converter("LRN", since=1)
 def _lrn(node: Node):
     """x / (bias + alpha / size * (sum of x^2 over size neighbouring channels)) ^ beta."""
@@ -274,7 +289,7 @@ def _lrn(node: Node):
         raise ValueError(f"from_onnx: {node.where()}: size must be positive, got {size}")
     if len(node.shape(x)) < 3:
         raise ValueError(f"from_onnx: {node.where()}: needs an (N, C, ...) input")
-    square_sum = node.emit_te(te_fallbacks.lrn_square_sum, x, size=size)
+    square_sum = node.emit_te(_lrn_square_sum, x, size=size)
     denom = R.add(scalar(bias, x), R.multiply(scalar(alpha / size, x), square_sum))
     return node.emit(R.divide(x, R.power(denom, scalar(beta, x))))
 
@@ -369,8 +384,8 @@ def _group_norm(node: Node):
     normed = R.reshape(normed, shape)
     if node.opset < 21:  # scale and bias are per group before opset 21
         channels_per_group = shape[1] // groups
-        scale = op_or_te(node, "repeat", te_fallbacks.repeat, scale, channels_per_group, axis=0)
-        bias = op_or_te(node, "repeat", te_fallbacks.repeat, bias, channels_per_group, axis=0)
+        scale = node.emit(R.repeat(scale, channels_per_group, axis=0))
+        bias = node.emit(R.repeat(bias, channels_per_group, axis=0))
     return node.emit(R.add(R.multiply(normed, _channel(scale, ndim)), _channel(bias, ndim)))
 
 
@@ -417,14 +432,7 @@ def _nll(node: Node, logp, target, weight, reduction: str, ignore_index):
     else:
         valid, safe = None, target
     safe = node.emit(safe)
-    picked = op_or_te(
-        node,
-        "gather_elements",
-        te_fallbacks.gather_elements,
-        logp,
-        node.emit(R.expand_dims(safe, 1)),
-        axis=1,
-    )
+    picked = node.emit(R.gather_elements(logp, node.emit(R.expand_dims(safe, 1)), axis=1))
     loss = R.negative(R.squeeze(picked, [1]))
     w = None
     if weight is not None:

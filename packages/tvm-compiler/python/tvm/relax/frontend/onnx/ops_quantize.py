@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from tvm.relax import op as R
 
-from . import te_fallbacks
 from .common import Node, const, dtype_of, normalize_axis, np_dtype_name
 from .ops_elementwise import FLOAT8_MAX, saturate_float8
 from .ops_nn import conv_nd
 from .registry import converter
-from .te_fallbacks import op_or_te
 
 _RANGES = {
     "uint8": (0, 255),
@@ -37,7 +35,7 @@ def _per_axis(node: Node, param, x, axis_attr_default=1):
     block = node.attr("block_size", 0) if node.opset >= 21 else 0
     if block:
         # one value per block of `block` elements along axis: repeat it over the block
-        rep = op_or_te(node, "repeat", te_fallbacks.repeat, param, block, axis=axis)
+        rep = node.emit(R.repeat(param, block, axis=axis))
         dim = node.static_shape(x)[axis]
         if node.static_shape(rep)[axis] != dim:
             rep = node.emit(R.strided_slice(rep, axes=[axis], begin=[0], end=[dim]))

@@ -5,11 +5,9 @@ from __future__ import annotations
 import numpy as np
 from tvm.relax import op as R
 
-from . import te_fallbacks
 from .common import Node, const, dtype_of, normalize_axis
 from .ops_elementwise import scalar
 from .registry import converter
-from .te_fallbacks import op_or_te
 
 # op -> the opset from which axes is an input instead of an attribute
 _AXES_INPUT_SINCE = {"ReduceSum": 13}
@@ -122,7 +120,7 @@ def _arg(node: Node):
     last = node.attr("select_last_index", 0) if node.opset >= 12 else 0
     if not last:
         return node.emit(fn(x, axis=axis, keepdims=keep))
-    flipped = op_or_te(node, "flip", te_fallbacks.flip, x, axis=axis)
+    flipped = node.emit(R.flip(x, axis=axis))
     idx = node.emit(fn(flipped, axis=axis, keepdims=keep))
     dim = shape[axis]
     if not isinstance(dim, int):

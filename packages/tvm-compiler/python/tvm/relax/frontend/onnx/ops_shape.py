@@ -7,11 +7,9 @@ import numpy as np
 from tvm import relax
 from tvm.relax import op as R
 
-from . import te_fallbacks
 from ._relax_api import TensorStructInfo, tir
 from .common import Node, const, const_value, dtype_of, normalize_axis
 from .registry import converter
-from .te_fallbacks import op_or_te
 
 
 def _all_const(node: Node):
@@ -257,7 +255,7 @@ def _expand(node: Node):
 @converter("Tile", since=6)
 def _tile(node: Node):
     repeats = [int(v) for v in node.const_input(1, "repeats")]
-    return op_or_te(node, "tile", te_fallbacks.tile, node.input(0), repeats)
+    return node.emit(R.tile(node.input(0), repeats))
 
 
 @converter("Split", since=1)

@@ -1,5 +1,5 @@
-"""Legalisation of stack, tile, repeat, flip, gather_elements, one_hot, tril/triu, cumsum,
-nn.pad, nn.rms_norm, nn.group_norm and nn.attention."""
+"""Legalisation of stack, tile, repeat, flip, gather_elements, gather_nd, einsum, one_hot,
+tril/triu, cumsum/cumprod, nn.pad, nn.rms_norm, nn.group_norm and nn.attention."""
 
 from __future__ import annotations
 
@@ -149,28 +149,18 @@ def _tri(lower):
     return build
 
 
-def _cumsum(call):
-    a = call.attrs
-    dtype = call.struct_info.dtype
+def _scan(topi_fn):
+    def build(call):
+        a = call.attrs
+        dtype = call.struct_info.dtype
 
-    def cumsum(x):
-        data = x
-        axis = a.axis
-        if axis is None:
-            data = reshape_te(x, _out(call))
-            axis = 0
-        ax = axis % len(data.shape)
-        r = te.reduce_axis((0, data.shape[ax]), name="r")
+        def scan(x):
+            return topi_fn(x, a.axis, dtype, a.exclusive)
 
-        def body(*i):
-            take = r < i[ax] if a.exclusive else r <= i[ax]
-            value = data[i[:ax] + (r,) + i[ax + 1 :]]
-            value = value if str(value.dtype) == dtype else value.astype(dtype)
-            return te.sum(T.if_then_else(take, value, scalar(0, dtype)), axis=r)
+        scan.__name__ = topi_fn.__name__
+        return scan
 
-        return te.compute(data.shape, body, name="cumsum")
-
-    return cumsum
+    return build
 
 
 def _pad(call):
@@ -343,9 +333,26 @@ for _name, _build in (
     ("one_hot", _one_hot),
     ("tril", _tri(True)),
     ("triu", _tri(False)),
-    ("cumsum", _cumsum),
+    ("cumsum", _scan(topi.cumsum)),
+    ("cumprod", _scan(topi.cumprod)),
     ("nn.pad", _pad),
     ("nn.rms_norm", _rms_norm),
     ("nn.group_norm", _group_norm),
 ):
     _te(_name, _build)
+
+
+@register_legalize("relax.gather_nd")
+def _gather_nd(bb, call):
+    batch_dims = call.attrs.batch_dims
+    return bb.call_te(topi.gather_nd, *call.args, batch_dims, primfunc_name_hint="gather_nd")
+
+
+@register_legalize("relax.einsum")
+def _einsum(bb, call):
+    subscripts = call.attrs.subscripts
+
+    def einsum(operands):
+        return topi.einsum(subscripts, *operands)
+
+    return bb.call_te(einsum, call.args[0], primfunc_name_hint="einsum")
