@@ -63,6 +63,7 @@ from .manipulate import (
     stack,
     tile,
 )
+from .misc_ewise import ewise_fma, eye, eye_like, masked_fill, outer, size
 from .scatter import scatter_elements, scatter_nd
 from .search import argmax, argmin, where
 from .shape_ops import shape_to_tensor, tensor_to_shape
@@ -222,4 +223,10 @@ __all__ = [
     "cumprod",
     "gather_nd",
     "einsum",
+    "ewise_fma",
+    "eye",
+    "eye_like",
+    "masked_fill",
+    "outer",
+    "size",
 ]

@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     index,
     linear_algebra,
     manipulate,
+    misc_ewise,
     nn,
     nn_conv,
     nn_conv_more,
