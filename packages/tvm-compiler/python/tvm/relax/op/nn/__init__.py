@@ -23,6 +23,14 @@ from .nn import (
     softmax,
     softplus,
 )
+from .pool1d import (
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    batch_flatten,
+    instance_norm,
+    max_pool1d,
+    pixel_shuffle,
+)
 
 __all__ = [
     "adaptive_avg_pool2d",
@@ -50,4 +58,10 @@ __all__ = [
     "relu6",
     "selu",
     "softplus",
+    "adaptive_avg_pool1d",
+    "avg_pool1d",
+    "batch_flatten",
+    "instance_norm",
+    "max_pool1d",
+    "pixel_shuffle",
 ]
