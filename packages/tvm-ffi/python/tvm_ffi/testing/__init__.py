@@ -4,12 +4,16 @@ from ..registry import get_global_func
 from ._locking import run_with_gpu_lock
 from .testing import (
     TestCompare,
+    TestCustomCompare,
+    TestCustomHash,
+    TestEqWithoutHash,
     TestFrozenCxx,
     TestHash,
     TestIntPair,
     TestNonCopyable,
     TestObjectBase,
     TestObjectDerived,
+    TestObjectPtrHolder,
     add_one,
     create_object,
     make_unregistered_object,
@@ -41,12 +45,16 @@ del _name
 
 __all__ = [
     "TestCompare",
+    "TestCustomCompare",
+    "TestCustomHash",
+    "TestEqWithoutHash",
     "TestFrozenCxx",
     "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
+    "TestObjectPtrHolder",
     "add_one",
     "create_object",
     "make_unregistered_object",

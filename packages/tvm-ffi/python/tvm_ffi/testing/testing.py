@@ -1,9 +1,28 @@
 """The reflected test object types and the helpers built on them (tvm_ffi.testing's classes)."""
 
+import sys
+
 from .._core import Object, type_key_to_index
 from .._reflection import type_info_of
 from ..dataclasses.c_class import c_class
+from ..dataclasses.enum import IntEnum, StrEnum, entry
 from ..registry import get_global_func, register_object
+
+
+def _requires_python(major, minor):
+    """A pytest skip mark for tests needing Python >= major.minor (identity without pytest)."""
+    try:
+        import pytest
+    except ImportError:  # tvm_ffi.testing works without pytest; the marks only matter under it
+        return lambda test: test
+    return pytest.mark.skipif(
+        sys.version_info < (major, minor), reason=f"requires Python {major}.{minor}+"
+    )
+
+
+requires_py310 = _requires_python(3, 10)
+requires_py312 = _requires_python(3, 12)
+requires_py313 = _requires_python(3, 13)
 
 
 @register_object("testing.TestObjectBase")
@@ -51,6 +70,45 @@ class TestHash(Object):
 @c_class("testing.TestFrozenCxx", frozen=True)
 class TestFrozenCxx(Object):
     """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
+
+    __test__ = False
+
+
+@c_class("testing.TestObjectPtrHolder")
+class TestObjectPtrHolder(Object):
+    """Fields value (a TestObjectBase) and optional_value (a TestObjectBase or None)."""
+
+    __test__ = False
+
+    def __init__(self, value, optional_value=None):
+        self.__init_handle_by_constructor__(_ptr_holder_init(), value, optional_value)
+
+
+def _ptr_holder_init():
+    return (
+        type_info_of(type_key_to_index("testing.TestObjectPtrHolder"))
+        .find_method("__ffi_init__")
+        .func
+    )
+
+
+@c_class("testing.TestCustomHash")
+class TestCustomHash(Object):
+    """Fields key, label; its __ffi_hash__ hook hashes only key (RecursiveHash uses it)."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCustomCompare")
+class TestCustomCompare(Object):
+    """Fields key, label; its __ffi_eq__ / __ffi_compare__ / __ffi_hash__ hooks use only key."""
+
+    __test__ = False
+
+
+@c_class("testing.TestEqWithoutHash")
+class TestEqWithoutHash(Object):
+    """Fields key, label; an __ffi_eq__ hook but no __ffi_hash__ (RecursiveHash refuses it)."""
 
     __test__ = False
 
@@ -110,17 +168,27 @@ def add_one(x):
 
 
 __all__ = [
+    "IntEnum",
     "Object",
+    "StrEnum",
     "TestCompare",
+    "TestCustomCompare",
+    "TestCustomHash",
+    "TestEqWithoutHash",
     "TestFrozenCxx",
     "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
+    "TestObjectPtrHolder",
     "add_one",
     "c_class",
     "create_object",
+    "entry",
     "get_global_func",
     "make_unregistered_object",
+    "requires_py310",
+    "requires_py312",
+    "requires_py313",
 ]
