@@ -90,3 +90,21 @@ def test_module_reexports():
 def test_testing_python_marks():
     assert t.testing.requires_py310.name == "skipif"
     assert t.testing.entry is tvm_ffi.dataclasses.entry
+
+
+def test_device_from_a_name():
+    assert tvm_ffi.Device("cuda", 1) == tvm_ffi.device("cuda", 1)
+    assert tvm_ffi.Device("cpu:0") == tvm_ffi.Device(1, 0)
+    with pytest.raises(ValueError, match="unknown device type 'nope'"):
+        tvm_ffi.Device("nope")
+    with pytest.raises(TypeError, match="argument `device_type` must be an int, got float"):
+        tvm_ffi.Device(1.5)
+
+
+def test_ffi_api_module():
+    from tvm_ffi import _ffi_api
+
+    assert _ffi_api.RecursiveEq(1, 1)
+    assert "RecursiveHash" in dir(_ffi_api)
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        _ = _ffi_api.Nope

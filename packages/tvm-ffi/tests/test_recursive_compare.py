@@ -21,6 +21,9 @@ def test_values_and_containers():
     assert eq({"a": 1}, {"a": 1}) and not eq({"a": 1}, {"a": 1.0})
     assert not eq(tvm_ffi.Array([1]), tvm_ffi.List([1]))
     assert eq(tvm_ffi.device("cpu"), tvm_ffi.device("cpu"))
+    assert lt(tvm_ffi.Device("cpu", 0), tvm_ffi.Device("cuda", 0))
+    assert lt(tvm_ffi.dtype("int8"), tvm_ffi.dtype("int16"))  # by (code, bits, lanes)
+    assert eq({"a": 1}, {"a": 1}) and le({"a": 1}, {"a": 1})  # equal maps order as equal
     assert rhash({"a": 1, "b": 2}) == rhash({"b": 2, "a": 1})
     assert rhash([1, 2]) == rhash([1, 2]) and rhash([1, 2]) != rhash([2, 1])
 
@@ -58,11 +61,44 @@ def test_eq_hook_without_hash_hook():
         rhash(a)
 
 
-def test_cycles_terminate():
+def test_cycles():
     lst = tvm_ffi.List([])
     lst.append(lst)
-    assert eq(lst, lst)
+    assert eq(lst, lst)  # the same object: equal without walking
     assert isinstance(rhash(lst), int)
+    other = tvm_ffi.List([])
+    other.append(other)
+    with pytest.raises(ValueError, match="RecursiveEq: cyclic reference"):
+        eq(lst, other)
+    with pytest.raises(ValueError, match="cyclic reference"):
+        lt(lst, other)
+
+
+def test_deep_values_do_not_recurse():
+    def nest(depth):
+        value = 0
+        for _ in range(depth):
+            value = tvm_ffi.Array([value])
+        return value
+
+    a, b = nest(3000), nest(3000)
+    assert eq(a, b) and rhash(a) == rhash(b) and le(a, b)
+
+
+def test_fieldless_objects_are_equal():
+    f, g = tvm_ffi.get_global_func("testing.add_one"), tvm_ffi.get_global_func("testing.nop")
+    assert eq(f, g) and rhash(f) == rhash(g) and not lt(f, g)
+
+
+def test_inherited_fields():
+    derived = t.testing._TestCxxClassDerived
+    a, b = derived(10, 20, 1.5), derived(99, 20, 1.5)
+    assert a.v_f32 == 8.0  # the Python default
+    assert eq(a, derived(10, 20, 1.5, 8.0)) and not eq(a, b) and lt(a, b)
+    dd = t.testing._TestCxxClassDerivedDerived(1, 2, 3.0, True)
+    assert repr(dd) == (
+        'testing.TestCxxClassDerivedDerived(v_f64=3, v_f32=8, v_str="default", v_bool=True)'
+    )
 
 
 def test_unordered_values():

@@ -1,19 +1,25 @@
 """ffi.RecursiveEq / RecursiveHash / RecursiveLt, Le, Gt, Ge: value comparison through fields.
 
 Unlike structural_equal these compare by value only (no variable binding): same kind, same
-contents, objects field by field (fields declared compare=False / hash=False left out). A type
-may replace the field walk with hooks registered as static methods: ``__ffi_eq__(a, b, fn_eq)``,
+contents, objects field by field (fields declared compare=False / hash=False left out; an
+object with no such fields, a Function say, equals any other of its type). A type may replace
+the field walk with hooks registered as static methods: ``__ffi_eq__(a, b, fn_eq)``,
 ``__ffi_compare__(a, b, fn_cmp)`` (negative, 0, positive) and ``__ffi_hash__(obj, fn_hash)``,
 where the fn_* are these functions, for the hook's own recursion.
+
+The walks keep their own stack (no Python recursion), so deep values do not hit the
+interpreter's recursion limit.
 """
 
 # No typing / math imports: this module loads with `import tvm_ffi`, which keeps them out.
 from ._core import Device, Object, register_global_func
 from .dtype import dtype as _dtype
 
-_ARRAY_KEYS = ("ffi.Array", "ffi.List")
+_ARRAY_KEYS = ("ffi.Array", "ffi.List", "ffi.Shape")
 _MAP_KEYS = ("ffi.Map", "ffi.Dict")
 _HASH_HOOK, _EQ_HOOK, _CMP_HOOK = "__ffi_hash__", "__ffi_eq__", "__ffi_compare__"
+_MASK = 0xFFFFFFFFFFFFFFFF
+_EXIT = object()  # stack marker: leave the object whose pair / handle follows
 
 
 def _kind(value):
@@ -39,73 +45,120 @@ def _kind(value):
     return "ffi.OpaquePyObject"
 
 
-def _hook(obj, name):
+def _info(obj):
     from ._reflection import type_info_of  # on first use: keeps `import tvm_ffi` fast
 
-    method = type_info_of(obj.__ffi_type_index__).find_method(name)
+    return type_info_of(obj.__ffi_type_index__)
+
+
+def _hook(obj, name):
+    method = _info(obj).find_method(name)
     return None if method is None else method.func
 
 
-def _fields(obj, flag):
-    from ._reflection import type_info_of
-
-    return [f for f in type_info_of(obj.__ffi_type_index__).all_fields() if getattr(f, flag)]
+def _field_values(obj, flag):
+    return [f.getter.__get__(obj) for f in _info(obj).all_fields() if getattr(f, flag)]
 
 
-def _float_key(x):
-    """NaN equals NaN here (and hashes alike), as upstream's recursive comparison has it."""
-    return (1, 0.0) if x != x else (0, x)
+def _leaf_key(value):
+    """What a non-object value compares by (NaN equals NaN here, as upstream has it)."""
+    if isinstance(value, float):
+        return (1, 0.0) if value != value else (0, value)
+    if isinstance(value, Device):
+        return (value.dlpack_device_type(), value.index)
+    if isinstance(value, _dtype):
+        return value._fields()  # (type_code, bits, lanes)
+    return value
 
 
-def _eq(a, b, active):
-    kind = _kind(a)
-    if kind != _kind(b):
-        return False
-    if isinstance(a, float):
-        return _float_key(a) == _float_key(b)
-    if not isinstance(a, Object):
-        if kind == "ffi.OpaquePyObject":
-            return a is b
-        return bool(a == b)
-    if a.same_as(b):
-        return True
-    pair = (a.__ffi_handle__, b.__ffi_handle__)
-    if pair in active:  # a cycle: equal unless some other part differs
-        return True
-    active.add(pair)
-    try:
-        if kind in _ARRAY_KEYS:
-            return len(a) == len(b) and all(_eq(x, y, active) for x, y in zip(a, b))
+def _children(a, kind):
+    """The sub-values a composite value is compared by, in order."""
+    if kind in _ARRAY_KEYS:
+        return list(a)
+    return _field_values(a, "c_compare")
+
+
+def _cycle(func):
+    return ValueError(f"{func}: cyclic reference detected; cyclic values cannot be compared")
+
+
+def recursive_eq(lhs, rhs):
+    """True when lhs and rhs have the same kind and equal contents (see the module doc)."""
+    stack, active = [(lhs, rhs)], set()
+    while stack:
+        a, b = stack.pop()
+        if a is _EXIT:
+            active.discard(b)
+            continue
+        kind = _kind(a)
+        if kind != _kind(b):
+            return False
+        if not isinstance(a, Object):
+            if kind == "ffi.OpaquePyObject":
+                if a is not b:
+                    return False
+            elif _leaf_key(a) != _leaf_key(b):
+                return False
+            continue
+        if a.same_as(b):
+            continue
         if kind in _MAP_KEYS:
+            if len(a) != len(b) or any(k not in b for k in a.keys()):
+                return False
+            pairs = [(v, b[k]) for k, v in a.items()]
+        elif kind in _ARRAY_KEYS:
             if len(a) != len(b):
                 return False
-            for key, value in a.items():
-                if key not in b or not _eq(value, b[key], active):
+            pairs = list(zip(a, b))
+        else:
+            hook = _hook(a, _EQ_HOOK)
+            if hook is not None:
+                if not hook(a, b, recursive_eq):
                     return False
-            return True
-        if kind == "ffi.Shape":
-            return tuple(a) == tuple(b)
-        hook = _hook(a, _EQ_HOOK)
-        if hook is not None:
-            return bool(hook(a, b, _FN_EQ))
-        hook = _hook(a, _CMP_HOOK)
-        if hook is not None:
-            return int(hook(a, b, _FN_CMP)) == 0
-        fields = _fields(a, "c_compare")
-        if not fields:  # nothing reflected to compare (Function, Tensor, Module...): identity
-            return False
-        return all(_eq(f.getter.__get__(a), f.getter.__get__(b), active) for f in fields)
-    finally:
-        active.discard(pair)
+                continue
+            hook = _hook(a, _CMP_HOOK)
+            if hook is not None:
+                if int(hook(a, b, recursive_compare)) != 0:
+                    return False
+                continue
+            pairs = list(zip(_field_values(a, "c_compare"), _field_values(b, "c_compare")))
+        key = (a.__ffi_handle__, b.__ffi_handle__)
+        if key in active:
+            raise _cycle("RecursiveEq")
+        active.add(key)
+        stack.append((_EXIT, key))
+        stack.extend(reversed(pairs))
+    return True
 
 
-def _sign(x):
-    return (x > 0) - (x < 0)
+def recursive_compare(lhs, rhs):
+    """-1, 0 or 1: lexicographic over sequences and fields; TypeError for unordered values."""
+    # Items: (a, b) to compare, (_EXIT, key), or (_LengthCheck, None): the length difference
+    # of a sequence whose elements all compared equal.
+    stack, active = [(lhs, rhs)], set()
+    while stack:
+        a, b = stack.pop()
+        if a is _EXIT:
+            active.discard(b)
+            continue
+        result = _compare_step(a, b, stack, active)
+        if result:
+            return result
+    return 0
 
 
-def _cmp(a, b, active):
-    kind = _kind(a)
-    other = _kind(b)
+class _LengthCheck:
+    __slots__ = ("diff",)
+
+    def __init__(self, diff):
+        self.diff = diff
+
+
+def _compare_step(a, b, stack, active):
+    """Compares one pair, or schedules its parts; the nonzero result decides."""
+    if isinstance(a, _LengthCheck):
+        return (a.diff > 0) - (a.diff < 0)
+    kind, other = _kind(a), _kind(b)
     if kind != other:
         # None orders before every other value; any other mix has no order.
         if kind == "None":
@@ -113,125 +166,101 @@ def _cmp(a, b, active):
         if other == "None":
             return 1
         raise TypeError(f"Cannot compare values of different types: {kind} vs {other}")
-    if kind == "None":
-        return 0
-    if isinstance(a, float):
-        if a != a or b != b:
-            raise TypeError("Cannot order NaN values")
-        return _sign(a - b) if a != b else 0
-    if isinstance(a, (bool, int, str, bytes)):
-        return (a > b) - (a < b)
-    if isinstance(a, (Device, _dtype)):
-        ka = (a.dlpack_device_type(), a.index) if isinstance(a, Device) else str(a)
-        kb = (b.dlpack_device_type(), b.index) if isinstance(b, Device) else str(b)
-        return (ka > kb) - (ka < kb)
     if not isinstance(a, Object):
-        if a is b:
+        if kind == "None":
             return 0
-        raise TypeError(f"Cannot order values of type {kind}")
+        if isinstance(a, float) and (a != a or b != b):
+            raise TypeError("Cannot order NaN values")
+        if kind == "ffi.OpaquePyObject":
+            if a is b:
+                return 0
+            raise TypeError(f"Cannot order values of type {kind}")
+        ka, kb = _leaf_key(a), _leaf_key(b)
+        return (ka > kb) - (ka < kb)
     if a.same_as(b):
         return 0
-    pair = (a.__ffi_handle__, b.__ffi_handle__)
-    if pair in active:
-        return 0
-    active.add(pair)
-    try:
-        if kind in _ARRAY_KEYS or kind == "ffi.Shape":
-            for x, y in zip(a, b):
-                c = _cmp(x, y, active)
-                if c:
-                    return c
-            return _sign(len(a) - len(b))
-        if kind in _MAP_KEYS:
-            raise TypeError("Cannot order Map/Dict values")
+    if kind in _MAP_KEYS:
+        if recursive_eq(a, b):
+            return 0
+        raise TypeError("Cannot order Map/Dict values")
+    if kind not in _ARRAY_KEYS:
         hook = _hook(a, _CMP_HOOK)
         if hook is not None:
-            return _sign(int(hook(a, b, _FN_CMP)))
-        fields = _fields(a, "c_compare")
-        if not fields:
-            raise TypeError(f"Cannot order values of type {kind}: it has no compared fields")
-        for f in fields:
-            c = _cmp(f.getter.__get__(a), f.getter.__get__(b), active)
-            if c:
-                return c
-        return 0
-    finally:
-        active.discard(pair)
+            c = int(hook(a, b, recursive_compare))
+            return (c > 0) - (c < 0)
+    xs, ys = _children(a, kind), _children(b, kind)
+    key = (a.__ffi_handle__, b.__ffi_handle__)
+    if key in active:
+        raise _cycle("RecursiveCompare")
+    active.add(key)
+    stack.append((_EXIT, key))
+    stack.append((_LengthCheck(len(xs) - len(ys)), None))
+    stack.extend(reversed(list(zip(xs, ys))))
+    return 0
 
 
 def _mix(seed, value):
     """Combines into a signed 64-bit hash."""
-    seed ^= (value + 0x9E3779B97F4A7C15 + (seed << 6) + (seed >> 2)) & 0xFFFFFFFFFFFFFFFF
-    seed &= 0xFFFFFFFFFFFFFFFF
+    seed = (seed ^ ((value + 0x9E3779B97F4A7C15 + (seed << 6) + (seed >> 2)) & _MASK)) & _MASK
     return seed - (1 << 64) if seed >= (1 << 63) else seed
-
-
-def _hash(v, active):
-    kind = _kind(v)
-    seed = hash(kind)
-    if isinstance(v, float):
-        return _mix(seed, hash(_float_key(v)))
-    if not isinstance(v, Object):
-        if kind == "ffi.OpaquePyObject":
-            return _mix(seed, id(v))
-        if isinstance(v, Device):
-            return _mix(seed, hash((v.dlpack_device_type(), v.index)))
-        return _mix(seed, hash(str(v) if isinstance(v, _dtype) else v))
-    handle = v.__ffi_handle__
-    if handle in active:  # a cycle: its members hash by kind alone
-        return seed
-    active.add(handle)
-    try:
-        if kind in _ARRAY_KEYS or kind == "ffi.Shape":
-            for x in v:
-                seed = _mix(seed, _hash(x, active))
-            return seed
-        if kind in _MAP_KEYS:
-            total = 0  # order-independent: maps equal in any insertion order hash alike
-            for key, value in v.items():
-                total += _mix(_hash(key, active), _hash(value, active))
-            return _mix(seed, total & 0xFFFFFFFFFFFFFFFF)
-        hook = _hook(v, _HASH_HOOK)
-        if hook is not None:
-            return _mix(seed, int(hook(v, _FN_HASH)))
-        if _hook(v, _EQ_HOOK) is not None or _hook(v, _CMP_HOOK) is not None:
-            raise ValueError(
-                f"RecursiveHash: type '{kind}' defines __ffi_eq__ or __ffi_compare__ but not "
-                "__ffi_hash__. Add a __ffi_hash__ hook to maintain the invariant "
-                "RecursiveEq(a,b) => RecursiveHash(a)==RecursiveHash(b)."
-            )
-        fields = _fields(v, "c_hash")
-        if not fields and not _fields(v, "c_compare"):
-            return _mix(seed, handle)  # compared by identity (see _eq): hashed by it
-        for f in fields:
-            seed = _mix(seed, _hash(f.getter.__get__(v), active))
-        return seed
-    finally:
-        active.discard(handle)
-
-
-def recursive_eq(lhs, rhs):
-    """True when lhs and rhs have the same kind and equal contents (see the module doc)."""
-    return _eq(lhs, rhs, set())
 
 
 def recursive_hash(value):
     """A hash that agrees with recursive_eq; ValueError for a type with an eq hook but no
     hash hook."""
-    return _hash(value, set())
+    # Post-order with an explicit stack: (_VISIT, value) pushes a value's hash onto `out`;
+    # (_COMBINE, (seed, is_map, n, handle)) folds the last n hashes into one.
+    todo, out, active = [(True, value)], [], set()
+    while todo:
+        visit, item = todo.pop()
+        if not visit:
+            seed, is_map, n, handle = item
+            parts = out[len(out) - n :]
+            del out[len(out) - n :]
+            active.discard(handle)
+            if is_map:  # order-independent: equal maps hash alike in any insertion order
+                total = sum(_mix(parts[i], parts[i + 1]) for i in range(0, n, 2))
+                out.append(_mix(seed, total & _MASK))
+            else:
+                for h in parts:
+                    seed = _mix(seed, h)
+                out.append(seed)
+            continue
+        kind = _kind(item)
+        seed = hash(kind)
+        if not isinstance(item, Object):
+            leaf = id(item) if kind == "ffi.OpaquePyObject" else _leaf_key(item)
+            out.append(_mix(seed, hash(leaf)))
+            continue
+        handle = item.__ffi_handle__
+        if handle in active:  # a cycle: its members hash by kind alone
+            out.append(seed)
+            continue
+        if kind in _MAP_KEYS:
+            children = [x for kv in item.items() for x in kv]
+        elif kind in _ARRAY_KEYS:
+            children = list(item)
+        else:
+            hook = _hook(item, _HASH_HOOK)
+            if hook is not None:
+                out.append(_mix(seed, int(hook(item, recursive_hash))))
+                continue
+            if _hook(item, _EQ_HOOK) is not None or _hook(item, _CMP_HOOK) is not None:
+                raise ValueError(
+                    f"RecursiveHash: type '{kind}' defines __ffi_eq__ or __ffi_compare__ but "
+                    "not __ffi_hash__. Add a __ffi_hash__ hook to maintain the invariant "
+                    "RecursiveEq(a,b) => RecursiveHash(a)==RecursiveHash(b)."
+                )
+            children = _field_values(item, "c_hash")
+        active.add(handle)
+        todo.append((False, (seed, kind in _MAP_KEYS, len(children), handle)))
+        todo.extend((True, c) for c in reversed(children))
+    return out[0]
 
 
-def recursive_compare(lhs, rhs):
-    """-1, 0 or 1: lexicographic over sequences and fields; TypeError for unordered values."""
-    return _cmp(lhs, rhs, set())
-
-
-_FN_EQ = recursive_eq
-_FN_CMP = recursive_compare
-_FN_HASH = recursive_hash
 register_global_func("ffi.RecursiveEq", recursive_eq, override=True)
 register_global_func("ffi.RecursiveHash", recursive_hash, override=True)
-register_global_func("ffi.RecursiveLt", lambda a, b: _cmp(a, b, set()) < 0, override=True)
-register_global_func("ffi.RecursiveLe", lambda a, b: _cmp(a, b, set()) <= 0, override=True)
-register_global_func("ffi.RecursiveGt", lambda a, b: _cmp(a, b, set()) > 0, override=True)
-register_global_func("ffi.RecursiveGe", lambda a, b: _cmp(a, b, set()) >= 0, override=True)
+register_global_func("ffi.RecursiveLt", lambda a, b: recursive_compare(a, b) < 0, override=True)
+register_global_func("ffi.RecursiveLe", lambda a, b: recursive_compare(a, b) <= 0, override=True)
+register_global_func("ffi.RecursiveGt", lambda a, b: recursive_compare(a, b) > 0, override=True)
+register_global_func("ffi.RecursiveGe", lambda a, b: recursive_compare(a, b) >= 0, override=True)

@@ -74,6 +74,10 @@ class TestFrozenCxx(Object):
     __test__ = False
 
 
+def _ffi_init_of(type_key):
+    return type_info_of(type_key_to_index(type_key)).find_method("__ffi_init__").func
+
+
 @c_class("testing.TestObjectPtrHolder")
 class TestObjectPtrHolder(Object):
     """Fields value (a TestObjectBase) and optional_value (a TestObjectBase or None)."""
@@ -81,15 +85,8 @@ class TestObjectPtrHolder(Object):
     __test__ = False
 
     def __init__(self, value, optional_value=None):
-        self.__init_handle_by_constructor__(_ptr_holder_init(), value, optional_value)
-
-
-def _ptr_holder_init():
-    return (
-        type_info_of(type_key_to_index("testing.TestObjectPtrHolder"))
-        .find_method("__ffi_init__")
-        .func
-    )
+        init = _ffi_init_of("testing.TestObjectPtrHolder")
+        self.__init_handle_by_constructor__(init, value, optional_value)
 
 
 @c_class("testing.TestCustomHash")
@@ -111,6 +108,32 @@ class TestEqWithoutHash(Object):
     """Fields key, label; an __ffi_eq__ hook but no __ffi_hash__ (RecursiveHash refuses it)."""
 
     __test__ = False
+
+
+@c_class("testing.TestCxxClassBase")
+class _TestCxxClassBase(Object):
+    """Writable fields v_i64, v_i32 (left out of repr)."""
+
+    def __init__(self, v_i64, v_i32):
+        self.__init_handle_by_constructor__(_ffi_init_of("testing.TestCxxClassBase"), v_i64, v_i32)
+
+
+@c_class("testing.TestCxxClassDerived")
+class _TestCxxClassDerived(_TestCxxClassBase):
+    """Adds v_f64 and v_f32 (a C++ float, default 8.0)."""
+
+    def __init__(self, v_i64, v_i32, v_f64, v_f32=8.0):
+        init = _ffi_init_of("testing.TestCxxClassDerived")
+        self.__init_handle_by_constructor__(init, v_i64, v_i32, v_f64, v_f32)
+
+
+@c_class("testing.TestCxxClassDerivedDerived")
+class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
+    """Adds v_str (default "default") and v_bool; the fields with defaults come last."""
+
+    def __init__(self, v_i64, v_i32, v_f64, v_bool, v_f32=8.0, v_str="default"):
+        init = _ffi_init_of("testing.TestCxxClassDerivedDerived")
+        self.__init_handle_by_constructor__(init, v_i64, v_i32, v_f64, v_f32, v_str, v_bool)
 
 
 def create_object(type_key, **kwargs):
