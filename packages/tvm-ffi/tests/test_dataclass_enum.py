@@ -58,9 +58,11 @@ def test_lookup_by_index_and_call():
         Color.get("blue")
     with pytest.raises(ValueError, match="5 is not a valid Color"):
         Color(5)
-    with pytest.raises(TypeError, match="enum index must be int or str, got float"):
+    with pytest.raises(
+        TypeError, match=r"Color\.get: argument `index`: enum index must be int or str, got float"
+    ):
         Color.get(1.5)
-    with pytest.raises(OverflowError, match="outside int64"):
+    with pytest.raises(OverflowError, match=r"Color\.get: enum integer index .* outside int64"):
         Color.get(1 << 70)
 
 
@@ -157,6 +159,11 @@ def test_bad_declarations():
         class Bad5(Enum, type_key=_key("Bad5")):
             flag: bool
             a = entry(nope=1)
+
+    with pytest.raises(OverflowError, match=r"Big\.a: enum integer index .* outside int64"):
+
+        class Big(IntEnum, type_key=_key("Big")):
+            a = 1 << 70
 
     with pytest.raises(TypeError, match="argument `type_key` must be a str, got int"):
 

@@ -58,11 +58,13 @@ def _check_index(index: Any, func: str) -> int | str:
         return int(index)
     if isinstance(index, int):
         if not _INT64_MIN <= index <= _INT64_MAX:
-            raise OverflowError(f"enum integer index {index} is outside int64")
+            raise OverflowError(f"{func}: enum integer index {index} is outside int64")
         return index
     if isinstance(index, str):
         return index
-    raise TypeError(f"enum index must be int or str, got {type(index).__name__}")
+    raise TypeError(
+        f"{func}: argument `index`: enum index must be int or str, got {type(index).__name__}"
+    )
 
 
 def _state(cls: type, create: bool = False) -> Any:
@@ -141,7 +143,9 @@ class Enum(Object, metaclass=_EnumMeta):
         own_repr = "__repr__" in cls.__dict__
         binders, declarations = _collect(cls, payload)
         _strip_class_vars(cls)
-        py_class(type_key, frozen=frozen, init=init, repr=repr, structural_eq="singleton")(cls)
+        # init / repr are options of C++-declared enums (c_class); a Python enum always gets
+        # an __init__ (its variants are made with it) and the `key.name` repr, as upstream.
+        py_class(type_key, frozen=frozen, structural_eq="singleton")(cls)
         if payload is not None:
             _install_payload(cls, payload, own_repr)
         _register_variants(cls, payload, binders, declarations)
@@ -373,7 +377,7 @@ def _indices(cls, alias, ordinal, decl, payload):
         )
     rest = _EnumEntry(*decl.args, **kwargs)
     if payload is int:
-        _check_index(value, cls.__name__)
+        _check_index(value, f"{cls.__name__}.{alias}")
         return value, alias, rest
     return ordinal, value, rest
 
