@@ -17,8 +17,7 @@ class TestCxxClassDerived : public TestCxxClassBase {
  public:
   double v_f64 = 0.0;
   float v_f32 = 0.0f;
-  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestCxxClassDerived", TestCxxClassDerived,
-                              TestCxxClassBase);
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestCxxClassDerived", TestCxxClassDerived, TestCxxClassBase);
 };
 
 class TestCxxClassDerivedDerived : public TestCxxClassDerived {
