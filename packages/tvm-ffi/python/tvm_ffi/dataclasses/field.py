@@ -143,8 +143,8 @@ def field(
     """Customize a field in a ``@py_class``-decorated class (default, default_factory, frozen, init,
     repr, hash, compare, kw_only, metadata, structural_eq: None, "ignore", "def", "def-pattern",
     "def-simple"; doc)."""
-    if extra_kwargs:
-        raise TypeError(f"field: unexpected keyword argument(s) {sorted(extra_kwargs)}")
+    # Unknown options are kept for the class's __ffi_on_fields_resolved__ hooks; py_class
+    # refuses the ones no hook consumed ("unrecognized field options").
     return Field(
         default=default,
         default_factory=default_factory,
@@ -157,6 +157,7 @@ def field(
         metadata=metadata,
         structural_eq=structural_eq,
         doc=doc,
+        extra_kwargs=extra_kwargs,
     )
 
 

@@ -16,6 +16,7 @@ from .._reflection import (
     FLAG_WRITABLE,
     MISSING,
     SEQ_KINDS,
+    TypeInfo,
     TypeSchema,
     type_info_of,
 )
@@ -150,6 +151,29 @@ def _parent(cls):
     raise TypeError(
         f"{cls.__name__} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)"
     )
+
+
+def _run_field_hooks(cls, key, parent_index, own):
+    """Calls the class's (and its bases') functions marked ``__ffi_on_fields_resolved__ = True``
+    as ``hook(type_info, own_fields)`` before the fields are registered, so they may still
+    change field options or consume unknown ``field(...)`` keywords; then refuses leftovers."""
+    hooks = [
+        value
+        for base in reversed(cls.__mro__)
+        for value in base.__dict__.values()
+        if callable(value) and getattr(value, "__ffi_on_fields_resolved__", False) is True
+    ]
+    if hooks:
+        # The type is not registered yet: no index, no fields (the hook gets them directly).
+        info = TypeInfo(cls, -1, key, [], [], [], type_info_of(parent_index))
+        for hook in hooks:
+            hook(info, own)
+    for f in own:
+        if f.extra_kwargs:
+            raise TypeError(
+                f"{cls.__name__}.{f.name}: unrecognized field options: "
+                + ", ".join(sorted(f.extra_kwargs))
+            )
 
 
 def _make_init(cls, key, index, fields):
@@ -300,6 +324,7 @@ def _process(
     for f in own:
         if f.name in names:
             raise TypeError(f"py_class {key}: field {f.name!r} is already declared by a base class")
+    _run_field_hooks(cls, key, parent_index, own)
     fields = parent_fields + own
     flags = []
     for f in own:
