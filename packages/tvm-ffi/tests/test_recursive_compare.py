@@ -85,6 +85,17 @@ def test_deep_values_do_not_recurse():
     assert eq(a, b) and rhash(a) == rhash(b) and le(a, b)
 
 
+def test_shared_sub_values_are_walked_once():
+    def dag(depth):
+        node = 1
+        for _ in range(depth):
+            node = tvm_ffi.Array([node, node])  # 2**depth paths, depth + 1 objects
+        return node
+
+    a, b = dag(60), dag(60)  # finishes only if each shared object is visited once
+    assert eq(a, b) and rhash(a) == rhash(b) and le(a, b) and not lt(a, b)
+
+
 def test_fieldless_objects_are_equal():
     f, g = tvm_ffi.get_global_func("testing.add_one"), tvm_ffi.get_global_func("testing.nop")
     assert eq(f, g) and rhash(f) == rhash(g) and not lt(f, g)

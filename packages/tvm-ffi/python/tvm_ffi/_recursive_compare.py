@@ -84,11 +84,13 @@ def _cycle(func):
 
 def recursive_eq(lhs, rhs):
     """True when lhs and rhs have the same kind and equal contents (see the module doc)."""
-    stack, active = [(lhs, rhs)], set()
+    # `proven`: object pairs already found equal, so shared sub-values (DAGs) are walked once.
+    stack, active, proven = [(lhs, rhs)], set(), set()
     while stack:
         a, b = stack.pop()
         if a is _EXIT:
             active.discard(b)
+            proven.add(b)
             continue
         kind = _kind(a)
         if kind != _kind(b):
@@ -100,7 +102,7 @@ def recursive_eq(lhs, rhs):
             elif _leaf_key(a) != _leaf_key(b):
                 return False
             continue
-        if a.same_as(b):
+        if a.same_as(b) or (a.__ffi_handle__, b.__ffi_handle__) in proven:
             continue
         if kind in _MAP_KEYS:
             if len(a) != len(b) or any(k not in b for k in a.keys()):
@@ -135,13 +137,14 @@ def recursive_compare(lhs, rhs):
     """-1, 0 or 1: lexicographic over sequences and fields; TypeError for unordered values."""
     # Items: (a, b) to compare, (_EXIT, key), or (_LengthCheck, None): the length difference
     # of a sequence whose elements all compared equal.
-    stack, active = [(lhs, rhs)], set()
+    stack, active, proven = [(lhs, rhs)], set(), set()
     while stack:
         a, b = stack.pop()
         if a is _EXIT:
             active.discard(b)
+            proven.add(b)  # reached only when every part compared equal
             continue
-        result = _compare_step(a, b, stack, active)
+        result = _compare_step(a, b, stack, active, proven)
         if result:
             return result
     return 0
@@ -154,7 +157,7 @@ class _LengthCheck:
         self.diff = diff
 
 
-def _compare_step(a, b, stack, active):
+def _compare_step(a, b, stack, active, proven):
     """Compares one pair, or schedules its parts; the nonzero result decides."""
     if isinstance(a, _LengthCheck):
         return (a.diff > 0) - (a.diff < 0)
@@ -177,7 +180,7 @@ def _compare_step(a, b, stack, active):
             raise TypeError(f"Cannot order values of type {kind}")
         ka, kb = _leaf_key(a), _leaf_key(b)
         return (ka > kb) - (ka < kb)
-    if a.same_as(b):
+    if a.same_as(b) or (a.__ffi_handle__, b.__ffi_handle__) in proven:
         return 0
     if kind in _MAP_KEYS:
         if recursive_eq(a, b):
@@ -210,7 +213,8 @@ def recursive_hash(value):
     hash hook."""
     # Post-order with an explicit stack: (_VISIT, value) pushes a value's hash onto `out`;
     # (_COMBINE, (seed, is_map, n, handle)) folds the last n hashes into one.
-    todo, out, active = [(True, value)], [], set()
+    # `memo`: the hash of each object already hashed, so shared sub-values are hashed once.
+    todo, out, active, memo = [(True, value)], [], set(), {}
     while todo:
         visit, item = todo.pop()
         if not visit:
@@ -220,11 +224,12 @@ def recursive_hash(value):
             active.discard(handle)
             if is_map:  # order-independent: equal maps hash alike in any insertion order
                 total = sum(_mix(parts[i], parts[i + 1]) for i in range(0, n, 2))
-                out.append(_mix(seed, total & _MASK))
+                seed = _mix(seed, total & _MASK)
             else:
                 for h in parts:
                     seed = _mix(seed, h)
-                out.append(seed)
+            memo[handle] = seed
+            out.append(seed)
             continue
         kind = _kind(item)
         seed = hash(kind)
@@ -233,6 +238,9 @@ def recursive_hash(value):
             out.append(_mix(seed, hash(leaf)))
             continue
         handle = item.__ffi_handle__
+        if handle in memo:
+            out.append(memo[handle])
+            continue
         if handle in active:  # a cycle: its members hash by kind alone
             out.append(seed)
             continue
