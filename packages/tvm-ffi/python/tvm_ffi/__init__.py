@@ -41,6 +41,8 @@ else:
     from .tensor import from_dlpack
 
     _object_hooks.install()
+    from . import _recursive_compare  # registers ffi.RecursiveEq / RecursiveHash / RecursiveLt...
+
     # Loaded on first use, so `import tvm_ffi` stays as fast as it was: each costs more to
     # import than the rest of tvm_ffi (enum, ctypes, fcntl, the reflection layers).
     _STRUCTURAL_VISIT_NAMES = (

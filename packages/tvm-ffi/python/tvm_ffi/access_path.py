@@ -159,4 +159,4 @@ class AccessPath(Object):
     __str__ = __repr__
 
 
-__all__ = ["AccessKind", "AccessPath", "AccessStep"]
+__all__ = ["AccessKind", "AccessPath", "AccessStep", "Object", "register_object"]

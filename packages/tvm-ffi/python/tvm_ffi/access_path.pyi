@@ -3,7 +3,8 @@
 from enum import IntEnum
 from typing import Any
 
-from ._core import Object
+from ._core import Object as Object
+from .registry import register_object as register_object
 
 class AccessKind(IntEnum):
     ATTR = 0
@@ -32,4 +33,4 @@ class AccessPath(Object):
     def to_steps(self) -> Any: ...
     def is_prefix_of(self, other: AccessPath) -> bool: ...
 
-__all__ = ["AccessKind", "AccessPath", "AccessStep"]
+__all__ = ["AccessKind", "AccessPath", "AccessStep", "Object", "register_object"]

@@ -49,6 +49,101 @@ class ObjectConvertible:
 _core.set_object_convertible_class(ObjectConvertible)
 
 
+class ObjectRValueRef(ObjectConvertible):
+    """Passing this to a Function moves `obj`'s reference into the call: afterwards `obj` is
+    empty, so the callee may hold the only reference. Made by ``obj._move()``."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        if not isinstance(obj, Object):
+            raise TypeError(
+                "ObjectRValueRef: argument `obj` must be a tvm_ffi.Object, "
+                f"got {type(obj).__name__}"
+            )
+        self.obj = obj
+
+    def asobject(self):
+        source = self.obj
+        if source.__ffi_handle__ == 0:
+            raise ValueError(
+                "ObjectRValueRef: the object was already moved (it holds no reference)"
+            )
+        moved = Object.__new__(type(source))
+        moved.__move_handle_from__(source)
+        return moved
+
+
+FFIProperty = _core.FieldDescriptor  # the class of reflected fields' attributes on a class
+
+
+class FieldGetter:
+    """Reads one reflected field: FieldGetter(Cls.field)(obj) is obj.field."""
+
+    __slots__ = ("_field",)
+
+    def __init__(self, field):
+        if not isinstance(field, FFIProperty):
+            raise TypeError(
+                "FieldGetter: argument `field` must be a reflected field of an FFI class, "
+                f"got {type(field).__name__}"
+            )
+        self._field = field
+
+    def __call__(self, obj):
+        return self._field.__get__(obj, type(obj))
+
+
+class FieldSetter:
+    """Writes one reflected field, frozen or not: FieldSetter(Cls.field)(obj, value)."""
+
+    __slots__ = ("_field",)
+
+    def __init__(self, field):
+        if not isinstance(field, FFIProperty):
+            raise TypeError(
+                "FieldSetter: argument `field` must be a reflected field of an FFI class, "
+                f"got {type(field).__name__}"
+            )
+        self._field = field
+
+    def __call__(self, obj, value):
+        self._field.set(obj, value)
+
+
+class ByteArrayArg:
+    """Raw bytes held for an FFI call; travels as the Python object itself."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(
+                f"ByteArrayArg: argument `data` must be bytes-like, got {type(data).__name__}"
+            )
+        self.data = bytes(data)
+
+
+class DLTensorTestWrapper:
+    """Wraps a Tensor and exposes only the DLPack protocol (for tests of DLPack import)."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor):
+        if not isinstance(tensor, Tensor):
+            raise TypeError(
+                "DLTensorTestWrapper: argument `tensor` must be a tvm_ffi.Tensor, "
+                f"got {type(tensor).__name__}"
+            )
+        self.tensor = tensor
+
+    def __dlpack__(self, *args, **kwargs):
+        return self.tensor.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+
 class OpaquePyObject(Object):
     """An arbitrary Python object carried across the FFI by reference. Values of this kind
     arrive in Python as the object itself; pyobject() returns it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import sys
 from typing import Any
 
 from . import _core
@@ -100,6 +101,8 @@ class _Writer:
                 node = {"type": "ffi.Map", "data": data}
             elif index == _SHAPE:
                 node = {"type": "ffi.Shape", "data": list(v)}
+            elif index in _enum_states():  # an enum variant is written as its name
+                node = {"type": v.__ffi_type_key__, "data": v._str_index}
             else:
                 info = type_info_of(index)
                 fields = info.all_fields()
@@ -120,6 +123,12 @@ class _Writer:
         out = self.add(node)
         self.by_handle[handle] = out
         return out
+
+
+def _enum_states() -> dict:
+    """Variant registries of the enum types defined so far (none before dataclasses is used)."""
+    module = sys.modules.get("tvm_ffi.dataclasses.enum")
+    return {} if module is None else module._STATES
 
 
 def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
@@ -233,6 +242,11 @@ class _Reader:
             type_index = _core.type_key_to_index(kind)
         except KeyError:
             raise _bad(f"node {index} has unknown type `{kind}`") from None
+        state = _enum_states().get(type_index)
+        if state is not None:
+            if not isinstance(data, str) or data not in state.indexes:
+                raise _bad(f"node {index}: {data!r} is not a variant name of enum `{kind}`")
+            return state.indexes[data]
         if not isinstance(data, dict):
             raise _bad(f"node {index} of type `{kind}` needs an object of fields as `data`")
         info = type_info_of(type_index)

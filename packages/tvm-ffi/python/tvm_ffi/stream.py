@@ -3,7 +3,7 @@
 import sys
 
 from ._core import Device
-from .device import device as _device_function
+from .device import device
 from .registry import get_global_func
 
 _UINT64 = 1 << 64
@@ -132,6 +132,6 @@ def use_torch_stream(context=None):
     return _TorchStreamContext(context)
 
 
-device = _device_function  # re-exported, as upstream's stream module does
+device = device  # re-exported, as upstream's stream module does
 
-__all__ = ["StreamContext", "get_raw_stream", "use_raw_stream", "use_torch_stream"]
+__all__ = ["StreamContext", "device", "get_raw_stream", "use_raw_stream", "use_torch_stream"]

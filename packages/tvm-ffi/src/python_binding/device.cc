@@ -54,13 +54,26 @@ int ArgToInt(PyObject* value, const char* name, int* out) {
   return 0;
 }
 
-/*! Device(device_type: int, device_id: int = 0) */
+/*! Device(device_type: int | str, device_id: int = 0) */
 PyObject* Device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   static const char* kwlist[] = {"device_type", "device_id", nullptr};
   PyObject *type_arg = nullptr, *id_arg = nullptr;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Device", const_cast<char**>(kwlist),
                                    &type_arg, &id_arg)) {
     return nullptr;
+  }
+  if (PyUnicode_Check(type_arg) && type == DeviceType) {
+    // Device("cuda", 1) / Device("cuda:1"), as upstream: parsed by tvm_ffi.device(), the one
+    // place that knows the device names.
+    PyObject* module = PyImport_ImportModule("tvm_ffi.device");
+    if (module == nullptr) return nullptr;
+    PyObject* parse = PyObject_GetAttrString(module, "device");
+    Py_DECREF(module);
+    if (parse == nullptr) return nullptr;
+    PyObject* result = id_arg ? PyObject_CallFunctionObjArgs(parse, type_arg, id_arg, nullptr)
+                              : PyObject_CallOneArg(parse, type_arg);
+    Py_DECREF(parse);
+    return result;
   }
   int device_type = 0, device_id = 0;
   if (ArgToInt(type_arg, "device_type", &device_type) != 0) return nullptr;

@@ -203,7 +203,22 @@ PyObject* Object_reduce(PyObject* self, PyObject*) {
   return CallHook(reduce_hook, self, nullptr, "__reduce__");
 }
 
+/*! obj._move(): tvm_ffi.core.ObjectRValueRef(obj), which hands obj's reference to the callee. */
+PyObject* Object_move(PyObject* self, PyObject*) {
+  PyObject* core = PyImport_ImportModule("tvm_ffi.core");
+  if (core == nullptr) return nullptr;
+  PyObject* cls = PyObject_GetAttrString(core, "ObjectRValueRef");
+  Py_DECREF(core);
+  if (cls == nullptr) return nullptr;
+  PyObject* ref = PyObject_CallOneArg(cls, self);
+  Py_DECREF(cls);
+  return ref;
+}
+
 PyMethodDef object_methods[] = {
+    {"_move", Object_move, METH_NOARGS,
+     "_move($self, /)\n--\n\nAn ObjectRValueRef: passing it to a Function moves this "
+     "object's reference into the call (the object is left empty)."},
     {"__copy__", Object_copy, METH_NOARGS,
      "A shallow copy: a new object with the same field values."},
     {"__deepcopy__", Object_deepcopy, METH_O,
@@ -449,7 +464,7 @@ PyObject* MakeFieldDescriptor(const TVMFFIFieldInfo* info, int32_t owner_index) 
 
 int InitObjectTypes(PyObject* module) {
   ObjectType = NewType(module, &object_spec, nullptr);
-  FieldDescrType = NewType(nullptr, &field_spec, nullptr);
+  FieldDescrType = NewType(module, &field_spec, nullptr);  // exported: core.FFIProperty
   return ObjectType != nullptr && FieldDescrType != nullptr ? 0 : -1;
 }
 

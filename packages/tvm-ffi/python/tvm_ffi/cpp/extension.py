@@ -1,6 +1,5 @@
 """build/load and build_inline/load_inline: compile against tvm-ffi, cache by content hash, load."""
 
-import fcntl
 import hashlib
 import json
 import logging
@@ -10,6 +9,11 @@ import subprocess
 import sys
 
 from .. import __version__, libinfo
+
+# Re-exported as upstream's tvm_ffi.cpp.extension has them (its users import them from here).
+from ..libinfo import find_dlpack_include_path, find_include_path, find_libtvm_ffi  # noqa: F401
+from ..module import Module, load_module  # noqa: F401
+from ..utils.lockfile import FileLock
 from . import _args, _toolchain
 
 IS_WINDOWS = sys.platform == "win32"  # upstream's flag; this stack builds on ELF platforms only
@@ -276,8 +280,7 @@ def _build(func, name, texts, files, flags, build_directory, output):
         return out
     os.makedirs(build_dir, exist_ok=True)
     # One build at a time per folder, across processes: the second waits, then finds the stamp.
-    with open(os.path.join(build_dir, "lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with FileLock(os.path.join(build_dir, "lock")):
         if _stamp_matches(stamp, key) and os.path.exists(out):
             return out
         if os.path.exists(stamp):
@@ -412,8 +415,6 @@ def _find_cc(func):
 
 
 def _load(func, path, keep_module_alive):
-    from ..module import load_module
-
     if not isinstance(keep_module_alive, bool):
         raise TypeError(
             f"tvm_ffi.cpp.{func}: argument `keep_module_alive` must be a bool, "

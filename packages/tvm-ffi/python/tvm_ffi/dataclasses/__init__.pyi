@@ -1,7 +1,16 @@
 """Stubs of tvm_ffi.dataclasses."""
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
+
+from .._core import Object as Object
+from .enum import Enum as Enum
+from .enum import EnumAttrMap as EnumAttrMap
+from .enum import EnumState as EnumState
+from .enum import IntEnum as IntEnum
+from .enum import StrEnum as StrEnum
+from .enum import auto as auto
+from .enum import entry as entry
 
 _T = TypeVar("_T")
 
@@ -23,6 +32,7 @@ class Field:
     structural_eq: str | None
     doc: str | None
     extra_kwargs: dict[str, Any]
+    init_func: Callable[[Any], Any] | None
     def __init__(
         self,
         *,
@@ -40,6 +50,13 @@ class Field:
         extra_kwargs: dict[str, Any] | None = None,
     ) -> None: ...
     def has_default(self) -> bool: ...
+
+class init_property(Generic[_T]):
+    func: Callable[[Any], _T]
+    name: str | None
+    def __init__(self, func: Callable[[Any], _T]) -> None: ...
+    def __get__(self, obj: Any, objtype: Any = None) -> Any: ...
+    def __set_name__(self, owner: type, name: str) -> None: ...
 
 def field(
     *,
@@ -93,12 +110,21 @@ def replace(obj: _T, /, **changes: Any) -> _T: ...
 __all__ = [
     "KW_ONLY",
     "MISSING",
+    "Enum",
+    "EnumAttrMap",
+    "EnumState",
     "Field",
+    "IntEnum",
+    "Object",
+    "StrEnum",
     "asdict",
     "astuple",
+    "auto",
     "c_class",
+    "entry",
     "field",
     "fields",
+    "init_property",
     "is_dataclass",
     "py_class",
     "replace",

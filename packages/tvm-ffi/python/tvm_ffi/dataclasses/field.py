@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .._reflection import MISSING
+from typing import Any
+
+from .._reflection import MISSING, TypeSchema
 
 _STRUCTURAL_FIELD = [None, "def", "def-pattern", "def-simple", "ignore"]
 
@@ -17,6 +19,37 @@ class _KwOnly:
 KW_ONLY = _KwOnly()
 
 
+class init_property:  # noqa: N801  (upstream's name)
+    """A field computed once from the other fields when the object is constructed.
+
+    ``@init_property`` on a method of a ``@py_class`` body makes a field named after it
+    (``init=False``, left out of repr, compare, hash and structural equality) whose value is the
+    method's result, stored in the object like any field. Its type is the method's return
+    annotation (``Any`` without one).
+    """
+
+    def __init__(self, func):
+        if not callable(func):
+            raise TypeError(
+                f"init_property: argument `func` must be callable, got {type(func).__name__}"
+            )
+        self.func = func
+        self.name = None
+        self.__doc__ = getattr(func, "__doc__", None)
+
+    def __get__(self, obj, objtype=None):
+        return self
+
+    def __set_name__(self, owner, name):
+        self.name = name
+        annotations = owner.__dict__.get("__annotations__")
+        if annotations is None:
+            annotations = {}
+            owner.__annotations__ = annotations
+        # py_class reads fields from the annotations: this one's is the return annotation.
+        annotations[name] = getattr(self.func, "__annotations__", {}).get("return", Any)
+
+
 class Field:
     """One field of a py_class: its options (filled in with name and type by the decorator)."""
 
@@ -29,6 +62,7 @@ class Field:
         "frozen",
         "hash",
         "init",
+        "init_func",
         "kw_only",
         "metadata",
         "name",
@@ -78,6 +112,7 @@ class Field:
         self.structural_eq = structural_eq
         self.doc = doc
         self.extra_kwargs = dict(extra_kwargs or {})
+        self.init_func = None  # the function of an init_property field
 
     def has_default(self) -> bool:
         return self.default is not MISSING or self.default_factory is not MISSING
@@ -108,8 +143,8 @@ def field(
     """Customize a field in a ``@py_class``-decorated class (default, default_factory, frozen, init,
     repr, hash, compare, kw_only, metadata, structural_eq: None, "ignore", "def", "def-pattern",
     "def-simple"; doc)."""
-    if extra_kwargs:
-        raise TypeError(f"field: unexpected keyword argument(s) {sorted(extra_kwargs)}")
+    # Unknown options are kept for the class's __ffi_on_fields_resolved__ hooks; py_class
+    # refuses the ones no hook consumed ("unrecognized field options").
     return Field(
         default=default,
         default_factory=default_factory,
@@ -122,7 +157,8 @@ def field(
         metadata=metadata,
         structural_eq=structural_eq,
         doc=doc,
+        extra_kwargs=extra_kwargs,
     )
 
 
-__all__ = ["KW_ONLY", "MISSING", "Field", "field"]
+__all__ = ["KW_ONLY", "MISSING", "Field", "TypeSchema", "field", "init_property"]

@@ -16,10 +16,12 @@ from .._reflection import (
     FLAG_WRITABLE,
     MISSING,
     SEQ_KINDS,
+    TypeInfo,
+    TypeSchema,
     type_info_of,
 )
 from ..registry import get_global_func, register_object
-from .field import KW_ONLY, Field, field
+from .field import KW_ONLY, Field, field, init_property
 
 _CLASS_KINDS = sorted(k for k in SEQ_KINDS if k is not None)
 _METHOD_MARK = "__tvm_ffi_method__"
@@ -119,7 +121,11 @@ def _own_fields(cls, frozen, kw_only):
         if typing.get_origin(annotation) is typing.ClassVar or annotation is typing.ClassVar:
             continue
         value = cls.__dict__.get(name, MISSING)
-        f = value if isinstance(value, Field) else Field(default=value)
+        if isinstance(value, init_property):
+            f = Field(default=None, init=False, repr=False, hash=False, compare=False)
+            f.structural_eq, f.init_func = "ignore", value.func
+        else:
+            f = value if isinstance(value, Field) else Field(default=value)
         f.name = name
         f.type = annotation
         f.frozen = f.frozen or frozen
@@ -145,6 +151,29 @@ def _parent(cls):
     raise TypeError(
         f"{cls.__name__} must inherit from a registered FFI Object type (e.g. tvm_ffi.Object)"
     )
+
+
+def _run_field_hooks(cls, key, parent_index, own):
+    """Calls the class's (and its bases') functions marked ``__ffi_on_fields_resolved__ = True``
+    as ``hook(type_info, own_fields)`` before the fields are registered, so they may still
+    change field options or consume unknown ``field(...)`` keywords; then refuses leftovers."""
+    hooks = [
+        value
+        for base in reversed(cls.__mro__)
+        for value in base.__dict__.values()
+        if callable(value) and getattr(value, "__ffi_on_fields_resolved__", False) is True
+    ]
+    if hooks:
+        # The type is not registered yet: no index, no fields (the hook gets them directly).
+        info = TypeInfo(cls, -1, key, [], [], [], type_info_of(parent_index))
+        for hook in hooks:
+            hook(info, own)
+    for f in own:
+        if f.extra_kwargs:
+            raise TypeError(
+                f"{cls.__name__}.{f.name}: unrecognized field options: "
+                + ", ".join(sorted(f.extra_kwargs))
+            )
 
 
 def _make_init(cls, key, index, fields):
@@ -186,6 +215,11 @@ def _make_init(cls, key, index, fields):
     sig = ", ".join(["self", *pos, *(["*", *kw] if kw else [])])
     values = ", ".join(f.name for f in fields)
     body.append(f"    _dyn_init(self, _index{', ' if values else ''}{values})")
+    env["_store"] = Object.__setattr__
+    for i, f in enumerate(fields):
+        if f.init_func is not None:  # init_property: computed from the initialized object
+            env[f"_p{i}"] = f.init_func
+            body.append(f"    _store(self, {f.name!r}, _p{i}(self))")
     src = f"def __init__({sig}):\n" + "\n".join(body) + "\n"
     exec(src, env)  # noqa: S102  (generated like dataclasses' __init__, for speed)
     init = env["__init__"]
@@ -197,8 +231,11 @@ def _make_init(cls, key, index, fields):
 def _make_setattr(cls, key, fields):
     converters = {f.name: _converter(key, f.name, f.type) for f in fields}
     base_setattr = Object.__setattr__
+    frozen_computed = {f.name for f in fields if f.frozen and f.init_func is not None}
 
     def __setattr__(self, name, value):
+        if name in frozen_computed:
+            raise AttributeError(f"field {name} of {type(self).__name__} is read-only (frozen)")
         conv = converters.get(name, False)
         if conv is False and not hasattr(type(self), name):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -287,10 +324,13 @@ def _process(
     for f in own:
         if f.name in names:
             raise TypeError(f"py_class {key}: field {f.name!r} is already declared by a base class")
+    _run_field_hooks(cls, key, parent_index, own)
     fields = parent_fields + own
     flags = []
     for f in own:
-        bits = 0 if f.frozen else FLAG_WRITABLE
+        # A frozen init_property is stored by __init__ after construction, so its slot stays
+        # writable; the class's __setattr__ refuses it to users.
+        bits = 0 if f.frozen and f.init_func is None else FLAG_WRITABLE
         if f.structural_eq == "ignore":
             bits |= FLAG_SEQ_IGNORE
         elif f.structural_eq is not None:
@@ -372,4 +412,4 @@ def py_class(
     return lambda cls: _process(cls, key, **options)
 
 
-__all__ = ["KW_ONLY", "MISSING", "Field", "field", "method", "py_class"]
+__all__ = ["KW_ONLY", "MISSING", "Field", "TypeSchema", "field", "method", "py_class"]

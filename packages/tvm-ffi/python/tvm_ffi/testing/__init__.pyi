@@ -8,6 +8,15 @@ from .testing import (
     TestCompare as TestCompare,
 )
 from .testing import (
+    TestCustomCompare as TestCustomCompare,
+)
+from .testing import (
+    TestCustomHash as TestCustomHash,
+)
+from .testing import (
+    TestEqWithoutHash as TestEqWithoutHash,
+)
+from .testing import (
     TestFrozenCxx as TestFrozenCxx,
 )
 from .testing import (
@@ -24,6 +33,9 @@ from .testing import (
 )
 from .testing import (
     TestObjectDerived as TestObjectDerived,
+)
+from .testing import (
+    TestObjectPtrHolder as TestObjectPtrHolder,
 )
 from .testing import (
     add_one as add_one,
@@ -100,12 +112,16 @@ test_raise_error: Function
 
 __all__ = [
     "TestCompare",
+    "TestCustomCompare",
+    "TestCustomHash",
+    "TestEqWithoutHash",
     "TestFrozenCxx",
     "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
+    "TestObjectPtrHolder",
     "add_one",
     "create_object",
     "make_unregistered_object",

@@ -1,9 +1,28 @@
 """The reflected test object types and the helpers built on them (tvm_ffi.testing's classes)."""
 
+import sys
+
 from .._core import Object, type_key_to_index
 from .._reflection import type_info_of
 from ..dataclasses.c_class import c_class
+from ..dataclasses.enum import IntEnum, StrEnum, entry
 from ..registry import get_global_func, register_object
+
+
+def _requires_python(major, minor):
+    """A pytest skip mark for tests needing Python >= major.minor (identity without pytest)."""
+    try:
+        import pytest
+    except ImportError:  # tvm_ffi.testing works without pytest; the marks only matter under it
+        return lambda test: test
+    return pytest.mark.skipif(
+        sys.version_info < (major, minor), reason=f"requires Python {major}.{minor}+"
+    )
+
+
+requires_py310 = _requires_python(3, 10)
+requires_py312 = _requires_python(3, 12)
+requires_py313 = _requires_python(3, 13)
 
 
 @register_object("testing.TestObjectBase")
@@ -53,6 +72,68 @@ class TestFrozenCxx(Object):
     """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
 
     __test__ = False
+
+
+def _ffi_init_of(type_key):
+    return type_info_of(type_key_to_index(type_key)).find_method("__ffi_init__").func
+
+
+@c_class("testing.TestObjectPtrHolder")
+class TestObjectPtrHolder(Object):
+    """Fields value (a TestObjectBase) and optional_value (a TestObjectBase or None)."""
+
+    __test__ = False
+
+    def __init__(self, value, optional_value=None):
+        init = _ffi_init_of("testing.TestObjectPtrHolder")
+        self.__init_handle_by_constructor__(init, value, optional_value)
+
+
+@c_class("testing.TestCustomHash")
+class TestCustomHash(Object):
+    """Fields key, label; its __ffi_hash__ hook hashes only key (RecursiveHash uses it)."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCustomCompare")
+class TestCustomCompare(Object):
+    """Fields key, label; its __ffi_eq__ / __ffi_compare__ / __ffi_hash__ hooks use only key."""
+
+    __test__ = False
+
+
+@c_class("testing.TestEqWithoutHash")
+class TestEqWithoutHash(Object):
+    """Fields key, label; an __ffi_eq__ hook but no __ffi_hash__ (RecursiveHash refuses it)."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCxxClassBase")
+class _TestCxxClassBase(Object):
+    """Writable fields v_i64, v_i32 (left out of repr)."""
+
+    def __init__(self, v_i64, v_i32):
+        self.__init_handle_by_constructor__(_ffi_init_of("testing.TestCxxClassBase"), v_i64, v_i32)
+
+
+@c_class("testing.TestCxxClassDerived")
+class _TestCxxClassDerived(_TestCxxClassBase):
+    """Adds v_f64 and v_f32 (a C++ float, default 8.0)."""
+
+    def __init__(self, v_i64, v_i32, v_f64, v_f32=8.0):
+        init = _ffi_init_of("testing.TestCxxClassDerived")
+        self.__init_handle_by_constructor__(init, v_i64, v_i32, v_f64, v_f32)
+
+
+@c_class("testing.TestCxxClassDerivedDerived")
+class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
+    """Adds v_str (default "default") and v_bool; the fields with defaults come last."""
+
+    def __init__(self, v_i64, v_i32, v_f64, v_bool, v_f32=8.0, v_str="default"):
+        init = _ffi_init_of("testing.TestCxxClassDerivedDerived")
+        self.__init_handle_by_constructor__(init, v_i64, v_i32, v_f64, v_f32, v_str, v_bool)
 
 
 def create_object(type_key, **kwargs):
@@ -110,17 +191,27 @@ def add_one(x):
 
 
 __all__ = [
+    "IntEnum",
     "Object",
+    "StrEnum",
     "TestCompare",
+    "TestCustomCompare",
+    "TestCustomHash",
+    "TestEqWithoutHash",
     "TestFrozenCxx",
     "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
+    "TestObjectPtrHolder",
     "add_one",
     "c_class",
     "create_object",
+    "entry",
     "get_global_func",
     "make_unregistered_object",
+    "requires_py310",
+    "requires_py312",
+    "requires_py313",
 ]

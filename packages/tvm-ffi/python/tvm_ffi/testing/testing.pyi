@@ -4,7 +4,14 @@ from typing import Any
 
 from .._core import Object as Object
 from ..dataclasses.c_class import c_class as c_class
+from ..dataclasses.enum import IntEnum as IntEnum
+from ..dataclasses.enum import StrEnum as StrEnum
+from ..dataclasses.enum import entry as entry
 from ..registry import get_global_func as get_global_func
+
+requires_py310: Any
+requires_py312: Any
+requires_py313: Any
 
 class TestObjectBase(Object):
     """A reflected test object with fields v_i64, v_f64 (writable), v_str and method add_i64."""
@@ -59,24 +66,77 @@ class TestHash(Object):
     __match_args__ = ("key", "name", "hash_ignored")
     def __init__(self, key: int, name: str, hash_ignored: int) -> None: ...
 
+class TestObjectPtrHolder(Object):
+    """Fields value (a TestObjectBase) and optional_value (a TestObjectBase or None)."""
+
+    __test__: bool
+    value: TestObjectBase
+    optional_value: TestObjectBase | None
+    __match_args__ = ("value", "optional_value")
+    def __init__(
+        self, value: TestObjectBase, optional_value: TestObjectBase | None = None
+    ) -> None: ...
+
+class TestCustomHash(Object):
+    """Fields key, label; its __ffi_hash__ hook hashes only key (RecursiveHash uses it)."""
+
+    __test__: bool
+    __ffi_hash__: Any
+    key: int
+    label: str
+    __match_args__ = ("key", "label")
+    def __init__(self, key: int, label: str) -> None: ...
+
+class TestCustomCompare(Object):
+    """Fields key, label; its __ffi_eq__ / __ffi_compare__ / __ffi_hash__ hooks use only key."""
+
+    __test__: bool
+    __ffi_hash__: Any
+    __ffi_eq__: Any
+    __ffi_compare__: Any
+    key: int
+    label: str
+    __match_args__ = ("key", "label")
+    def __init__(self, key: int, label: str) -> None: ...
+
+class TestEqWithoutHash(Object):
+    """Fields key, label; an __ffi_eq__ hook but no __ffi_hash__ (RecursiveHash refuses it)."""
+
+    __test__: bool
+    __ffi_eq__: Any
+    key: int
+    label: str
+    __match_args__ = ("key", "label")
+    def __init__(self, key: int, label: str) -> None: ...
+
 def create_object(type_key: str, **kwargs: Any) -> Object: ...
 def make_unregistered_object() -> Object: ...
 def add_one(x: int) -> int: ...
 
 __all__ = [
+    "IntEnum",
     "Object",
+    "StrEnum",
     "TestCompare",
+    "TestCustomCompare",
+    "TestCustomHash",
+    "TestEqWithoutHash",
     "TestFrozenCxx",
     "TestHash",
     "TestIntPair",
     "TestNonCopyable",
     "TestObjectBase",
     "TestObjectDerived",
+    "TestObjectPtrHolder",
     "add_one",
     "c_class",
     "create_object",
+    "entry",
     "get_global_func",
     "make_unregistered_object",
+    "requires_py310",
+    "requires_py312",
+    "requires_py313",
 ]
 
 class TestFrozenCxx(Object):

@@ -1,0 +1,6 @@
+"""Stubs of tvm_ffi._ffi_api: every ffi.* global function by its short name."""
+
+from typing import Any
+
+def __getattr__(name: str) -> Any: ...
+def __dir__() -> list[str]: ...
