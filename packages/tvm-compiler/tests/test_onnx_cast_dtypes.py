@@ -125,3 +125,44 @@ def test_astype_to_an_unknown_dtype_names_the_function_and_argument():
         relax.op.astype(x, "int3x")
     call = relax.BlockBuilder().normalize(relax.op.astype(x, "int4"))
     assert str(call.struct_info.dtype) == "int4"
+
+
+def _single_op_model(op, inputs, out_shape, elem, **attrs):
+    names = [f"x{i}" for i in range(len(inputs))]
+    node = helper.make_node(op, names, ["y"], **attrs)
+    model = _model(
+        [node],
+        [_tensor(n, list(a.shape), elem) for n, a in zip(names, inputs)],
+        [_tensor("y", out_shape, elem)],
+        opset=18,
+    )
+    return _run(_convert(model), *inputs)
+
+
+@pytest.mark.parametrize(
+    "name, elem",
+    [("float16", TensorProto.FLOAT16), ("bfloat16", TensorProto.BFLOAT16)],
+)
+def test_narrow_float_sums_accumulate_in_float32(name, elem):
+    # 4096 ones: a float16 (or bfloat16) running sum stops growing at 2048 (256), as
+    # 2048 + 1 rounds back to 2048; NumPy and onnxruntime accumulate in float32 and get 4096
+    np_dtype = np.dtype(getattr(ml_dtypes, name, None) or name)
+    ones = np.ones((1, 4096), np_dtype)
+    got = _single_op_model("MatMul", [ones, ones.reshape(4096, 1)], [1, 1], elem)
+    assert got.dtype == np_dtype and float(got[0, 0]) == 4096.0
+    got = _single_op_model("ReduceSum", [ones], [1, 1], elem, keepdims=1)
+    assert float(got[0, 0]) == 4096.0
+    got = _single_op_model("Gemm", [ones, ones.reshape(4096, 1)], [1, 1], elem)
+    assert float(got[0, 0]) == 4096.0
+    got = _single_op_model(
+        "Conv", [ones.reshape(1, 4096, 1), ones.reshape(1, 4096, 1)], [1, 1, 1], elem
+    )
+    assert float(got.ravel()[0]) == 4096.0
+    # softmax of 4096 equal logits is 2**-12 each (a sum stuck at 2048 would give 2**-11)
+    got = _single_op_model("Softmax", [np.zeros((1, 4096), np_dtype)], [1, 4096], elem)
+    np.testing.assert_array_equal(got.astype("float32"), np.full((1, 4096), 2**-12, "float32"))
+    got = _single_op_model("LogSoftmax", [np.zeros((1, 4096), np_dtype)], [1, 4096], elem)
+    np.testing.assert_array_equal(
+        got.astype("float32"),
+        np.full((1, 4096), -12 * np.log(2), "float32").astype(np_dtype).astype("float32"),
+    )

@@ -6,7 +6,7 @@ import numpy as np
 from tvm.relax import op as R
 
 from . import te_fallbacks
-from .common import Node, const, dtype_of, normalize_axis
+from .common import Node, accumulate_in_float32, const, dtype_of, normalize_axis
 from .ops_elementwise import scalar
 from .registry import converter
 from .te_fallbacks import op_or_te
@@ -44,6 +44,7 @@ def _reduce_axes(node: Node, ndim: int):
 
 
 @converter(*_REDUCTIONS, since=1)
+@accumulate_in_float32
 def _reduce(node: Node):
     x = node.input(0)
     ndim = len(node.shape(x))
