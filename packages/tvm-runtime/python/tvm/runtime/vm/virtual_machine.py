@@ -8,7 +8,7 @@ import tvm_ffi
 
 from ..device import Device
 from ..time_evaluator import make_time_evaluator
-from .arguments import convert_arg
+from .arguments import convert_arg, tensor_types
 from .builtins import BUILTINS, REGISTERED
 from .bytecode import VMFuncKind
 from .codegen import generate_runner
@@ -253,8 +253,12 @@ class VirtualMachine:
             return saved[func_name]
         index = self._entry(func_name)
         fn = self._callables[index]
+        nargs = self.executable.functions[index].num_args
+        plain = tensor_types()
 
         def call(*args, **kwargs):
+            if not kwargs and len(args) == nargs and plain.issuperset(map(type, args)):
+                return fn(*args)  # tensors only, as many as it takes: nothing to convert
             return fn(*self._convert_args(func_name, args, kwargs))
 
         call.__name__ = func_name
