@@ -482,3 +482,32 @@ def test_default_pipeline_runs_a_batch_one_layer_as_a_gemv():
         x, w, b = _rng_arrays((batch, 96), (96, 512), (512,))
         out = relax.VirtualMachine(ex, tvm.cpu())["main"](x, w, b).numpy()
         np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+def _sequence_dense(batch, seq, k=64, m=128):
+    """x @ w for x of (batch, seq, k): a transformer's projection."""
+    x = te.placeholder((batch, seq, tir.const(k, "int64")), name="x")
+    w = te.placeholder((tir.const(k, "int64"), tir.const(m, "int64")), name="w")
+    r = te.reduce_axis((0, x.shape[2]), "r")
+    y = te.compute(
+        (batch, seq, w.shape[1]), lambda b, i, j: te.sum(x[b, i, r] * w[r, j], axis=r), name="y"
+    )
+    return te.create_prim_func([x, w, y])
+
+
+@pytest.mark.parametrize("seq", [1, 5])
+def test_gemv_dispatches_on_the_one_symbolic_row_extent(seq):
+    # (1, S, k) @ (k, m): the GEMV when S == 1, Matmul's tiles for any other S.
+    s = tir.Var("S", "int64")
+    func = _sequence_dense(tir.const(1, "int64"), s)
+    mod = _schedule(func, dl.cpu.GEMV())
+    assert "if S == T.int64(1):" in mod.script()
+    x, w = _rng_arrays((1, seq, 64), (64, 128))
+    out = np.zeros((1, seq, 128), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, out)
+    np.testing.assert_allclose(out, x @ w, rtol=1e-4, atol=1e-4)
+
+
+def test_gemv_leaves_two_symbolic_row_extents_to_matmul():
+    func = _sequence_dense(tir.Var("N", "int64"), tir.Var("S", "int64"))
+    assert dl.cpu.GEMV().apply(func, Target(RUN_TARGET), False) is None
