@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 import tvm
-from host_isa import AVX2_TARGET, AVX512_TARGET
+from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx512
 from tvm import relax, te, tir
 from tvm.s_tir import dlight as dl
 from tvm.script import tir as T
@@ -452,9 +452,8 @@ def test_gemv_dispatches_on_a_symbolic_batch_inside_the_kernel():
 
 def test_gemv_rule_skips_what_is_not_a_row_vector_matmul():
     target = Target(RUN_TARGET)
-    # Several rows (static), columns narrower than a vector, and no matmul at all.
+    # Several rows (static) and no matmul at all.
     assert dl.cpu.GEMV().apply(row_dense_bias_relu(64), target, False) is None
-    assert dl.cpu.GEMV().apply(row_dense_bias_relu(1, m=3), target, False) is None
     assert dl.cpu.GEMV().apply(add_relu(1), target, False) is None
 
 
@@ -511,3 +510,40 @@ def test_gemv_dispatches_on_the_one_symbolic_row_extent(seq):
 def test_gemv_leaves_two_symbolic_row_extents_to_matmul():
     func = _sequence_dense(tir.Var("N", "int64"), tir.Var("S", "int64"))
     assert dl.cpu.GEMV().apply(func, Target(RUN_TARGET), False) is None
+
+
+def test_gemv_narrow_columns_pad_and_split_the_reduction_into_partial_sums():
+    # A batch-1 classifier of 10 columns under AVX-512: w padded to one vector of 16, the 512
+    # terms in 8 partial sums (rfactor), each a vector of accumulators, then summed.
+    mod = _schedule(row_dense_bias_relu(1, k=512, m=10), dl.cpu.GEMV(), target=AVX512_TARGET)
+    script = mod.script()
+    assert "w_pad = T.alloc_buffer((512, 16))" in script
+    assert "dense_pad_rf = T.alloc_buffer((T.int64(8), 1, 16))" in script
+    assert 'T.block("dense_rf")' in script
+
+
+@pytest.mark.parametrize("k", [512, 96])
+def test_gemv_narrow_columns_equal_numpy(k):
+    # 3 columns under x86-64 (4 float32 lanes).
+    mod = _schedule(row_dense_bias_relu(1, k=k, m=3), dl.cpu.GEMV())
+    assert "dense_pad_rf" in mod.script()
+    _run_dense_bias_relu(mod, 1, k, 3)
+
+
+def test_gemv_leaves_a_short_narrow_reduction_alone():
+    # 40 terms: one short FMA chain, not worth partial sums (nor a tile: Matmul skips it too).
+    assert dl.cpu.GEMV().apply(row_dense_bias_relu(1, k=40, m=3), Target(RUN_TARGET), False) is None
+
+
+def test_gemv_leaves_narrow_columns_of_a_symbolic_batch_to_matmul():
+    func = row_dense_bias_relu(None, k=512, m=10)
+    assert dl.cpu.GEMV().apply(func, Target(AVX512_TARGET), False) is None
+
+
+@requires_avx512
+def test_gemv_narrow_columns_equal_numpy_with_avx512():
+    mod = _schedule(row_dense_bias_relu(1, k=512, m=10), dl.cpu.GEMV(), target=AVX512_TARGET)
+    x, w, b = _rng_arrays((1, 512), (512, 10), (10,))
+    out = np.zeros((1, 10), "float32")
+    tvm.compile(mod, target=AVX512_TARGET)["main"](x, w, b, out)
+    np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)

@@ -9,12 +9,18 @@ reduction (RegisterTileReduction's single-row form), the reduction unrolled by a
 The column blocks run in parallel when the weights are large enough that streaming them takes
 longer than waking a second thread (each thread then reads its own part of w).
 
+Columns fewer than a vector (a classifier's 10) are computed on a copy of w padded to one
+vector, and the reduction is split into partial sums (Schedule.rfactor) so that several
+independent FMA chains run side by side instead of one chain as long as the reduction (for a
+static batch of 1; a symbolic batch leaves them to Matmul).
+
 A symbolic batch (`n`) is dispatched inside the kernel: `if n == 1:` the GEMV schedule of the
 function with n replaced by 1, `else:` what the Matmul rule makes of it, so every batch stays
 correct and batches above 1 run exactly the code they ran before."""
 
 from __future__ import annotations
 
+from tvm.error import ScheduleError
 from tvm.tir import expr as E
 from tvm.tir.functor import StmtExprMutator, substitute
 from tvm.tir.schedule import Schedule
@@ -29,6 +35,11 @@ from .simple import schedule_nest
 # Weight bytes from which the column blocks run in parallel: streamed from L2/L3 at ~100 GB/s
 # per core, 512 KiB take ~5 us, about what starting a second thread of the team costs.
 GEMV_PARALLEL_MIN_BYTES = 1 << 19
+# Partial sums of a narrow GEMV's reduction (independent FMA chains), and the unrolled step of
+# each; the reduction must be a multiple of both and at least this long to be split.
+_NARROW_PARTIALS = 8
+_NARROW_STEP = 4
+_NARROW_MIN_REDUCTION = 64
 # Accumulator vectors per column block: half the vector registers, the rest for operands.
 _WIDE_ACCUMULATORS = 16  # 32 registers (AVX-512)
 _NARROW_ACCUMULATORS = 8  # 16 registers (AVX2, SSE)
@@ -43,6 +54,50 @@ def gemv_plan(nest, lanes: int):
     if any(nest.extent(k) != 1 for k in range(plan.spatial - 1)):
         return None
     return plan
+
+
+def narrow_gemv_plan(nest, lanes: int):
+    """Matmul's plan of nest when it is a one-row matmul-like reduction with 2 to lanes - 1
+    columns and one constant reduction loop worth splitting into partial sums; else None."""
+    plan = plan_tile(nest, lanes, narrow=True, min_outputs=1)
+    if plan is None or any(nest.extent(k) != 1 for k in range(plan.spatial - 1)):
+        return None
+    j_extent = nest.extent(plan.spatial - 1)
+    if j_extent is None or not 2 <= j_extent < lanes or len(nest.loops) != plan.spatial + 1:
+        return None
+    k_extent = nest.extent(plan.spatial)
+    if k_extent is None or k_extent < _NARROW_MIN_REDUCTION:
+        return None
+    if k_extent % (_NARROW_PARTIALS * _NARROW_STEP):
+        return None
+    return plan
+
+
+def pad_narrow_gemv(sch, plan, lanes: int) -> None:
+    """Compute plan's nest on columns zero-padded to one vector (Schedule.pad_einsum: a padded
+    copy of the operand before it, the padded result's write-back after it)."""
+    padding = [1] * len(plan.nest.loops)
+    padding[plan.spatial - 1] = lanes
+    sch.pad_einsum(sch.get_block(plan.nest.name), padding)
+
+
+def schedule_narrow_gemv(sch, plan) -> None:
+    """plan's padded nest (pad_narrow_gemv) with its reduction in _NARROW_PARTIALS partial
+    sums, each a vector of accumulators, then their sum."""
+    block = sch.get_block(plan.nest.name)
+    *rows, j, k = sch.get_loops(block)
+    ko, kr = sch.split(k, [None, _NARROW_PARTIALS])
+    partial = sch.rfactor(kr, 0)
+    *rows, j, ko, kr = sch.get_loops(partial)
+    koo, koi = sch.split(ko, [None, _NARROW_STEP])
+    sch.reorder(*rows, koo, koi, kr, j)
+    sch.vectorize(j)
+    sch.decompose_reduction(partial, koo)
+    block = sch.get_block(plan.nest.name)
+    *rows, j, kr = sch.get_loops(block)
+    sch.reorder(*rows, kr, j)
+    sch.vectorize(j)
+    sch.decompose_reduction(block, kr)
 
 
 def _column_block(j_extent: int, lanes: int, wide: bool) -> int:
@@ -106,6 +161,8 @@ def _batch_var(nests, target):
         if store is None or not nest.is_reduction:
             continue
         lanes = vector_lanes(target, store.buffer.dtype.bytes)
+        # Narrow columns are left to Matmul: the padding copy inside the dispatching kernel
+        # compiles (GCC) to a loop slower than the single-row GEMV saves.
         plan = plan_tile(nest, lanes)
         if plan is not None:
             plans.append(plan)
@@ -146,17 +203,36 @@ class GEMV(CPUScheduleRule):
                 continue
             lanes = vector_lanes(target, store.buffer.dtype.bytes)
             plan = gemv_plan(nest, lanes)
+            schedule = schedule_gemv
+            if plan is None:
+                plan, schedule = narrow_gemv_plan(nest, lanes), schedule_narrow_gemv
             if plan is None:
                 return None  # a reduction that is no GEMV: the function is not one
-            plans[nest.name] = (plan, lanes)
+            plans[nest.name] = (schedule, plan, lanes)
         if not plans:
             return None
         sch = Schedule(func)
-        for nest in inline_elementwise(sch, nests):
-            if nest.name in plans:
-                schedule_gemv(sch, *plans[nest.name])
-            else:
-                schedule_nest(sch, nest)
+        nests = inline_elementwise(sch, nests)
+        try:
+            before = set(sch.block_names())
+            for schedule, plan, lanes in plans.values():
+                if schedule is schedule_narrow_gemv:
+                    pad_narrow_gemv(sch, plan, lanes)
+            for nest in nests:
+                if nest.name not in plans:
+                    schedule_nest(sch, nest)
+                elif plans[nest.name][0] is schedule_narrow_gemv:
+                    schedule_narrow_gemv(sch, plans[nest.name][1])
+                else:
+                    schedule_gemv(sch, *plans[nest.name][1:])
+            # The padding copies and the padded results' write-backs: element-wise copies.
+            for name in sch.block_names():
+                if name not in before and not name.endswith("_rf"):
+                    loops = sch.get_loops(sch.get_block(name))
+                    if loops:
+                        sch.vectorize(loops[-1])
+        except (ScheduleError, ValueError):
+            return None
         return sch
 
     def _dispatch(self, func, nests, target):
