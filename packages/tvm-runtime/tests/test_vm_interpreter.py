@@ -152,6 +152,17 @@ def test_wrong_argument_count_names_function_and_parameters():
         vm["main"](np.zeros(3, "float32"), z=1)
 
 
+def test_tvm_tensor_arguments_pass_unconverted_and_are_still_counted():
+    # All tvm tensors, as many as the function takes: handed over as they are.
+    vm = _vm(_add_program())
+    x = tvm.runtime.tensor(np.arange(3, dtype="float32"))
+    np.testing.assert_array_equal(vm["main"](x, x).numpy(), np.arange(3) * 2 + 1)
+    with pytest.raises(TypeError, match=r"function 'main' takes 2 argument\(s\) \(x, y\), got 3"):
+        vm["main"](x, x, x)
+    with pytest.raises(TypeError, match="unexpected keyword.*'z'"):
+        vm["main"](x, x, z=x)
+
+
 def test_unconvertible_argument_names_function_and_argument():
     vm = _vm(_add_program())
     with pytest.raises(TypeError, match="function 'main' argument 'y' cannot be a object"):
