@@ -437,6 +437,9 @@ def test_gemv_threads_only_for_large_weights():
     assert ForKind.PARALLEL not in _loop_kinds(small["main"])
     large = _schedule(row_dense_bias_relu(1, k=784), dl.cpu.GEMV(), target=AVX512_TARGET)
     assert ForKind.PARALLEL in _loop_kinds(large["main"])
+    # ... and only while the machine has a CPU to spare, asked at run time.
+    src = tvm.compile(large, target=AVX512_TARGET).inspect_source()
+    assert "#pragma omp parallel for schedule(static) if((tvm_cpu_spare() != 0))" in src
 
 
 def test_gemv_dispatches_on_a_symbolic_batch_inside_the_kernel():

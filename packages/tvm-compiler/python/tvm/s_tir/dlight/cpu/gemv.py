@@ -7,7 +7,8 @@ in long contiguous runs: columns in blocks of half the vector registers (16 vect
 AVX-512, 8 with 16 registers), each block's accumulators held in registers over the whole
 reduction (RegisterTileReduction's single-row form), the reduction unrolled by a small step.
 The column blocks run in parallel when the weights are large enough that streaming them takes
-longer than waking a second thread (each thread then reads its own part of w).
+longer than waking a second thread (each thread then reads its own part of w), and only while
+the machine has a CPU to spare (tir.stmt.CPU_SPARE, checked at run time).
 
 Columns fewer than a vector (a classifier's 10) are computed on a copy of w padded to one
 vector, and the reduction is split into partial sums (Schedule.rfactor) so that several
@@ -23,8 +24,9 @@ from __future__ import annotations
 from tvm.error import ScheduleError
 from tvm.tir import expr as E
 from tvm.tir.functor import StmtExprMutator, substitute
+from tvm.tir.op import call_extern
 from tvm.tir.schedule import Schedule
-from tvm.tir.stmt import IfThenElse
+from tvm.tir.stmt import CPU_SPARE, PARALLEL_IF, IfThenElse
 
 from .base import CPUScheduleRule
 from .inline import inline_elementwise
@@ -138,6 +140,10 @@ def schedule_gemv(sch, plan, lanes: int) -> None:
     weight_bytes = nest.work() * dtype_bytes  # one row: a weight per multiply-add
     if jo is not None and weight_bytes >= GEMV_PARALLEL_MIN_BYTES:
         sch.parallel(jo)
+        # Threads only while the machine has a CPU to spare: a loaded one leaves the closing
+        # barrier waiting for a worker it does not run, 30x the loop's own time.
+        spare = call_extern("int32", CPU_SPARE)
+        sch.annotate(jo, PARALLEL_IF, E.NE(spare, E.const(0, "int32")))
     sch.decompose_reduction(block, (reductions + [ki])[0])
 
 
