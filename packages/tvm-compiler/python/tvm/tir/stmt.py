@@ -64,7 +64,9 @@ PARALLEL_IF = "parallel_if"
 # while the machine has a CPU to spare, its 1-minute load average below its CPU count. On a
 # loaded machine a parallel loop's closing barrier waits for a worker the scheduler is not
 # running (a 20 us loop took 0.7 ms), so such a loop runs on the calling thread instead. The
-# C backend defines it (codegen/c/cpu_spare.py).
+# average counts this process's own threads too: a loop whose team would keep every CPU busy
+# for minutes would end up turning itself off, so only loops of a few threads' worth of work
+# (dlight's GEMV) ask. The C backend defines it (codegen/c/cpu_spare.py).
 CPU_SPARE = "tvm_cpu_spare"
 
 
