@@ -224,6 +224,7 @@ class GEMV(CPUScheduleRule):
             for schedule, plan, lanes in plans.values():
                 if schedule is schedule_narrow_gemv:
                     pad_narrow_gemv(sch, plan, lanes)
+            padding = set(sch.block_names()) - before
             for nest in nests:
                 if nest.name not in plans:
                     schedule_nest(sch, nest)
@@ -232,11 +233,10 @@ class GEMV(CPUScheduleRule):
                 else:
                     schedule_gemv(sch, *plans[nest.name][1:])
             # The padding copies and the padded results' write-backs: element-wise copies.
-            for name in sch.block_names():
-                if name not in before and not name.endswith("_rf"):
-                    loops = sch.get_loops(sch.get_block(name))
-                    if loops:
-                        sch.vectorize(loops[-1])
+            for name in sorted(padding):
+                loops = sch.get_loops(sch.get_block(name))
+                if loops:
+                    sch.vectorize(loops[-1])
         except (ScheduleError, ValueError):
             return None
         return sch
