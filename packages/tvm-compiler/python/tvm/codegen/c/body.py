@@ -164,6 +164,7 @@ class BodyWriter:
         # Data vars whose vector stores stream past the cache (streaming.streamed_buffers).
         self.streamed: set = set()
         self.uses_stream = False
+        self.uses_cpu_spare = False
         self.in_simd = 0  # depth of vectorised (omp simd) loops around what is written
         self.uses_vector_math = False
         # (data var, index, C local) of the elements serial loops keep in locals (accumulate.py)
@@ -368,6 +369,9 @@ class BodyWriter:
             params = [c_type(a.dtype) if a.dtype.lanes == 1 else "?" for a in e.args[1:]]
             if "?" in params:
                 raise CodegenError(f"codegen c: call_extern {callee!r} takes a vector argument")
+            if callee == S.CPU_SPARE:  # defined in the module itself (cpu_spare.py)
+                self.uses_cpu_spare = True
+                return f"{callee}()"
             self.externs[callee] = (c_type(e.dtype) if not e.dtype.is_handle else "void*", params)
             return f"{callee}({', '.join(args[1:])})"
         if name == "tir.if_then_else":
