@@ -174,6 +174,24 @@ def test_field_and_method_metadata_carry_type_schemas():
     assert init.repr() == "Callable[[int, int], Object]"
 
 
+def test_py_class_fields_record_the_schema_of_their_annotation():
+    from tvm_ffi.dataclasses import field, fields, py_class
+
+    @py_class("testing.stubgen.PyPoint")
+    class PyPoint(tvm_ffi.Object):
+        x: int
+        name: str = field(default="p", metadata={"unit": "m"})
+        other: "tvm_ffi.Object | None" = None
+
+    info = PyPoint.__tvm_ffi_type_info__
+    assert [f.metadata for f in info.fields] == [
+        {"type_schema": {"type": "int"}},
+        {"type_schema": {"type": "str"}},
+        {"type_schema": {"type": "Any"}},
+    ]
+    assert fields(PyPoint)[1].metadata == {"unit": "m"}  # the user's metadata stays there
+
+
 def test_type_schema_json_round_trip_and_reprs():
     s = TypeSchema.from_json_str('{"type":"Optional","args":[{"type":"int"}]}')
     assert s.repr() == "int | None" and s.to_json() == {

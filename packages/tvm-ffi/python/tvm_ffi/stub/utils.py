@@ -95,9 +95,10 @@ class InitFieldInfo:
         self.has_default = has_default
 
 
-# Methods every copyable / default-constructible C++ type gets from ObjectDef for copy.copy and
-# deserialization (upstream keeps them as type attributes): not part of a type's Python API.
-_INTERNAL_METHODS = frozenset({"__ffi_shallow_copy__", "__ffi_new__"})
+def _is_hook(name: str) -> bool:
+    """`__ffi_<x>__` methods but the constructor are hooks (copy, new, hash, eq, compare, repr),
+    which upstream keeps as type attributes: not part of a type's Python API."""
+    return name.startswith("__ffi_") and name.endswith("__") and name != "__ffi_init__"
 
 
 class ObjectInfo:
@@ -130,7 +131,7 @@ class ObjectInfo:
             chain.append(parent)
             parent = parent.parent_type_info
         chain.reverse()
-        methods = [m for m in type_info.methods if m.name not in _INTERNAL_METHODS]
+        methods = [m for m in type_info.methods if not _is_hook(m.name)]
         has_init = any(m.name == "__ffi_init__" for m in methods)
         init_fields = []
         if has_init:
