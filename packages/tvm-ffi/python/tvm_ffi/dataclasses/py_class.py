@@ -289,13 +289,13 @@ _SCHEMA_OF_PY_TYPE = {int: "int", float: "float", bool: "bool", str: "str", byte
 def _annotation_schema(tp) -> dict:
     """The type schema of a field annotation: a builtin scalar, an FFI object class, else Any."""
     if isinstance(tp, str):
-        key = tp if tp in ("int", "float", "bool", "str", "bytes") else "Any"
-    elif tp is None or tp is type(None):
-        key = "None"
-    else:
-        key = _SCHEMA_OF_PY_TYPE.get(tp) or getattr(tp, "__tvm_ffi_type_info__", None)
-        key = key if isinstance(key, str) else getattr(key, "type_key", "Any")
-    return {"type": key}
+        return {"type": tp if tp in ("int", "float", "bool", "str", "bytes") else "Any"}
+    if tp is None or tp is type(None):
+        return {"type": "None"}
+    if isinstance(tp, type) and tp in _SCHEMA_OF_PY_TYPE:
+        return {"type": _SCHEMA_OF_PY_TYPE[tp]}
+    info = getattr(tp, "__tvm_ffi_type_info__", None)
+    return {"type": getattr(info, "type_key", "Any") if info is not None else "Any"}
 
 
 def _annotate_type_info(cls, fields):

@@ -16,10 +16,11 @@ def _split(arg: str) -> list[str]:
     return [item.strip() for item in (arg or "").split(";") if item.strip()]
 
 
-def _parse_args(argv=None) -> Options:
-    class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawTextHelpFormatter):
-        pass
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawTextHelpFormatter):
+    """Shows defaults and keeps the description's line breaks."""
 
+
+def _parse_args(argv=None) -> Options:
     p = argparse.ArgumentParser(
         prog="tvm-ffi-stubgen",
         description=(
@@ -29,7 +30,7 @@ def _parse_args(argv=None) -> Options:
             "`import-section`, `__all__`, `export/<submodule>`) from the loaded registry.\n\n"
             f"Documentation: {C.DOC_URL}."
         ),
-        formatter_class=HelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     p.add_argument(
         "files",
