@@ -166,3 +166,44 @@ def test_narrow_float_sums_accumulate_in_float32(name, elem):
         got.astype("float32"),
         np.full((1, 4096), -12 * np.log(2), "float32").astype(np_dtype).astype("float32"),
     )
+
+
+E8M0_PROBES = [0.0, -0.0, 1.0, -1.0, 1.1, 1.5, 1.4999, 1.5001, 3.0, 0.75, 0.124, 0.25, 6.0, 7.9]
+E8M0_PROBES += [2.0**-126, 2.0**-127, 1.5 * 2.0**-127, 1.7 * 2.0**-127, 1e-45, 1e-40, 2.0**-128]
+E8M0_PROBES += [2.0**127, 1.2 * 2.0**127, 1.5 * 2.0**127, 3e38, np.inf, -np.inf, np.nan, 1e30]
+
+
+@pytest.mark.parametrize("round_mode", ["up", "down", "nearest"])
+@pytest.mark.parametrize("saturate", [1, 0])
+def test_cast_to_float8_e8m0_follows_round_mode_and_saturate(round_mode, saturate):
+    from onnx.numpy_helper import to_float8e8m0
+
+    x = np.array(E8M0_PROBES, dtype="float32")
+    node = helper.make_node(
+        "Cast", ["x"], ["y"], to=TensorProto.FLOAT8E8M0, saturate=saturate, round_mode=round_mode
+    )
+    model = _model(
+        [node],
+        [_tensor("x", [len(x)])],
+        [_tensor("y", [len(x)], TensorProto.FLOAT8E8M0)],
+        opset=25,
+    )
+    got = _run(_convert(model), x)
+    expected = to_float8e8m0(x, saturate=bool(saturate), round_mode=round_mode)
+    assert got.dtype == np.dtype(ml_dtypes.float8_e8m0fnu)
+    np.testing.assert_array_equal(got.view("uint8"), expected.view("uint8"))
+
+
+def test_float8_e8m0_decodes_to_its_power_of_two():
+    codes = np.array([0, 1, 126, 127, 128, 254, 255], "uint8").view(ml_dtypes.float8_e8m0fnu)
+    got = _run(_convert(_cast_model(TensorProto.FLOAT8E8M0, TensorProto.FLOAT, 7)), codes)
+    np.testing.assert_array_equal(got, [2.0**-127, 2.0**-126, 0.5, 1.0, 2.0, 2.0**127, np.nan])
+
+
+def test_cast_with_an_unknown_round_mode_names_the_attribute():
+    node = helper.make_node("Cast", ["x"], ["y"], to=TensorProto.FLOAT8E8M0, round_mode="sideways")
+    model = _model(
+        [node], [_tensor("x", [2])], [_tensor("y", [2], TensorProto.FLOAT8E8M0)], opset=25
+    )
+    with pytest.raises(ValueError, match=r"op Cast.*attribute 'round_mode' must be one of"):
+        _convert(model)

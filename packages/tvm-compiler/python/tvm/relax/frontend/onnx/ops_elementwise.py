@@ -10,6 +10,7 @@ from tvm.relax import op as R
 from tvm.runtime.ml_dtypes_view import ml_dtype_of
 
 from .common import Node, check_dtype, const, const_value, dtype_of, np_dtype_name, relax_op
+from .e8m0 import cast_to_e8m0
 from .registry import converter
 
 
@@ -469,8 +470,6 @@ FLOAT8_MAX = {
     "float8_e5m2": 57344.0,
     "float8_e5m2fnuz": 57344.0,
 }
-# element types this stack's tensors cannot hold yet (float8_e8m0 rounds by its own modes)
-_UNSUPPORTED = ("float8_e8m0", "float8_e8m0fnu")
 
 
 def saturate_float8(node: Node, x, dtype: str):
@@ -486,12 +485,14 @@ def _cast(node: Node, x, dtype: str):
     if dtype == "object" or dtype_of(x) == "object" or "str" in dtype:
         raise node.unsupported("Cast to or from string")
     for t in (dtype, dtype_of(x)):
-        if t in _UNSUPPORTED or t.startswith("complex"):
+        if t.startswith("complex"):
             raise node.unsupported(f"the element type {t}")
         check_dtype(t, node.where())
-    node.ignore("round_mode")  # only float8_e8m0 reads it
+    round_mode = node.attr("round_mode", "up")  # only a cast to float8_e8m0fnu reads it
     if dtype_of(x) == dtype:
         return x
+    if dtype == "float8_e8m0fnu":  # any source is read as float32 first, as the reference does
+        return cast_to_e8m0(node, x, bool(saturate), round_mode)
     value = const_value(x)
     if value is not None and _numpy_casts_alike(value.dtype, dtype):
         with np.errstate(over="ignore"):  # out of a float's range is +/- inf, as at run time
