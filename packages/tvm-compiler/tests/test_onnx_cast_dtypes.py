@@ -207,3 +207,25 @@ def test_cast_with_an_unknown_round_mode_names_the_attribute():
     )
     with pytest.raises(ValueError, match=r"op Cast.*attribute 'round_mode' must be one of"):
         _convert(model)
+
+
+def _bitcast_model(src_elem, to_elem, n):
+    node = helper.make_node("BitCast", ["x"], ["y"], to=to_elem)
+    return _model([node], [_tensor("x", [n], src_elem)], [_tensor("y", [n], to_elem)], opset=26)
+
+
+def test_bitcast_keeps_the_bits_of_narrow_floats_and_bools():
+    x = np.array([1.0, -2.5, np.inf, np.nan, -0.0], ml_dtypes.bfloat16)
+    got = _run(_convert(_bitcast_model(TensorProto.BFLOAT16, TensorProto.INT16, 5)), x)
+    np.testing.assert_array_equal(got, x.view("int16"))
+    h = np.array([0x7E00, 0xFC00, 0x8000, 0x3C00], "uint16")  # NaN, -inf, -0, 1
+    got = _run(_convert(_bitcast_model(TensorProto.UINT16, TensorProto.FLOAT16, 4)), h)
+    np.testing.assert_array_equal(got.view("uint16"), h)
+    b = np.array([True, False, True])
+    got = _run(_convert(_bitcast_model(TensorProto.BOOL, TensorProto.INT8, 3)), b)
+    np.testing.assert_array_equal(got, [1, 0, 1])
+
+
+def test_bitcast_to_another_width_names_the_attribute():
+    with pytest.raises(ValueError, match=r"op BitCast.*attribute 'to' must be a type of the"):
+        _convert(_bitcast_model(TensorProto.FLOAT, TensorProto.INT64, 2))

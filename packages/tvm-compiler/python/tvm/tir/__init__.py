@@ -84,6 +84,7 @@ from .op import (
     min,
     min_value,
     power,
+    reinterpret,
     ret,
     round,
     sigmoid,

@@ -4,7 +4,7 @@ import tvm.ir  # noqa: F401  (checks the runtime version first)
 
 from . import nn  # noqa: E402
 from .broadcast import add, divide, maximum, minimum, multiply, subtract  # noqa: E402
-from .math import exp, sigmoid, tanh  # noqa: E402
+from .math import exp, reinterpret, sigmoid, tanh  # noqa: E402
 from .reduction import argmax, max, min, sum  # noqa: E402
 from .transform import (  # noqa: E402
     concatenate,

@@ -548,6 +548,33 @@ def _cast_op(node: Node):
     return _cast(node, node.input(0), np_dtype_name(to))
 
 
+@converter("BitCast", since=26)
+def _bit_cast(node: Node):
+    """x's bits read as the type 'to' of the same width (bool counts as its byte: 0 or 1)."""
+    from tvm import topi
+    from tvm.ir.dtype import DataType
+
+    x = node.input(0)
+    src, dst = dtype_of(x), np_dtype_name(node.attr("to"))
+    if "object" in (src, dst) or "str" in dst:
+        raise node.unsupported("BitCast to or from string")
+    check_dtype(dst, node.where())
+
+    def width(dtype):
+        return 8 if dtype == "bool" else DataType(dtype).bits
+
+    if width(src) != width(dst):
+        raise ValueError(
+            f"from_onnx: {node.where()}: attribute 'to' must be a type of the input's "
+            f"{width(src)} bits ({src}), got {dst} ({width(dst)} bits)"
+        )
+    if src == dst:
+        return x
+    if "bool" in (src, dst):  # a bool's byte holds 0 or 1: the same bits as that integer
+        return node.emit(R.astype(x, dst))
+    return node.emit_te(topi.reinterpret, x, dst)
+
+
 @converter("CastLike", since=15)
 def _cast_like(node: Node):
     return _cast(node, node.input(0), dtype_of(node.input(1)))
