@@ -1,5 +1,5 @@
-# ONNX Cast / CastLike to and from the narrow types (int4/uint4/int2/uint2, bfloat16, float8):
-# what out-of-range values become, which constant casts are folded, and the errors on bad input.
+# ONNX on the narrow types (int4/uint4/int2/uint2, bfloat16, float16, float8): Cast, CastLike
+# and BitCast semantics, folded constant casts, float32 accumulation, and the bad-input errors.
 import numpy as np
 import pytest
 
@@ -229,3 +229,19 @@ def test_bitcast_keeps_the_bits_of_narrow_floats_and_bools():
 def test_bitcast_to_another_width_names_the_attribute():
     with pytest.raises(ValueError, match=r"op BitCast.*attribute 'to' must be a type of the"):
         _convert(_bitcast_model(TensorProto.FLOAT, TensorProto.INT64, 2))
+
+
+def test_celu_of_bfloat16_rounds_expm1_once():
+    # exp(-0.25) rounded to bfloat16 and then less 1 gives -0.2227 (alpha times: -0.4453);
+    # expm1 rounded once is -0.2212 -> -0.4434, what the ONNX reference computes
+    x = np.array([-3.0, -0.5, 0.0, 0.5, 3.0], dtype=ml_dtypes.bfloat16)
+    node = helper.make_node("Celu", ["x"], ["y"], alpha=2.0)
+    model = _model(
+        [node],
+        [_tensor("x", [5], TensorProto.BFLOAT16)],
+        [_tensor("y", [5], TensorProto.BFLOAT16)],
+        opset=13,
+    )
+    got = _run(_convert(model), x)
+    expected = np.maximum(0, x) + np.minimum(0, 2.0 * np.expm1(x / 2.0))
+    np.testing.assert_array_equal(got.view("uint16"), expected.astype(x.dtype).view("uint16"))

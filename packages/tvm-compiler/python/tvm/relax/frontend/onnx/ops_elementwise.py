@@ -9,7 +9,16 @@ import numpy as np
 from tvm.relax import op as R
 from tvm.runtime.ml_dtypes_view import ml_dtype_of
 
-from .common import Node, check_dtype, const, const_value, dtype_of, np_dtype_name, relax_op
+from .common import (
+    NARROW_FLOATS,
+    Node,
+    check_dtype,
+    const,
+    const_value,
+    dtype_of,
+    np_dtype_name,
+    relax_op,
+)
 from .e8m0 import cast_to_e8m0
 from .registry import converter
 
@@ -332,7 +341,12 @@ def _celu(node: Node):
     x = node.input(0)
     alpha = node.attr("alpha", 1.0)
     zero = scalar(0, x)
-    expm1 = R.subtract(R.exp(R.divide(x, scalar(alpha, x))), scalar(1, x))
+    scaled = R.divide(x, scalar(alpha, x))
+    if dtype_of(x) in NARROW_FLOATS:  # exp(x) - 1 rounded twice loses digits near 0
+        wide = R.astype(scaled, "float32")
+        expm1 = R.astype(R.subtract(R.exp(wide), const(1.0, "float32")), dtype_of(x))
+    else:
+        expm1 = R.subtract(R.exp(scaled), scalar(1, x))
     return node.emit(
         R.add(R.maximum(x, zero), R.minimum(zero, R.multiply(scalar(alpha, x), expm1)))
     )
