@@ -113,8 +113,10 @@ def test_constant_casts_fold_with_round_to_nearest_even():
 
 
 def test_cast_to_an_unknown_type_names_the_node_and_the_attribute():
-    with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an ONNX TensorProto"):
+    with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an onnx.TensorProto"):
         _convert(_cast_model(TensorProto.FLOAT, 9999, 2))
+    with pytest.raises(ValueError, match=r"op BitCast.*'to' must be an onnx.TensorProto.*9999"):
+        _convert(_bitcast_model(TensorProto.FLOAT, 9999, 2))
 
 
 def test_astype_to_an_unknown_dtype_names_the_function_and_argument():

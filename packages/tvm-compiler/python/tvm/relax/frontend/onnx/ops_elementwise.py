@@ -549,17 +549,22 @@ def zero_out_of_range(node: Node, x, dtype: str):
     return node.emit(R.where(inside, x, scalar(0, x)))
 
 
-@converter("Cast", since=1)
-def _cast_op(node: Node):
+def _to_dtype(node: Node) -> str:
+    """The dtype named by the node's 'to' attribute (Cast, BitCast), or a ValueError."""
     import onnx
 
     to = node.attr("to")
     if to not in onnx.TensorProto.DataType.values() or to == onnx.TensorProto.UNDEFINED:
         raise ValueError(
-            f"from_onnx: {node.where()}: attribute 'to' must be an ONNX TensorProto data type "
-            f"(FLOAT = 1, ..., FLOAT8E4M3FN = 17, ...), got {to!r}"
+            f"from_onnx: {node.where()}: attribute 'to' must be an onnx.TensorProto.DataType "
+            f"value (FLOAT = 1, INT64 = 7, ...), got {to!r}"
         )
-    return _cast(node, node.input(0), np_dtype_name(to))
+    return np_dtype_name(to)
+
+
+@converter("Cast", since=1)
+def _cast_op(node: Node):
+    return _cast(node, node.input(0), _to_dtype(node))
 
 
 @converter("BitCast", since=26)
@@ -569,7 +574,7 @@ def _bit_cast(node: Node):
     from tvm.ir.dtype import DataType
 
     x = node.input(0)
-    src, dst = dtype_of(x), np_dtype_name(node.attr("to"))
+    src, dst = dtype_of(x), _to_dtype(node)
     if "object" in (src, dst) or "str" in dst:
         raise node.unsupported("BitCast to or from string")
     check_dtype(dst, node.where())
