@@ -4,7 +4,7 @@ import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
 from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from . import analysis, backend, expr_functor, op, printer, transform  # noqa: E402
+from . import analysis, backend, expr_functor, op, printer, transform, ty, type  # noqa: E402,A004
 from .block_builder import BlockBuilder  # noqa: E402
 from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
@@ -39,6 +39,7 @@ from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
 from .global_info import DummyGlobalInfo, VDevice  # noqa: E402
 from .pipeline import get_default_pipeline, get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
+    AnyType,
     FuncStructInfo,
     FuncType,
     ObjectStructInfo,
@@ -52,10 +53,12 @@ from .struct_info import (  # noqa: E402
     TensorType,
     TupleStructInfo,
     TupleType,
+    Type,
 )
 from .vm_build import build  # noqa: E402
 
 __all__ = [
+    "AnyType",
     "DummyGlobalInfo",
     "VDevice",
     "Binding",
@@ -97,6 +100,7 @@ __all__ = [
     "TupleGetItem",
     "TupleStructInfo",
     "TupleType",
+    "Type",
     "Var",
     "VarBinding",
     "VirtualMachine",
@@ -112,4 +116,6 @@ __all__ = [
     "prim_value",
     "register_pipeline",
     "transform",
+    "ty",
+    "type",
 ]
