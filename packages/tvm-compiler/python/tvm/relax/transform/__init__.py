@@ -25,6 +25,7 @@ from .normalize import Normalize
 from .remove_purity_checking import RemovePurityChecking
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
+from .transform import DataflowBlockPass, FunctionPass, dataflowblock_pass, function_pass
 
 
 def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
@@ -41,10 +42,12 @@ __all__ = [
     "CallTIRRewrite",
     "CanonicalizeBindings",
     "ComputePrimValue",
+    "DataflowBlockPass",
     "DeadCodeElimination",
     "DecomposeOpsForInference",
     "EliminateCommonSubexpr",
     "FoldConstant",
+    "FunctionPass",
     "FuseOps",
     "FuseTIR",
     "KillAfterLastUse",
@@ -58,6 +61,8 @@ __all__ = [
     "StaticPlanBlockMemory",
     "ToNonDataflow",
     "VMShapeLower",
+    "dataflowblock_pass",
+    "function_pass",
     "legalize_ops",
     "register_legalize",
 ]
