@@ -8,6 +8,7 @@ from .bind_params import BindParams
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .compute_prim_value import ComputePrimValue
+from .convert_to_dataflow import ConvertToDataflow
 from .dead_code_elimination import DeadCodeElimination
 from .decompose_ops import DecomposeOpsForInference
 from .eliminate_common_subexpr import EliminateCommonSubexpr
@@ -42,6 +43,7 @@ __all__ = [
     "CallTIRRewrite",
     "CanonicalizeBindings",
     "ComputePrimValue",
+    "ConvertToDataflow",
     "DataflowBlockPass",
     "DeadCodeElimination",
     "DecomposeOpsForInference",
