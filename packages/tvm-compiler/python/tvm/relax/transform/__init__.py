@@ -5,6 +5,7 @@ from . import legalize_ops  # noqa: E402,F401,I001  (registers every op family's
 from .annotate_tir_op_pattern import AnnotateTIROpPattern
 from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
+from .bind_symbolic_vars import BindSymbolicVars
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .compute_prim_value import ComputePrimValue
@@ -40,6 +41,7 @@ __all__ = [
     "AnnotateTIROpPattern",
     "AttachGlobalSymbol",
     "BindParams",
+    "BindSymbolicVars",
     "CallTIRRewrite",
     "CanonicalizeBindings",
     "ComputePrimValue",
