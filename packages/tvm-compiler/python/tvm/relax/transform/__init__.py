@@ -16,6 +16,7 @@ from .eliminate_common_subexpr import EliminateCommonSubexpr
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
 from .fuse_tir import FuseTIR
+from .inline_private_functions import InlinePrivateFunctions
 from .kill_after_last_use import KillAfterLastUse
 from .lambda_lift import LambdaLift
 from .legalize_ops.common import register_legalize
@@ -25,6 +26,8 @@ from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
 from .remove_purity_checking import RemovePurityChecking
+from .remove_unused_outputs import RemoveUnusedOutputs
+from .remove_unused_parameters import RemoveUnusedParameters
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
 from .transform import DataflowBlockPass, FunctionPass, dataflowblock_pass, function_pass
@@ -54,6 +57,7 @@ __all__ = [
     "FunctionPass",
     "FuseOps",
     "FuseTIR",
+    "InlinePrivateFunctions",
     "KillAfterLastUse",
     "LambdaLift",
     "LegalizeOps",
@@ -62,6 +66,8 @@ __all__ = [
     "LowerRuntimeBuiltin",
     "Normalize",
     "RemovePurityChecking",
+    "RemoveUnusedOutputs",
+    "RemoveUnusedParameters",
     "StaticPlanBlockMemory",
     "ToNonDataflow",
     "VMShapeLower",
