@@ -30,6 +30,7 @@ from .remove_unused_outputs import RemoveUnusedOutputs
 from .remove_unused_parameters import RemoveUnusedParameters
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
+from .topological_sort import TopologicalSort
 from .transform import DataflowBlockPass, FunctionPass, dataflowblock_pass, function_pass
 
 
@@ -70,6 +71,7 @@ __all__ = [
     "RemoveUnusedParameters",
     "StaticPlanBlockMemory",
     "ToNonDataflow",
+    "TopologicalSort",
     "VMShapeLower",
     "dataflowblock_pass",
     "function_pass",
