@@ -26,6 +26,7 @@ from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
 from .remove_purity_checking import RemovePurityChecking
+from .remove_redundant_reshape import RemoveRedundantReshape
 from .remove_unused_outputs import RemoveUnusedOutputs
 from .remove_unused_parameters import RemoveUnusedParameters
 from .static_plan_block_memory import StaticPlanBlockMemory
@@ -67,6 +68,7 @@ __all__ = [
     "LowerRuntimeBuiltin",
     "Normalize",
     "RemovePurityChecking",
+    "RemoveRedundantReshape",
     "RemoveUnusedOutputs",
     "RemoveUnusedParameters",
     "StaticPlanBlockMemory",
