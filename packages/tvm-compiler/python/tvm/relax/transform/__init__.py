@@ -13,6 +13,7 @@ from .convert_to_dataflow import ConvertToDataflow
 from .dead_code_elimination import DeadCodeElimination
 from .decompose_ops import DecomposeOpsForInference
 from .eliminate_common_subexpr import EliminateCommonSubexpr
+from .expand_tuple_arguments import ExpandTupleArguments
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
 from .fuse_tir import FuseTIR
@@ -25,6 +26,7 @@ from .lift_transform_params import LiftTransformParams
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
+from .normalize_global_var import NormalizeGlobalVar
 from .remove_purity_checking import RemovePurityChecking
 from .remove_redundant_reshape import RemoveRedundantReshape
 from .remove_unused_outputs import RemoveUnusedOutputs
@@ -32,6 +34,7 @@ from .remove_unused_parameters import RemoveUnusedParameters
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
 from .topological_sort import TopologicalSort
+from .update_param_type import UpdateParamType
 from .transform import DataflowBlockPass, FunctionPass, dataflowblock_pass, function_pass
 
 
@@ -55,6 +58,7 @@ __all__ = [
     "DeadCodeElimination",
     "DecomposeOpsForInference",
     "EliminateCommonSubexpr",
+    "ExpandTupleArguments",
     "FoldConstant",
     "FunctionPass",
     "FuseOps",
@@ -67,6 +71,7 @@ __all__ = [
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
     "Normalize",
+    "NormalizeGlobalVar",
     "RemovePurityChecking",
     "RemoveRedundantReshape",
     "RemoveUnusedOutputs",
@@ -74,6 +79,7 @@ __all__ = [
     "StaticPlanBlockMemory",
     "ToNonDataflow",
     "TopologicalSort",
+    "UpdateParamType",
     "VMShapeLower",
     "dataflowblock_pass",
     "function_pass",

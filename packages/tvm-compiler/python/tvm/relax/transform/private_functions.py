@@ -64,3 +64,27 @@ def rebuild_module(mod, replaced: dict, renamed: dict):
         key = renamed.get(gv.name_hint, gv)
         functions[key] = replaced.get(gv.name_hint, func)
     return mod._with_functions(functions)
+
+
+def replace_global_vars(func, mapping: dict):
+    """func with each GlobalVar whose name is in mapping replaced by mapping[name]."""
+    from tvm.ir.functor import NodeMutator
+
+    from .lowering_utils import BindingRewriter, with_sinfo
+
+    class _Swap(NodeMutator):
+        namespace = "relax"
+
+        def generic_visit(self, node):
+            if isinstance(node, GlobalVar):
+                return mapping.get(node.name_hint, node)
+            new = super().generic_visit(node)
+            if new is not node:  # renaming a callee keeps what the expression is
+                with_sinfo(new, node.__dict__.get("struct_info_"))
+            return new
+
+    class _Rewriter(BindingRewriter):
+        def substitute(self, expr):
+            return _Swap().visit(expr)
+
+    return _Rewriter().rewrite_function(func)
