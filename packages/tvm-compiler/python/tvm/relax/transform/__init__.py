@@ -2,6 +2,7 @@
 
 from .. import op as _op  # noqa: F401,I001  (the ops exist before their legalisations register)
 from . import legalize_ops  # noqa: E402,F401,I001  (registers every op family's legalisation)
+from .adjust_matmul_order import AdjustMatmulOrder
 from .annotate_tir_op_pattern import AnnotateTIROpPattern
 from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
@@ -46,6 +47,7 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
 
 
 __all__ = [
+    "AdjustMatmulOrder",
     "AnnotateTIROpPattern",
     "AttachGlobalSymbol",
     "BindParams",
