@@ -32,6 +32,8 @@ from .remove_purity_checking import RemovePurityChecking
 from .remove_redundant_reshape import RemoveRedundantReshape
 from .remove_unused_outputs import RemoveUnusedOutputs
 from .remove_unused_parameters import RemoveUnusedParameters
+from .reorder_permute_dims_after_concat import ReorderPermuteDimsAfterConcat
+from .reorder_take_after_matmul import ReorderTakeAfterMatmul
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
 from .topological_sort import TopologicalSort
@@ -78,6 +80,8 @@ __all__ = [
     "RemoveRedundantReshape",
     "RemoveUnusedOutputs",
     "RemoveUnusedParameters",
+    "ReorderPermuteDimsAfterConcat",
+    "ReorderTakeAfterMatmul",
     "StaticPlanBlockMemory",
     "ToNonDataflow",
     "TopologicalSort",
