@@ -15,6 +15,7 @@ from .dead_code_elimination import DeadCodeElimination
 from .decompose_ops import DecomposeOpsForInference
 from .eliminate_common_subexpr import EliminateCommonSubexpr
 from .expand_tuple_arguments import ExpandTupleArguments
+from .fold_batch_norm_to_conv2d_for_inference import FoldBatchnormToConv2D
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
 from .fuse_tir import FuseTIR
@@ -63,6 +64,7 @@ __all__ = [
     "DecomposeOpsForInference",
     "EliminateCommonSubexpr",
     "ExpandTupleArguments",
+    "FoldBatchnormToConv2D",
     "FoldConstant",
     "FunctionPass",
     "FuseOps",
