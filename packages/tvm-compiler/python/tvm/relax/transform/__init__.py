@@ -35,6 +35,7 @@ from .remove_unused_outputs import RemoveUnusedOutputs
 from .remove_unused_parameters import RemoveUnusedParameters
 from .reorder_permute_dims_after_concat import ReorderPermuteDimsAfterConcat
 from .reorder_take_after_matmul import ReorderTakeAfterMatmul
+from .rewrite_dataflow_reshape import RewriteDataflowReshape
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
 from .topological_sort import TopologicalSort
@@ -84,6 +85,7 @@ __all__ = [
     "RemoveUnusedParameters",
     "ReorderPermuteDimsAfterConcat",
     "ReorderTakeAfterMatmul",
+    "RewriteDataflowReshape",
     "StaticPlanBlockMemory",
     "ToNonDataflow",
     "TopologicalSort",
