@@ -9,6 +9,7 @@ from .bind_params import BindParams
 from .bind_symbolic_vars import BindSymbolicVars
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
+from .combine_parallel_matmul import CombineParallelMatmul
 from .compute_prim_value import ComputePrimValue
 from .convert_to_dataflow import ConvertToDataflow
 from .dead_code_elimination import DeadCodeElimination
@@ -58,6 +59,7 @@ __all__ = [
     "BindSymbolicVars",
     "CallTIRRewrite",
     "CanonicalizeBindings",
+    "CombineParallelMatmul",
     "ComputePrimValue",
     "ConvertToDataflow",
     "DataflowBlockPass",
