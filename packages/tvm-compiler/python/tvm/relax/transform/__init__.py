@@ -20,6 +20,7 @@ from .fold_batch_norm_to_conv2d_for_inference import FoldBatchnormToConv2D
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
 from .fuse_tir import FuseTIR
+from .fuse_transpose_matmul import FuseTransposeMatmul
 from .inline_private_functions import InlinePrivateFunctions
 from .kill_after_last_use import KillAfterLastUse
 from .lambda_lift import LambdaLift
@@ -72,6 +73,7 @@ __all__ = [
     "FunctionPass",
     "FuseOps",
     "FuseTIR",
+    "FuseTransposeMatmul",
     "InlinePrivateFunctions",
     "KillAfterLastUse",
     "LambdaLift",
