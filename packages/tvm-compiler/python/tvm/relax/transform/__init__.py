@@ -15,6 +15,7 @@ from .convert_to_dataflow import ConvertToDataflow
 from .dead_code_elimination import DeadCodeElimination
 from .decompose_ops import DecomposeOpsForInference
 from .eliminate_common_subexpr import EliminateCommonSubexpr
+from .expand_matmul_of_sum import ExpandMatmulOfSum
 from .expand_tuple_arguments import ExpandTupleArguments
 from .fold_batch_norm_to_conv2d_for_inference import FoldBatchnormToConv2D
 from .fold_constant import FoldConstant
@@ -45,6 +46,18 @@ from .update_param_type import UpdateParamType
 from .transform import DataflowBlockPass, FunctionPass, dataflowblock_pass, function_pass
 
 
+def VMBuiltinLower():  # noqa: N802
+    """The former name of LowerRuntimeBuiltin (upstream keeps it, with a warning)."""
+    import warnings
+
+    warnings.warn(
+        "tvm.relax.transform.VMBuiltinLower has been renamed to 'LowerRuntimeBuiltin'.  "
+        "This wrapper is for backwards compatibility, and will be removed in a later update.",
+        stacklevel=2,
+    )
+    return LowerRuntimeBuiltin()
+
+
 def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
     """relax.transform.VMShapeLower (lives in relax.backend, as upstream's C++ does)."""
     from ..backend.vm_shape_lower import VMShapeLower as _make
@@ -67,6 +80,7 @@ __all__ = [
     "DeadCodeElimination",
     "DecomposeOpsForInference",
     "EliminateCommonSubexpr",
+    "ExpandMatmulOfSum",
     "ExpandTupleArguments",
     "FoldBatchnormToConv2D",
     "FoldConstant",
@@ -94,6 +108,7 @@ __all__ = [
     "ToNonDataflow",
     "TopologicalSort",
     "UpdateParamType",
+    "VMBuiltinLower",
     "VMShapeLower",
     "dataflowblock_pass",
     "function_pass",
