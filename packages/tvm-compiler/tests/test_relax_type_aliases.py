@@ -79,3 +79,12 @@ def test_tirx_is_the_tir_dialect():
 
     assert isinstance(add_one, tvm.tir.PrimFunc)
     assert [p.name for p in add_one.params] == ["a", "b"]
+
+
+def test_relax_namespace_reexports():
+    # as upstream, the structural call constructors and Span are reachable from tvm.relax
+    assert relax.call_tir is relax.op.call_tir
+    assert relax.call_tir_inplace is relax.op.call_tir_inplace
+    assert relax.call_dps_packed is relax.op.call_dps_packed
+    assert relax.call_pure_packed is relax.op.call_pure_packed
+    assert relax.Span is tvm.ir.Span

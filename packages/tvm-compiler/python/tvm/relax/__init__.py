@@ -2,6 +2,7 @@
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
+from tvm.ir.span import Span  # noqa: E402
 from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
 from . import analysis, backend, expr_functor, op, printer, transform, ty, type  # noqa: E402,A004
@@ -37,6 +38,7 @@ from .expr import (  # noqa: E402
 )
 from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
 from .global_info import DummyGlobalInfo, VDevice  # noqa: E402
+from .op.base import call_dps_packed, call_pure_packed, call_tir, call_tir_inplace  # noqa: E402
 from .pipeline import get_default_pipeline, get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
     AnyType,
@@ -92,6 +94,7 @@ __all__ = [
     "ShapeExpr",
     "ShapeStructInfo",
     "ShapeType",
+    "Span",
     "StringImm",
     "StructInfo",
     "TensorStructInfo",
@@ -106,6 +109,10 @@ __all__ = [
     "VirtualMachine",
     "analysis",
     "build",
+    "call_dps_packed",
+    "call_pure_packed",
+    "call_tir",
+    "call_tir_inplace",
     "expr_functor",
     "const",
     "extern",
