@@ -117,34 +117,32 @@ def test_symbolic_match_cast_and_tuples_join_the_block():
     assert relax.analysis.well_formed(out)
 
 
+IF_PROGRAM = """
+from tvm.script import relax as R
+
+@R.function
+def main(x: R.Tensor((2,), dtype="float32"), c: R.Prim("bool")) -> R.Tensor((2,), dtype="float32"):
+    if c:
+        a: R.Tensor((2,), dtype="float32") = R.add(x, x)
+        r: R.Tensor((2,), dtype="float32") = R.multiply(a, a)
+    else:
+        r: R.Tensor((2,), dtype="float32") = x
+    return r
+"""
+
+
 def test_if_branches_are_converted_but_the_if_stays_outside():
-    x = relax.Var("x", T2)
-    c = relax.Var("c", relax.PrimStructInfo("bool"))
-    # built by hand: if c { a = x + x; b = a * a; b } else { x }
-    a = relax.Var("a", T2)
-    b = relax.Var("b", T2)
-    then = relax.SeqExpr(
-        [
-            relax.BindingBlock(
-                [
-                    relax.VarBinding(a, relax.op.add(x, x)),
-                    relax.VarBinding(b, relax.op.multiply(a, a)),
-                ]
-            )
-        ],
-        b,
-    )
-    other = relax.SeqExpr([], x)
-    r = relax.Var("r", T2)
-    body = relax.SeqExpr([relax.BindingBlock([relax.VarBinding(r, relax.If(c, then, other))])], r)
-    mod = tvm.IRModule({"main": relax.Function([x, c], body, T2)})
-    mod = relax.transform.Normalize()(mod)
-    out = ConvertToDataflow()(mod)
+    func = tvm.script.from_source(IF_PROGRAM)
+    out = ConvertToDataflow()(tvm.IRModule({"main": func}))
     outer = out["main"].body.blocks
     assert [type(blk).__name__ for blk in outer] == ["BindingBlock"]
     branch = outer[0].bindings[0].value.true_branch
     assert [type(blk).__name__ for blk in branch.blocks] == ["DataflowBlock"]
     assert [type(bnd.var).__name__ for bnd in branch.blocks[0].bindings] == ["DataflowVar", "Var"]
+    # printed as upstream prints it (a dataflow block inside the branch), and read back
+    text = out.script()
+    assert "        if c:\n            with R.dataflow():\n" in text
+    tvm.ir.assert_structural_equal(tvm.script.from_source(text), out)
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "2", True])

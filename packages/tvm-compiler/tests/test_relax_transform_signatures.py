@@ -61,6 +61,8 @@ def _tuple_helper():
 
 def test_expand_tuple_arguments():
     mod = _tuple_helper()
+    # a tuple literal passed to a function prints as f((x, y)) and parses back
+    tvm.ir.assert_structural_equal(tvm.script.from_source(mod.script()), mod)
     out = ExpandTupleArguments()(mod)
     assert [p.name_hint for p in out["helper"].params] == ["t_0", "t_1"]
     calls = [
