@@ -4,7 +4,6 @@ zero-copy relax reshape."""
 
 from __future__ import annotations
 
-import numpy as np
 from tvm.tir import expr as E
 
 from ._checks import expect
@@ -62,6 +61,8 @@ def _flat_index(indices, shape):
 def _evaluate(expr, env):
     """expr over numpy arrays of loop values (integer arithmetic only), or None when it uses
     something else."""
+    import numpy as np  # here only: numpy is an optional dependency of tvm-compiler
+
     if isinstance(expr, E.IntImm):
         return np.int64(expr.value)
     if isinstance(expr, E.Var):
@@ -91,6 +92,8 @@ def _evaluate(expr, env):
 def _same_everywhere(loops, dst_flat, src_flat, env_sym=None) -> bool:
     """Whether both flat indices agree at every iteration, the symbolic sizes fixed by
     env_sym (var -> int)."""
+    import numpy as np  # here only: numpy is an optional dependency of tvm-compiler
+
     env = dict(env_sym or {})
     sizes, starts = [], []
     for loop in loops:
@@ -114,6 +117,8 @@ _TRIAL_SIZES = ((1,), (2,), (3,), (4,), (7,), (8,), (2, 3, 5, 7, 11, 13))
 
 
 def _same_for_trial_sizes(loops, dst_flat, src_flat, shapes) -> bool:
+    import numpy as np  # here only: numpy is an optional dependency of tvm-compiler
+
     from .struct_info_analysis import tir_vars_in
 
     loop_vars = {loop.loop_var for loop in loops}
@@ -137,6 +142,8 @@ def _product(shape):
 
 
 def _num_elements(shape):
+    import numpy as np  # here only: numpy is an optional dependency of tvm-compiler
+
     if all(isinstance(d, E.IntImm) for d in shape):
         return int(np.prod([d.value for d in shape], dtype=np.int64))
     return None
