@@ -14,6 +14,7 @@ from .compute_prim_value import ComputePrimValue
 from .convert_to_dataflow import ConvertToDataflow
 from .dead_code_elimination import DeadCodeElimination
 from .decompose_ops import DecomposeOpsForInference
+from .decompose_ops_for_training import DecomposeOpsForTraining
 from .eliminate_common_subexpr import EliminateCommonSubexpr
 from .expand_matmul_of_sum import ExpandMatmulOfSum
 from .expand_tuple_arguments import ExpandTupleArguments
@@ -79,6 +80,7 @@ __all__ = [
     "DataflowBlockPass",
     "DeadCodeElimination",
     "DecomposeOpsForInference",
+    "DecomposeOpsForTraining",
     "EliminateCommonSubexpr",
     "ExpandMatmulOfSum",
     "ExpandTupleArguments",
