@@ -453,6 +453,24 @@ def test_gemv_dispatches_on_a_symbolic_batch_inside_the_kernel():
     }
 
 
+def test_gemv_dispatch_defines_each_variable_once():
+    # The two branches are schedules of one function; sharing loop or block variables made
+    # the kernel print, parse and print again to other names.
+    mod = _schedule(row_dense_bias_relu(None), dl.cpu.GEMV(), target=AVX512_TARGET)
+    defined = []
+
+    def collect(node):
+        if isinstance(node, For):
+            defined.append(node.loop_var)
+        elif isinstance(node, tir.Block):
+            defined.extend(iv.var for iv in node.iter_vars)
+
+    post_order_visit(mod["main"].body, collect)
+    assert len({id(v) for v in defined}) == len(defined)
+    text = mod.script()
+    assert tvm.script.from_source(text).script() == text
+
+
 def test_gemv_rule_skips_what_is_not_a_row_vector_matmul():
     target = Target(RUN_TARGET)
     # Several rows (static) and no matmul at all.

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from tvm.error import ScheduleError
 from tvm.tir import expr as E
-from tvm.tir.functor import StmtExprMutator, substitute
+from tvm.tir.functor import StmtExprMutator, post_order_visit, substitute
 from tvm.tir.op import call_extern
 from tvm.tir.schedule import Schedule
-from tvm.tir.stmt import CPU_SPARE, PARALLEL_IF, IfThenElse
+from tvm.tir.stmt import CPU_SPARE, PARALLEL_IF, Block, For, IfThenElse
 
 from .base import CPUScheduleRule
 from .inline import inline_elementwise
@@ -158,6 +158,23 @@ class _RenameBlocks(StmtExprMutator):
         return block.with_fields(name_hint=block.name_hint + self.suffix)
 
 
+def _with_fresh_variables(stmt):
+    """stmt with new Vars for the loops and block iterators it defines. The two branches of the
+    dispatch are schedules of one function and share Var objects where neither transformed a
+    loop; a function must define each variable once (printing and parsing it again otherwise
+    gives other names, and passes that map variables would see one defined twice)."""
+    defined = []
+
+    def collect(node):
+        if isinstance(node, For):
+            defined.append(node.loop_var)
+        elif isinstance(node, Block):
+            defined.extend(iv.var for iv in node.iter_vars)
+
+    post_order_visit(stmt, collect)
+    return substitute(stmt, {v: E.Var(v.name, v.dtype) for v in defined})
+
+
 def _batch_var(nests, target):
     """The Var every row loop of the function's one matmul-like nest runs to (a symbolic
     batch), when the nest would be a GEMV with that Var equal to 1; else None."""
@@ -252,7 +269,8 @@ class GEMV(CPUScheduleRule):
         if gemv is None or general is None:
             return None
         gemv_func = gemv.mod["main"]
-        gemv_func = gemv_func.with_body(_RenameBlocks("_gemv").visit(gemv_func.body))
+        gemv_body = _with_fresh_variables(_RenameBlocks("_gemv").visit(gemv_func.body))
+        gemv_func = gemv_func.with_body(gemv_body)
         general_func = general.mod["main"]
         g_root, m_root = gemv_func.body.block, general_func.body.block
         allocs = list(m_root.alloc_buffers)
