@@ -9,6 +9,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_nn,
     ops_nonzero,
     ops_quantize,
+    ops_recurrent,
     ops_reduce,
     ops_resize,
     ops_sequence,
