@@ -47,6 +47,7 @@ SHAPE_OPERANDS = {
     "OneHot": (1,),
     "CenterCropPad": (1,),
     "Col2Im": (1, 2),
+    "AffineGrid": (1,),
     "ReduceSum": (1,),
     "ReduceMean": (1,),
     "ReduceMax": (1,),
