@@ -48,6 +48,8 @@ SHAPE_OPERANDS = {
     "CenterCropPad": (1,),
     "Col2Im": (1, 2),
     "AffineGrid": (1,),
+    "DFT": (1, 2),
+    "STFT": (1, 3),
     "ReduceSum": (1,),
     "ReduceMean": (1,),
     "ReduceMax": (1,),

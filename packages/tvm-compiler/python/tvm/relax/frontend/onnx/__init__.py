@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_scan,
     ops_sequence,
     ops_shape,
+    ops_spectral,
     ops_tensor,
     ops_window,
 )
