@@ -50,6 +50,7 @@ SHAPE_OPERANDS = {
     "AffineGrid": (1,),
     "DFT": (1, 2),
     "STFT": (1, 3),
+    "MaxUnpool": (2,),
     "ReduceSum": (1,),
     "ReduceMean": (1,),
     "ReduceMax": (1,),

@@ -4,6 +4,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_attention,
     ops_control,
     ops_elementwise,
+    ops_fold,
     ops_grid,
     ops_index,
     ops_loop,
