@@ -8,6 +8,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_grid,
     ops_index,
     ops_loop,
+    ops_nms,
     ops_nn,
     ops_nonzero,
     ops_quantize,
