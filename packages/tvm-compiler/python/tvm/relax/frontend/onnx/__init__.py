@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (each module registers its converters)
     ops_recurrent,
     ops_reduce,
     ops_resize,
+    ops_roi_align,
     ops_rotary,
     ops_scan,
     ops_sequence,
