@@ -3,6 +3,7 @@
 from . import (  # noqa: F401  (each module registers its converters)
     ops_attention,
     ops_control,
+    ops_deform_conv,
     ops_elementwise,
     ops_fold,
     ops_grid,
