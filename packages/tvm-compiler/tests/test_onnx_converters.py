@@ -398,3 +398,25 @@ def test_dropout_training_with_a_nonzero_ratio_is_op_not_implemented():
     model = _model([node], [_tensor("x", [2, 2])], [_out("y", 2)], inits, opset=13)
     with pytest.raises(OpNotImplemented, match="'drop' \\(op Dropout.*nonzero ratio"):
         _convert(model)
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        dict(kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1]),
+        dict(kernel_shape=[2, 2], storage_order=1, dilations=[2, 1]),
+        dict(kernel_shape=[2, 3], strides=[2, 2], ceil_mode=1),
+    ],
+)
+def test_max_pool_indices_match_onnxruntime(attrs):
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], **attrs)
+    model = _model(
+        [node], [_tensor("x", [2, 3, 7, 6])], [_out("y", 4), _out("i", 4, TensorProto.INT64)]
+    )
+    x = RNG.standard_normal((2, 3, 7, 6)).astype("float32")
+    ort = pytest.importorskip("onnxruntime")
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    want = sess.run(None, {"x": x})
+    got = _run_all(_convert(model), x)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
+    np.testing.assert_array_equal(got[1], want[1])

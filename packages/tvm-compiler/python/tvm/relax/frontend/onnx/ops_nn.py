@@ -173,15 +173,28 @@ def _conv_transpose(node: Node):
 
 def _pool(node: Node, kind: str):
     x = node.input(0)
-    if node.num_outputs > 1:
-        raise node.unsupported("the Indices output")
     kernel = list(node.attr("kernel_shape"))
     strides, dilations, pads = _spatial_params(node, x, kernel)
     ceil_mode = bool(node.attr("ceil_mode", 0)) if node.opset >= 10 else False
     include_pad = bool(node.attr("count_include_pad", 0)) if kind == "avg" else False
-    if node.attr("storage_order", 0):
-        raise node.unsupported("storage_order=1")
-    return _pool_nd(node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad)
+    storage_order = node.attr("storage_order", 0)  # the layout of the Indices output only
+    if storage_order not in (0, 1):
+        raise node.unsupported(f"storage_order={storage_order}")
+    out = _pool_nd(node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad)
+    if node.num_outputs < 2 or not node.proto.output[1]:
+        return out
+    node.static_shape(x)
+    indices = node.emit_te(
+        te_fallbacks.max_pool_indices,
+        x,
+        out_spatial=node.static_shape(out)[2:],
+        kernel=kernel,
+        strides=strides,
+        dilations=dilations,
+        pads=pads,
+        storage_order=storage_order,
+    )
+    return [out, indices]
 
 
 def _pool_nd(node: Node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad):

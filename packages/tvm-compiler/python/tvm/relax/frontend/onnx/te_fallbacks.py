@@ -230,3 +230,31 @@ def lrn_square_sum(x, size):
         return te.sum(tir.if_then_else(inside, value * value, tir.const(0, x.dtype)), axis=k)
 
     return te.compute(_shape(x), at, name="lrn_square_sum")
+
+
+def max_pool_indices(x, out_spatial, kernel, strides, dilations, pads, storage_order):
+    """MaxPool's Indices: the flat index into x ([N, C, *spatial]) of each window's first
+    maximum, the spatial part row-major (storage_order 0) or column-major (1)."""
+    from tvm.topi.reduction import _argmax
+
+    nsp = len(kernel)
+    spatial = [int(d) for d in x.shape[2:]]
+    window = [te.reduce_axis((0, k), name=f"w{i}") for i, k in enumerate(kernel)]
+
+    def compute(n, c, *o):
+        pos = [o[i] * strides[i] - pads[i] + window[i].var * dilations[i] for i in range(nsp)]
+        inside = tir.all(*[tir.all(p >= 0, p < spatial[i]) for i, p in enumerate(pos)])
+        at = [tir.max(tir.min(p, spatial[i] - 1), 0) for i, p in enumerate(pos)]
+        value = tir.Select(inside, x[(n, c, *at)], te.min_value(x.dtype))
+        order = range(nsp) if storage_order == 0 else reversed(range(nsp))
+        flat = tir.const(0, "int64")
+        for i in order:
+            flat = flat * spatial[i] + at[i].astype("int64")
+        plane = 1
+        for d in spatial:
+            plane *= d
+        flat = (n.astype("int64") * x.shape[1] + c.astype("int64")) * plane + flat
+        return _argmax((flat, value), axis=window)
+
+    shape = [x.shape[0], x.shape[1], *out_spatial]
+    return te.compute(shape, compute, name="max_pool_indices")[0]
