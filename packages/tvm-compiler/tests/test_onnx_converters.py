@@ -420,3 +420,23 @@ def test_max_pool_indices_match_onnxruntime(attrs):
     got = _run_all(_convert(model), x)
     np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
     np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        dict(strides=[2, 1, 2], pads=[1, 0, 0, 0, 1, 1], output_padding=[1, 0, 0]),
+        dict(group=2, dilations=[1, 2, 1]),
+        dict(auto_pad="SAME_UPPER", strides=[2, 2, 1]),
+    ],
+)
+def test_conv_transpose_3d_matches_onnxruntime(attrs):
+    node = helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attrs)
+    w = RNG.standard_normal((4, 3, 2, 3, 2)).astype("float32")
+    b = RNG.standard_normal(3 * attrs.get("group", 1)).astype("float32")
+    model = _model(
+        [node], [_tensor("x", [2, 4, 3, 4, 3])], [_out("y", 5)], [_init("w", w), _init("b", b)]
+    )
+    x = RNG.standard_normal((2, 4, 3, 4, 3)).astype("float32")
+    got = _run_all(_convert(model), x)[0]
+    np.testing.assert_allclose(got, _ort(model, {"x": x}), rtol=1e-4, atol=1e-4)

@@ -119,7 +119,7 @@ def _conv_transpose(node: Node):
     x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
     wshape = node.static_shape(w, "weight")
     nsp = len(wshape) - 2
-    if nsp not in (1, 2):
+    if nsp not in (1, 2, 3):
         raise node.unsupported(f"a {nsp}-D transposed convolution")
     in_sp = node.static_shape(x)[2:]
     kernel = list(node.attr("kernel_shape", wshape[2:]))
@@ -149,6 +149,20 @@ def _conv_transpose(node: Node):
     elif auto_pad != "NOTSET":
         raise node.unsupported(f"auto_pad={auto_pad!r}")
     groups = node.attr("group", 1)
+    if nsp == 3:  # no Relax op: a te computation
+        out = node.emit_te(
+            te_fallbacks.conv_transpose_nd,
+            x,
+            w,
+            strides=strides,
+            pads=pads,
+            output_padding=out_pad,
+            dilations=dilations,
+            groups=groups,
+        )
+        if b is not None:
+            out = node.emit(R.add(out, R.reshape(b, [1, -1, 1, 1, 1])))
+        return out
     if nsp == 1:
         x, w = _to_2d(node, x), _to_2d(node, w)
         strides, dilations, out_pad = [1] + strides, [1] + dilations, [0] + out_pad
