@@ -440,3 +440,40 @@ def test_conv_transpose_3d_matches_onnxruntime(attrs):
     x = RNG.standard_normal((2, 4, 3, 4, 3)).astype("float32")
     got = _run_all(_convert(model), x)[0]
     np.testing.assert_allclose(got, _ort(model, {"x": x}), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "mode, coord, scales, extra",
+    [
+        ("linear", "half_pixel", [1, 1, 0.4, 0.6], {}),
+        ("cubic", "half_pixel", [1, 1, 0.3, 0.5], dict(exclude_outside=1)),
+        ("linear", "align_corners", [1, 1, 0.5, 0.75], {}),
+        ("cubic", "pytorch_half_pixel", [1, 1, 0.6, 0.35], dict(cubic_coeff_a=-0.5)),
+    ],
+)
+def test_resize_antialias_matches_onnxruntime(mode, coord, scales, extra):
+    node = helper.make_node(
+        "Resize",
+        ["x", "", "scales"],
+        ["y"],
+        mode=mode,
+        antialias=1,
+        coordinate_transformation_mode=coord,
+        **extra,
+    )
+    model = _model(
+        [node],
+        [_tensor("x", [2, 3, 17, 13])],
+        [_out("y", 4)],
+        [_init("scales", np.asarray(scales, "float32"))],
+        opset=18,
+    )
+    x = RNG.standard_normal((2, 3, 17, 13)).astype("float32")
+    got = _run_all(_convert(model), x)[0]
+    if coord == "align_corners":  # onnxruntime 1.31 differs from the ONNX reference here
+        from onnx.reference import ReferenceEvaluator
+
+        want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    else:
+        want = _ort(model, {"x": x})
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
