@@ -477,3 +477,21 @@ def test_resize_antialias_matches_onnxruntime(mode, coord, scales, extra):
     else:
         want = _ort(model, {"x": x})
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("axis, is_sorted", [(0, 1), (-1, 1), (1, 0)])
+def test_unique_along_an_axis_matches_onnxruntime(axis, is_sorted):
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], axis=axis, sorted=is_sorted)
+    outs = [_out("y", 3), _out("i", 1, TensorProto.INT64), _out("inv", 1, TensorProto.INT64)]
+    outs.append(_out("n", 1, TensorProto.INT64))
+    model = _model([node], [_tensor("x", [4, 5, 3])], outs)
+    x = RNG.integers(0, 2, (4, 5, 3)).astype("float32")
+    x[2] = x[0]  # repeated slices along every axis choice
+    x[:, 3] = x[:, 1]
+    x[:, :, 2] = x[:, :, 0]
+    ort = pytest.importorskip("onnxruntime")
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    want = sess.run(None, {"x": x})
+    got = _run_all(_convert(model), x)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
