@@ -167,3 +167,21 @@ def test_wrong_activation_count_names_the_node():
 
     with pytest.raises(ValueError, match=r"op GRU, opset 22\): activations must name 2"):
         from_onnx(model)
+
+
+def test_hidden_size_that_does_not_fit_w_names_the_node():
+    model, _, _ = _layer("LSTM", 3)
+    next(a for a in model.graph.node[0].attribute if a.name == "hidden_size").i = 4
+    from tvm.relax.frontend.onnx import from_onnx
+
+    with pytest.raises(ValueError, match=r"op LSTM, opset 22\): W \[1, 20, 4\] does not hold"):
+        from_onnx(model)
+
+
+def test_bad_direction_is_op_not_implemented():
+    model, _, _ = _layer("GRU", 3)
+    next(a for a in model.graph.node[0].attribute if a.name == "direction").s = b"sideways"
+    from tvm.relax.frontend.onnx import from_onnx
+
+    with pytest.raises(OpNotImplemented, match=r"op GRU, opset 22\): direction='sideways'"):
+        from_onnx(model)

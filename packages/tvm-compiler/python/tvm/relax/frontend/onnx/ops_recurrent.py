@@ -279,6 +279,12 @@ def _recurrent(node: Node, kind: str):
         if not isinstance(w_shape[1], int):
             raise node.unsupported("a W of symbolic shape without hidden_size")
         hidden = w_shape[1] // _GATES[kind]
+    if isinstance(w_shape[1], int) and w_shape[1] != _GATES[kind] * hidden:
+        raise ValueError(
+            f"from_onnx: {node.where()}: W {w_shape} does not hold {_GATES[kind]} gates of "
+            f"hidden_size={hidden}"
+        )
+    node.ignore("output_sequence")  # opset 1: whether Y is wanted, which its name says
     clip = node.attr("clip", None)
     acts = _activations(node, kind, num_dir)
     if kind == "GRU":
