@@ -2,13 +2,17 @@
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 
+from . import broadcast as _broadcast  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import nn  # noqa: E402
-from .broadcast import add, divide, maximum, minimum, multiply, subtract  # noqa: E402
+from ._arrange import arange  # noqa: E402
+from ._select import where  # noqa: E402
+from .broadcast import *  # noqa: E402, F403
 from .einsum import einsum  # noqa: E402
 from .math import *  # noqa: E402, F403
 from .reduction import argmax, max, min, sum  # noqa: E402
 from .scan import cumprod, cumsum  # noqa: E402
+from .tensor import elemwise_sum, full, full_like  # noqa: E402
 from .transform import (  # noqa: E402
     concatenate,
     expand_dims,
@@ -23,29 +27,29 @@ from .transform import (  # noqa: E402
 
 __all__ = sorted(
     [
-        "add",
+        "arange",
         "argmax",
         "concatenate",
         "cumprod",
         "cumsum",
         "einsum",
         "gather_nd",
-        "divide",
+        "elemwise_sum",
         "expand_dims",
+        "full",
+        "full_like",
         "max",
-        "maximum",
         "min",
-        "minimum",
-        "multiply",
         "nn",
         "reshape",
         "split",
         "squeeze",
         "strided_slice",
-        "subtract",
         "sum",
         "take",
         "transpose",
+        "where",
+        *_broadcast.__all__,
         *_math.__all__,
     ]
 )

@@ -1,4 +1,5 @@
-"""Unary elementwise math operators over te tensors (the one table Relax legalises through)."""
+"""Unary elementwise math operators over te tensors (the one table Relax legalises through),
+and cast, clip, reinterpret, identity."""
 
 from __future__ import annotations
 
@@ -80,4 +81,48 @@ def _unary(name, fop):
 for _name, _fop in UNARY_ELEMENT_FUNCTIONS.items():
     globals()[_name] = _unary(_name, _fop)
 
-__all__ = sorted(UNARY_ELEMENT_FUNCTIONS)
+
+def _tensor_arg(who, name, value):
+    if not isinstance(value, te.Tensor):
+        raise TypeError(
+            f"topi.{who}: argument {name!r} must be a te.Tensor, got {type(value).__name__}"
+        )
+
+
+def cast(x, dtype, span=None):
+    """x converted elementwise to dtype (a scalar x gives a scalar expression)."""
+    if isinstance(x, te.Tensor):
+        return te.compute(x.shape, lambda *i: x[i].astype(dtype), name="compute")
+    if not isinstance(x, (int, float, bool, E.PrimExpr)):
+        raise TypeError(
+            f"topi.cast: argument 'x' must be a te.Tensor or a scalar, got {type(x).__name__}"
+        )
+    if isinstance(x, (int, float, bool)):
+        return _const(x, dtype) if str(dtype) != "bool" else E.const(bool(x), "bool")
+    return x.astype(dtype)
+
+
+def clip(x, a_min, a_max):
+    """x with every element held inside [a_min, a_max]."""
+    _tensor_arg("clip", "x", x)
+
+    def bound(value):
+        return value if isinstance(value, E.PrimExpr) else _const(value, x.dtype)
+
+    lo, hi = bound(a_min), bound(a_max)
+    return te.compute(x.shape, lambda *i: tir_op.max(tir_op.min(x[i], hi), lo), name="compute")
+
+
+def reinterpret(x, dtype):
+    """x's bits read as dtype (of the same width), elementwise."""
+    _tensor_arg("reinterpret", "x", x)
+    return te.compute(x.shape, lambda *i: E.Call(dtype, "tir.reinterpret", [x[i]]), name="tensor")
+
+
+def identity(x):
+    """A copy of x."""
+    _tensor_arg("identity", "x", x)
+    return te.compute(x.shape, lambda *i: x[i], name="compute")
+
+
+__all__ = sorted([*UNARY_ELEMENT_FUNCTIONS, "cast", "clip", "identity", "reinterpret"])

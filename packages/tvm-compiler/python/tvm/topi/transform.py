@@ -1,4 +1,5 @@
-"""Shape transforms of te tensors: reshape, transpose, expand_dims, squeeze."""
+"""Shape transforms of te tensors: reshape, transpose, expand_dims, squeeze, concatenate,
+slicing and taking (the rest of upstream's topi.transform lives in _arrange and _select)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ from tvm import te
 from tvm.arith import Analyzer
 from tvm.tir import expr as E
 from tvm.tir.op import if_then_else
+
+from ._arrange import arange  # noqa: F401  (upstream's topi.transform.arange)
+from ._select import where  # noqa: F401  (upstream's topi.transform.where)
 
 
 def _check(who, data):

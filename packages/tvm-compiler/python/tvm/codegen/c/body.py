@@ -388,9 +388,26 @@ class BodyWriter:
             return f"__builtin_prefetch(&{self.expr(load)})"
         if name == "tir.likely":
             return f"__builtin_expect(!!({args[0]}), 1)"
+        if name == "tir.reinterpret":
+            return self._reinterpret(e, args[0])
         if name == "tir.ret":
             raise CodegenError("codegen c: T.ret(...) must be a statement of its own")
         raise CodegenError(f"codegen c: no C lowering for op {name!r}")
+
+    def _reinterpret(self, e, value) -> str:
+        """The bits of value read as e.dtype (a copy through memory: C has no bit cast)."""
+        src = e.args[0].dtype
+        if src.bits * src.lanes != e.dtype.bits * e.dtype.lanes or src.bits < 8:
+            raise CodegenError(
+                f"codegen c: tir.reinterpret from {src} to {e.dtype} changes the width"
+            )
+        # A fresh name per use: a nested reinterpret would otherwise read its own variable.
+        self._reinterpret_count = getattr(self, "_reinterpret_count", 0) + 1
+        tmp = f"reinterpret_{self._reinterpret_count}"
+        return (
+            f"({{ {self.ctype(src)} {tmp}_in = ({value}); {self.ctype(e.dtype)} {tmp}_out; "
+            f"__builtin_memcpy(&{tmp}_out, &{tmp}_in, sizeof({tmp}_out)); {tmp}_out; }})"
+        )
 
     def _dl_tensor(self, e) -> str:
         """A DLTensor* (a compound literal living to the end of the block) over a buffer."""

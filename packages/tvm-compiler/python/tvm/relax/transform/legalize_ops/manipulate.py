@@ -126,14 +126,8 @@ def _split(bb, call):
     return bb.call_te(_split_te, call.args[0], bounds, axis, primfunc_name_hint="split")
 
 
-def _broadcast_to_te(x, shape):
-    from .common import index_at
-
-    return te.compute(shape, lambda *i: index_at(x, i), name="broadcast_to")
-
-
 @register_legalize("relax.broadcast_to")
 def _broadcast_to(bb, call):
     return bb.call_te(
-        _broadcast_to_te, call.args[0], _out_dims(call), primfunc_name_hint="broadcast_to"
+        topi.broadcast_to, call.args[0], _out_dims(call), primfunc_name_hint="broadcast_to"
     )

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from tvm import te, tir
-from tvm.topi.broadcast import broadcast_shape
+from tvm import te, tir, topi
 
-from .common import index_at, register_legalize
-
-
-def where_te(cond, x1, x2):
-    shape = broadcast_shape("where", cond.shape, broadcast_shape("where", x1.shape, x2.shape))
-    return te.compute(
-        shape,
-        lambda *i: tir.Select(index_at(cond, i), index_at(x1, i), index_at(x2, i)),
-        name="where",
-    )
-
+from .common import register_legalize
 
 register_legalize(
-    "relax.where", lambda bb, call: bb.call_te(where_te, *call.args, primfunc_name_hint="where")
+    "relax.where", lambda bb, call: bb.call_te(topi.where, *call.args, primfunc_name_hint="where")
 )
 
 
