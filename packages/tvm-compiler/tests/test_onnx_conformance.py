@@ -24,6 +24,7 @@ XFAIL_FILE = Path(__file__).with_name("onnx_conformance_xfail.txt")
 SUBSET_EVERY = 16
 CASE_TIMEOUT_S = 120
 RTOL, ATOL = 1e-3, 1e-5
+BFLOAT16_RTOL = 2**-6  # two bfloat16 ULPs, the tolerance onnx's runner uses for bfloat16
 TARGET = "llvm"
 
 # Inputs that ONNX models carry as shapes, axes or counts: the backend tests feed them as graph
@@ -173,16 +174,31 @@ def compare(got, expected):
             return f"output {i}: shape {g.shape}, expected {e.shape}"
         if g.dtype != e.dtype:
             return f"output {i}: dtype {g.dtype}, expected {e.dtype}"
+        # onnx's own backend runner (onnx.backend.test.runner) allows two bfloat16 ULPs there
+        rtol = max(RTOL, BFLOAT16_RTOL) if e.dtype.name == "bfloat16" else RTOL
         if _ml(e.dtype):  # compared through a NumPy type that holds every value exactly
             wide = "int64" if e.dtype.name.startswith(("int", "uint")) else "float64"
             g, e = g.astype(wide), e.astype(wide)
         if e.dtype.kind in "fc":
-            if not np.allclose(g, e, rtol=RTOL, atol=ATOL, equal_nan=True):
+            if not np.allclose(g, e, rtol=rtol, atol=ATOL, equal_nan=True):
                 err = np.nanmax(np.abs(g.astype("float64") - e.astype("float64")))
                 return f"output {i}: values differ (max abs error {err:.3g})"
         elif not np.array_equal(g, e):
             return f"output {i}: values differ"
     return None
+
+
+def test_compare_allows_two_bfloat16_ulps_and_no_more():
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="bfloat16 data needs ml_dtypes")
+    bf16 = ml_dtypes.bfloat16
+    expected = np.array([1.0, -0.5, 3.0], dtype=bf16)
+    two_ulps = np.array([1.0 + 2 * 2**-7, -0.5, 3.0], dtype=bf16)  # 1 + 2**-6
+    assert compare([two_ulps], [expected]) is None
+    four_ulps = np.array([1.0 + 4 * 2**-7, -0.5, 3.0], dtype=bf16)
+    assert "values differ" in compare([four_ulps], [expected])
+    # float16 keeps rtol 1e-3: two of its ULPs at 1.0 (2**-9) are outside it
+    half = np.array([1.0], "float16")
+    assert "values differ" in compare([half + np.float16(2**-9)], [half])
 
 
 def vm_available() -> bool:

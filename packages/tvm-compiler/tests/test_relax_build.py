@@ -307,3 +307,15 @@ def test_building_an_equal_module_again_reuses_the_executable():
     x = np.ones((2, 4), "float32")
     out = run(first, x, np.ones((4, 8), "float32"), np.zeros(8, "float32"))
     assert out.numpy().tolist() == [[4.0] * 8] * 2
+
+
+def test_an_op_left_unlegalised_for_an_unknown_shape_says_so_and_how_to_fix_it():
+    bb = relax.BlockBuilder()
+    t = relax.Var("t", relax.TensorStructInfo((2,), "int64"))
+    with bb.function("main", [t]):
+        shape = bb.emit(relax.op.tensor_to_shape(t))
+        out = bb.emit(relax.op.zeros(shape, "float32"))
+        bb.emit_func_output(out)
+    with pytest.raises(Exception, match="'relax.zeros' was not legalised because a shape") as err:
+        tvm.compile(bb.get(), target="llvm")
+    assert "R.match_cast" in str(err.value)

@@ -126,3 +126,23 @@ def test_topi_functions_name_their_bad_arguments():
         ValueError, match="topi.gather_nd: the last extent of indices must be static"
     ):
         topi.gather_nd(te.placeholder((2, 2)), te.placeholder((3, te.var("k")), "int32"))
+
+
+def test_out_of_range_indices_read_the_nearest_element_not_outside_memory():
+    # An index far outside the data once read (and crashed on) memory beyond the tensor.
+    data = np.arange(4, dtype="float32")
+    far = 10**12
+    _, got = _run(
+        [_var("d", (4,)), _var("i", (3,), "int64")],
+        relax.op.gather_elements,
+        data,
+        np.array([1, far, -far], "int64"),
+    )
+    np.testing.assert_array_equal(got, [1, 3, 0])
+    _, got = _run(
+        [_var("d", (4,)), _var("i", (3, 1), "int64")],
+        relax.op.gather_nd,
+        data,
+        np.array([[-1], [far], [-far]], "int64"),
+    )
+    np.testing.assert_array_equal(got, [3, 3, 0])

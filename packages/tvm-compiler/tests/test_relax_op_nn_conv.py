@@ -109,6 +109,49 @@ def test_conv2d_and_pools_match_numpy():
     np.testing.assert_allclose(gap, x.mean(axis=(2, 3), keepdims=True), rtol=1e-5, atol=1e-6)
 
 
+def _dilated_avg_rows_ref(x, k, stride, dilation, pad, ceil_mode, include_pad):
+    """Average pool along H only (window 1 along W): each window's taps y0 + t * dilation, the
+    divisor the taps inside the data (or data and declared padding), as ONNX counts them."""
+    h = x.shape[2]
+    span = h + 2 * pad - (k - 1) * dilation - 1
+    oh = (-(-span // stride) if ceil_mode else span // stride) + 1
+    if ceil_mode and (oh - 1) * stride >= h + pad:  # a window starting in the end padding
+        oh -= 1
+    lo, hi = (-pad, h + pad) if include_pad else (0, h)
+    out = np.zeros(x.shape[:2] + (oh, x.shape[3]), "float32")
+    for y in range(oh):
+        rows = [y * stride - pad + t * dilation for t in range(k)]
+        inside = [r for r in rows if 0 <= r < h]
+        count = sum(lo <= r < hi for r in rows)
+        out[:, :, y] = x[:, :, inside].sum(axis=2) / count
+    return out
+
+
+@pytest.mark.parametrize("include_pad", [False, True])
+def test_dilated_avg_pool_divides_by_the_taps_a_window_keeps(include_pad):
+    # size 12, kernel 3 dilated by 3 (span 7), stride 3, padding 1, ceil_mode: the last window
+    # (rows 8, 11, 14) overhangs the end by one tap; before, a dilated pool divided by 3
+    x = RNG.standard_normal((1, 2, 12, 3)).astype("float32")
+
+    def build(bb, x):
+        return bb.emit(
+            R.nn.avg_pool2d(
+                x,
+                (3, 1),
+                (3, 1),
+                padding=(1, 0, 1, 0),
+                dilation=(3, 1),
+                ceil_mode=True,
+                count_include_pad=include_pad,
+            )
+        )
+
+    got, _ = build_and_run(build, x)
+    want = _dilated_avg_rows_ref(x, 3, 3, 3, 1, True, include_pad)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def test_batch_norm_and_dropout_inference():
     x = RNG.standard_normal((2, 3, 4)).astype("float32")
     g, b = RNG.standard_normal(3).astype("float32"), RNG.standard_normal(3).astype("float32")

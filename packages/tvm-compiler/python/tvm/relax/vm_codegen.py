@@ -212,6 +212,14 @@ class _FunctionCodegen:
             fields = list(packed.fields)
             args = [self.visit(a) for a in fields]
             return self.call_into("vm.builtin.call_tir_dyn", [self.visit(func), *args], expr=call)
+        if call.op.get_attr("FLegalize") is not None:
+            # LegalizeOps ran but left the call: a shape it needs is known only at run time.
+            raise CodegenError(
+                f"CodeGenVM: {self.func_name}: the op {name!r} was not legalised because a shape "
+                f"it needs is not known at compile time (its result is {call.struct_info}, its "
+                f"arguments {[str(a.struct_info) for a in call.args]}); bind such shapes to "
+                "symbolic variables with R.match_cast first"
+            )
         raise CodegenError(
             f"CodeGenVM: {self.func_name}: the op {name!r} has no VM lowering (run "
             "relax.get_pipeline('default') first: LegalizeOps turns ops into call_tir)"

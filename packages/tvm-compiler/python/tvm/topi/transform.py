@@ -178,6 +178,16 @@ def split(ary, indices_or_sections, axis=0):
     return out
 
 
+def wrapped_index(index, extent):
+    """index counted from the end when negative (as NumPy and ONNX do), then clamped into
+    [0, extent): an index out of range reads the nearest element instead of memory outside
+    the tensor."""
+    if str(index.dtype) != str(extent.dtype):
+        index = index.astype(extent.dtype)
+    index = if_then_else(index < 0, index + extent, index)
+    return E.Max(E.Min(index, extent - 1), E.const(0, extent.dtype))
+
+
 def take(a, indices, axis=None):
     """a's elements (flattened when axis is None) at the int tensor indices, clipped."""
     _check("topi.take", a)
@@ -221,11 +231,7 @@ def gather_nd(a, indices, batch_dims=0):
     def element(*i):
         picks = []
         for k in range(depth):
-            index = indices[i[:lead] + (k,)]
-            extent = a.shape[batch_dims + k]
-            # A negative index counts from the end, as ONNX allows.
-            index = if_then_else(index < 0, index + extent.astype(index.dtype), index)
-            picks.append(index)
+            picks.append(wrapped_index(indices[i[:lead] + (k,)], a.shape[batch_dims + k]))
         return a[tuple(i[:batch_dims]) + tuple(picks) + tuple(i[lead:])]
 
     return te.compute(out, element, name="gather_nd")

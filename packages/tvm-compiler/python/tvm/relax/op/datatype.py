@@ -28,20 +28,22 @@ register("wrap_param", _infer_wrap_param)
 
 def astype(x, dtype):
     """x converted elementwise to dtype."""
-    return call_op("astype", [x], AstypeAttrs(dtype=str(DataType(str(dtype)))))
+    return call_op("astype", [x], AstypeAttrs(dtype=_dtype_arg("astype", dtype)))
+
+
+def _dtype_arg(func: str, dtype) -> str:
+    """dtype's canonical name, or a ValueError naming func and its 'dtype' argument."""
+    try:
+        return str(DataType(str(dtype)))
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{func}: argument 'dtype' must be a data type, got {dtype!r}") from err
 
 
 def wrap_param(data, dtype="float32"):
     """Cast input tensor which is model param to data type if the dtype of the input data is
     not the same as the given dtype (the frontends wrap a weight stored in another precision:
     LegalizeOps folds a constant's cast and leaves a tensor already of dtype as it is)."""
-    try:
-        dtype = str(DataType(str(dtype)))
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            f"wrap_param: argument 'dtype' must be a data type, got {dtype!r}"
-        ) from err
-    return call_op("wrap_param", [data], WrapParamAttrs(dtype=dtype))
+    return call_op("wrap_param", [data], WrapParamAttrs(dtype=_dtype_arg("wrap_param", dtype)))
 
 
 __all__ = ["astype", "wrap_param"]

@@ -216,3 +216,58 @@ def like(template, expr, bb):
             like(item, bb.emit(relax.TupleGetItem(expr, k)), bb) for k, item in enumerate(template)
         ]
     return expr
+
+
+# float16 and bfloat16 kernels round after every operation, so a dot product or a sum rounded
+# at each partial result drifts a few ULPs from the reference; NumPy (the ONNX reference) and
+# onnxruntime accumulate these types in float32 and round once.
+NARROW_FLOATS = ("float16", "bfloat16")
+
+
+def _tensor_dtype(value) -> str | None:
+    """The dtype of a tensor expression; None for anything else (a sequence, None, a tuple)."""
+    if not isinstance(value, relax.Expr):
+        return None
+    try:
+        sinfo = struct_info(value)
+    except (AttributeError, ValueError):
+        return None
+    return str(sinfo.dtype) if is_tensor_info(sinfo) else None
+
+
+def _is_narrow_float(expr) -> bool:
+    return _tensor_dtype(expr) in NARROW_FLOATS
+
+
+def accumulate_in_float32(convert):
+    """A converter whose op accumulates (MatMul, Conv, Softmax, ReduceSum...) made to compute
+    float16/bfloat16 inputs in float32 and round its float32 results back once."""
+    from functools import wraps
+
+    from tvm.relax import op as R
+
+    @wraps(convert)
+    def wrapper(node: Node):
+        narrow = {dtype_of(x) for x in node.inputs if _is_narrow_float(x)}
+        if len(narrow) != 1:
+            return convert(node)
+        (dtype,) = narrow
+        original = node.inputs
+        node.inputs = [
+            node.emit(R.astype(x, "float32")) if _is_narrow_float(x) else x for x in original
+        ]
+        try:
+            out = convert(node)
+        finally:
+            node.inputs = original
+
+        def narrow_back(value):
+            if isinstance(value, (list, tuple)):
+                return type(value)(narrow_back(v) for v in value)
+            if _tensor_dtype(value) == "float32":
+                return node.emit(R.astype(value, dtype))
+            return value
+
+        return narrow_back(out)
+
+    return wrapper

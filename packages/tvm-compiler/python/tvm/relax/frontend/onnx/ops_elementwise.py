@@ -7,6 +7,7 @@ from functools import reduce
 
 import numpy as np
 from tvm.relax import op as R
+from tvm.runtime.ml_dtypes_view import ml_dtype_of
 
 from .common import Node, check_dtype, const, const_value, dtype_of, np_dtype_name, relax_op
 from .registry import converter
@@ -452,16 +453,58 @@ def _cast(node: Node, x, dtype: str):
     if dtype_of(x) == dtype:
         return x
     value = const_value(x)
-    if value is not None and value.dtype.kind in "iub" and np.dtype(dtype).kind in "iub":
-        return const(value.astype(dtype))
-    if saturate and dtype in FLOAT8_MAX and not dtype_of(x).startswith(("int", "uint", "bool")):
+    if value is not None and _numpy_casts_alike(value.dtype, dtype):
+        with np.errstate(over="ignore"):  # out of a float's range is +/- inf, as at run time
+            return const(value.astype(ml_dtype_of(dtype, "Cast") if dtype == "bfloat16" else dtype))
+    source_is_float = dtype_of(x).startswith(("float", "bfloat"))
+    if saturate and dtype in FLOAT8_MAX and source_is_float:
         x = saturate_float8(node, x, dtype)
+    if dtype in NARROW_INT_RANGE and source_is_float:
+        x = zero_out_of_range(node, x, dtype)
     return node.emit(R.astype(x, dtype))
+
+
+def _numpy_casts_alike(source: np.dtype, dtype: str) -> bool:
+    """Whether NumPy's astype from source to dtype is what the compiled cast does, so a
+    constant can be cast at conversion time: integers and bools among themselves (wrapping),
+    and any of them or a float (bfloat16 included) to float16/32/64 or bfloat16 (round to
+    nearest even, +/- inf out of range)."""
+    wide_floats = ("float16", "float32", "float64", "bfloat16")
+    if source.name == "bfloat16":  # ml_dtypes' types read as kind 'V'
+        return dtype in wide_floats
+    if source.kind not in "iubf":
+        return False
+    if dtype in wide_floats:
+        return True
+    # the sub-byte types are ml_dtypes' (kind "V"; unknown to NumPy without it): never folded
+    narrow = dtype in NARROW_INT_RANGE
+    return source.kind in "iub" and dtype.startswith(("int", "uint", "bool")) and not narrow
+
+
+# Integer types narrower than a byte and the range of their values.
+NARROW_INT_RANGE = {"int4": (-8, 7), "uint4": (0, 15), "int2": (-2, 1), "uint2": (0, 3)}
+
+
+def zero_out_of_range(node: Node, x, dtype: str):
+    """x with every value whose truncation falls outside dtype's range (and NaN) set to 0.
+    ONNX leaves a float cast to an integer type out of range undefined; its reference
+    implementation (ml_dtypes) gives 0 for the sub-byte ones, where a plain cast would wrap."""
+    lo, hi = NARROW_INT_RANGE[dtype]
+    inside = R.logical_and(R.greater(x, scalar(lo - 1, x)), R.less(x, scalar(hi + 1, x)))
+    return node.emit(R.where(inside, x, scalar(0, x)))
 
 
 @converter("Cast", since=1)
 def _cast_op(node: Node):
-    return _cast(node, node.input(0), np_dtype_name(node.attr("to")))
+    import onnx
+
+    to = node.attr("to")
+    if to not in onnx.TensorProto.DataType.values() or to == onnx.TensorProto.UNDEFINED:
+        raise ValueError(
+            f"from_onnx: {node.where()}: attribute 'to' must be an ONNX TensorProto data type "
+            f"(FLOAT = 1, ..., FLOAT8E4M3FN = 17, ...), got {to!r}"
+        )
+    return _cast(node, node.input(0), np_dtype_name(to))
 
 
 @converter("CastLike", since=15)

@@ -6,7 +6,15 @@ from tvm import te
 from tvm.relax import op as R
 
 from ._relax_api import tir
-from .common import Node, const, dtype_of, normalize_axis, relax_op
+from .common import (
+    NARROW_FLOATS,
+    Node,
+    accumulate_in_float32,
+    const,
+    dtype_of,
+    normalize_axis,
+    relax_op,
+)
 from .ops_elementwise import scalar
 from .registry import converter
 
@@ -25,21 +33,39 @@ def _flatten_softmax(node: Node, fn, default_axis: int):
     return node.emit(R.reshape(fn(flat, axis=1), shape))
 
 
-def _softmax_like(op_type, fn):
+def _narrow_softmax(log: bool, dtype: str):
+    """Softmax (or its log) of float16/bfloat16 as the ONNX reference computes it: the
+    elementwise steps rounded to the type each, the sum accumulated in float32 and rounded once
+    (a kernel rounding every partial sum drifts; one rounding at the end lands an ULP away)."""
+
+    def fn(x, axis):
+        shifted = R.exp(R.subtract(x, R.max(x, axis, keepdims=True)))
+        total = R.sum(R.astype(shifted, "float32"), axis, keepdims=True)
+        probs = R.divide(shifted, R.astype(total, dtype))
+        return R.log(probs) if log else probs
+
+    return fn
+
+
+def _softmax_like(op_type, fn, log: bool):
+    def choose(node: Node):
+        dtype = dtype_of(node.input(0))
+        return _narrow_softmax(log, dtype) if dtype in NARROW_FLOATS else fn
+
     def old(node: Node):
-        return _flatten_softmax(node, fn, 1)
+        return _flatten_softmax(node, choose(node), 1)
 
     def new(node: Node):
         x = node.input(0)
         axis = normalize_axis(node, node.attr("axis", -1), len(node.shape(x)))
-        return node.emit(fn(x, axis=axis))
+        return node.emit(choose(node)(x, axis=axis))
 
     converter(op_type, since=1)(old)
     converter(op_type, since=13)(new)
 
 
-_softmax_like("Softmax", R.nn.softmax)
-_softmax_like("LogSoftmax", R.nn.log_softmax)
+_softmax_like("Softmax", R.nn.softmax, log=False)
+_softmax_like("LogSoftmax", R.nn.log_softmax, log=True)
 
 
 def _spatial_params(node: Node, x, kernel):
@@ -81,6 +107,7 @@ def _to_2d(node: Node, x):
 
 
 @converter("Conv", since=1)
+@accumulate_in_float32
 def _conv(node: Node):
     x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
     out = conv_nd(node, x, w)
@@ -115,6 +142,7 @@ def conv_nd(node: Node, x, w):
 
 
 @converter("ConvTranspose", since=1)
+@accumulate_in_float32
 def _conv_transpose(node: Node):
     x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
     wshape = node.static_shape(w, "weight")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from tvm.relax import op as R
 
-from .common import Node, const, dtype_of, normalize_axis
+from .common import Node, accumulate_in_float32, const, dtype_of, normalize_axis
 from .ops_elementwise import scalar
 from .registry import converter
 
@@ -42,6 +42,7 @@ def _reduce_axes(node: Node, ndim: int):
 
 
 @converter(*_REDUCTIONS, since=1)
+@accumulate_in_float32
 def _reduce(node: Node):
     x = node.input(0)
     ndim = len(node.shape(x))

@@ -6,7 +6,16 @@ from __future__ import annotations
 import numpy as np
 from tvm.relax import op as R
 
-from .common import Node, const, const_value, dtype_of, is_static, shape_of, symbolic_length
+from .common import (
+    Node,
+    accumulate_in_float32,
+    const,
+    const_value,
+    dtype_of,
+    is_static,
+    shape_of,
+    symbolic_length,
+)
 from .registry import converter
 
 
@@ -139,11 +148,13 @@ def _eye_like(node: Node):
 
 
 @converter("MatMul", since=1)
+@accumulate_in_float32
 def _matmul(node: Node):
     return node.emit(R.matmul(node.input(0), node.input(1)))
 
 
 @converter("Gemm", since=1)
+@accumulate_in_float32
 def _gemm(node: Node):
     a, b, c = node.input(0), node.input(1), node.input(2, optional=True)
     alpha, beta = node.attr("alpha", 1.0), node.attr("beta", 1.0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tvm import te, topi
 from tvm.tir import expr as E
 from tvm.tir import op as T
+from tvm.topi.transform import wrapped_index
 
 from ...op._utils import dims_of
 from .common import register_legalize, scalar, scale_shift
@@ -104,10 +105,7 @@ def _gather_elements(call):
         ax = axis % len(x.shape)
 
         def body(*i):
-            pos = indices[i]
-            pos = pos if str(pos.dtype) == str(x.shape[ax].dtype) else pos.astype(x.shape[ax].dtype)
-            pos = T.if_then_else(pos < 0, pos + x.shape[ax], pos)
-            return x[i[:ax] + (pos,) + i[ax + 1 :]]
+            return x[i[:ax] + (wrapped_index(indices[i], x.shape[ax]),) + i[ax + 1 :]]
 
         return te.compute(indices.shape, body, name="gather_elements")
 

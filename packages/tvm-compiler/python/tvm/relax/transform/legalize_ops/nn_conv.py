@@ -88,6 +88,14 @@ def pool2d_te(data, attrs, kind):
         name="pool_sum",
     )
 
+    def taps(start, k, d, lo, hi):
+        # how many of the window's k taps start, start + d, ... fall in [lo, hi): with a
+        # dilation a window overhanging the end (ceil_mode) or the padding loses whole taps,
+        # not d positions each
+        first = E.Max(E.FloorDiv(lo - start + d - 1, d), 0)
+        last = E.Min(E.FloorDiv(hi - 1 - start, d), k - 1)
+        return E.Max(last - first + 1, 1)
+
     def avg(b, ch, y, xx):
         y0, x0 = y * sh - top, xx * sw - left
         if a.count_include_pad:
@@ -95,10 +103,8 @@ def pool2d_te(data, attrs, kind):
             lo_r, lo_c = -top, -left
         else:
             hi_r, hi_c, lo_r, lo_c = h, w, 0, 0
-        rows = E.Max(E.Min(y0 + (kh - 1) * dh + 1, hi_r) - E.Max(y0, lo_r), 1)
-        cols = E.Max(E.Min(x0 + (kw - 1) * dw + 1, hi_c) - E.Max(x0, lo_c), 1)
-        if dh > 1 or dw > 1:
-            rows, cols = E.const(kh, "int64"), E.const(kw, "int64")
+        rows = taps(y0, kh, dh, lo_r, hi_r)
+        cols = taps(x0, kw, dw, lo_c, hi_c)
         return total[b, ch, y, xx] / (rows * cols).astype(x.dtype)
 
     out = te.compute(total.shape, avg, name="pool_avg")

@@ -1,0 +1,168 @@
+# ONNX Cast / CastLike to and from the narrow types (int4/uint4/int2/uint2, bfloat16, float8):
+# what out-of-range values become, which constant casts are folded, and the errors on bad input.
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ml_dtypes = pytest.importorskip("ml_dtypes", reason="narrow-type test data needs ml_dtypes")
+from onnx import TensorProto, helper  # noqa: E402
+from test_onnx_frontend import _init, _model, _tensor  # noqa: E402
+
+
+def _convert(model):
+    from tvm.relax.frontend.onnx import from_onnx
+
+    return from_onnx(model)
+
+
+def _run(mod, *arrays):
+    import tvm
+    from tvm import relax
+
+    if not hasattr(relax, "VirtualMachine"):
+        pytest.skip("the Relax VM is not in this build yet")
+    vm = relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
+    return vm["main"](*[tvm.runtime.tensor(a) for a in arrays]).numpy()
+
+
+def _cast_model(src_elem, to_elem, n, opset=23):
+    node = helper.make_node("Cast", ["x"], ["y"], to=to_elem)
+    return _model([node], [_tensor("x", [n], src_elem)], [_tensor("y", [n], to_elem)], opset=opset)
+
+
+# values around and beyond each type's range, fractions (truncated toward zero), NaN and inf
+EDGES = [-9.0, -8.5, -8.0, -3.0, -2.9, -2.0, -1.0, -0.5, 0.0, 0.7, 1.0, 1.9, 2.0, 3.0, 3.5]
+EDGES += [4.0, 7.0, 7.9, 8.0, 15.0, 15.9, 16.0, 1e10, -1e10, np.nan, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize(
+    "name, elem",
+    [
+        ("int4", TensorProto.INT4),
+        ("uint4", TensorProto.UINT4),
+        ("int2", TensorProto.INT2),
+        ("uint2", TensorProto.UINT2),
+    ],
+)
+@pytest.mark.parametrize("src", ["float32", "float16"])
+def test_float_to_sub_byte_int_is_zero_out_of_range_as_the_onnx_reference(name, elem, src):
+    with np.errstate(over="ignore"):  # 1e10 is +inf in float16
+        x = np.array(EDGES, dtype=src)
+    src_elem = TensorProto.FLOAT if src == "float32" else TensorProto.FLOAT16
+    got = _run(_convert(_cast_model(src_elem, elem, len(x))), x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        expected = x.astype(getattr(ml_dtypes, name))  # what onnx.reference computes
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.astype("int64"), expected.astype("int64"))
+    # in range, a float is truncated toward zero (not rounded): 1.9 -> 1, -2.9 -> -2 (int4)
+    if name == "int4":
+        assert got[EDGES.index(1.9)] == 1 and got[EDGES.index(-2.9)] == -2
+        assert got[EDGES.index(8.0)] == 0 and got[EDGES.index(-9.0)] == 0  # no wrapping
+
+
+def test_sub_byte_int_to_float_and_wider_int_keeps_every_value():
+    x = np.arange(-8, 8, dtype="int8").astype(ml_dtypes.int4)
+    got = _run(_convert(_cast_model(TensorProto.INT4, TensorProto.FLOAT, 16)), x)
+    np.testing.assert_array_equal(got, np.arange(-8, 8, dtype="float32"))
+    got = _run(_convert(_cast_model(TensorProto.INT4, TensorProto.INT8, 16)), x)
+    np.testing.assert_array_equal(got, np.arange(-8, 8, dtype="int8"))
+
+
+def test_a_constant_cast_to_bfloat16_is_folded_so_pad_can_read_it():
+    # the expanded Attention function pads its bias with CastLike(-inf, bias): Pad needs the
+    # constant_value at conversion time, so the cast of the constant must fold
+    bias = np.array([[0.5, -1.25]], dtype=ml_dtypes.bfloat16)
+    nodes = [
+        helper.make_node("CastLike", ["neg_inf", "b"], ["fill"]),
+        helper.make_node("Pad", ["b", "pads", "fill"], ["y"]),
+    ]
+    inits = [_init("neg_inf", np.array(-np.inf, "float32")), _init("pads", np.array([0, 0, 0, 2]))]
+    model = _model(
+        nodes,
+        [_tensor("b", [1, 2], TensorProto.BFLOAT16)],
+        [_tensor("y", [1, 4], TensorProto.BFLOAT16)],
+        inits,
+        opset=23,
+    )
+    mod = _convert(model)
+    assert "astype" not in mod.script()
+    got = _run(mod, bias)
+    assert got.dtype == np.dtype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(got.astype("float32"), [[0.5, -1.25, -np.inf, -np.inf]])
+
+
+def test_constant_casts_fold_with_round_to_nearest_even():
+    # 1 + 2**-8 lies halfway between two bfloat16 values: nearest-even gives 1.0;
+    # 1 + 3 * 2**-8 lies halfway too and goes up to 1 + 2**-6
+    value = np.array([1.0 + 2**-8, 1.0 + 3 * 2**-8, 70000.0], "float32")
+    nodes = [
+        helper.make_node("Cast", ["c"], ["cb"], to=TensorProto.BFLOAT16),
+        helper.make_node("Cast", ["c"], ["ch"], to=TensorProto.FLOAT16),
+        helper.make_node("Cast", ["cb"], ["y0"], to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["ch"], ["y1"], to=TensorProto.FLOAT),
+        helper.make_node("Concat", ["y0", "y1"], ["y"], axis=0),
+    ]
+    model = _model([*nodes], [], [_tensor("y", [6])], [_init("c", value)], opset=23)
+    mod = _convert(model)
+    assert "astype" not in mod.script()
+    got = _run(mod)
+    # float16 holds both exactly; 70000 is past its largest finite value (65504): +inf
+    np.testing.assert_array_equal(
+        got, [1.0, 1.0 + 2**-6, 70144.0, 1.0 + 2**-8, 1.0 + 3 * 2**-8, np.inf]
+    )
+
+
+def test_cast_to_an_unknown_type_names_the_node_and_the_attribute():
+    with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an ONNX TensorProto"):
+        _convert(_cast_model(TensorProto.FLOAT, 9999, 2))
+
+
+def test_astype_to_an_unknown_dtype_names_the_function_and_argument():
+    from tvm import relax
+
+    x = relax.Var("x", relax.TensorStructInfo([2], "float32"))
+    with pytest.raises(ValueError, match="astype: argument 'dtype' must be a data type, got 'int3"):
+        relax.op.astype(x, "int3x")
+    call = relax.BlockBuilder().normalize(relax.op.astype(x, "int4"))
+    assert str(call.struct_info.dtype) == "int4"
+
+
+def _single_op_model(op, inputs, out_shape, elem, **attrs):
+    names = [f"x{i}" for i in range(len(inputs))]
+    node = helper.make_node(op, names, ["y"], **attrs)
+    model = _model(
+        [node],
+        [_tensor(n, list(a.shape), elem) for n, a in zip(names, inputs)],
+        [_tensor("y", out_shape, elem)],
+        opset=18,
+    )
+    return _run(_convert(model), *inputs)
+
+
+@pytest.mark.parametrize(
+    "name, elem",
+    [("float16", TensorProto.FLOAT16), ("bfloat16", TensorProto.BFLOAT16)],
+)
+def test_narrow_float_sums_accumulate_in_float32(name, elem):
+    # 4096 ones: a float16 (or bfloat16) running sum stops growing at 2048 (256), as
+    # 2048 + 1 rounds back to 2048; NumPy and onnxruntime accumulate in float32 and get 4096
+    np_dtype = np.dtype(getattr(ml_dtypes, name, None) or name)
+    ones = np.ones((1, 4096), np_dtype)
+    got = _single_op_model("MatMul", [ones, ones.reshape(4096, 1)], [1, 1], elem)
+    assert got.dtype == np_dtype and float(got[0, 0]) == 4096.0
+    got = _single_op_model("ReduceSum", [ones], [1, 1], elem, keepdims=1)
+    assert float(got[0, 0]) == 4096.0
+    got = _single_op_model("Gemm", [ones, ones.reshape(4096, 1)], [1, 1], elem)
+    assert float(got[0, 0]) == 4096.0
+    got = _single_op_model(
+        "Conv", [ones.reshape(1, 4096, 1), ones.reshape(1, 4096, 1)], [1, 1, 1], elem
+    )
+    assert float(got.ravel()[0]) == 4096.0
+    # softmax of 4096 equal logits is 2**-12 each (a sum stuck at 2048 would give 2**-11)
+    got = _single_op_model("Softmax", [np.zeros((1, 4096), np_dtype)], [1, 4096], elem)
+    np.testing.assert_array_equal(got.astype("float32"), np.full((1, 4096), 2**-12, "float32"))
+    got = _single_op_model("LogSoftmax", [np.zeros((1, 4096), np_dtype)], [1, 4096], elem)
+    np.testing.assert_array_equal(
+        got.astype("float32"),
+        np.full((1, 4096), -12 * np.log(2), "float32").astype(np_dtype).astype("float32"),
+    )
