@@ -4,13 +4,15 @@ import tvm.ir  # noqa: F401  (checks the runtime version first)
 
 from . import broadcast as _broadcast  # noqa: E402
 from . import math as _math  # noqa: E402
-from . import nn  # noqa: E402
-from ._arrange import arange  # noqa: E402
-from ._select import where  # noqa: E402
+from . import nn, utils  # noqa: E402
+from ._arrange import arange, flip, meshgrid, repeat, sliding_window, stack, tile  # noqa: E402
+from ._dot import matmul, tensordot  # noqa: E402
+from ._gather import gather, reverse_sequence, unravel_index  # noqa: E402
+from ._select import matrix_set_diag, one_hot, sequence_mask, trilu, where  # noqa: E402
 from .broadcast import *  # noqa: E402, F403
 from .einsum import einsum  # noqa: E402
 from .math import *  # noqa: E402, F403
-from .reduction import argmax, max, min, sum  # noqa: E402
+from .reduction import all, any, argmax, argmin, max, min, prod, sum  # noqa: E402
 from .scan import cumprod, cumsum  # noqa: E402
 from .tensor import elemwise_sum, full, full_like  # noqa: E402
 from .transform import (  # noqa: E402
@@ -24,10 +26,32 @@ from .transform import (  # noqa: E402
     take,
     transpose,
 )
+from .utils import get_const_tuple  # noqa: E402
 
 __all__ = sorted(
     [
         "arange",
+        "flip",
+        "meshgrid",
+        "repeat",
+        "sliding_window",
+        "stack",
+        "tile",
+        "matmul",
+        "tensordot",
+        "gather",
+        "reverse_sequence",
+        "unravel_index",
+        "matrix_set_diag",
+        "one_hot",
+        "sequence_mask",
+        "trilu",
+        "all",
+        "any",
+        "argmin",
+        "prod",
+        "get_const_tuple",
+        "utils",
         "argmax",
         "concatenate",
         "cumprod",

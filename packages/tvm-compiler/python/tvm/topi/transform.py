@@ -1,5 +1,6 @@
 """Shape transforms of te tensors: reshape, transpose, expand_dims, squeeze, concatenate,
-slicing and taking (the rest of upstream's topi.transform lives in _arrange and _select)."""
+slicing and taking (the rest of upstream's topi.transform lives in _arrange, _dot, _gather
+and _select)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,19 @@ from tvm.arith import Analyzer
 from tvm.tir import expr as E
 from tvm.tir.op import if_then_else
 
-from ._arrange import arange  # noqa: F401  (upstream's topi.transform.arange)
-from ._select import where  # noqa: F401  (upstream's topi.transform.where)
+# Upstream's topi.transform holds these too; they live in smaller files here.
+from ._arrange import (  # noqa: F401
+    arange,
+    flip,
+    meshgrid,
+    repeat,
+    sliding_window,
+    stack,
+    tile,
+)
+from ._dot import matmul, tensordot  # noqa: F401
+from ._gather import gather, reverse_sequence, unravel_index  # noqa: F401
+from ._select import matrix_set_diag, one_hot, sequence_mask, trilu, where  # noqa: F401
 
 
 def _check(who, data):

@@ -6,11 +6,9 @@ from __future__ import annotations
 from tvm import te, topi
 from tvm.tir import expr as E
 from tvm.tir import op as T
-from tvm.topi.transform import wrapped_index
 
 from ...op._utils import dims_of
 from .common import register_legalize, scalar, scale_shift
-from .manipulate import reshape_te
 
 
 def _out(call):
@@ -33,116 +31,45 @@ def _te(name, build):
 _TENSOR_ARGS = {"gather_elements": 2, "one_hot": 1, "nn.rms_norm": 2, "nn.group_norm": 3}
 
 
+def _int(value):
+    return value if isinstance(value, int) else int(value.value)
+
+
 def _stack(call):
     axis = call.attrs.axis
 
     def stack(tensors):
-        ndim = len(tensors[0].shape) + 1
-        ax = axis % ndim
-
-        def body(*i):
-            rest = i[:ax] + i[ax + 1 :]
-            value = tensors[-1][rest]
-            for k in range(len(tensors) - 2, -1, -1):
-                value = T.if_then_else(i[ax] == k, tensors[k][rest], value)
-            return value
-
-        return te.compute(_out(call), body, name="stack")
+        return topi.stack(tensors, axis)
 
     return stack
 
 
 def _tile(call):
-    def tile(x):
-        out = _out(call)
-        offset = len(out) - len(x.shape)
-        return te.compute(
-            out,
-            lambda *i: x[tuple(T.floormod(i[offset + k], d) for k, d in enumerate(x.shape))],
-            name="tile",
-        )
-
-    return tile
+    return lambda x: topi.tile(x, [_int(r) for r in call.attrs.repeats])
 
 
 def _repeat(call):
-    axis, n = call.attrs.axis, call.attrs.repeats
-
-    def repeat(x):
-        if axis is None:
-            count = 1
-            for d in x.shape:
-                count = count * d
-            flat = reshape_te(x, [count])
-            return te.compute(_out(call), lambda i: flat[T.floordiv(i, n)], name="repeat")
-        ax = axis % len(x.shape)
-        return te.compute(
-            _out(call),
-            lambda *i: x[i[:ax] + (T.floordiv(i[ax], n),) + i[ax + 1 :]],
-            name="repeat",
-        )
-
-    return repeat
+    return lambda x: topi.repeat(x, _int(call.attrs.repeats), call.attrs.axis)
 
 
 def _flip(call):
-    axis = call.attrs.axis
-
-    def flip(x):
-        ax = axis % len(x.shape)
-        last = x.shape[ax] - 1
-        return te.compute(
-            x.shape, lambda *i: x[i[:ax] + (last - i[ax],) + i[ax + 1 :]], name="flip"
-        )
-
-    return flip
+    return lambda x: topi.flip(x, call.attrs.axis)
 
 
 def _gather_elements(call):
-    axis = call.attrs.axis
-
-    def gather_elements(x, indices):
-        ax = axis % len(x.shape)
-
-        def body(*i):
-            return x[i[:ax] + (wrapped_index(indices[i], x.shape[ax]),) + i[ax + 1 :]]
-
-        return te.compute(indices.shape, body, name="gather_elements")
-
-    return gather_elements
+    return lambda x, indices: topi.gather(x, call.attrs.axis, indices)
 
 
 def _one_hot(call):
     on, off = call.args[1].value, call.args[2].value
-    axis = call.attrs.axis
+    axis, depth = call.attrs.axis, _int(call.attrs.depth)
     dtype = call.struct_info.dtype
-
-    def one_hot(indices):
-        ax = axis % (len(indices.shape) + 1)
-
-        def body(*i):
-            idx = indices[i[:ax] + i[ax + 1 :]]
-            pos = i[ax] if str(i[ax].dtype) == str(idx.dtype) else i[ax].astype(idx.dtype)
-            return T.if_then_else(idx == pos, on.astype(dtype), off.astype(dtype))
-
-        return te.compute(_out(call), body, name="one_hot")
-
-    return one_hot
+    return lambda indices: topi.one_hot(indices, on, off, depth, axis, dtype)
 
 
 def _tri(lower):
     def build(call):
-        k = call.attrs.k
-
-        def tri(x):
-            def body(*i):
-                row, col = i[-2], i[-1]
-                keep = col - row <= k if lower else col - row >= k
-                return T.if_then_else(keep, x[i], scalar(0, x.dtype))
-
-            return te.compute(x.shape, body, name="tril" if lower else "triu")
-
-        return tri
+        return lambda x: topi.trilu(x, call.attrs.k, not lower)
 
     return build
 
