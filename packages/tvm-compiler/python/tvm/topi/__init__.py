@@ -14,6 +14,9 @@ from .einsum import einsum  # noqa: E402
 from .math import *  # noqa: E402, F403
 from .reduction import all, any, argmax, argmin, max, min, prod, sum  # noqa: E402
 from .scan import cumprod, cumsum  # noqa: E402
+from .scatter import scatter_elements, scatter_nd  # noqa: E402
+from .searchsorted import searchsorted  # noqa: E402
+from .sort import argsort, sort, topk  # noqa: E402
 from .tensor import elemwise_sum, full, full_like  # noqa: E402
 from .transform import (  # noqa: E402
     concatenate,
@@ -31,6 +34,13 @@ from .utils import get_const_tuple  # noqa: E402
 __all__ = sorted(
     [
         "arange",
+        "argsort",
+        "sort",
+        "topk",
+        "scatter_elements",
+        "scatter_nd",
+        "searchsorted",
+        "scatter",
         "flip",
         "meshgrid",
         "repeat",
