@@ -8,7 +8,7 @@ from tvm.tir import expr as E
 from tvm.tir import op as T
 
 from ...op._utils import dims_of
-from .common import register_legalize, scalar, scale_shift
+from .common import register_legalize, scalar
 
 
 def _out(call):
@@ -114,84 +114,24 @@ def _pad(call):
 
 def _rms_norm(call):
     a = call.attrs
-
-    def rms_norm(x, weight):
-        ndim = len(x.shape)
-        axes = sorted(k % ndim for k in a.axes)
-        kept = [k for k in range(ndim) if k not in axes]
-        red = [te.reduce_axis((0, x.shape[k]), name=f"r{k}") for k in axes]
-
-        def full(i, rv):
-            pos = dict(zip(kept, i))
-            pos.update(dict(zip(axes, rv)))
-            return tuple(pos[k] for k in range(ndim))
-
-        count = 1
-        for k in axes:
-            count = count * x.shape[k]
-
-        def sq(*i):
-            v = x[full(i, [r.var for r in red])]
-            return te.sum(v * v, axis=red)
-
-        sqsum = te.compute([x.shape[k] for k in kept], sq, name="sqsum")
-        denom = count.astype(x.dtype) if not isinstance(count, int) else scalar(count, x.dtype)
-
-        def body(*i):
-            o = tuple(i[k] for k in kept)
-            rms = T.sqrt(sqsum[o] / denom + scalar(a.epsilon, x.dtype))
-            return x[i] / rms * weight[tuple(i[k] for k in axes)]
-
-        return te.compute(x.shape, body, name="rms_norm")
-
-    return rms_norm
+    return lambda x, weight: topi.nn.rms_norm(x, weight, list(a.axes), a.epsilon)
 
 
 def _group_norm(call):
+    """The group_norm te function for call's attributes (instance_norm's legalisation
+    reuses it with a group per channel)."""
     a = call.attrs
 
     def group_norm(x, gamma, beta):
-        ndim = len(x.shape)
-        c_ax = a.channel_axis % ndim
-        channels = x.shape[c_ax]
-        per = T.floordiv(channels, a.num_groups)
-        axes = sorted(k % ndim for k in a.axes)
-        others = [k for k in range(ndim) if k != c_ax and k not in axes]
-        stat_shape = [x.shape[k] for k in others] + [a.num_groups]
-        rc = te.reduce_axis((0, per), name="rc")
-        red = [te.reduce_axis((0, x.shape[k]), name=f"r{k}") for k in axes]
-
-        def index(o, g, c, rv):
-            pos = dict(zip(others, o))
-            pos.update(dict(zip(axes, rv)))
-            pos[c_ax] = g * per + c
-            return tuple(pos[k] for k in range(ndim))
-
-        count = per
-        for k in axes:
-            count = count * x.shape[k]
-        denom = count.astype(x.dtype)
-
-        def total(*i):
-            return te.sum(x[index(i[:-1], i[-1], rc.var, [r.var for r in red])], axis=[rc, *red])
-
-        s = te.compute(stat_shape, total, name="gsum")
-        mean = te.compute(stat_shape, lambda *i: s[i] / denom, name="gmean")
-        rc2 = te.reduce_axis((0, per), name="rc2")
-        red2 = [te.reduce_axis((0, x.shape[k]), name=f"s{k}") for k in axes]
-
-        def sq(*i):
-            d = x[index(i[:-1], i[-1], rc2.var, [r.var for r in red2])] - mean[i]
-            return te.sum(d * d, axis=[rc2, *red2])
-
-        ss = te.compute(stat_shape, sq, name="gsq")
-
-        def body(*i):
-            o = tuple(i[k] for k in others) + (T.floordiv(i[c_ax], per),)
-            v = (x[i] - mean[o]) / T.sqrt(ss[o] / denom + scalar(a.epsilon, x.dtype))
-            return scale_shift(v, gamma, beta, (i[c_ax],), a.scale, a.center)
-
-        return te.compute(x.shape, body, name="group_norm")
+        return topi.nn.group_norm(
+            x,
+            gamma if a.scale else None,
+            beta if a.center else None,
+            a.num_groups,
+            a.channel_axis,
+            list(a.axes),
+            a.epsilon,
+        )
 
     return group_norm
 
