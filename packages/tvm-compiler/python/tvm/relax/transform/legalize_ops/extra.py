@@ -4,7 +4,6 @@ tril/triu, cumsum/cumprod, nn.pad, nn.rms_norm, nn.group_norm and nn.attention."
 from __future__ import annotations
 
 from tvm import te, topi
-from tvm.tir import expr as E
 from tvm.tir import op as T
 
 from ...op._utils import dims_of
@@ -91,25 +90,11 @@ def _scan(topi_fn):
 def _pad(call):
     a = call.attrs
     width = a.pad_width
-
-    def pad(x):
-        before, after = width[0::2], width[1::2]
-        if a.pad_mode == "constant":
-            return topi.nn.pad(x, before, after, a.pad_value, name="pad")
-
-        def source(k, i):
-            n = x.shape[k]
-            j = i - before[k]
-            if a.pad_mode == "edge":
-                return E.Max(E.Min(j, n - 1), 0)
-            j = T.if_then_else(j < 0, 0 - j, j)  # reflect (without the edge)
-            return T.if_then_else(j >= n, 2 * (n - 1) - j, j)
-
-        return te.compute(
-            _out(call), lambda *i: x[tuple(source(k, v) for k, v in enumerate(i))], name="pad"
-        )
-
-    return pad
+    before, after = width[0::2], width[1::2]
+    if a.pad_mode == "constant":
+        return lambda x: topi.nn.pad(x, before, after, a.pad_value, name="pad")
+    pad = topi.nn.replicate_pad if a.pad_mode == "edge" else topi.nn.reflect_pad
+    return lambda x: pad(x, before, after, name="pad")
 
 
 def _rms_norm(call):
