@@ -1,19 +1,40 @@
 """tvm.topi: te operators (broadcast elementwise, reductions, transforms, nn) as upstream."""
 
+# Names upstream's topi namespace re-exports from its imports (code written for it uses some).
+from math import pi  # noqa: E402
+
 import tvm.ir  # noqa: F401  (checks the runtime version first)
+from tvm import te  # noqa: E402
+from tvm.arith import Analyzer  # noqa: E402
+from tvm.te import extern  # noqa: E402
+from tvm.tir import Cast, decl_buffer, floordiv, floormod  # noqa: E402
 
 from . import broadcast as _broadcast  # noqa: E402
 from . import math as _math  # noqa: E402
-from . import nn, utils  # noqa: E402
+from . import nn, tag, utils  # noqa: E402
 from ._arrange import arange, flip, meshgrid, repeat, sliding_window, stack, tile  # noqa: E402
+from ._creation import const_vector, eye, hamming_window, shape, tensor_size  # noqa: E402
 from ._dot import matmul, tensordot  # noqa: E402
 from ._gather import gather, reverse_sequence, unravel_index  # noqa: E402
+from ._indexing import (  # noqa: E402
+    adv_index,
+    collapse_sum,
+    expand_like,
+    index_put,
+    index_tensor,
+    make_idx,
+    slice_scatter,
+    sparse_to_dense,
+    strided_set,
+    within_index,
+)
+from ._layout import layout_transform  # noqa: E402
 from ._select import matrix_set_diag, one_hot, sequence_mask, trilu, where  # noqa: E402
 from .broadcast import *  # noqa: E402, F403
 from .einsum import einsum  # noqa: E402
 from .math import *  # noqa: E402, F403
 from .reduction import all, any, argmax, argmin, max, min, prod, sum  # noqa: E402
-from .scan import cumprod, cumsum  # noqa: E402
+from .scan import cumprod, cumsum, scanop  # noqa: E402
 from .scatter import scatter_elements, scatter_nd  # noqa: E402
 from .searchsorted import searchsorted  # noqa: E402
 from .sort import argsort, sort, topk  # noqa: E402
@@ -29,11 +50,38 @@ from .transform import (  # noqa: E402
     take,
     transpose,
 )
-from .utils import get_const_tuple  # noqa: E402
+from .utils import InvalidShapeError, get_const_tuple  # noqa: E402
 
 __all__ = sorted(
     [
         "arange",
+        "Analyzer",
+        "Cast",
+        "InvalidShapeError",
+        "adv_index",
+        "collapse_sum",
+        "const_vector",
+        "decl_buffer",
+        "expand_like",
+        "extern",
+        "eye",
+        "floordiv",
+        "floormod",
+        "hamming_window",
+        "index_put",
+        "index_tensor",
+        "layout_transform",
+        "make_idx",
+        "pi",
+        "scanop",
+        "shape",
+        "slice_scatter",
+        "sparse_to_dense",
+        "strided_set",
+        "tag",
+        "te",
+        "tensor_size",
+        "within_index",
         "argsort",
         "sort",
         "topk",

@@ -125,4 +125,68 @@ def identity(x):
     return te.compute(x.shape, lambda *i: x[i], name="compute")
 
 
-__all__ = sorted([*UNARY_ELEMENT_FUNCTIONS, "cast", "clip", "identity", "reinterpret"])
+def fast_exp(x):
+    """exp(x) elementwise (upstream approximates it; this computes it exactly)."""
+    _tensor_arg("fast_exp", "x", x)
+    return te.compute(x.shape, lambda *i: tir_op.exp(x[i]), name="T_fast_exp")
+
+
+def fast_erf(x):
+    """erf(x) elementwise (upstream approximates it; this computes it exactly)."""
+    _tensor_arg("fast_erf", "x", x)
+    return te.compute(x.shape, lambda *i: tir_op.erf(x[i]), name="T_fast_erf")
+
+
+def fast_tanh(x):
+    """tanh(x) elementwise (upstream approximates it; this computes it exactly)."""
+    _tensor_arg("fast_tanh", "x", x)
+    return te.compute(x.shape, lambda *i: tir_op.tanh(x[i]), name="T_fast_tanh")
+
+
+def ceil_log2(x):
+    """ceil(log2(x)) elementwise, in x's dtype (computed in float64: exact for int32)."""
+    _tensor_arg("ceil_log2", "x", x)
+
+    def body(*i):
+        value = tir_op.ceil(tir_op.log2(x[i].astype("float64")))
+        return value if str(x.dtype) == "float64" else value.astype(x.dtype)
+
+    return te.compute(x.shape, body, name="ceil_log2")
+
+
+def fixed_point_multiply(x, multiplier, shift):
+    """x * multiplier * 2^(shift - 31) rounded to the nearest integer (ties upward), with
+    multiplier a Q31 fixed-point number: a requantisation in int64."""
+    _tensor_arg("fixed_point_multiply", "x", x)
+    if not isinstance(multiplier, int) or not isinstance(shift, int):
+        raise TypeError(
+            "topi.fixed_point_multiply: arguments 'multiplier' and 'shift' must be ints"
+        )
+    right = 31 - shift
+
+    def body(*i):
+        product = x[i].astype("int64") * E.const(multiplier, "int64")
+        if right > 0:
+            nudged = product + E.const(1 << (right - 1), "int64")
+            value = E.Call("int64", "tir.shift_right", [nudged, E.const(right, "int64")])
+        else:
+            value = E.Call("int64", "tir.shift_left", [product, E.const(-right, "int64")])
+        return value.astype(x.dtype)
+
+    return te.compute(x.shape, body, name="T_fixed_point_multiply")
+
+
+__all__ = sorted(
+    [
+        *UNARY_ELEMENT_FUNCTIONS,
+        "cast",
+        "ceil_log2",
+        "clip",
+        "fast_erf",
+        "fast_exp",
+        "fast_tanh",
+        "fixed_point_multiply",
+        "identity",
+        "reinterpret",
+    ]
+)

@@ -6,6 +6,10 @@ from tvm.arith import Analyzer
 from tvm.tir import expr as E
 
 
+class InvalidShapeError(ValueError):
+    """Raised when a shape does not suit an operator (as upstream's topi.utils)."""
+
+
 def _simplified(value):
     return Analyzer().simplify(value) if isinstance(value, E.PrimExpr) else value
 
