@@ -82,6 +82,17 @@ for _name, _fop in UNARY_ELEMENT_FUNCTIONS.items():
     globals()[_name] = _unary(_name, _fop)
 
 
+# Upstream names the argument of these two `data`.
+def bitwise_not(data):
+    """Elementwise bitwise not of data (logical not for bool)."""
+    return _unary("bitwise_not", _bitwise_not)(data)
+
+
+def logical_not(data):
+    """Elementwise logical not of data."""
+    return _unary("logical_not", tir_op.logical_not)(data)
+
+
 def _tensor_arg(who, name, value):
     if not isinstance(value, te.Tensor):
         raise TypeError(

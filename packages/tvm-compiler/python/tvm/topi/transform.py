@@ -7,6 +7,7 @@ from __future__ import annotations
 from tvm import te
 from tvm.arith import Analyzer
 from tvm.tir import expr as E
+from tvm.tir.op import all as tir_all
 from tvm.tir.op import if_then_else
 
 # Upstream's topi.transform holds these too; they live in smaller files here.
@@ -145,17 +146,39 @@ def concatenate(a_tuple, axis=0):
     return te.compute(shape, body, name="T_concat")
 
 
-def strided_slice(a, begin, end, strides=None):
-    """a[begin:end:strides] per axis (constant bounds; missing axes are taken whole)."""
+def strided_slice(a, begin, end, strides=None, axes=None, slice_mode="end", assume_inbound=True):
+    """a[begin:end:strides] on the given axes (all leading ones when axes is None; the others
+    are taken whole), with constant bounds clamped into a as Python's slices are.
+    slice_mode "size" reads end as the slice's length (-1: to the end, stride 1)."""
     _check("topi.strided_slice", a)
-    strides = list(strides or [1] * len(begin))
+    if slice_mode not in ("end", "size"):
+        raise ValueError(
+            f"topi.strided_slice: argument 'slice_mode' must be 'end' or 'size', got {slice_mode!r}"
+        )
+    begin, end = list(begin), list(end)
+    strides = list(strides) if strides else [1] * len(begin)
+    axes = list(range(len(begin))) if axes is None else [x % a.ndim for x in axes]
+    if not len(begin) == len(end) == len(axes) or len(strides) not in (1, len(axes)):
+        raise ValueError(
+            "topi.strided_slice: arguments 'begin', 'end', 'strides' and 'axes' must have one "
+            "entry per sliced axis"
+        )
+    strides = strides * len(axes) if len(strides) == 1 else strides
+    spec = {}
+    for k, b, e, st in zip(axes, begin, end, strides):
+        b, e, st = (int(v.value) if isinstance(v, E.IntImm) else int(v) for v in (b, e, st))
+        if slice_mode == "size":
+            st = 1
+            e = None if e < 0 else b + e
+        if st == 0:
+            raise ValueError("topi.strided_slice: a stride must not be 0")
+        spec[k] = (b, e, st)
     shape, starts, steps = [], [], []
     for k in range(a.ndim):
-        extent = a.shape[k].value
-        if k < len(begin):
-            lo, hi, step = slice(begin[k], end[k], strides[k]).indices(extent)
-        else:
-            lo, hi, step = 0, extent, 1
+        extent = a.shape[k]
+        if not isinstance(extent, E.IntImm):
+            raise ValueError(f"topi.strided_slice: axis {k} of a must have a static extent")
+        lo, hi, step = slice(*spec.get(k, (0, extent.value, 1))).indices(extent.value)
         shape.append(len(range(lo, hi, step)))
         starts.append(lo)
         steps.append(step)
@@ -200,23 +223,50 @@ def wrapped_index(index, extent):
     return E.Max(E.Min(index, extent - 1), E.const(0, extent.dtype))
 
 
-def take(a, indices, axis=None):
-    """a's elements (flattened when axis is None) at the int tensor indices, clipped."""
+def take(a, indices, axis=None, batch_dims=0, mode="fast"):
+    """a's elements (flattened when axis is None) at the int tensor indices; the first
+    batch_dims axes of indices pair with a's. An index out of range is clamped ("fast" and
+    "clip"; "fast" promises none is, the clamp keeps a broken promise from reading outside
+    a), wrapped ("wrap"), or reads NaN ("nan", float a)."""
     _check("topi.take", a)
     if not isinstance(indices, te.Tensor):
         raise TypeError("topi.take: argument 'indices' must be a te.Tensor")
+    if mode not in ("fast", "clip", "wrap", "nan"):
+        raise ValueError(
+            f"topi.take: argument 'mode' must be 'fast', 'clip', 'wrap' or 'nan', got {mode!r}"
+        )
     if axis is None:
         flat = reshape(a, [_static_size(a.shape)])
-        return take(flat, indices, 0)
+        return take(flat, indices, 0, 0, mode)
     axis %= a.ndim
+    if batch_dims < 0:
+        batch_dims += indices.ndim
+    if not 0 <= batch_dims <= indices.ndim:
+        raise ValueError(
+            f"topi.take: argument 'batch_dims' is out of range for {indices.ndim}-D indices"
+        )
+    if batch_dims > axis:
+        raise ValueError(
+            f"topi.take: argument 'batch_dims' ({batch_dims}) must not exceed axis ({axis})"
+        )
     extent = a.shape[axis]
+    lead = indices.ndim - batch_dims
 
     def body(*i):
-        pos = indices[tuple(i[axis : axis + indices.ndim])]
-        clipped = E.Max(E.Min(pos, extent - 1), 0)
-        return a[tuple(i[:axis]) + (clipped,) + tuple(i[axis + indices.ndim :])]
+        batch = tuple(i[:batch_dims])
+        pos = indices[batch + tuple(i[axis : axis + lead])]
+        if mode == "wrap":
+            size = extent if str(extent.dtype) == str(pos.dtype) else extent.astype(pos.dtype)
+            index = E.FloorMod(pos, size)
+        else:
+            index = E.Max(E.Min(pos, extent - 1), 0)
+        value = a[tuple(i[:axis]) + (index,) + tuple(i[axis + lead :])]
+        if mode == "nan":
+            inside = tir_all(pos >= 0, pos < extent)
+            return if_then_else(inside, value, E.const(float("nan"), a.dtype))
+        return value
 
-    shape = list(a.shape[:axis]) + list(indices.shape) + list(a.shape[axis + 1 :])
+    shape = list(a.shape[:axis]) + list(indices.shape[batch_dims:]) + list(a.shape[axis + 1 :])
     return te.compute(shape, body, name="T_take")
 
 

@@ -141,8 +141,18 @@ def depthwise_conv2d_nchw(Input, Filter, stride, padding, dilation, out_dtype=No
     )
 
 
-def conv2d_nhwc(Input, Filter, stride, padding, dilation, out_dtype="float32"):  # noqa: N803
-    """2-D convolution of NHWC Input with an HWIO Filter."""
+def conv2d_nhwc(  # noqa: N803
+    Input,  # noqa: N803
+    Filter,  # noqa: N803
+    stride,
+    padding,
+    dilation,
+    out_dtype="float32",
+    auto_scheduler_rewritten_layout="",
+    meta_schedule_original_shape=None,
+):
+    """2-D convolution of NHWC Input with an HWIO Filter (the scheduler arguments are
+    accepted and unused: no auto-scheduler here)."""
     who = "conv2d_nhwc"
     _tensor4(who, Input=Input, Filter=Filter)
     sh, sw = _pair(who, "stride", stride)

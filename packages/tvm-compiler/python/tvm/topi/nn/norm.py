@@ -192,15 +192,16 @@ def batch_norm(
     moving_mean,
     moving_var,
     axis=None,
-    epsilon=1e-5,
-    center=True,
-    scale=True,
-    training=False,
-    momentum=0.1,
+    epsilon=None,
+    center=None,
+    scale=None,
+    training=None,
+    momentum=None,
 ):
     """[out, mean, var]: data normalised per channel (axis, default 1) by the moving
     statistics, or in training by the batch's (then the moving ones are updated by momentum),
-    times gamma (scale) plus beta (center)."""
+    times gamma (scale) plus beta (center). None takes each default: axis 1, epsilon 1e-5,
+    center and scale True, training False, momentum 0.1."""
     _check(
         "batch_norm",
         data=data,
@@ -209,6 +210,10 @@ def batch_norm(
         moving_mean=moving_mean,
         moving_var=moving_var,
     )
+    epsilon = 1e-5 if epsilon is None else epsilon
+    center = True if center is None else center
+    scale = True if scale is None else scale
+    momentum = 0.1 if momentum is None else momentum
     ndim = data.ndim
     (c_ax,) = _axes("batch_norm", 1 if axis is None else axis, ndim)
     eps = _const(epsilon, data.dtype)

@@ -5,8 +5,9 @@ from tvm.tir import expr as E
 from tvm.tir import op as tir_op
 
 
-def pad(data, pad_before, pad_after=None, pad_value=0.0, name="PadInput"):
-    """data with pad_before[k] / pad_after[k] elements of pad_value added on axis k."""
+def pad(data, pad_before, pad_after=None, pad_value=0.0, name="PadInput", attrs=None):
+    """data with pad_before[k] / pad_after[k] elements of pad_value added on axis k (attrs,
+    upstream's compute attributes, are accepted and unused)."""
     pad_after = pad_before if pad_after is None else pad_after
     if all(isinstance(p, int) and p == 0 for p in (*pad_before, *pad_after)):
         return data
