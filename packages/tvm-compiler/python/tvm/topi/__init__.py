@@ -1,17 +1,18 @@
 """tvm.topi: te operators (broadcast elementwise, reductions, transforms, nn) as upstream."""
 
-# Names upstream's topi namespace re-exports from its imports (code written for it uses some).
-from math import pi  # noqa: E402
+from math import pi  # noqa: E402  (re-exported, as upstream's topi namespace does)
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
+
+# Re-exported, as upstream's topi namespace does (code written for it uses some of them).
 from tvm import te  # noqa: E402
 from tvm.arith import Analyzer  # noqa: E402
 from tvm.te import extern  # noqa: E402
 from tvm.tir import Cast, decl_buffer, floordiv, floormod  # noqa: E402
 
 from . import broadcast as _broadcast  # noqa: E402
+from . import image, nn, tag, utils  # noqa: E402
 from . import math as _math  # noqa: E402
-from . import nn, tag, utils  # noqa: E402
 from ._arrange import arange, flip, meshgrid, repeat, sliding_window, stack, tile  # noqa: E402
 from ._creation import const_vector, eye, hamming_window, shape, tensor_size  # noqa: E402
 from ._dot import matmul, tensordot  # noqa: E402
@@ -55,6 +56,7 @@ from .utils import InvalidShapeError, get_const_tuple  # noqa: E402
 __all__ = sorted(
     [
         "arange",
+        "image",
         "Analyzer",
         "Cast",
         "InvalidShapeError",

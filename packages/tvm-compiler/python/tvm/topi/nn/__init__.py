@@ -19,6 +19,7 @@ from .pooling import pool2d
 from .pooling_more import adaptive_pool, global_pool, pool1d
 from .reshape import dilate, flatten
 from .softmax import fast_softmax, log_softmax, softmax
+from .upsampling import upsampling
 
 __all__ = [
     "adaptive_pool",
@@ -56,4 +57,5 @@ __all__ = [
     "rms_norm",
     "softmax",
     "softplus",
+    "upsampling",
 ]
