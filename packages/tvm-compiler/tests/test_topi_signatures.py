@@ -87,3 +87,18 @@ def test_argument_names_and_layouts():
     assert [int(s) for s in topi.nn.conv2d(d, w, 1, 0, 1, "NCHW", "OIHW").shape] == [1, 3, 2, 2]
     with pytest.raises(ValueError, match=r"topi\.nn\.conv2d: argument 'kernel_layout'"):
         topi.nn.conv2d(d, w, 1, 0, 1, "NCHW", "HWIO")
+
+
+def test_reshape_symbolic_extents():
+    n = te.var("n")
+    a = te.placeholder((n, 4), name="S")
+    c = topi.reshape(a, [n * 2, 2])
+    f = tvm.compile(te.create_prim_func([a, c]), target="llvm")
+    x = RNG.standard_normal((3, 4)).astype("float32")
+    out = np.zeros((6, 2), "float32")
+    f(x, out)
+    np.testing.assert_array_equal(out, x.reshape(6, 2))
+    with pytest.raises(ValueError, match=r"topi\.reshape: cannot infer -1"):
+        topi.reshape(a, [-1, 2])
+    with pytest.raises(ValueError, match=r"topi\.reshape: newshape may hold at most one -1"):
+        topi.reshape(A, [-1, -1])

@@ -8,6 +8,8 @@ from tvm import te
 from tvm.arith import Analyzer
 from tvm.tir import expr as E
 from tvm.tir.op import all as tir_all
+from tvm.tir.op import floordiv as tir_floordiv
+from tvm.tir.op import floormod as tir_floormod
 from tvm.tir.op import if_then_else
 
 # Upstream's topi.transform holds these too; they live in smaller files here.
@@ -40,30 +42,36 @@ def _static_size(shape):
 
 
 def reshape(a, newshape):
-    """a's elements in row-major order under newshape (one entry may be -1)."""
+    """a's elements in row-major order under newshape (one entry may be -1 when a's size is
+    static; the extents may be symbolic)."""
     _check("topi.reshape", a)
     newshape = list(newshape)
     total = _static_size(a.shape)
-    if newshape.count(-1) > 1:
+    holes = [k for k, s in enumerate(newshape) if isinstance(s, int) and s == -1]
+    if len(holes) > 1:
         raise ValueError("topi.reshape: newshape may hold at most one -1")
-    if -1 in newshape:
-        known = _static_size([E.convert(s) for s in newshape if s != -1])
+    if holes:
+        rest = [E.convert(s) for k, s in enumerate(newshape) if k != holes[0]]
+        known = _static_size(rest)
         if total is None or known is None or known == 0 or total % known:
             raise ValueError(f"topi.reshape: cannot infer -1 in {newshape} for {a.shape}")
-        newshape[newshape.index(-1)] = total // known
-    if total is not None and _static_size([E.convert(s) for s in newshape]) not in (None, total):
+        newshape[holes[0]] = total // known
+    size = _static_size([E.convert(s) for s in newshape])
+    if total is not None and size is not None and size != total:
         raise ValueError(
             f"topi.reshape: newshape {newshape} does not hold the {total} elements of a"
         )
 
     def body(*i):
-        flat = 0
+        flat = None
         for idx, extent in zip(i, newshape):
-            flat = flat * extent + idx
+            flat = idx if flat is None else flat * extent + idx
+        if flat is None:
+            flat = 0
         index = []
         for extent in reversed(a.shape):
-            index.append(E.FloorMod(flat, extent) if not isinstance(flat, int) else flat)
-            flat = E.FloorDiv(flat, extent) if not isinstance(flat, int) else flat
+            index.append(tir_floormod(flat, extent))
+            flat = tir_floordiv(flat, extent)
         return a[tuple(reversed(index))]
 
     return te.compute(newshape, body, name="T_reshape")
@@ -255,11 +263,12 @@ def take(a, indices, axis=None, batch_dims=0, mode="fast"):
     def body(*i):
         batch = tuple(i[:batch_dims])
         pos = indices[batch + tuple(i[axis : axis + lead])]
+        if str(pos.dtype) != str(extent.dtype):  # index arithmetic in the extent's type
+            pos = pos.astype(extent.dtype)
         if mode == "wrap":
-            size = extent if str(extent.dtype) == str(pos.dtype) else extent.astype(pos.dtype)
-            index = E.FloorMod(pos, size)
+            index = tir_floormod(pos, extent)
         else:
-            index = E.Max(E.Min(pos, extent - 1), 0)
+            index = E.Max(E.Min(pos, extent - 1), E.const(0, str(extent.dtype)))
         value = a[tuple(i[:axis]) + (index,) + tuple(i[axis + lead :])]
         if mode == "nan":
             inside = tir_all(pos >= 0, pos < extent)
