@@ -14,6 +14,11 @@ def _simplified(value):
     return Analyzer().simplify(value) if isinstance(value, E.PrimExpr) else value
 
 
+def simplify(expr):
+    """expr simplified when a PrimExpr, returned as is when an int."""
+    return _simplified(expr)
+
+
 def get_const_int(expr):
     """expr (an int or a constant PrimExpr) as a Python int."""
     value = _simplified(expr)

@@ -1,5 +1,6 @@
 """Convolutions by layout and grouping as upstream names them: conv2d_nchw, conv2d_nhwc,
-group_conv2d_nchw, depthwise_conv2d_nchw, conv1d_ncw, conv1d_nwc (one grouped 2-D core)."""
+group_conv2d_nchw, depthwise_conv2d_nchw, conv1d, conv1d_ncw, conv1d_nwc, group_conv1d_ncw
+(one grouped 2-D core)."""
 
 from __future__ import annotations
 
@@ -180,29 +181,36 @@ def conv2d_nhwc(  # noqa: N803
     )
 
 
-def _conv1d_pad(padding):
+def get_pad_tuple1d(padding, kernel):
+    """(left, right) for padding: an int, (left, right), "VALID" or "SAME" (kernel is
+    (taps,) or taps)."""
+    k = kernel[0] if isinstance(kernel, (list, tuple)) else kernel
     if isinstance(padding, str):
-        return padding
+        if padding == "VALID":
+            return 0, 0
+        if padding == "SAME":
+            return (k - 1 + 1) // 2, (k - 1) - (k - 1 + 1) // 2
+        raise ValueError(f"get_pad_tuple1d: padding must be 'SAME' or 'VALID', got {padding!r}")
     if isinstance(padding, int):
-        return (0, padding, 0, padding)
-    before, after = tuple(padding) if len(tuple(padding)) == 2 else (padding[0], padding[0])
-    return (0, before, 0, after)
+        return padding, padding
+    padding = tuple(padding)
+    if len(padding) == 1:
+        return padding[0], padding[0]
+    if len(padding) == 2:
+        return padding
+    raise ValueError(f"get_pad_tuple1d: padding must have 1 or 2 entries, got {padding!r}")
 
 
-def conv1d_ncw(data, kernel, strides=1, padding="VALID", dilation=1, out_dtype=None):
-    """1-D convolution of NCW data with an OIW kernel (through the 2-D core, H = 1)."""
-    who = "conv1d_ncw"
+def _conv1d_ncw(who, data, kernel, strides, padding, dilation, groups, out_dtype):
     for name, t in (("data", data), ("kernel", kernel)):
         if not isinstance(t, te.Tensor) or t.ndim != 3:
             raise ValueError(f"topi.nn.{who}: argument {name!r} must be a 3-D te.Tensor, got {t!r}")
     stride = strides if isinstance(strides, int) else strides[0]
     dil = dilation if isinstance(dilation, int) else dilation[0]
-    pads = _conv1d_pad(padding)
-    if isinstance(pads, str):
-        pads = (0, 0, 0, 0) if pads == "VALID" else None
-    if pads is None:
-        k = (_static(kernel.shape[2]) - 1) * dil + 1
-        pads = (0, (k - 1 + 1) // 2, 0, (k - 1) - (k - 1 + 1) // 2)
+    taps = _static(kernel.shape[2])
+    if taps is None:
+        raise ValueError(f"topi.nn.{who}: the kernel's width must be static")
+    left, right = get_pad_tuple1d(padding, (taps - 1) * dil + 1)
     data4 = te.compute(
         (data.shape[0], data.shape[1], 1, data.shape[2]),
         lambda b, c, _, x: data[b, c, x],
@@ -213,11 +221,51 @@ def conv1d_ncw(data, kernel, strides=1, padding="VALID", dilation=1, out_dtype=N
         lambda o, c, _, x: kernel[o, c, x],
         name="kernel_oihw",
     )
-    out = _grouped_nchw(who, data4, kernel4, (1, stride), pads, (1, dil), 1, out_dtype, "conv1d")
+    out = _grouped_nchw(
+        who, data4, kernel4, (1, stride), (0, left, 0, right), (1, dil), groups, out_dtype, "conv1d"
+    )
     return te.compute(
         (out.shape[0], out.shape[1], out.shape[3]),
         lambda b, o, x: out[b, o, 0, x],
         name="conv1d_ncw",
+    )
+
+
+def conv1d_ncw(data, kernel, strides=1, padding="VALID", dilation=1, out_dtype=None):
+    """1-D convolution of NCW data with an OIW kernel (through the 2-D core, H = 1)."""
+    return _conv1d_ncw("conv1d_ncw", data, kernel, strides, padding, dilation, 1, out_dtype)
+
+
+def group_conv1d_ncw(
+    data, kernel, strides=1, padding="VALID", dilation=1, groups=1, out_dtype=None
+):
+    """Grouped 1-D convolution of NCW data with an OIW kernel (I = channels / groups)."""
+    return _conv1d_ncw(
+        "group_conv1d_ncw", data, kernel, strides, padding, dilation, groups, out_dtype
+    )
+
+
+def conv1d(
+    data,
+    kernel,
+    strides=1,
+    padding="VALID",
+    dilation=1,
+    groups=1,
+    data_layout="NCW",
+    kernel_layout="",
+    out_dtype=None,
+):
+    """1-D convolution: NCW data with an OIW kernel, or NWC data with a WIO kernel."""
+    if data_layout == "NCW" and kernel_layout in ("", "OIW"):
+        return group_conv1d_ncw(data, kernel, strides, padding, dilation, groups, out_dtype)
+    if data_layout == "NWC" and kernel_layout in ("", "WIO"):
+        if groups != 1:
+            raise ValueError("topi.nn.conv1d: NWC data takes groups = 1 only")
+        return conv1d_nwc(data, kernel, strides, padding, dilation, out_dtype)
+    raise ValueError(
+        f"topi.nn.conv1d: layouts NCW/OIW or NWC/WIO are supported, got {data_layout!r}/"
+        f"{kernel_layout!r}"
     )
 
 

@@ -136,3 +136,15 @@ def adaptive_pool(data, output_size, pool_type, layout="NCHW"):
         return total[b, ch, y, x] / (hy * wx).astype(data.dtype)
 
     return te.compute(total.shape, avg, name="adaptive_pool_avg")
+
+
+def adaptive_pool1d(data, output_size, pool_type, layout="NCW"):
+    """adaptive_pool over the width of NCW data."""
+    _check("adaptive_pool1d", data, 3, layout, "NCW")
+    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    n, c, w = data.shape
+    as_2d = te.compute((n, c, 1, w), lambda b, ch, _, x: data[b, ch, x], name="as_nchw")
+    out = adaptive_pool(as_2d, (1, size), pool_type)
+    return te.compute(
+        (n, c, out.shape[3]), lambda b, ch, x: out[b, ch, 0, x], name=f"adaptive_pool_{pool_type}"
+    )

@@ -1,0 +1,158 @@
+# tvm.topi.nn's depth_to_space/space_to_depth, transposed convolutions, nll_loss, scale_shift,
+# conv1d (layouts, groups), adaptive_pool1d and the helper names, against NumPy.
+import numpy as np
+import pytest
+import tvm
+from tvm import te, topi
+
+RNG = np.random.default_rng(9)
+
+
+def _run(inputs, output, arrays):
+    f = tvm.compile(te.create_prim_func([*inputs, output]), target="llvm")
+    out = np.zeros([int(s) for s in output.shape], output.dtype)
+    f(*[np.require(a, requirements="C") for a in arrays], out)
+    return out
+
+
+X = RNG.standard_normal((1, 8, 2, 3)).astype("float32")
+D = te.placeholder((1, 8, 2, 3), name="D")
+
+
+@pytest.mark.parametrize("mode", ["DCR", "CDR"])
+def test_depth_to_space(mode):
+    n, c, h, w = X.shape
+    if mode == "DCR":
+        want = (
+            X.reshape(n, 2, 2, c // 4, h, w)
+            .transpose(0, 3, 4, 1, 5, 2)
+            .reshape(n, c // 4, h * 2, w * 2)
+        )
+    else:
+        want = (
+            X.reshape(n, c // 4, 2, 2, h, w)
+            .transpose(0, 1, 4, 2, 5, 3)
+            .reshape(n, c // 4, h * 2, w * 2)
+        )
+    np.testing.assert_array_equal(_run([D], topi.nn.depth_to_space(D, 2, "NCHW", mode), [X]), want)
+    dn = te.placeholder((1, 2, 3, 8), name="DN")
+    got = _run([dn], topi.nn.depth_to_space(dn, 2, "NHWC", mode), [X.transpose(0, 2, 3, 1)])
+    np.testing.assert_array_equal(got, want.transpose(0, 2, 3, 1))
+    with pytest.raises(ValueError, match=r"topi\.nn\.depth_to_space: argument 'mode'"):
+        topi.nn.depth_to_space(D, 2, mode="CRD")
+
+
+def test_space_to_depth_inverts_depth_to_space():
+    y = RNG.standard_normal((1, 2, 4, 6)).astype("float32")
+    s = te.placeholder((1, 2, 4, 6), name="S")
+    got = _run([s], topi.nn.space_to_depth(s, 2), [y])
+    want = y.reshape(1, 2, 2, 2, 3, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 8, 2, 3)
+    np.testing.assert_array_equal(got, want)
+    back = te.placeholder((1, 8, 2, 3), name="B")
+    np.testing.assert_array_equal(_run([back], topi.nn.depth_to_space(back, 2), [got]), y)
+
+
+def _conv_transpose_ref(x, w, stride, pads, out_pad):
+    """NCHW x, (C, F, kh, kw) w: scatter each input pixel's product, then crop the padding."""
+    n, c, h, wd = x.shape
+    _, f, kh, kw = w.shape
+    full = np.zeros(
+        (n, f, (h - 1) * stride[0] + kh + out_pad[0], (wd - 1) * stride[1] + kw + out_pad[1])
+    )
+    for y in range(h):
+        for z in range(wd):
+            full[:, :, y * stride[0] : y * stride[0] + kh, z * stride[1] : z * stride[1] + kw] += (
+                np.einsum("nc,cfij->nfij", x[:, :, y, z], w)
+            )
+    top, left, bottom, right = pads
+    return full[:, :, top : full.shape[2] - bottom, left : full.shape[3] - right].astype("float32")
+
+
+@pytest.mark.parametrize(
+    ("stride", "padding", "pads", "out_pad"),
+    [((1, 1), 0, (0,) * 4, (0, 0)), ((2, 3), (1, 0), (1, 0, 1, 0), (1, 2))],
+)
+def test_conv2d_transpose(stride, padding, pads, out_pad):
+    k = te.placeholder((8, 3, 3, 2), name="K")
+    w = RNG.standard_normal((8, 3, 3, 2)).astype("float32")
+    got = _run(
+        [D, k], topi.nn.conv2d_transpose_nchw(D, k, stride, padding, "float32", out_pad), [X, w]
+    )
+    np.testing.assert_allclose(
+        got, _conv_transpose_ref(X, w, stride, pads, out_pad), rtol=1e-4, atol=1e-4
+    )
+
+
+def test_conv1d_transpose():
+    x = RNG.standard_normal((2, 3, 5)).astype("float32")
+    w = RNG.standard_normal((3, 4, 3)).astype("float32")
+    a, k = te.placeholder((2, 3, 5), name="A"), te.placeholder((3, 4, 3), name="K")
+    got = _run([a, k], topi.nn.conv1d_transpose_ncw(a, k, 2, 1, "float32", 1), [x, w])
+    want = _conv_transpose_ref(x[:, :, None], w[:, :, None], (1, 2), (0, 1, 0, 1), (0, 1))[:, :, 0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+def test_nll_loss(reduction):
+    p = te.placeholder((3, 4, 2), name="P")
+    t = te.placeholder((3, 2), "int32", name="T")
+    wt = te.placeholder((4,), name="W")
+    pv = RNG.standard_normal((3, 4, 2)).astype("float32")
+    tv = np.array([[0, 3], [1, -1], [2, 2]], "int32")
+    wv = RNG.random(4).astype("float32") + 0.5
+    got = _run([p, t, wt], topi.nn.nll_loss(p, t, wt, reduction, -1), [pv, tv, wv])
+    loss = np.zeros((3, 2), "float32")
+    weight = np.zeros((3, 2), "float32")
+    for n in range(3):
+        for d in range(2):
+            if tv[n, d] != -1:
+                loss[n, d] = -pv[n, tv[n, d], d] * wv[tv[n, d]]
+                weight[n, d] = wv[tv[n, d]]
+    want = {"none": loss, "sum": loss.sum(), "mean": loss.sum() / weight.sum()}[reduction]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match=r"topi\.nn\.nll_loss: argument 'reduction'"):
+        topi.nn.nll_loss(p, t, wt, "max", -1)
+
+
+def test_scale_shift():
+    sc, sh = te.placeholder((8,), name="SC"), te.placeholder((8,), name="SH")
+    a, b = RNG.standard_normal(8).astype("float32"), RNG.standard_normal(8).astype("float32")
+    got = _run([D, sc, sh], topi.nn.scale_shift_nchw(D, sc, sh), [X, a, b])
+    np.testing.assert_allclose(got, X * a[:, None, None] + b[:, None, None], rtol=1e-6)
+    dn = te.placeholder((1, 2, 3, 8), name="DN")
+    got = _run([dn, sc, sh], topi.nn.scale_shift_nhwc(dn, sc, sh), [X.transpose(0, 2, 3, 1), a, b])
+    np.testing.assert_allclose(got, X.transpose(0, 2, 3, 1) * a + b, rtol=1e-6)
+
+
+def test_conv1d_layouts_and_groups():
+    x = RNG.standard_normal((1, 4, 7)).astype("float32")
+    w = RNG.standard_normal((6, 2, 3)).astype("float32")
+    a, k = te.placeholder((1, 4, 7), name="A"), te.placeholder((6, 2, 3), name="K")
+    got = _run([a, k], topi.nn.conv1d(a, k, 1, "SAME", 1, groups=2), [x, w])
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1)))
+    want = np.zeros((1, 6, 7), "float32")
+    for o in range(6):
+        g = o // 3
+        for z in range(7):
+            want[0, o, z] = (xp[0, 2 * g : 2 * g + 2, z : z + 3] * w[o]).sum()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match=r"topi\.nn\.conv1d: layouts"):
+        topi.nn.conv1d(a, k, data_layout="NCHW")
+
+
+@pytest.mark.parametrize("pool_type", ["max", "avg"])
+def test_adaptive_pool1d(pool_type):
+    x = RNG.standard_normal((2, 3, 7)).astype("float32")
+    a = te.placeholder((2, 3, 7), name="A")
+    got = _run([a], topi.nn.adaptive_pool1d(a, 3, pool_type), [x])
+    red = np.max if pool_type == "max" else np.mean
+    want = np.stack([red(x[:, :, k * 7 // 3 : -(-(k + 1) * 7 // 3)], -1) for k in range(3)], -1)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_helpers():
+    assert topi.nn.get_pad_tuple1d("SAME", (4,)) == (2, 1)
+    assert topi.nn.get_pad_tuple("SAME", (3, 4)) == (1, 2, 1, 1)
+    assert topi.nn.get_const_tuple(D.shape) == (1, 8, 2, 3)
+    assert topi.nn.simplify(5) == 5 and int(topi.nn.simplify(D.shape[1] * 2)) == 16
+    assert topi.nn.add is topi.add and topi.nn.concatenate is topi.concatenate
