@@ -200,3 +200,22 @@ def test_tag_and_reexports():
     assert not topi.tag.is_broadcast("injective")
     assert topi.pi == math.pi and topi.te is te and topi.floordiv is tvm.tir.floordiv
     assert issubclass(topi.InvalidShapeError, ValueError)
+
+
+def test_dynamic_strided_slice_dyn_tile_div():
+    b, e, s = (te.placeholder((3,), "int64", name=n) for n in ("B", "E", "S"))
+    bv, ev, sv = (np.array(v, "int64") for v in ([0, 2, -1], [2, 0, -5], [1, -1, -2]))
+    want = X[0:2, 2:0:-1, -1:-5:-2]
+    c = topi.dynamic_strided_slice(A, b, e, s, list(want.shape))
+    np.testing.assert_array_equal(_run([A, b, e, s], c, [X, bv, ev, sv]), want)
+    with pytest.raises(ValueError, match=r"topi\.dynamic_strided_slice: argument 'output_shape'"):
+        topi.dynamic_strided_slice(A, b, e, s, [2])
+    t = topi.dyn_tile(A, [2, 4, 6, 8], 4)
+    np.testing.assert_array_equal(_run([A], t, [X]), np.tile(X, (2, 2, 2, 2)))
+    assert (
+        str(topi.div(7, 2)) in ("3", "T.truncdiv(7, 2)")
+        or int(tvm.arith.Analyzer().simplify(topi.div(7, 2))) == 3
+    )
+    assert int(tvm.arith.Analyzer().simplify(topi.div(7, 2))) == 3
+    assert int(tvm.arith.Analyzer().simplify(topi.div(-7, 2))) == -3  # truncating, as C
+    assert topi.div(tvm.tir.const(7.0), 2.0).dtype == "float32"

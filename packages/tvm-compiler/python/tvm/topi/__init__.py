@@ -16,6 +16,7 @@ from . import math as _math  # noqa: E402
 from ._arrange import arange, flip, meshgrid, repeat, sliding_window, stack, tile  # noqa: E402
 from ._creation import const_vector, eye, hamming_window, shape, tensor_size  # noqa: E402
 from ._dot import matmul, tensordot  # noqa: E402
+from ._dynamic import div, dyn_tile, dynamic_strided_slice  # noqa: E402
 from ._gather import gather, reverse_sequence, unravel_index  # noqa: E402
 from ._indexing import (  # noqa: E402
     adv_index,
@@ -56,6 +57,9 @@ from .utils import InvalidShapeError, get_const_tuple  # noqa: E402
 __all__ = sorted(
     [
         "arange",
+        "div",
+        "dyn_tile",
+        "dynamic_strided_slice",
         "image",
         "Analyzer",
         "Cast",
