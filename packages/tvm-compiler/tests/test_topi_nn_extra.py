@@ -156,3 +156,79 @@ def test_helpers():
     assert topi.nn.get_const_tuple(D.shape) == (1, 8, 2, 3)
     assert topi.nn.simplify(5) == 5 and int(topi.nn.simplify(D.shape[1] * 2)) == 16
     assert topi.nn.add is topi.add and topi.nn.concatenate is topi.concatenate
+
+
+def _conv_nd_ref(x, w, stride, pad, groups=1):
+    """NC+spatial x, OI+spatial w, symmetric int pad, dilation 1."""
+    dims = x.ndim - 2
+    x = np.pad(x, [(0, 0), (0, 0)] + [(pad, pad)] * dims)
+    f, cg = w.shape[:2]
+    k = w.shape[2:]
+    out_sp = [(x.shape[2 + d] - k[d]) // stride + 1 for d in range(dims)]
+    out = np.zeros((x.shape[0], f, *out_sp), "float64")
+    per = f // groups
+    for o in range(f):
+        g = o // per
+        for pos in np.ndindex(*out_sp):
+            window = tuple(slice(p * stride, p * stride + kk) for p, kk in zip(pos, k))
+            patch = x[(slice(None), slice(g * cg, (g + 1) * cg), *window)]
+            out[(slice(None), o, *pos)] = (patch * w[o]).reshape(x.shape[0], -1).sum(1)
+    return out.astype("float32")
+
+
+def test_conv_generic_layouts():
+    x = RNG.standard_normal((1, 4, 4, 5, 3)).astype("float32")
+    w = RNG.standard_normal((6, 2, 2, 3, 2)).astype("float32")
+    a, k = te.placeholder(x.shape, name="A"), te.placeholder(w.shape, name="K")
+    got = _run([a, k], topi.nn.conv3d_ncdhw(a, k, 1, 1, 1, 2), [x, w])
+    np.testing.assert_allclose(got, _conv_nd_ref(x, w, 1, 1, 2), rtol=1e-4, atol=1e-4)
+    x2 = RNG.standard_normal((2, 6, 5, 4)).astype("float32")
+    w2 = RNG.standard_normal((3, 2, 3, 3)).astype("float32")
+    want = _conv_nd_ref(x2, w2, 2, 1, 3)
+    an = te.placeholder((2, 5, 4, 6), name="AN")
+    kn = te.placeholder((3, 3, 2, 3), name="KN")
+    got = _run(
+        [an, kn],
+        topi.nn.group_conv2d_nhwc(an, kn, 2, 1, 1, 3),
+        [x2.transpose(0, 2, 3, 1), w2.transpose(2, 3, 1, 0)],
+    )
+    np.testing.assert_allclose(got, want.transpose(0, 2, 3, 1), rtol=1e-4, atol=1e-4)
+    ah = te.placeholder((5, 4, 6, 2), name="AH")
+    w3 = RNG.standard_normal((4, 6, 3, 3)).astype("float32")
+    kh = te.placeholder((3, 3, 6, 4), name="KH")
+    got = _run(
+        [ah, kh],
+        topi.nn.conv2d_hwcn(ah, kh, 1, 0, 1),
+        [x2.transpose(2, 3, 1, 0), w3.transpose(2, 3, 1, 0)],
+    )
+    np.testing.assert_allclose(
+        got, _conv_nd_ref(x2, w3, 1, 0).transpose(2, 3, 1, 0), rtol=1e-4, atol=1e-4
+    )
+    with pytest.raises(ValueError, match=r"topi\.nn\.conv: argument 'kernel_layout'"):
+        topi.nn.conv(an, kn, 1, 0, 1, 1, "NHWC", "HWOX")
+
+
+def test_depthwise_nhwc_and_group_conv1d_nwc():
+    x = RNG.standard_normal((1, 3, 5, 5)).astype("float32")
+    w = RNG.standard_normal((3, 2, 3, 3)).astype("float32")  # (C, M, kh, kw)
+    want = _conv_nd_ref(x, w.reshape(6, 1, 3, 3), 1, 1, 3)
+    a = te.placeholder((1, 5, 5, 3), name="A")
+    k = te.placeholder((3, 3, 3, 2), name="K")
+    got = _run(
+        [a, k],
+        topi.nn.depthwise_conv2d_nhwc(a, k, 1, 1, 1),
+        [x.transpose(0, 2, 3, 1), w.transpose(2, 3, 0, 1)],
+    )
+    np.testing.assert_allclose(got, want.transpose(0, 2, 3, 1), rtol=1e-4, atol=1e-4)
+    x1 = RNG.standard_normal((2, 4, 6)).astype("float32")
+    w1 = RNG.standard_normal((4, 2, 3)).astype("float32")
+    a1, k1 = te.placeholder((2, 6, 4), name="A1"), te.placeholder((3, 2, 4), name="K1")
+    got = _run(
+        [a1, k1],
+        topi.nn.group_conv1d_nwc(a1, k1, 1, 0, 1, 2),
+        [x1.transpose(0, 2, 1), w1.transpose(2, 1, 0)],
+    )
+    np.testing.assert_allclose(
+        got, _conv_nd_ref(x1, w1, 1, 0, 2).transpose(0, 2, 1), rtol=1e-4, atol=1e-4
+    )
+    assert topi.nn.get_pad_tuple3d("SAME", (3, 4, 1)) == (1, 2, 0, 1, 1, 0)

@@ -6,6 +6,16 @@ from ..transform import concatenate, strided_slice
 from ..utils import equal_const_int, get_const_int, get_const_tuple, simplify
 from .batch_matmul import batch_matmul, matmul
 from .conv2d import conv2d
+from .conv_generic import (
+    conv,
+    conv2d_hwcn,
+    conv3d_ncdhw,
+    depthwise_conv2d_nhwc,
+    get_pad_tuple3d,
+    get_pad_tuple_generic,
+    group_conv1d_nwc,
+    group_conv2d_nhwc,
+)
 from .conv_transpose import conv1d_transpose_ncw, conv2d_transpose_nchw
 from .conv_variants import (
     conv1d,
@@ -33,6 +43,14 @@ from .space import depth_to_space, space_to_depth
 from .upsampling import upsampling
 
 __all__ = [
+    "conv",
+    "conv2d_hwcn",
+    "conv3d_ncdhw",
+    "depthwise_conv2d_nhwc",
+    "get_pad_tuple3d",
+    "get_pad_tuple_generic",
+    "group_conv1d_nwc",
+    "group_conv2d_nhwc",
     "add",
     "concatenate",
     "strided_slice",
