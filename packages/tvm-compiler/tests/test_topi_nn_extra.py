@@ -232,3 +232,68 @@ def test_depthwise_nhwc_and_group_conv1d_nwc():
         got, _conv_nd_ref(x1, w1, 1, 0, 2).transpose(0, 2, 1), rtol=1e-4, atol=1e-4
     )
     assert topi.nn.get_pad_tuple3d("SAME", (3, 4, 1)) == (1, 2, 0, 1, 1, 0)
+
+
+def _pool3d_ref(x, k, s, pads, pool_type, count_include_pad, ceil_mode=False):
+    begin, end = pads[:3], pads[3:]
+    fill = -np.inf if pool_type == "max" else np.nan
+    xp = np.pad(x, [(0, 0), (0, 0)] + list(zip(begin, end)), constant_values=fill)
+    spatial = x.shape[2:]
+    out_sp = []
+    for n, kk, st, b, e in zip(spatial, k, s, begin, end):
+        span = n + b + e - kk
+        out_sp.append((-(-span // st) if ceil_mode else span // st) + 1)
+    out = np.zeros(x.shape[:2] + tuple(out_sp), "float32")
+    for pos in np.ndindex(*out_sp):
+        sl = tuple(slice(p * st, p * st + kk) for p, st, kk in zip(pos, s, k))
+        win = xp[(slice(None), slice(None), *sl)].reshape(x.shape[0], x.shape[1], -1)
+        if pool_type == "max":
+            out[(slice(None), slice(None), *pos)] = np.nanmax(win, -1)
+        elif count_include_pad:
+            # padding counts as zeros inside the declared padding (not past it)
+            inside = [
+                min(p * st + kk, n + b + e) - p * st
+                for p, st, kk, n, b, e in zip(pos, s, k, spatial, begin, end)
+            ]
+            out[(slice(None), slice(None), *pos)] = np.nansum(win, -1) / np.prod(inside)
+        else:
+            out[(slice(None), slice(None), *pos)] = np.nanmean(win, -1)
+    return out
+
+
+@pytest.mark.parametrize("pool_type", ["max", "avg"])
+@pytest.mark.parametrize("count_include_pad", [True, False])
+def test_pool3d(pool_type, count_include_pad):
+    x = RNG.standard_normal((1, 2, 4, 5, 3)).astype("float32")
+    a = te.placeholder(x.shape, name="A")
+    pads = (1, 0, 1, 0, 1, 1)
+    c = topi.nn.pool3d(
+        a, (2, 3, 2), (2, 1, 2), (1, 1, 1), pads, pool_type, False, "NCDHW", count_include_pad
+    )
+    want = _pool3d_ref(x, (2, 3, 2), (2, 1, 2), pads, pool_type, count_include_pad)
+    np.testing.assert_allclose(_run([a], c, [x]), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("pool_type", ["max", "avg"])
+def test_adaptive_pool3d(pool_type):
+    x = RNG.standard_normal((1, 2, 5, 4, 3)).astype("float32")
+    a = te.placeholder(x.shape, name="A")
+    got = _run([a], topi.nn.adaptive_pool3d(a, (2, 3, 1), pool_type), [x])
+    red = np.max if pool_type == "max" else np.mean
+    want = np.zeros((1, 2, 2, 3, 1), "float32")
+    for i, j, k in np.ndindex(2, 3, 1):
+        sl = [
+            slice(p * n // o, -(-(p + 1) * n // o))
+            for p, n, o in zip((i, j, k), (5, 4, 3), (2, 3, 1))
+        ]
+        want[:, :, i, j, k] = red(x[:, :, sl[0], sl[1], sl[2]], (2, 3, 4))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_softmax_common_and_padded_shape():
+    np.testing.assert_allclose(
+        _run([D], topi.nn.softmax_common(D, 1, True), [X]),
+        np.exp(X) / np.exp(X).sum(1, keepdims=True),
+        rtol=1e-5,
+    )
+    assert [int(v) for v in topi.nn.get_padded_shape(D, (0, 1, 2, 3))] == [1, 10, 6, 9]

@@ -33,16 +33,21 @@ from .dense import dense
 from .elemwise import leaky_relu, prelu, relu, softplus
 from .loss import nll_loss
 from .norm import batch_norm, group_norm, instance_norm, layer_norm, lrn, rms_norm
-from .pad import circular_pad, mirror_pad, pad, reflect_pad, replicate_pad
+from .pad import circular_pad, get_padded_shape, mirror_pad, pad, reflect_pad, replicate_pad
+from .pool3d import adaptive_pool3d, pool3d
 from .pooling import pool2d
 from .pooling_more import adaptive_pool, adaptive_pool1d, global_pool, pool1d
 from .reshape import dilate, flatten
 from .scale_shift import scale_shift_nchw, scale_shift_nhwc
-from .softmax import fast_softmax, log_softmax, softmax
+from .softmax import fast_softmax, log_softmax, softmax, softmax_common
 from .space import depth_to_space, space_to_depth
 from .upsampling import upsampling
 
 __all__ = [
+    "adaptive_pool3d",
+    "get_padded_shape",
+    "pool3d",
+    "softmax_common",
     "conv",
     "conv2d_hwcn",
     "conv3d_ncdhw",

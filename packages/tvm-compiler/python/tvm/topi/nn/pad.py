@@ -91,3 +91,19 @@ def circular_pad(data, pad_before, pad_after=None, name="CircularPadInput"):
     return _padded(
         "circular_pad", data, pad_before, pad_after, lambda j, n: tir_op.floormod(j, n), name
     )
+
+
+def get_padded_shape(data, pad_before, pad_after=None):
+    """The shape of data once padded by pad_before / pad_after (pad_after defaults to
+    pad_before)."""
+    if not isinstance(data, te.Tensor):
+        raise TypeError(
+            f"topi.nn.get_padded_shape: argument 'data' must be a te.Tensor, got {data!r}"
+        )
+    pad_after = pad_before if pad_after is None else pad_after
+    if len(pad_before) != data.ndim or len(pad_after) != data.ndim:
+        raise ValueError(
+            "topi.nn.get_padded_shape: arguments 'pad_before' and 'pad_after' must have "
+            f"{data.ndim} entries"
+        )
+    return tuple(s + b + a for s, b, a in zip(data.shape, pad_before, pad_after))
