@@ -297,3 +297,67 @@ def test_softmax_common_and_padded_shape():
         rtol=1e-5,
     )
     assert [int(v) for v in topi.nn.get_padded_shape(D, (0, 1, 2, 3))] == [1, 10, 6, 9]
+
+
+def test_group_conv_transposes():
+    x = RNG.standard_normal((1, 4, 3, 3)).astype("float32")
+    w = RNG.standard_normal((4, 3, 2, 2)).astype("float32")  # (C, F / groups, kh, kw)
+    a, k = te.placeholder(x.shape, name="A"), te.placeholder(w.shape, name="K")
+    got = _run(
+        [a, k], topi.nn.group_conv2d_transpose_nchw(a, k, (2, 2), 0, "float32", (1, 0), 2), [x, w]
+    )
+    halves = [
+        _conv_transpose_ref(x[:, 2 * g : 2 * g + 2], w[2 * g : 2 * g + 2], (2, 2), (0,) * 4, (1, 0))
+        for g in range(2)
+    ]
+    np.testing.assert_allclose(got, np.concatenate(halves, 1), rtol=1e-4, atol=1e-4)
+    x1 = RNG.standard_normal((1, 4, 5)).astype("float32")
+    w1 = RNG.standard_normal((4, 1, 3)).astype("float32")
+    a1, k1 = te.placeholder(x1.shape, name="A1"), te.placeholder(w1.shape, name="K1")
+    got = _run(
+        [a1, k1], topi.nn.group_conv1d_transpose_ncw(a1, k1, 1, 0, "float32", 0, 4), [x1, w1]
+    )
+    want = np.concatenate(
+        [
+            _conv_transpose_ref(
+                x1[:, g : g + 1, None], w1[g : g + 1, :, None], (1, 1), (0,) * 4, (0, 0)
+            )[:, :, 0]
+            for g in range(4)
+        ],
+        1,
+    )
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    with pytest.raises(
+        ValueError, match=r"topi\.nn\.group_conv2d_transpose_nchw: 4 channels do not split"
+    ):
+        topi.nn.group_conv2d_transpose_nchw(a, k, 1, 0, "float32", 0, 3)
+
+
+def test_space_batch_nd_round_trip():
+    x = RNG.standard_normal((2, 3, 5, 4)).astype("float32")  # (batch, h, w, c)
+    a = te.placeholder(x.shape, name="A")
+    s2b = topi.nn.space_to_batch_nd(a, [2, 2], [1, 0], [0, 1])
+    got = _run([a], s2b, [x])
+    padded = np.pad(x, ((0, 0), (1, 0), (0, 1), (0, 0)))
+    want = padded.reshape(2, 2, 2, 3, 2, 4).transpose(2, 4, 0, 1, 3, 5).reshape(8, 2, 3, 4)
+    np.testing.assert_array_equal(got, want)
+    b = te.placeholder(want.shape, name="B")
+    back = _run([b], topi.nn.batch_to_space_nd(b, [2, 2], [1, 0], [0, 1]), [want])
+    np.testing.assert_array_equal(back, x)
+    with pytest.raises(ValueError, match=r"topi\.nn\.space_to_batch_nd: argument 'block_shape'"):
+        topi.nn.space_to_batch_nd(a, [0, 2], [0, 0], [0, 0])
+
+
+def test_conv3d_ndhwc():
+    x = RNG.standard_normal((1, 2, 4, 4, 3)).astype("float32")
+    w = RNG.standard_normal((4, 2, 2, 2, 2)).astype("float32")
+    a = te.placeholder((1, 4, 4, 3, 2), name="A")
+    k = te.placeholder((2, 2, 2, 2, 4), name="K")
+    got = _run(
+        [a, k],
+        topi.nn.conv3d_ndhwc(a, k, 1, 0, 1, 1),
+        [x.transpose(0, 2, 3, 4, 1), w.transpose(2, 3, 4, 1, 0)],
+    )
+    np.testing.assert_allclose(
+        got, _conv_nd_ref(x, w, 1, 0).transpose(0, 2, 3, 4, 1), rtol=1e-4, atol=1e-4
+    )

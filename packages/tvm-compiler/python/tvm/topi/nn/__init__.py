@@ -10,13 +10,19 @@ from .conv_generic import (
     conv,
     conv2d_hwcn,
     conv3d_ncdhw,
+    conv3d_ndhwc,
     depthwise_conv2d_nhwc,
     get_pad_tuple3d,
     get_pad_tuple_generic,
     group_conv1d_nwc,
     group_conv2d_nhwc,
 )
-from .conv_transpose import conv1d_transpose_ncw, conv2d_transpose_nchw
+from .conv_transpose import (
+    conv1d_transpose_ncw,
+    conv2d_transpose_nchw,
+    group_conv1d_transpose_ncw,
+    group_conv2d_transpose_nchw,
+)
 from .conv_variants import (
     conv1d,
     conv1d_ncw,
@@ -40,10 +46,15 @@ from .pooling_more import adaptive_pool, adaptive_pool1d, global_pool, pool1d
 from .reshape import dilate, flatten
 from .scale_shift import scale_shift_nchw, scale_shift_nhwc
 from .softmax import fast_softmax, log_softmax, softmax, softmax_common
-from .space import depth_to_space, space_to_depth
+from .space import batch_to_space_nd, depth_to_space, space_to_batch_nd, space_to_depth
 from .upsampling import upsampling
 
 __all__ = [
+    "conv3d_ndhwc",
+    "group_conv1d_transpose_ncw",
+    "group_conv2d_transpose_nchw",
+    "batch_to_space_nd",
+    "space_to_batch_nd",
     "adaptive_pool3d",
     "get_padded_shape",
     "pool3d",

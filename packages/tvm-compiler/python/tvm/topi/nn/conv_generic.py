@@ -1,6 +1,7 @@
 """conv: an N-d grouped convolution in any data/kernel layout (N, C and spatial letters;
 O, I and the same spatial letters), and the layouts upstream names on top of it:
-conv3d_ncdhw, conv2d_hwcn, group_conv2d_nhwc, depthwise_conv2d_nhwc, group_conv1d_nwc."""
+conv3d_ncdhw, conv3d_ndhwc, conv2d_hwcn, group_conv2d_nhwc, depthwise_conv2d_nhwc,
+group_conv1d_nwc."""
 
 from __future__ import annotations
 
@@ -170,6 +171,22 @@ def conv(
 def conv3d_ncdhw(Input, Filter, stride, padding, dilation, groups, out_dtype=None):  # noqa: N803
     """3-D convolution of NCDHW Input with an OIDHW Filter."""
     return conv(Input, Filter, stride, padding, dilation, groups, "NCDHW", "OIDHW", out_dtype)
+
+
+def conv3d_ndhwc(
+    Input,  # noqa: N803
+    Filter,  # noqa: N803
+    stride,
+    padding,
+    dilation,
+    groups,
+    out_dtype="float32",
+    auto_scheduler_rewritten_layout="",
+    meta_schedule_original_shape=None,
+):
+    """3-D convolution of NDHWC Input with a DHWIO Filter (the scheduler arguments are
+    accepted and unused)."""
+    return conv(Input, Filter, stride, padding, dilation, groups, "NDHWC", "DHWIO", out_dtype)
 
 
 def conv2d_hwcn(Input, Filter, stride, padding, dilation, out_dtype=None):  # noqa: N803

@@ -1,5 +1,6 @@
-"""Transposed convolutions (the gradient of conv2d/conv1d by their input): conv2d_transpose_nchw
-and conv1d_transpose_ncw, kernel (in_channel, out_channel, taps...)."""
+"""Transposed convolutions (the gradient of conv2d/conv1d by their input), grouped or not:
+conv2d_transpose_nchw, conv1d_transpose_ncw and their group_ forms, kernel (in_channel,
+out_channel / groups, taps...)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,27 @@ def conv2d_transpose_nchw(Input, Filter, strides, padding, out_dtype, output_pad
     """out[b, o, y, x] = sum over c and the taps (ry, rx) with y + top = iy * sh + ry (and
     likewise x) of Input[b, c, iy, ix] * Filter[c, o, ry, rx]; the output is
     (H - 1) * sh - top - bottom + kh + output_padding high (likewise wide)."""
-    who = "conv2d_transpose_nchw"
+    return _transpose_nchw(
+        "conv2d_transpose_nchw", Input, Filter, strides, padding, out_dtype, output_padding, 1
+    )
+
+
+def group_conv2d_transpose_nchw(data, kernel, stride, padding, out_dtype, output_padding, groups):
+    """Grouped conv2d_transpose_nchw: kernel (C, F / groups, kh, kw); output channel o of
+    group g = o // (F / groups) sums input channels g * C / groups onwards."""
+    return _transpose_nchw(
+        "group_conv2d_transpose_nchw",
+        data,
+        kernel,
+        stride,
+        padding,
+        out_dtype,
+        output_padding,
+        groups,
+    )
+
+
+def _transpose_nchw(who, Input, Filter, strides, padding, out_dtype, output_padding, groups):  # noqa: N803
     for name, t in (("Input", Input), ("Filter", Filter)):
         if not isinstance(t, te.Tensor) or t.ndim != 4:
             raise ValueError(f"topi.nn.{who}: argument {name!r} must be a 4-D te.Tensor, got {t!r}")
@@ -29,13 +50,19 @@ def conv2d_transpose_nchw(Input, Filter, strides, padding, out_dtype, output_pad
     if oph >= sh or opw >= sw:
         raise ValueError(f"topi.nn.{who}: argument 'output_padding' must be smaller than strides")
     n, c, h, w = Input.shape
-    _, f, kh, kw = Filter.shape
+    _, f_per_group, kh, kw = Filter.shape
+    if not isinstance(groups, int) or groups < 1:
+        raise ValueError(f"topi.nn.{who}: argument 'groups' must be an int >= 1, got {groups!r}")
+    if isinstance(c, E.IntImm) and c.value % groups:
+        raise ValueError(f"topi.nn.{who}: {c.value} channels do not split into {groups} groups")
+    f = f_per_group * groups
+    c_per_group = T.floordiv(c, groups)
     kh_, kw_ = _static(kh, who, "kernel height"), _static(kw, who, "kernel width")
     top, left, bottom, right = get_pad_tuple(padding, (kh_, kw_))
     out_h = (h - 1) * sh - top - bottom + kh_ + oph
     out_w = (w - 1) * sw - left - right + kw_ + opw
     out_dtype = out_dtype or Input.dtype
-    rc = te.reduce_axis((0, c), name="rc")
+    rc = te.reduce_axis((0, c_per_group), name="rc")
     ry = te.reduce_axis((0, kh), name="ry")
     rx = te.reduce_axis((0, kw), name="rx")
     zero = (
@@ -52,15 +79,23 @@ def conv2d_transpose_nchw(Input, Filter, strides, padding, out_dtype, output_pad
     def body(b, o, y, x):
         iy, oky = source(y + top, ry, sh, h)
         ix, okx = source(x + left, rx, sw, w)
-        value = Input[b, rc, iy, ix].astype(out_dtype) * Filter[rc, o, ry, rx].astype(out_dtype)
+        g = T.floordiv(o, f_per_group)
+        channel = g * c_per_group + rc
+        tap = Filter[channel, T.floormod(o, f_per_group), ry, rx].astype(out_dtype)
+        value = Input[b, channel, iy, ix].astype(out_dtype) * tap
         return te.sum(T.if_then_else(T.all(oky, okx), value, zero), axis=[rc, ry, rx])
 
-    return te.compute((n, f, out_h, out_w), body, name="conv2d_transpose_nchw")
+    return te.compute((n, f, out_h, out_w), body, name=who)
 
 
 def conv1d_transpose_ncw(data, kernel, stride, padding, out_dtype, output_padding):
     """The 1-D transposed convolution (conv2d_transpose_nchw with a height of 1)."""
-    who = "conv1d_transpose_ncw"
+    return group_conv1d_transpose_ncw(data, kernel, stride, padding, out_dtype, output_padding, 1)
+
+
+def group_conv1d_transpose_ncw(data, kernel, stride, padding, out_dtype, output_padding, groups):
+    """The grouped 1-D transposed convolution (kernel (C, F / groups, taps))."""
+    who = "group_conv1d_transpose_ncw" if groups != 1 else "conv1d_transpose_ncw"
     for name, t in (("data", data), ("kernel", kernel)):
         if not isinstance(t, te.Tensor) or t.ndim != 3:
             raise ValueError(f"topi.nn.{who}: argument {name!r} must be a 3-D te.Tensor, got {t!r}")
@@ -84,7 +119,7 @@ def conv1d_transpose_ncw(data, kernel, stride, padding, out_dtype, output_paddin
         lambda c, o, _, x: kernel[c, o, x],
         name="kernel4",
     )
-    out = conv2d_transpose_nchw(data4, kernel4, (1, s), pads, out_dtype, (0, op))
+    out = _transpose_nchw(who, data4, kernel4, (1, s), pads, out_dtype, (0, op), groups)
     return te.compute(
         (out.shape[0], out.shape[1], out.shape[3]),
         lambda b, o, x: out[b, o, 0, x],

@@ -1,4 +1,5 @@
-"""depth_to_space and space_to_depth: blocks of pixels moved to and from channels."""
+"""depth_to_space and space_to_depth (blocks of pixels moved to and from channels), and
+space_to_batch_nd / batch_to_space_nd (blocks moved to and from the batch)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,84 @@ def space_to_depth(data, block_size, layout="NCHW"):
 
     shape = _shape(layout, n, c * (bs * bs), T.floordiv(h, bs), T.floordiv(w, bs))
     return te.compute(shape, body, name="space_to_depth")
+
+
+def _block_ints(who, block_shape, data):
+    blocks = [int(b) for b in block_shape]
+    if not blocks or any(b < 1 for b in blocks) or len(blocks) + 1 > data.ndim:
+        raise ValueError(
+            f"topi.nn.{who}: argument 'block_shape' must hold 1 to {data.ndim - 1} ints >= 1, "
+            f"got {list(block_shape)}"
+        )
+    return blocks
+
+
+def space_to_batch_nd(data, block_shape, pad_before, pad_after, pad_value=0.0):
+    """data (batch, spatial..., rest...) padded, then each spatial axis cut into blocks whose
+    offset moves to the batch: (batch * prod(block_shape), padded / block..., rest...)."""
+    if not isinstance(data, te.Tensor):
+        raise TypeError(
+            f"topi.nn.space_to_batch_nd: argument 'data' must be a te.Tensor, got {data!r}"
+        )
+    blocks = _block_ints("space_to_batch_nd", block_shape, data)
+    m = len(blocks)
+    from .pad import pad
+
+    padded = pad(
+        data,
+        [0, *pad_before, *([0] * (data.ndim - 1 - m))],
+        [0, *pad_after, *([0] * (data.ndim - 1 - m))],
+        pad_value,
+        name="space_to_batch_pad",
+    )
+    batch = data.shape[0]
+    total = 1
+    for b in blocks:
+        total *= b
+    shape = (
+        [batch * total]
+        + [T.floordiv(padded.shape[1 + k], blocks[k]) for k in range(m)]
+        + list(data.shape[1 + m :])
+    )
+
+    def body(ob, *i):
+        n, rest = T.floormod(ob, batch), T.floordiv(ob, batch)
+        offsets = []
+        for b in reversed(blocks):
+            offsets.append(T.floormod(rest, b))
+            rest = T.floordiv(rest, b)
+        offsets.reverse()
+        spatial = tuple(i[k] * blocks[k] + offsets[k] for k in range(m))
+        return padded[(n, *spatial, *i[m:])]
+
+    return te.compute(shape, body, name="space_to_batch_nd")
+
+
+def batch_to_space_nd(data, block_shape, crop_begin_list, crop_end_list):
+    """The inverse of space_to_batch_nd: batch offsets moved back into the spatial axes, then
+    crop_begin_list / crop_end_list cropped off each."""
+    if not isinstance(data, te.Tensor):
+        raise TypeError(
+            f"topi.nn.batch_to_space_nd: argument 'data' must be a te.Tensor, got {data!r}"
+        )
+    blocks = _block_ints("batch_to_space_nd", block_shape, data)
+    m = len(blocks)
+    total = 1
+    for b in blocks:
+        total *= b
+    batch = T.floordiv(data.shape[0], total)
+    shape = (
+        [batch]
+        + [data.shape[1 + k] * blocks[k] - crop_begin_list[k] - crop_end_list[k] for k in range(m)]
+        + list(data.shape[1 + m :])
+    )
+
+    def body(n, *i):
+        ob, spatial = 0, []
+        for k in range(m):
+            full = i[k] + crop_begin_list[k]
+            ob = ob * blocks[k] + T.floormod(full, blocks[k])
+            spatial.append(T.floordiv(full, blocks[k]))
+        return data[(ob * batch + n, *spatial, *i[m:])]
+
+    return te.compute(shape, body, name="batch_to_space_nd")
