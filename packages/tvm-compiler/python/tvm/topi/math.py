@@ -125,9 +125,9 @@ def clip(x, a_min, a_max):
 
 
 def reinterpret(x, dtype):
-    """x's bits read as dtype (of the same width), elementwise."""
+    """Each element of x with its bits read as dtype (of the same width), as upstream."""
     _tensor_arg("reinterpret", "x", x)
-    return te.compute(x.shape, lambda *i: E.Call(dtype, "tir.reinterpret", [x[i]]), name="tensor")
+    return te.compute(x.shape, lambda *i: tir_op.reinterpret(dtype, x[i]), name="T_reinterpret")
 
 
 def identity(x):
