@@ -1,5 +1,5 @@
 """Unary elementwise math operators over te tensors (the one table Relax legalises through),
-and reinterpret, a bit cast."""
+and cast, clip, reinterpret, identity."""
 
 from __future__ import annotations
 
@@ -82,13 +82,122 @@ for _name, _fop in UNARY_ELEMENT_FUNCTIONS.items():
     globals()[_name] = _unary(_name, _fop)
 
 
+# Upstream names the argument of these two `data`.
+def bitwise_not(data):
+    """Elementwise bitwise not of data (logical not for bool)."""
+    return _unary("bitwise_not", _bitwise_not)(data)
+
+
+def logical_not(data):
+    """Elementwise logical not of data."""
+    return _unary("logical_not", tir_op.logical_not)(data)
+
+
+def _tensor_arg(who, name, value):
+    if not isinstance(value, te.Tensor):
+        raise TypeError(
+            f"topi.{who}: argument {name!r} must be a te.Tensor, got {type(value).__name__}"
+        )
+
+
+def cast(x, dtype, span=None):
+    """x converted elementwise to dtype (a scalar x gives a scalar expression)."""
+    if isinstance(x, te.Tensor):
+        return te.compute(x.shape, lambda *i: x[i].astype(dtype), name="compute")
+    if not isinstance(x, (int, float, bool, E.PrimExpr)):
+        raise TypeError(
+            f"topi.cast: argument 'x' must be a te.Tensor or a scalar, got {type(x).__name__}"
+        )
+    if isinstance(x, (int, float, bool)):
+        return _const(x, dtype) if str(dtype) != "bool" else E.const(bool(x), "bool")
+    return x.astype(dtype)
+
+
+def clip(x, a_min, a_max):
+    """x with every element held inside [a_min, a_max]."""
+    _tensor_arg("clip", "x", x)
+
+    def bound(value):
+        return value if isinstance(value, E.PrimExpr) else _const(value, x.dtype)
+
+    lo, hi = bound(a_min), bound(a_max)
+    return te.compute(x.shape, lambda *i: tir_op.max(tir_op.min(x[i], hi), lo), name="compute")
+
+
 def reinterpret(x, dtype):
     """Each element of x with its bits read as dtype (of the same width), as upstream."""
-    if not isinstance(x, te.Tensor):
-        raise TypeError(
-            f"topi.reinterpret: argument 'x' must be a te.Tensor, got {type(x).__name__}"
-        )
+    _tensor_arg("reinterpret", "x", x)
     return te.compute(x.shape, lambda *i: tir_op.reinterpret(dtype, x[i]), name="T_reinterpret")
 
 
-__all__ = sorted([*UNARY_ELEMENT_FUNCTIONS, "reinterpret"])
+def identity(x):
+    """A copy of x."""
+    _tensor_arg("identity", "x", x)
+    return te.compute(x.shape, lambda *i: x[i], name="compute")
+
+
+def fast_exp(x):
+    """exp(x) elementwise (upstream approximates it; this computes it exactly)."""
+    _tensor_arg("fast_exp", "x", x)
+    return te.compute(x.shape, lambda *i: tir_op.exp(x[i]), name="T_fast_exp")
+
+
+def fast_erf(x):
+    """erf(x) elementwise (upstream approximates it; this computes it exactly)."""
+    _tensor_arg("fast_erf", "x", x)
+    return te.compute(x.shape, lambda *i: tir_op.erf(x[i]), name="T_fast_erf")
+
+
+def fast_tanh(x):
+    """tanh(x) elementwise (upstream approximates it; this computes it exactly)."""
+    _tensor_arg("fast_tanh", "x", x)
+    return te.compute(x.shape, lambda *i: tir_op.tanh(x[i]), name="T_fast_tanh")
+
+
+def ceil_log2(x):
+    """ceil(log2(x)) elementwise, in x's dtype (computed in float64: exact for int32)."""
+    _tensor_arg("ceil_log2", "x", x)
+
+    def body(*i):
+        value = tir_op.ceil(tir_op.log2(x[i].astype("float64")))
+        return value if str(x.dtype) == "float64" else value.astype(x.dtype)
+
+    return te.compute(x.shape, body, name="ceil_log2")
+
+
+def fixed_point_multiply(x, multiplier, shift):
+    """x * multiplier * 2^(shift - 31) rounded to the nearest integer (ties upward), with
+    multiplier a Q31 fixed-point number: a requantisation in int64."""
+    _tensor_arg("fixed_point_multiply", "x", x)
+    if not isinstance(multiplier, int) or not isinstance(shift, int):
+        raise TypeError(
+            "topi.fixed_point_multiply: arguments 'multiplier' and 'shift' must be ints"
+        )
+    right = 31 - shift
+
+    def body(*i):
+        product = x[i].astype("int64") * E.const(multiplier, "int64")
+        if right > 0:
+            nudged = product + E.const(1 << (right - 1), "int64")
+            value = E.Call("int64", "tir.shift_right", [nudged, E.const(right, "int64")])
+        else:
+            value = E.Call("int64", "tir.shift_left", [product, E.const(-right, "int64")])
+        return value.astype(x.dtype)
+
+    return te.compute(x.shape, body, name="T_fixed_point_multiply")
+
+
+__all__ = sorted(
+    [
+        *UNARY_ELEMENT_FUNCTIONS,
+        "cast",
+        "ceil_log2",
+        "clip",
+        "fast_erf",
+        "fast_exp",
+        "fast_tanh",
+        "fixed_point_multiply",
+        "identity",
+        "reinterpret",
+    ]
+)

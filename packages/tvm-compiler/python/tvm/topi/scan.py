@@ -1,4 +1,4 @@
-"""Running sums and products along an axis of a te tensor (cumsum, cumprod)."""
+"""Running sums and products along an axis of a te tensor (cumsum, cumprod, any scanop)."""
 
 from __future__ import annotations
 
@@ -59,3 +59,19 @@ def cumsum(data, axis=None, dtype=None, exclusive=None):
 def cumprod(data, axis=None, dtype=None, exclusive=None):
     """Running products of data along axis, as cumsum."""
     return _scan("cumprod", _product, 1, data, axis, dtype, bool(exclusive))
+
+
+def scanop(data, binop, identity_value, op_name, axis=None, dtype=None, exclusive=None):
+    """Running binop (associative and commutative, identity_value its identity) of data
+    along axis, as cumsum with another operator."""
+    if not callable(binop):
+        raise TypeError(f"topi.scanop: argument 'binop' must be callable, got {binop!r}")
+    identity = (
+        identity_value.value
+        if isinstance(identity_value, (E.IntImm, E.FloatImm))
+        else identity_value
+    )
+    reducer = te.comm_reducer(
+        lambda a, b: binop(a, b), lambda t: E.const(identity, t), name=op_name
+    )
+    return _scan(op_name, reducer, identity, data, axis, dtype, bool(exclusive))

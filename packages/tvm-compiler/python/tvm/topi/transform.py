@@ -1,11 +1,30 @@
-"""Shape transforms of te tensors: reshape, transpose, expand_dims, squeeze."""
+"""Shape transforms of te tensors: reshape, transpose, expand_dims, squeeze, concatenate,
+slicing and taking (the rest of upstream's topi.transform lives in _arrange, _dot, _gather
+and _select)."""
 
 from __future__ import annotations
 
 from tvm import te
 from tvm.arith import Analyzer
 from tvm.tir import expr as E
+from tvm.tir.op import all as tir_all
+from tvm.tir.op import floordiv as tir_floordiv
+from tvm.tir.op import floormod as tir_floormod
 from tvm.tir.op import if_then_else
+
+# Upstream's topi.transform holds these too; they live in smaller files here.
+from ._arrange import (  # noqa: F401
+    arange,
+    flip,
+    meshgrid,
+    repeat,
+    sliding_window,
+    stack,
+    tile,
+)
+from ._dot import matmul, tensordot  # noqa: F401
+from ._gather import gather, reverse_sequence, unravel_index  # noqa: F401
+from ._select import matrix_set_diag, one_hot, sequence_mask, trilu, where  # noqa: F401
 
 
 def _check(who, data):
@@ -23,30 +42,36 @@ def _static_size(shape):
 
 
 def reshape(a, newshape):
-    """a's elements in row-major order under newshape (one entry may be -1)."""
+    """a's elements in row-major order under newshape (one entry may be -1 when a's size is
+    static; the extents may be symbolic)."""
     _check("topi.reshape", a)
     newshape = list(newshape)
     total = _static_size(a.shape)
-    if newshape.count(-1) > 1:
+    holes = [k for k, s in enumerate(newshape) if isinstance(s, int) and s == -1]
+    if len(holes) > 1:
         raise ValueError("topi.reshape: newshape may hold at most one -1")
-    if -1 in newshape:
-        known = _static_size([E.convert(s) for s in newshape if s != -1])
+    if holes:
+        rest = [E.convert(s) for k, s in enumerate(newshape) if k != holes[0]]
+        known = _static_size(rest)
         if total is None or known is None or known == 0 or total % known:
             raise ValueError(f"topi.reshape: cannot infer -1 in {newshape} for {a.shape}")
-        newshape[newshape.index(-1)] = total // known
-    if total is not None and _static_size([E.convert(s) for s in newshape]) not in (None, total):
+        newshape[holes[0]] = total // known
+    size = _static_size([E.convert(s) for s in newshape])
+    if total is not None and size is not None and size != total:
         raise ValueError(
             f"topi.reshape: newshape {newshape} does not hold the {total} elements of a"
         )
 
     def body(*i):
-        flat = 0
+        flat = None
         for idx, extent in zip(i, newshape):
-            flat = flat * extent + idx
+            flat = idx if flat is None else flat * extent + idx
+        if flat is None:
+            flat = 0
         index = []
         for extent in reversed(a.shape):
-            index.append(E.FloorMod(flat, extent) if not isinstance(flat, int) else flat)
-            flat = E.FloorDiv(flat, extent) if not isinstance(flat, int) else flat
+            index.append(tir_floormod(flat, extent))
+            flat = tir_floordiv(flat, extent)
         return a[tuple(reversed(index))]
 
     return te.compute(newshape, body, name="T_reshape")
@@ -129,17 +154,39 @@ def concatenate(a_tuple, axis=0):
     return te.compute(shape, body, name="T_concat")
 
 
-def strided_slice(a, begin, end, strides=None):
-    """a[begin:end:strides] per axis (constant bounds; missing axes are taken whole)."""
+def strided_slice(a, begin, end, strides=None, axes=None, slice_mode="end", assume_inbound=True):
+    """a[begin:end:strides] on the given axes (all leading ones when axes is None; the others
+    are taken whole), with constant bounds clamped into a as Python's slices are.
+    slice_mode "size" reads end as the slice's length (-1: to the end, stride 1)."""
     _check("topi.strided_slice", a)
-    strides = list(strides or [1] * len(begin))
+    if slice_mode not in ("end", "size"):
+        raise ValueError(
+            f"topi.strided_slice: argument 'slice_mode' must be 'end' or 'size', got {slice_mode!r}"
+        )
+    begin, end = list(begin), list(end)
+    strides = list(strides) if strides else [1] * len(begin)
+    axes = list(range(len(begin))) if axes is None else [x % a.ndim for x in axes]
+    if not len(begin) == len(end) == len(axes) or len(strides) not in (1, len(axes)):
+        raise ValueError(
+            "topi.strided_slice: arguments 'begin', 'end', 'strides' and 'axes' must have one "
+            "entry per sliced axis"
+        )
+    strides = strides * len(axes) if len(strides) == 1 else strides
+    spec = {}
+    for k, b, e, st in zip(axes, begin, end, strides):
+        b, e, st = (int(v.value) if isinstance(v, E.IntImm) else int(v) for v in (b, e, st))
+        if slice_mode == "size":
+            st = 1
+            e = None if e < 0 else b + e
+        if st == 0:
+            raise ValueError("topi.strided_slice: a stride must not be 0")
+        spec[k] = (b, e, st)
     shape, starts, steps = [], [], []
     for k in range(a.ndim):
-        extent = a.shape[k].value
-        if k < len(begin):
-            lo, hi, step = slice(begin[k], end[k], strides[k]).indices(extent)
-        else:
-            lo, hi, step = 0, extent, 1
+        extent = a.shape[k]
+        if not isinstance(extent, E.IntImm):
+            raise ValueError(f"topi.strided_slice: axis {k} of a must have a static extent")
+        lo, hi, step = slice(*spec.get(k, (0, extent.value, 1))).indices(extent.value)
         shape.append(len(range(lo, hi, step)))
         starts.append(lo)
         steps.append(step)
@@ -184,23 +231,51 @@ def wrapped_index(index, extent):
     return E.Max(E.Min(index, extent - 1), E.const(0, extent.dtype))
 
 
-def take(a, indices, axis=None):
-    """a's elements (flattened when axis is None) at the int tensor indices, clipped."""
+def take(a, indices, axis=None, batch_dims=0, mode="fast"):
+    """a's elements (flattened when axis is None) at the int tensor indices; the first
+    batch_dims axes of indices pair with a's. An index out of range is clamped ("fast" and
+    "clip"; "fast" promises none is, the clamp keeps a broken promise from reading outside
+    a), wrapped ("wrap"), or reads NaN ("nan", float a)."""
     _check("topi.take", a)
     if not isinstance(indices, te.Tensor):
         raise TypeError("topi.take: argument 'indices' must be a te.Tensor")
+    if mode not in ("fast", "clip", "wrap", "nan"):
+        raise ValueError(
+            f"topi.take: argument 'mode' must be 'fast', 'clip', 'wrap' or 'nan', got {mode!r}"
+        )
     if axis is None:
         flat = reshape(a, [_static_size(a.shape)])
-        return take(flat, indices, 0)
+        return take(flat, indices, 0, 0, mode)
     axis %= a.ndim
+    if batch_dims < 0:
+        batch_dims += indices.ndim
+    if not 0 <= batch_dims <= indices.ndim:
+        raise ValueError(
+            f"topi.take: argument 'batch_dims' is out of range for {indices.ndim}-D indices"
+        )
+    if batch_dims > axis:
+        raise ValueError(
+            f"topi.take: argument 'batch_dims' ({batch_dims}) must not exceed axis ({axis})"
+        )
     extent = a.shape[axis]
+    lead = indices.ndim - batch_dims
 
     def body(*i):
-        pos = indices[tuple(i[axis : axis + indices.ndim])]
-        clipped = E.Max(E.Min(pos, extent - 1), 0)
-        return a[tuple(i[:axis]) + (clipped,) + tuple(i[axis + indices.ndim :])]
+        batch = tuple(i[:batch_dims])
+        pos = indices[batch + tuple(i[axis : axis + lead])]
+        if str(pos.dtype) != str(extent.dtype):  # index arithmetic in the extent's type
+            pos = pos.astype(extent.dtype)
+        if mode == "wrap":
+            index = tir_floormod(pos, extent)
+        else:
+            index = E.Max(E.Min(pos, extent - 1), E.const(0, str(extent.dtype)))
+        value = a[tuple(i[:axis]) + (index,) + tuple(i[axis + lead :])]
+        if mode == "nan":
+            inside = tir_all(pos >= 0, pos < extent)
+            return if_then_else(inside, value, E.const(float("nan"), a.dtype))
+        return value
 
-    shape = list(a.shape[:axis]) + list(indices.shape) + list(a.shape[axis + 1 :])
+    shape = list(a.shape[:axis]) + list(indices.shape[batch_dims:]) + list(a.shape[axis + 1 :])
     return te.compute(shape, body, name="T_take")
 
 

@@ -14,11 +14,24 @@ def _pair(who, name, value):
     return pair
 
 
-def conv2d(input, filter, strides, padding, dilation, data_layout="NCHW", out_dtype=None):  # noqa: A002
+def conv2d(  # noqa: A001
+    input,  # noqa: A002
+    filter,  # noqa: A002
+    strides,
+    padding,
+    dilation,
+    data_layout="NCHW",
+    kernel_layout="",
+    out_dtype=None,
+):
     """out[n, f, y, x] = sum over c, ry, rx of input (padded) times filter[f, c, ry, rx]."""
     who = "topi.nn.conv2d"
     if data_layout != "NCHW":
         raise ValueError(f"{who}: argument 'data_layout' must be 'NCHW', got {data_layout!r}")
+    if kernel_layout not in ("", "OIHW"):
+        raise ValueError(
+            f"{who}: argument 'kernel_layout' must be 'OIHW' (or '' for it), got {kernel_layout!r}"
+        )
     for arg, t in (("input", input), ("filter", filter)):
         if not isinstance(t, te.Tensor) or t.ndim != 4:
             raise ValueError(f"{who}: argument {arg!r} must be a 4-D te.Tensor, got {t!r}")

@@ -3,8 +3,16 @@
 from tvm import te
 
 
-def dense(data, weight, bias=None, out_dtype=None):
-    """out[i, j] = sum_k data[i, k] * weight[j, k] (+ bias[j])."""
+def dense(
+    data,
+    weight,
+    bias=None,
+    out_dtype=None,
+    auto_scheduler_rewritten_layout="",
+    meta_schedule_original_shape=None,
+):
+    """out[i, j] = sum_k data[i, k] * weight[j, k] (+ bias[j]) (the scheduler arguments are
+    accepted and unused)."""
     for arg, t, ndim in (("data", data, 2), ("weight", weight, 2)):
         if not isinstance(t, te.Tensor) or t.ndim != ndim:
             raise ValueError(f"topi.nn.dense: argument {arg!r} must be a 2-D te.Tensor, got {t!r}")

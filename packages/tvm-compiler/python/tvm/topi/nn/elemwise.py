@@ -1,4 +1,4 @@
-"""Rectifiers over te tensors: relu, leaky_relu, prelu."""
+"""Rectifiers over te tensors: relu, leaky_relu, prelu, softplus."""
 
 from tvm import te
 from tvm.tir import expr as E
@@ -45,3 +45,15 @@ def prelu(x, slope, axis=1):
         return E.Select(x[i] > zero, x[i], x[i] * s)
 
     return te.compute(x.shape, element, name="T_prelu")
+
+
+def softplus(x, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * x)) / beta, x itself where beta * x passes threshold (no overflow)."""
+    _check_tensor("softplus", "x", x)
+    b, limit = te.const(float(beta), x.dtype), te.const(float(threshold), x.dtype)
+
+    def element(*i):
+        scaled = x[i] * b
+        return E.Select(scaled > limit, x[i], tir_op.log1p(tir_op.exp(scaled)) / b)
+
+    return te.compute(x.shape, element, name="T_softplus")

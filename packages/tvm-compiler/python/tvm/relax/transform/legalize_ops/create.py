@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from tvm import te
-from tvm.tir import expr as E
+from tvm import te, topi
 
 from ...op._utils import dims_of
-from .common import register_legalize, scalar
+from .common import register_legalize
 
 
 @register_legalize("relax.astype")
 def _astype(bb, call):
-    dtype = call.attrs.dtype
-
-    def astype(x):
-        return te.compute(x.shape, lambda *i: x[i].astype(dtype), name="astype")
-
-    return bb.call_te(astype, call.args[0], primfunc_name_hint="astype")
+    return bb.call_te(topi.cast, call.args[0], call.attrs.dtype, primfunc_name_hint="astype")
 
 
 @register_legalize("relax.wrap_param")
@@ -36,19 +30,15 @@ def _wrap_param(bb, call):
 
 
 def _filled(bb, call, value, name):
+    """topi.full of the call's shape and dtype: value, or the call's fill tensor when None."""
     sinfo = call.struct_info
-
-    def fill(*fill_tensor):
-        def body(*i):
-            if fill_tensor:
-                v = fill_tensor[0][()]
-                return v if str(v.dtype) == sinfo.dtype else v.astype(sinfo.dtype)
-            return scalar(value, sinfo.dtype)
-
-        return te.compute(dims_of(sinfo), body, name=name)
-
-    args = [call.args[1]] if value is None else []
-    return bb.call_te(fill, *args, primfunc_name_hint=name)
+    if value is None:
+        return bb.call_te(
+            lambda fill: topi.full(dims_of(sinfo), sinfo.dtype, fill),
+            call.args[1],
+            primfunc_name_hint=name,
+        )
+    return bb.call_te(topi.full, dims_of(sinfo), sinfo.dtype, value, primfunc_name_hint=name)
 
 
 for _name, _value in (("zeros", 0), ("ones", 1), ("zeros_like", 0), ("ones_like", 1)):
@@ -61,18 +51,6 @@ register_legalize("relax.full_like", lambda bb, call: _filled(bb, call, None, "f
 
 @register_legalize("relax.arange")
 def _arange(bb, call):
-    start, _, step = (a.value for a in call.args)
-    sinfo = call.struct_info
-
-    def arange():
-        def body(i):
-            value = (
-                start + E.Cast(str(start.dtype), i) * step
-                if str(i.dtype) != str(start.dtype)
-                else start + i * step
-            )
-            return value if str(value.dtype) == sinfo.dtype else value.astype(sinfo.dtype)
-
-        return te.compute(dims_of(sinfo), body, name="arange")
-
-    return bb.call_te(arange, primfunc_name_hint="arange")
+    start, stop, step = (a.value for a in call.args)
+    dtype = call.struct_info.dtype
+    return bb.call_te(topi.arange, start, stop, step, dtype, primfunc_name_hint="arange")

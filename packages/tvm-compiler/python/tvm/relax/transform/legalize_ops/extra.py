@@ -4,13 +4,10 @@ tril/triu, cumsum/cumprod, nn.pad, nn.rms_norm, nn.group_norm and nn.attention."
 from __future__ import annotations
 
 from tvm import te, topi
-from tvm.tir import expr as E
 from tvm.tir import op as T
-from tvm.topi.transform import wrapped_index
 
 from ...op._utils import dims_of
-from .common import register_legalize, scalar, scale_shift
-from .manipulate import reshape_te
+from .common import register_legalize, scalar
 
 
 def _out(call):
@@ -33,116 +30,45 @@ def _te(name, build):
 _TENSOR_ARGS = {"gather_elements": 2, "one_hot": 1, "nn.rms_norm": 2, "nn.group_norm": 3}
 
 
+def _int(value):
+    return value if isinstance(value, int) else int(value.value)
+
+
 def _stack(call):
     axis = call.attrs.axis
 
     def stack(tensors):
-        ndim = len(tensors[0].shape) + 1
-        ax = axis % ndim
-
-        def body(*i):
-            rest = i[:ax] + i[ax + 1 :]
-            value = tensors[-1][rest]
-            for k in range(len(tensors) - 2, -1, -1):
-                value = T.if_then_else(i[ax] == k, tensors[k][rest], value)
-            return value
-
-        return te.compute(_out(call), body, name="stack")
+        return topi.stack(tensors, axis)
 
     return stack
 
 
 def _tile(call):
-    def tile(x):
-        out = _out(call)
-        offset = len(out) - len(x.shape)
-        return te.compute(
-            out,
-            lambda *i: x[tuple(T.floormod(i[offset + k], d) for k, d in enumerate(x.shape))],
-            name="tile",
-        )
-
-    return tile
+    return lambda x: topi.tile(x, [_int(r) for r in call.attrs.repeats])
 
 
 def _repeat(call):
-    axis, n = call.attrs.axis, call.attrs.repeats
-
-    def repeat(x):
-        if axis is None:
-            count = 1
-            for d in x.shape:
-                count = count * d
-            flat = reshape_te(x, [count])
-            return te.compute(_out(call), lambda i: flat[T.floordiv(i, n)], name="repeat")
-        ax = axis % len(x.shape)
-        return te.compute(
-            _out(call),
-            lambda *i: x[i[:ax] + (T.floordiv(i[ax], n),) + i[ax + 1 :]],
-            name="repeat",
-        )
-
-    return repeat
+    return lambda x: topi.repeat(x, _int(call.attrs.repeats), call.attrs.axis)
 
 
 def _flip(call):
-    axis = call.attrs.axis
-
-    def flip(x):
-        ax = axis % len(x.shape)
-        last = x.shape[ax] - 1
-        return te.compute(
-            x.shape, lambda *i: x[i[:ax] + (last - i[ax],) + i[ax + 1 :]], name="flip"
-        )
-
-    return flip
+    return lambda x: topi.flip(x, call.attrs.axis)
 
 
 def _gather_elements(call):
-    axis = call.attrs.axis
-
-    def gather_elements(x, indices):
-        ax = axis % len(x.shape)
-
-        def body(*i):
-            return x[i[:ax] + (wrapped_index(indices[i], x.shape[ax]),) + i[ax + 1 :]]
-
-        return te.compute(indices.shape, body, name="gather_elements")
-
-    return gather_elements
+    return lambda x, indices: topi.gather(x, call.attrs.axis, indices)
 
 
 def _one_hot(call):
     on, off = call.args[1].value, call.args[2].value
-    axis = call.attrs.axis
+    axis, depth = call.attrs.axis, _int(call.attrs.depth)
     dtype = call.struct_info.dtype
-
-    def one_hot(indices):
-        ax = axis % (len(indices.shape) + 1)
-
-        def body(*i):
-            idx = indices[i[:ax] + i[ax + 1 :]]
-            pos = i[ax] if str(i[ax].dtype) == str(idx.dtype) else i[ax].astype(idx.dtype)
-            return T.if_then_else(idx == pos, on.astype(dtype), off.astype(dtype))
-
-        return te.compute(_out(call), body, name="one_hot")
-
-    return one_hot
+    return lambda indices: topi.one_hot(indices, on, off, depth, axis, dtype)
 
 
 def _tri(lower):
     def build(call):
-        k = call.attrs.k
-
-        def tri(x):
-            def body(*i):
-                row, col = i[-2], i[-1]
-                keep = col - row <= k if lower else col - row >= k
-                return T.if_then_else(keep, x[i], scalar(0, x.dtype))
-
-            return te.compute(x.shape, body, name="tril" if lower else "triu")
-
-        return tri
+        return lambda x: topi.trilu(x, call.attrs.k, not lower)
 
     return build
 
@@ -164,107 +90,33 @@ def _scan(topi_fn):
 def _pad(call):
     a = call.attrs
     width = a.pad_width
-
-    def pad(x):
-        before, after = width[0::2], width[1::2]
-        if a.pad_mode == "constant":
-            return topi.nn.pad(x, before, after, a.pad_value, name="pad")
-
-        def source(k, i):
-            n = x.shape[k]
-            j = i - before[k]
-            if a.pad_mode == "edge":
-                return E.Max(E.Min(j, n - 1), 0)
-            j = T.if_then_else(j < 0, 0 - j, j)  # reflect (without the edge)
-            return T.if_then_else(j >= n, 2 * (n - 1) - j, j)
-
-        return te.compute(
-            _out(call), lambda *i: x[tuple(source(k, v) for k, v in enumerate(i))], name="pad"
-        )
-
-    return pad
+    before, after = width[0::2], width[1::2]
+    if a.pad_mode == "constant":
+        return lambda x: topi.nn.pad(x, before, after, a.pad_value, name="pad")
+    pad = topi.nn.replicate_pad if a.pad_mode == "edge" else topi.nn.reflect_pad
+    return lambda x: pad(x, before, after, name="pad")
 
 
 def _rms_norm(call):
     a = call.attrs
-
-    def rms_norm(x, weight):
-        ndim = len(x.shape)
-        axes = sorted(k % ndim for k in a.axes)
-        kept = [k for k in range(ndim) if k not in axes]
-        red = [te.reduce_axis((0, x.shape[k]), name=f"r{k}") for k in axes]
-
-        def full(i, rv):
-            pos = dict(zip(kept, i))
-            pos.update(dict(zip(axes, rv)))
-            return tuple(pos[k] for k in range(ndim))
-
-        count = 1
-        for k in axes:
-            count = count * x.shape[k]
-
-        def sq(*i):
-            v = x[full(i, [r.var for r in red])]
-            return te.sum(v * v, axis=red)
-
-        sqsum = te.compute([x.shape[k] for k in kept], sq, name="sqsum")
-        denom = count.astype(x.dtype) if not isinstance(count, int) else scalar(count, x.dtype)
-
-        def body(*i):
-            o = tuple(i[k] for k in kept)
-            rms = T.sqrt(sqsum[o] / denom + scalar(a.epsilon, x.dtype))
-            return x[i] / rms * weight[tuple(i[k] for k in axes)]
-
-        return te.compute(x.shape, body, name="rms_norm")
-
-    return rms_norm
+    return lambda x, weight: topi.nn.rms_norm(x, weight, list(a.axes), a.epsilon)
 
 
 def _group_norm(call):
+    """The group_norm te function for call's attributes (instance_norm's legalisation
+    reuses it with a group per channel)."""
     a = call.attrs
 
     def group_norm(x, gamma, beta):
-        ndim = len(x.shape)
-        c_ax = a.channel_axis % ndim
-        channels = x.shape[c_ax]
-        per = T.floordiv(channels, a.num_groups)
-        axes = sorted(k % ndim for k in a.axes)
-        others = [k for k in range(ndim) if k != c_ax and k not in axes]
-        stat_shape = [x.shape[k] for k in others] + [a.num_groups]
-        rc = te.reduce_axis((0, per), name="rc")
-        red = [te.reduce_axis((0, x.shape[k]), name=f"r{k}") for k in axes]
-
-        def index(o, g, c, rv):
-            pos = dict(zip(others, o))
-            pos.update(dict(zip(axes, rv)))
-            pos[c_ax] = g * per + c
-            return tuple(pos[k] for k in range(ndim))
-
-        count = per
-        for k in axes:
-            count = count * x.shape[k]
-        denom = count.astype(x.dtype)
-
-        def total(*i):
-            return te.sum(x[index(i[:-1], i[-1], rc.var, [r.var for r in red])], axis=[rc, *red])
-
-        s = te.compute(stat_shape, total, name="gsum")
-        mean = te.compute(stat_shape, lambda *i: s[i] / denom, name="gmean")
-        rc2 = te.reduce_axis((0, per), name="rc2")
-        red2 = [te.reduce_axis((0, x.shape[k]), name=f"s{k}") for k in axes]
-
-        def sq(*i):
-            d = x[index(i[:-1], i[-1], rc2.var, [r.var for r in red2])] - mean[i]
-            return te.sum(d * d, axis=[rc2, *red2])
-
-        ss = te.compute(stat_shape, sq, name="gsq")
-
-        def body(*i):
-            o = tuple(i[k] for k in others) + (T.floordiv(i[c_ax], per),)
-            v = (x[i] - mean[o]) / T.sqrt(ss[o] / denom + scalar(a.epsilon, x.dtype))
-            return scale_shift(v, gamma, beta, (i[c_ax],), a.scale, a.center)
-
-        return te.compute(x.shape, body, name="group_norm")
+        return topi.nn.group_norm(
+            x,
+            gamma if a.scale else None,
+            beta if a.center else None,
+            a.num_groups,
+            a.channel_axis,
+            list(a.axes),
+            a.epsilon,
+        )
 
     return group_norm
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tvm import te
+from tvm import te, topi
 from tvm.tir import expr as E
-from tvm.tir import op as T
 
 from ...op._utils import dims_of, static
 from .common import register_legalize
@@ -50,19 +49,6 @@ def _take(bb, call):
     axis = 0 if axis is None else axis % data.ndim
 
     def take(x, indices):
-        extent = x.shape[axis]
-        k = len(indices.shape)
-
-        def body(*i):
-            pos = indices[tuple(i[axis : axis + k])]
-            pos = pos if str(pos.dtype) == str(extent.dtype) else pos.astype(extent.dtype)
-            if mode == "wrap":
-                pos = T.floormod(pos, extent)
-            else:  # "fast" and "clip": an index outside the axis reads its nearest end
-                pos = E.Max(E.Min(pos, extent - 1), E.const(0, str(extent.dtype)))
-            return x[tuple(i[:axis]) + (pos,) + tuple(i[axis + k :])]
-
-        shape = list(x.shape[:axis]) + list(indices.shape) + list(x.shape[axis + 1 :])
-        return te.compute(shape, body, name="take")
+        return topi.take(x, indices, axis, mode=mode)
 
     return bb.call_te(take, call.args[0], call.args[1], primfunc_name_hint="take")

@@ -15,22 +15,8 @@ def _out_dims(call):
 
 
 def reshape_te(x, new_shape):
-    """x's elements in row-major order under new_shape (dims may be symbolic; no -1: Relax
-    has resolved it in the struct info)."""
-
-    def body(*i):
-        flat = None
-        for idx, extent in zip(i, new_shape):
-            flat = idx if flat is None else flat * extent + idx
-        if flat is None:
-            flat = 0
-        index = []
-        for extent in reversed(x.shape):
-            index.append(T.floormod(flat, extent))
-            flat = T.floordiv(flat, extent)
-        return x[tuple(reversed(index))]
-
-    return te.compute(new_shape, body, name="T_reshape")
+    """x's elements in row-major order under new_shape (Relax has resolved any -1)."""
+    return topi.reshape(x, new_shape)
 
 
 @register_legalize("relax.reshape")
@@ -126,14 +112,8 @@ def _split(bb, call):
     return bb.call_te(_split_te, call.args[0], bounds, axis, primfunc_name_hint="split")
 
 
-def _broadcast_to_te(x, shape):
-    from .common import index_at
-
-    return te.compute(shape, lambda *i: index_at(x, i), name="broadcast_to")
-
-
 @register_legalize("relax.broadcast_to")
 def _broadcast_to(bb, call):
     return bb.call_te(
-        _broadcast_to_te, call.args[0], _out_dims(call), primfunc_name_hint="broadcast_to"
+        topi.broadcast_to, call.args[0], _out_dims(call), primfunc_name_hint="broadcast_to"
     )

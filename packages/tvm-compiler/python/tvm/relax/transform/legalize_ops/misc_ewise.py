@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tvm import te
-from tvm.tir import op as T
+from tvm import te, topi
 
 from ...op._utils import dims_of
 from .common import register_legalize, scalar
@@ -36,22 +35,12 @@ def _ewise_fma(bb, call):
     return bb.call_te(ewise_fma, *call.args, primfunc_name_hint="ewise_fma")
 
 
-def _diagonal(shape, k, dtype):
-    one, zero = scalar(1, dtype), scalar(0, dtype)
-    k = k.astype("int64")
-    return te.compute(
-        shape,
-        lambda i, j: T.if_then_else(j.astype("int64") - i.astype("int64") == k, one, zero),
-        name="eye",
-    )
-
-
 @register_legalize("relax.eye")
 def _eye(bb, call):
     dtype = call.struct_info.dtype
     shape = dims_of(call.struct_info)
     k = call.args[2].value
-    return bb.call_te(lambda: _diagonal(shape, k, dtype), primfunc_name_hint="eye")
+    return bb.call_te(lambda: topi.eye(shape[0], shape[1], k, dtype), primfunc_name_hint="eye")
 
 
 @register_legalize("relax.eye_like")
@@ -60,6 +49,6 @@ def _eye_like(bb, call):
     k = call.args[1].value
 
     def eye_like(x):
-        return _diagonal(x.shape, k, dtype)
+        return topi.eye(x.shape[0], x.shape[1], k, dtype)
 
     return bb.call_te(eye_like, call.args[0], primfunc_name_hint="eye_like")

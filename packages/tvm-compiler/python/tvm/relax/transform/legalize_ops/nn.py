@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 
-from tvm import te, topi
+from tvm import topi
 from tvm.tir import expr as E
 from tvm.tir import op as T
 
-from .common import register_legalize, scalar, scale_shift
+from .common import register_legalize, scalar
 from .unary import unary_legalize
 
 
@@ -63,18 +63,10 @@ def _prelu(bb, call):
 
 @register_legalize("relax.nn.softplus")
 def _softplus(bb, call):
-    beta, threshold = call.attrs.beta, call.attrs.threshold
-
-    def softplus(x):
-        b, limit = scalar(beta, x.dtype), scalar(threshold, x.dtype)
-
-        def element(*i):
-            scaled = x[i] * b
-            return E.Select(scaled > limit, x[i], T.log1p(T.exp(scaled)) / b)
-
-        return te.compute(x.shape, element, name="T_softplus")
-
-    return bb.call_te(softplus, call.args[0], primfunc_name_hint="softplus")
+    a = call.attrs
+    return bb.call_te(
+        topi.nn.softplus, call.args[0], a.beta, a.threshold, primfunc_name_hint="softplus"
+    )
 
 
 @register_legalize("relax.nn.softmax")
@@ -82,84 +74,20 @@ def _softmax(bb, call):
     return bb.call_te(topi.nn.softmax, call.args[0], call.attrs.axis, primfunc_name_hint="softmax")
 
 
-def log_softmax_te(x, axis):
-    ndim = len(x.shape)
-    axis %= ndim
-    outer = [s for k, s in enumerate(x.shape) if k != axis]
-
-    def at(i, j):
-        return tuple(list(i[:axis]) + [j] + list(i[axis:]))
-
-    k1 = te.reduce_axis((0, x.shape[axis]), name="k1")
-    maxelem = te.compute(outer, lambda *i: te.max(x[at(i, k1)], axis=k1), name="maxelem")
-    k2 = te.reduce_axis((0, x.shape[axis]), name="k2")
-    expsum = te.compute(
-        outer, lambda *i: te.sum(T.exp(x[at(i, k2)] - maxelem[i]), axis=k2), name="expsum"
-    )
-
-    def body(*i):
-        rest = i[:axis] + i[axis + 1 :]
-        return x[i] - maxelem[rest] - T.log(expsum[rest])
-
-    return te.compute(x.shape, body, name="log_softmax")
-
-
 @register_legalize("relax.nn.log_softmax")
 def _log_softmax(bb, call):
     return bb.call_te(
-        log_softmax_te, call.args[0], call.attrs.axis, primfunc_name_hint="log_softmax"
+        topi.nn.log_softmax, call.args[0], call.attrs.axis, primfunc_name_hint="log_softmax"
     )
-
-
-def layer_norm_te(x, gamma, beta, axes, epsilon, center, scale):
-    ndim = len(x.shape)
-    axes = sorted(a % ndim for a in axes)
-    count = 1
-    for a in axes:
-        count = count * x.shape[a]
-    kept = [k for k in range(ndim) if k not in axes]
-    outer = [x.shape[k] for k in kept]
-
-    def full_index(i, red):
-        pos = dict(zip(kept, i))
-        pos.update(dict(zip(axes, red)))
-        return tuple(pos[k] for k in range(ndim))
-
-    def as_float(n):
-        return scalar(n, x.dtype) if isinstance(n, int) else n.astype(x.dtype)
-
-    r1 = [te.reduce_axis((0, x.shape[a]), name=f"r{a}") for a in axes]
-    total = te.compute(
-        outer, lambda *i: te.sum(x[full_index(i, [r.var for r in r1])], axis=r1), name="total"
-    )
-    mean = te.compute(outer, lambda *i: total[i] / as_float(count), name="mean")
-    r2 = [te.reduce_axis((0, x.shape[a]), name=f"s{a}") for a in axes]
-
-    def sq(*i):
-        d = x[full_index(i, [r.var for r in r2])] - mean[i]
-        return te.sum(d * d, axis=r2)
-
-    sqsum = te.compute(outer, sq, name="sqsum")
-    var = te.compute(outer, lambda *i: sqsum[i] / as_float(count), name="var")
-
-    def body(*i):
-        o = tuple(i[k] for k in kept)
-        p = tuple(i[a] for a in axes)
-        value = (x[i] - mean[o]) / T.sqrt(var[o] + scalar(epsilon, x.dtype))
-        return scale_shift(value, gamma, beta, p, scale, center)
-
-    return te.compute(x.shape, body, name="layer_norm")
 
 
 @register_legalize("relax.nn.layer_norm")
 def _layer_norm(bb, call):
     a = call.attrs
     return bb.call_te(
-        layer_norm_te,
+        lambda x, gamma, beta: topi.nn.layer_norm(
+            x, gamma if a.scale else None, beta if a.center else None, list(a.axes), a.epsilon
+        ),
         *call.args,
-        list(a.axes),
-        a.epsilon,
-        a.center,
-        a.scale,
         primfunc_name_hint="layer_norm",
     )

@@ -1,85 +1,29 @@
-"""Legalisation of where, argmax and argmin."""
+"""Legalisation of where, argmax and argmin through topi."""
 
 from __future__ import annotations
 
-from tvm import te, tir
-from tvm.topi.broadcast import broadcast_shape
+from tvm import topi
 
-from .common import index_at, register_legalize
-
-
-def where_te(cond, x1, x2):
-    shape = broadcast_shape("where", cond.shape, broadcast_shape("where", x1.shape, x2.shape))
-    return te.compute(
-        shape,
-        lambda *i: tir.Select(index_at(cond, i), index_at(x1, i), index_at(x2, i)),
-        name="where",
-    )
-
+from .common import register_legalize
 
 register_legalize(
-    "relax.where", lambda bb, call: bb.call_te(where_te, *call.args, primfunc_name_hint="where")
+    "relax.where", lambda bb, call: bb.call_te(topi.where, *call.args, primfunc_name_hint="where")
 )
 
 
-def _arg_reducer(pick_first):
-    def combine(x, y):
-        keep = pick_first(x[1], y[1])
-        return tir.Select(keep, x[0], y[0]), tir.Select(keep, x[1], y[1])
-
-    return combine
-
-
-_argmax = te.comm_reducer(
-    _arg_reducer(lambda a, b: a >= b),
-    lambda t0, t1: (tir.const(-1, t0), te.min_value(t1)),
-    name="argmax",
-)
-_argmin = te.comm_reducer(
-    _arg_reducer(lambda a, b: a <= b),
-    lambda t0, t1: (tir.const(-1, t0), te.max_value(t1)),
-    name="argmin",
-)
-
-
-def _arg_te(reducer, name):
-    def compute(x, axis, keepdims):
-        ndim = len(x.shape)
-        axes = list(range(ndim)) if axis is None else [axis % ndim]
-        kept = [k for k in range(ndim) if k not in axes]
-        shape = (
-            [1 if k in axes else x.shape[k] for k in range(ndim)]
-            if keepdims
-            else [x.shape[k] for k in kept]
-        )
-        raxes = [te.reduce_axis((0, x.shape[k]), name=f"k{k}") for k in axes]
-
-        def body(*i):
-            pos = dict(zip(kept, (i[k] for k in kept) if keepdims else i))
-            pos.update({k: r.var for k, r in zip(axes, raxes)})
-            flat = None
-            for k, r in zip(axes, raxes):
-                v = r.var if str(r.var.dtype) == "int64" else r.var.astype("int64")
-                flat = v if flat is None else flat * x.shape[k] + v
-            value = x[tuple(pos[k] for k in range(ndim))]
-            return reducer((flat, value), axis=raxes)
-
-        return te.compute(shape, body, name=name)[0]
-
-    compute.__name__ = name
-    return compute
-
-
-def _arg_legalize(reducer, name):
-    te_func = _arg_te(reducer, name)
-
+def _arg_legalize(name):
     def legalize(bb, call):
+        axis = call.attrs.axis
         return bb.call_te(
-            te_func, call.args[0], call.attrs.axis, call.attrs.keepdims, primfunc_name_hint=name
+            lambda x: topi.reduction.arg_reduce(
+                name, x, axis, call.attrs.keepdims, index_dtype="int64"
+            ),
+            call.args[0],
+            primfunc_name_hint=name,
         )
 
     return legalize
 
 
-register_legalize("relax.argmax", _arg_legalize(_argmax, "argmax"))
-register_legalize("relax.argmin", _arg_legalize(_argmin, "argmin"))
+register_legalize("relax.argmax", _arg_legalize("argmax"))
+register_legalize("relax.argmin", _arg_legalize("argmin"))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tvm import te, topi
 from tvm.tir import op as T
-from tvm.topi.reduction import _reduce
 
 from .common import register_legalize, scalar
 
@@ -51,19 +50,12 @@ def std_te(x, axis, keepdims):
     return te.compute(var.shape, lambda *i: T.sqrt(var[i]), name="std")
 
 
-_prod_reducer = te.comm_reducer(lambda a, b: a * b, lambda t: scalar(1, t), name="prod")
-
-
-def prod_te(x, axis, keepdims):
-    return _reduce("prod", _prod_reducer, x, _axes(x, axis), keepdims)  # topi's loop nest
-
-
 _TE = {
     "sum": topi.sum,
     "max": topi.max,
     "min": topi.min,
     "mean": mean_te,
-    "prod": prod_te,
+    "prod": topi.prod,
     "variance": variance_te,
     "std": std_te,
 }

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from tvm import te
-from tvm.tir import op as T
+from tvm import te, topi
 from tvm.topi.math import UNARY_ELEMENT_FUNCTIONS
 
 from ...op import unary as unary_ops
-from .common import register_legalize, scalar
+from .common import register_legalize
 
 
 def unary_te(name, fop):
@@ -34,10 +33,5 @@ for _name in unary_ops.__all__:
 
 @register_legalize("relax.clip")
 def _clip(bb, call):
-    lo, hi = call.args[1].value, call.args[2].value
-
-    def clip(x):
-        a, b = scalar(float(lo.value), x.dtype), scalar(float(hi.value), x.dtype)
-        return te.compute(x.shape, lambda *i: T.max(T.min(x[i], b), a), name="T_clip")
-
-    return bb.call_te(clip, call.args[0], primfunc_name_hint="clip")
+    lo, hi = call.args[1].value.value, call.args[2].value.value
+    return bb.call_te(topi.clip, call.args[0], lo, hi, primfunc_name_hint="clip")
