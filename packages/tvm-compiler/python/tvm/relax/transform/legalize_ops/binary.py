@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from tvm import te
 from tvm.tir import expr as E
 from tvm.tir import op as T
@@ -49,7 +51,10 @@ def _right_shift(a, b):
 
 def _log_add_exp(a, b):
     # log(exp(a) + exp(b)) without overflow: the larger plus log1p of the other's share.
-    return T.max(a, b) + T.log1p(T.exp(-T.abs(a - b)))
+    # Equal operands take a + log(2) apart, as NumPy does: for two infinities of one sign
+    # a - b is NaN, and the sum must stay that infinity.
+    spread = T.max(a, b) + T.log1p(T.exp(-T.abs(a - b)))
+    return T.if_then_else(E.EQ(a, b), a + E.const(math.log(2.0), a.dtype), spread)
 
 
 _BINARY = {
