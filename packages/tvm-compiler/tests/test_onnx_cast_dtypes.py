@@ -112,6 +112,36 @@ def test_constant_casts_fold_with_round_to_nearest_even():
     )
 
 
+@pytest.mark.parametrize(
+    "to",
+    [
+        TensorProto.FLOAT8E4M3FN,
+        TensorProto.FLOAT8E4M3FNUZ,
+        TensorProto.FLOAT8E5M2,
+        TensorProto.FLOAT8E5M2FNUZ,
+    ],
+)
+@pytest.mark.parametrize(
+    "src, elem",
+    [("int32", TensorProto.INT32), ("int64", TensorProto.INT64), ("uint8", TensorProto.UINT8)],
+)
+def test_saturating_cast_of_integers_to_float8_clamps_as_the_onnx_reference(src, elem, to):
+    # Only float sources were clamped: an integer past the range became NaN or inf.
+    from onnx.reference import ReferenceEvaluator
+
+    values = [0, 1, -3, 17, 200, 240, 241, 255, 448, 465, 480, 57344, 61440, 100000, -70000]
+    if src == "int64":
+        values += [2**40, -(2**62)]
+    x = np.array([v for v in values if np.can_cast(np.min_scalar_type(v), src)], src)
+    node = helper.make_node("Cast", ["x"], ["y"], to=to, saturate=1)
+    model = _model([node], [_tensor("x", [len(x)], elem)], [_tensor("y", [len(x)], to)], opset=23)
+    got = _run(_convert(model), x)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.astype("float64"), expected.astype("float64"))
+    assert np.isfinite(got.astype("float64")).all()
+
+
 def test_cast_to_an_unknown_type_names_the_node_and_the_attribute():
     with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an ONNX TensorProto"):
         _convert(_cast_model(TensorProto.FLOAT, 9999, 2))

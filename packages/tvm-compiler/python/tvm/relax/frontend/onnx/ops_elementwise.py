@@ -457,7 +457,11 @@ def _cast(node: Node, x, dtype: str):
         with np.errstate(over="ignore"):  # out of a float's range is +/- inf, as at run time
             return const(value.astype(ml_dtype_of(dtype, "Cast") if dtype == "bfloat16" else dtype))
     source_is_float = dtype_of(x).startswith(("float", "bfloat"))
-    if saturate and dtype in FLOAT8_MAX and source_is_float:
+    if saturate and dtype in FLOAT8_MAX:
+        if not source_is_float:
+            # An integer past the float8 range must saturate too (uint8's 255 is past
+            # float8_e4m3fnuz's 240); the ONNX reference takes integers through float32.
+            x = node.emit(R.astype(x, "float32"))
         x = saturate_float8(node, x, dtype)
     if dtype in NARROW_INT_RANGE and source_is_float:
         x = zero_out_of_range(node, x, dtype)
