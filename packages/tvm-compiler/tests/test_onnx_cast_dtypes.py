@@ -142,6 +142,39 @@ def test_saturating_cast_of_integers_to_float8_clamps_as_the_onnx_reference(src,
     assert np.isfinite(got.astype("float64")).all()
 
 
+@pytest.mark.parametrize(
+    "src, to",
+    [
+        ("float8_e5m2", TensorProto.INT4),  # -9 rounds to -8 in e5m2: -8 was zeroed
+        ("float8_e5m2fnuz", TensorProto.INT4),
+        ("float4_e2m1fn", TensorProto.INT4),  # 8 saturates to 6 in float4: 6 was zeroed
+        ("float4_e2m1fn", TensorProto.UINT4),
+        ("float8_e5m2", TensorProto.FLOAT8E4M3FNUZ),  # 240 rounds to 256: inf gave NaN
+        ("float8_e5m2fnuz", TensorProto.FLOAT8E4M3FNUZ),
+        ("float8_e5m2", TensorProto.FLOAT8E4M3FN),
+    ],
+)
+def test_cast_from_float8_and_float4_clamps_by_exact_bounds_as_the_onnx_reference(src, to):
+    # The range bounds were built in the source type, which cannot hold all of them.
+    from onnx.reference import ReferenceEvaluator
+
+    elem = {
+        "float8_e5m2": TensorProto.FLOAT8E5M2,
+        "float8_e5m2fnuz": TensorProto.FLOAT8E5M2FNUZ,
+        "float4_e2m1fn": TensorProto.FLOAT4E2M1,
+    }[src]
+    values = [-8.0, -6.0, -4.0, -1.5, -0.5, 0.0, 1.0, 3.0, 6.0, 7.0, 8.0, 12.0, 16.0, 240.0]
+    values += [256.0, 448.0, 512.0, 57344.0, np.inf, -np.inf, -448.0, np.nan]
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = np.array(values, "float32").astype(getattr(ml_dtypes, src))
+    node = helper.make_node("Cast", ["x"], ["y"], to=to, saturate=1)
+    model = _model([node], [_tensor("x", [len(x)], elem)], [_tensor("y", [len(x)], to)], opset=23)
+    got = _run(_convert(model), x)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.astype("float64"), expected.astype("float64"))
+
+
 def test_cast_to_an_unknown_type_names_the_node_and_the_attribute():
     with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an ONNX TensorProto"):
         _convert(_cast_model(TensorProto.FLOAT, 9999, 2))
