@@ -109,3 +109,57 @@ def test_cycle_is_value_error():
     a.kids = [a]
     with pytest.raises(ValueError, match="cycle"):
         to_json_graph_str(a)
+
+
+def _graph(*nodes, root=None):
+    return json.dumps({"root_index": len(nodes) - 1 if root is None else root, "nodes": nodes})
+
+
+_BIG = 10**30
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        # A py_class field got any value: py_class's type checks ran only in __init__.
+        (
+            _graph(
+                {"type": "ffi.String", "data": "x"},
+                {"type": "test_ser.Node", "data": {"value": 0, "kids": 0}},
+            ),
+            "field 'value':\n  expected int, got str",
+        ),
+        (
+            _graph(
+                {"type": "float", "data": 1.5},
+                {"type": "test_ser.Node", "data": {"value": 0, "kids": 0}},
+            ),
+            "expected int, got float",
+        ),
+        # Numbers past int64 / float were OverflowErrors naming no function or node.
+        (_graph({"type": "int", "data": _BIG}), "node 0: int 1000.* does not fit in int64"),
+        (_graph({"type": "float", "data": _BIG**20}), "node 0: int too large"),
+        (_graph({"type": "ffi.Shape", "data": [_BIG]}), "node 0"),
+        (_graph({"type": "Device", "data": [1, _BIG]}), "node 0: .*device_id"),
+        # A C++ field given the wrong type: the TypeError now names the node.
+        (
+            _graph(
+                {"type": "ffi.String", "data": "s"},
+                {
+                    "type": "testing.TestObjectBase",
+                    "data": {"v_i64": "x", "v_f64": 1.0, "v_str": 0},
+                },
+            ),
+            "node 1: .*str",
+        ),
+    ],
+)
+def test_hostile_values_are_value_errors_naming_the_node(text, match):
+    with pytest.raises(ValueError, match=match) as info:
+        from_json_graph_str(text)
+    assert "from_json_graph_str" in str(info.value)
+
+
+def test_py_class_fields_still_round_trip_with_their_checks():
+    back = from_json_graph_str(to_json_graph_str(Node(3, [Node(4)])))
+    assert back.value == 3 and back.kids[0].value == 4

@@ -16,6 +16,7 @@ from .dtype import dtype as _dtype
 
 _ARRAY, _MAP, _SHAPE, _STR, _BYTES = 71, 72, 69, 65, 66
 _INLINE_STATIC = {1: int, 2: bool, 3: float}  # field static type index -> inlined JSON value
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 class _Writer:
@@ -170,6 +171,8 @@ class _Reader:
         self.active.add(index)
         try:
             value = self.build(self.nodes[index], index)
+        except (OverflowError, TypeError) as err:  # a value its type cannot hold
+            raise _bad(f"node {index}: {err}") from None
         finally:
             self.active.discard(index)
         self.done[index] = value
@@ -191,6 +194,8 @@ class _Reader:
             return data
         if kind == "int":
             need(int, "an int")
+            if not _INT64_MIN <= data <= _INT64_MAX:
+                raise _bad(f"node {index}: int {data} does not fit in int64")
             return data
         if kind == "float":
             need((int, float), "a number")
@@ -267,13 +272,32 @@ class _Reader:
         new = info.find_method("__ffi_new__")
         if new is not None:
             obj = new.func()
+            # A py_class checks its fields' annotated types in __init__ and __setattr__; the
+            # raw setter does not, so the checks run here (hostile input could otherwise
+            # put a str in an `int` field).
+            checks = _py_field_checks(type(obj), kind)
             for f in fields:
-                f.getter.set(obj, values[f.name])
+                value = values[f.name]
+                check = checks.get(f.name)
+                if check is not None and value is not None:
+                    value = check(value)
+                f.getter.set(obj, value)
             return obj
         init = info.find_method("__ffi_init__")
         if init is None:
             raise _bad(f"type `{kind}` can not be created (no __ffi_new__ or __ffi_init__)")
         return init.func(*[values[f.name] for f in fields])
+
+
+def _py_field_checks(cls, type_key: str) -> dict:
+    """{field name: the type check py_class's __init__ runs} of a py_class (empty for others)."""
+    py_fields = cls.__dict__.get("__tvm_ffi_py_fields__")
+    if py_fields is None or "__ffi_type_index__" not in cls.__dict__:
+        return {}
+    from .dataclasses.py_class import _converter
+
+    checks = {f.name: _converter(type_key, f.name, f.type) for f in py_fields}
+    return {name: check for name, check in checks.items() if check is not None}
 
 
 def from_json_graph_str(json_str: str) -> Any:
