@@ -184,6 +184,22 @@ def wrapped_index(index, extent):
     return E.Max(E.Min(index, extent - 1), E.const(0, extent.dtype))
 
 
+def read_if_nonempty(extents, read):
+    """read() where every extent in extents is positive, else 0: an axis of extent 0 has no
+    element for a clamped index to land on, so the read would be outside the tensor."""
+    dynamic = [e for e in extents if not isinstance(e, E.IntImm)]
+    value = read()
+    if any(isinstance(e, E.IntImm) and e.value <= 0 for e in extents):
+        return E.const(0, value.dtype)
+    if not dynamic:
+        return value
+    nonempty = dynamic[0] > 0
+    for e in dynamic[1:]:
+        nonempty = E.And(nonempty, e > 0)
+    # if_then_else, not Select: the load is not evaluated when the axis is empty.
+    return if_then_else(nonempty, value, E.const(0, value.dtype))
+
+
 def take(a, indices, axis=None):
     """a's elements (flattened when axis is None) at the int tensor indices, clipped."""
     _check("topi.take", a)
@@ -198,7 +214,8 @@ def take(a, indices, axis=None):
     def body(*i):
         pos = indices[tuple(i[axis : axis + indices.ndim])]
         clipped = E.Max(E.Min(pos, extent - 1), 0)
-        return a[tuple(i[:axis]) + (clipped,) + tuple(i[axis + indices.ndim :])]
+        at = tuple(i[:axis]) + (clipped,) + tuple(i[axis + indices.ndim :])
+        return read_if_nonempty([extent], lambda: a[at])
 
     shape = list(a.shape[:axis]) + list(indices.shape) + list(a.shape[axis + 1 :])
     return te.compute(shape, body, name="T_take")
@@ -228,6 +245,7 @@ def gather_nd(a, indices, batch_dims=0):
         picks = []
         for k in range(depth):
             picks.append(wrapped_index(indices[i[:lead] + (k,)], a.shape[batch_dims + k]))
-        return a[tuple(i[:batch_dims]) + tuple(picks) + tuple(i[lead:])]
+        at = tuple(i[:batch_dims]) + tuple(picks) + tuple(i[lead:])
+        return read_if_nonempty(a.shape[batch_dims : batch_dims + depth], lambda: a[at])
 
     return te.compute(out, element, name="gather_nd")

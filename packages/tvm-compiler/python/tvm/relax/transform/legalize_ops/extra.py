@@ -6,7 +6,7 @@ from __future__ import annotations
 from tvm import te, topi
 from tvm.tir import expr as E
 from tvm.tir import op as T
-from tvm.topi.transform import wrapped_index
+from tvm.topi.transform import read_if_nonempty, wrapped_index
 
 from ...op._utils import dims_of
 from .common import register_legalize, scalar, scale_shift
@@ -105,7 +105,8 @@ def _gather_elements(call):
         ax = axis % len(x.shape)
 
         def body(*i):
-            return x[i[:ax] + (wrapped_index(indices[i], x.shape[ax]),) + i[ax + 1 :]]
+            at = i[:ax] + (wrapped_index(indices[i], x.shape[ax]),) + i[ax + 1 :]
+            return read_if_nonempty([x.shape[ax]], lambda: x[at])
 
         return te.compute(indices.shape, body, name="gather_elements")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tvm import te
 from tvm.tir import expr as E
 from tvm.tir import op as T
+from tvm.topi.transform import read_if_nonempty
 
 from ...op._utils import dims_of, static
 from .common import register_legalize
@@ -60,7 +61,8 @@ def _take(bb, call):
                 pos = T.floormod(pos, extent)
             else:  # "fast" and "clip": an index outside the axis reads its nearest end
                 pos = E.Max(E.Min(pos, extent - 1), E.const(0, str(extent.dtype)))
-            return x[tuple(i[:axis]) + (pos,) + tuple(i[axis + k :])]
+            at = tuple(i[:axis]) + (pos,) + tuple(i[axis + k :])
+            return read_if_nonempty([extent], lambda: x[at])
 
         shape = list(x.shape[:axis]) + list(indices.shape) + list(x.shape[axis + 1 :])
         return te.compute(shape, body, name="take")
