@@ -70,7 +70,11 @@ def _softplus(bb, call):
 
         def element(*i):
             scaled = x[i] * b
-            return E.Select(scaled > limit, x[i], T.log1p(T.exp(scaled)) / b)
+            # log(1 + e^s) as max(s, 0) + log1p(e^-|s|): e^s itself overflows float16 from
+            # s = 11.1, below the default threshold of 20.
+            zero = scalar(0, x.dtype)
+            stable = T.max(scaled, zero) + T.log1p(T.exp(zero - T.abs(scaled)))
+            return E.Select(scaled > limit, x[i], stable / b)
 
         return te.compute(x.shape, element, name="T_softplus")
 
