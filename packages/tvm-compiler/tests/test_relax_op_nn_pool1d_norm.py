@@ -92,6 +92,27 @@ def test_instance_norm_per_instance_and_channel():
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_instance_and_group_norm_of_narrow_floats_keep_statistics_in_float32(dtype):
+    # The float16 sum of squares of 64 values near 1000 overflowed to inf: every output was 0.
+    import ml_dtypes
+
+    np_dtype = getattr(ml_dtypes, dtype) if dtype == "bfloat16" else dtype
+    wide = np.random.default_rng(2).standard_normal((1, 2, 64)) * 100 + 1000
+    x = wide.astype(np_dtype)
+    ones, zeros = np.ones(2, np_dtype), np.zeros(2, np_dtype)
+    params = [_var("x", x.shape, dtype), _var("g", (2,), dtype), _var("b", (2,), dtype)]
+    exact = x.astype("float64")
+    want = (exact - exact.mean(2, keepdims=True)) / np.sqrt(exact.var(2, keepdims=True) + 1e-5)
+    for make in (
+        lambda v, g, b: relax.op.nn.instance_norm(v, g, b, channel_axis=1, axes=[2]),
+        lambda v, g, b: relax.op.nn.group_norm(v, g, b, 2, channel_axis=1, axes=[2]),
+    ):
+        _, got = _run(params, make, x, ones, zeros)
+        assert str(got.dtype) == dtype
+        np.testing.assert_allclose(got.astype("float64"), want, atol=0.03)
+
+
 def test_batch_flatten_and_pixel_shuffle():
     x = np.arange(2 * 8 * 2 * 3, dtype="float32").reshape(2, 8, 2, 3)
     sinfo, got = _run([_var("x", x.shape)], relax.op.nn.batch_flatten, x)
