@@ -75,6 +75,31 @@ def test_adaptive_avg_pool1d():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+def _adaptive_ref(x, out):
+    w = x.shape[-1]
+    cols = [x[..., (k * w) // out : -(-((k + 1) * w) // out)].mean(-1) for k in range(out)]
+    return np.stack(cols, -1)
+
+
+def test_adaptive_avg_pool_of_a_symbolic_width():
+    # Legalisation raised NotImplementedError ("adaptive_avg_pool2d: ... needs static H, W",
+    # naming the 2-D op for a 1-D call) when the width was known only at run time.
+    width = tir.Var("w", "int64")
+    for w in (7, 3, 12):
+        x = np.random.default_rng(w).standard_normal((1, 2, w)).astype("float32")
+        _, got = _run(
+            [_var("x", (1, 2, width))], lambda v: relax.op.nn.adaptive_avg_pool1d(v, 3), x
+        )
+        np.testing.assert_allclose(got, _adaptive_ref(x, 3), rtol=1e-5, atol=1e-6)
+    h = tir.Var("h", "int64")
+    x = np.random.default_rng(0).standard_normal((1, 1, 5, 4)).astype("float32")
+    _, got = _run(
+        [_var("x", (1, 1, h, 4))], lambda v: relax.op.nn.adaptive_avg_pool2d(v, (2, 2)), x
+    )
+    want = _adaptive_ref(_adaptive_ref(x, 2).swapaxes(-1, -2), 2).swapaxes(-1, -2)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def test_instance_norm_per_instance_and_channel():
     x = np.random.default_rng(1).standard_normal((2, 3, 4, 5)).astype("float32")
     gamma = np.array([1.0, 2.0, 0.5], "float32")
