@@ -229,3 +229,28 @@ def test_narrow_float_sums_accumulate_in_float32(name, elem):
         got.astype("float32"),
         np.full((1, 4096), -12 * np.log(2), "float32").astype(np_dtype).astype("float32"),
     )
+
+
+def test_float16_average_pools_do_not_overflow_their_window_sum():
+    # The window sum of 16 values of 60000 overflowed float16 (inf), where the mean fits and
+    # the ONNX reference gives 60000.
+    from onnx.reference import ReferenceEvaluator
+
+    x = np.full((1, 1, 8, 8), 60000, "float16")
+    for op, attrs, out_shape in [
+        ("AveragePool", {"kernel_shape": [4, 4], "strides": [4, 4]}, [1, 1, 2, 2]),
+        ("GlobalAveragePool", {}, [1, 1, 1, 1]),
+        ("GlobalMaxPool", {}, [1, 1, 1, 1]),
+    ]:
+        node = helper.make_node(op, ["x"], ["y"], **attrs)
+        model = _model(
+            [node],
+            [_tensor("x", list(x.shape), TensorProto.FLOAT16)],
+            [_tensor("y", out_shape, TensorProto.FLOAT16)],
+            opset=18,
+        )
+        got = _run(_convert(model), x)
+        expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, expected)
+        assert np.isfinite(got).all()

@@ -270,6 +270,7 @@ def _max_pool(node: Node):
 
 
 @converter("AveragePool", since=1)
+@accumulate_in_float32  # a float16 window sum overflows where the mean does not
 def _avg_pool(node: Node):
     return _pool(node, "avg")
 
@@ -323,6 +324,7 @@ def _lrn(node: Node):
 
 
 @converter("GlobalAveragePool", "GlobalMaxPool", since=1)
+@accumulate_in_float32  # exact for the max; a float16 sum overflows where the mean does not
 def _global_pool(node: Node):
     x = node.input(0)
     axes = list(range(2, len(node.shape(x))))
