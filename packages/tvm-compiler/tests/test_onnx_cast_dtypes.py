@@ -254,3 +254,25 @@ def test_float16_average_pools_do_not_overflow_their_window_sum():
         assert got.dtype == np.float16
         np.testing.assert_array_equal(got, expected)
         assert np.isfinite(got).all()
+
+
+def test_float16_group_normalization_keeps_its_statistics_in_float32():
+    # stash_type defaults to 1 (float32): a float16 sum of squares of 64 values near 1000
+    # overflowed, so every output was 0; the ONNX reference (NumPy's float16 mean and var
+    # accumulate in float32) normalises them.
+    from onnx.reference import ReferenceEvaluator
+
+    x = (np.random.default_rng(0).standard_normal((1, 2, 64)) * 100 + 1000).astype("float16")
+    node = helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)
+    inits = [_init("s", np.ones(2, "float16")), _init("b", np.zeros(2, "float16"))]
+    model = _model(
+        [node],
+        [_tensor("x", [1, 2, 64], TensorProto.FLOAT16)],
+        [_tensor("y", [1, 2, 64], TensorProto.FLOAT16)],
+        inits,
+        opset=21,
+    )
+    got = _run(_convert(model), x)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    assert got.dtype == np.float16 and np.abs(expected).max() > 1
+    np.testing.assert_allclose(got.astype("float32"), expected.astype("float32"), atol=2e-3)

@@ -403,6 +403,7 @@ def _instance_norm(node: Node):
 
 
 @converter("GroupNormalization", since=18)
+@accumulate_in_float32  # stash_type 1 (the default): the statistics in float32, as NumPy's
 def _group_norm(node: Node):
     x, scale, bias = node.input(0), node.input(1), node.input(2)
     shape = node.shape(x)
