@@ -1,5 +1,5 @@
-# Every float8 format, float4_e2m1fn and int4/uint4/int2/uint2 in the C backend: compiled
-# casts on tensors made from ml_dtypes arrays, bit for bit against ml_dtypes.
+# Every float8 format (float8_e8m0fnu included), float4_e2m1fn and int4/uint4/int2/uint2 in
+# the C backend: compiled casts on tensors made from ml_dtypes arrays, bit for bit against them.
 import numpy as np
 import pytest
 import tvm
@@ -8,7 +8,14 @@ from tvm.ir.dtype import DataType
 
 ml_dtypes = pytest.importorskip("ml_dtypes", reason="the reference values come from ml_dtypes")
 
-MINIFLOATS = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float4_e2m1fn")
+MINIFLOATS = (
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "float4_e2m1fn",
+)
 SUB_BYTE_INTS = ("int4", "uint4", "int2", "uint2")
 
 
@@ -103,7 +110,12 @@ def test_sub_byte_integer_casts_wrap_to_the_width(dtype, wide):
 
 
 def test_dtype_names_and_widths():
-    for name, bits in [("float8_e4m3fnuz", 8), ("float8_e5m2fnuz", 8), ("float4_e2m1fn", 4)]:
+    for name, bits in [
+        ("float8_e4m3fnuz", 8),
+        ("float8_e5m2fnuz", 8),
+        ("float8_e8m0fnu", 8),
+        ("float4_e2m1fn", 4),
+    ]:
         d = DataType(name)
         assert (str(d), d.bits, d.is_float, d.is_minifloat, d.bytes) == (name, bits, True, True, 1)
     for name, bits in [("int4", 4), ("uint4", 4), ("int2", 2), ("uint2", 2)]:

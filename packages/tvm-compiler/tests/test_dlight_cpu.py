@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 import tvm
-from host_isa import AVX2_TARGET, AVX512_TARGET
+from host_isa import AVX2_TARGET, AVX512_TARGET, requires_avx512
 from tvm import relax, te, tir
 from tvm.s_tir import dlight as dl
 from tvm.script import tir as T
@@ -371,3 +371,200 @@ def test_matmul_threads_only_calls_with_enough_work():
         out = np.zeros((batch, 512), "float32")
         tvm.compile(mod, target=RUN_TARGET)["main"](x, w, b, out)
         np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+def row_dense_bias_relu(batch, k=96, m=512):
+    """relu(x @ w + b) with int64 shapes throughout (as LegalizeOps makes them)."""
+    x = te.placeholder((_batch(batch), tir.const(k, "int64")), name="x")
+    w = te.placeholder((tir.const(k, "int64"), tir.const(m, "int64")), name="w")
+    b = te.placeholder((w.shape[1],), name="b")
+    r = te.reduce_axis((0, x.shape[1]), "r")
+    y = te.compute(
+        (x.shape[0], w.shape[1]), lambda i, j: te.sum(x[i, r] * w[r, j], axis=r), name="dense"
+    )
+    zero = tir.const(0, "float32")
+    out = te.compute(y.shape, lambda i, j: tir.Max(y[i, j] + b[j], zero), name="bias_relu")
+    return te.create_prim_func([x, w, b, out])
+
+
+def _run_dense_bias_relu(mod, batch, k, m):
+    x, w, b = _rng_arrays((batch, k), (k, m), (m,))
+    out = np.zeros((batch, m), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, b, out)
+    np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("batch", [1, 3, 64])
+def test_gemv_rule_with_a_symbolic_batch_equals_numpy(batch):
+    # One kernel for every batch: the GEMV for n == 1, Matmul's tiles otherwise.
+    mod = _schedule(row_dense_bias_relu(None), dl.cpu.GEMV())
+    assert mod["main"].attrs["tir.is_scheduled"]
+    _run_dense_bias_relu(mod, batch, 96, 512)
+
+
+@pytest.mark.parametrize("k, m", [(96, 512), (784, 512), (64, 80), (50, 97)])
+def test_gemv_rule_at_batch_one_equals_numpy(k, m):
+    mod = _schedule(row_dense_bias_relu(1, k=k, m=m), dl.cpu.GEMV())
+    assert mod["main"].attrs["tir.is_scheduled"]
+    _run_dense_bias_relu(mod, 1, k, m)
+
+
+@pytest.mark.parametrize(
+    "target, columns, acc",
+    [
+        (AVX512_TARGET, 256, '(16,), "float32x16"'),
+        (AVX2_TARGET, 64, '(8,), "float32x8"'),
+        ("llvm -mcpu=x86-64", 32, '(8,), "float32x4"'),
+    ],
+    ids=["avx512", "avx2", "x86-64"],
+)
+def test_gemv_columns_fill_half_the_vector_registers(target, columns, acc):
+    # 16 accumulators with AVX-512's 32 registers, 8 with 16 registers, each held in a
+    # register over the whole reduction (the lowered kernel's dense_acc).
+    from tvm.driver import lower
+
+    mod = _schedule(row_dense_bias_relu(1), dl.cpu.GEMV(), target=target)
+    assert columns in {int(lp.extent) for lp in _vector_loops(mod["main"])}
+    with Target(target):
+        script = lower(mod).script()
+    assert f"dense_acc = T.decl_buffer({acc})" in script
+
+
+def test_gemv_threads_only_for_large_weights():
+    # 96 x 512 float32 weights (192 KiB) stream in faster than a thread wakes; 784 x 512
+    # (1.5 MiB) are split between threads by column blocks.
+    small = _schedule(row_dense_bias_relu(1, k=96), dl.cpu.GEMV(), target=AVX512_TARGET)
+    assert ForKind.PARALLEL not in _loop_kinds(small["main"])
+    large = _schedule(row_dense_bias_relu(1, k=784), dl.cpu.GEMV(), target=AVX512_TARGET)
+    assert ForKind.PARALLEL in _loop_kinds(large["main"])
+    # ... and only while the machine has a CPU to spare, asked at run time.
+    src = tvm.compile(large, target=AVX512_TARGET).inspect_source()
+    assert "#pragma omp parallel for schedule(static) if((tvm_cpu_spare() != 0))" in src
+
+
+def test_gemv_dispatches_on_a_symbolic_batch_inside_the_kernel():
+    mod = _schedule(row_dense_bias_relu(None), dl.cpu.GEMV(), target=AVX512_TARGET)
+    src = tvm.compile(mod, target=AVX512_TARGET).inspect_source()
+    assert "if ((n == 1)) {" in src
+    # The batch-1 branch is the GEMV (a 256-column block); the other is Matmul's, unchanged.
+    general = _schedule(row_dense_bias_relu(None), dl.cpu.Matmul(), target=AVX512_TARGET)
+    assert {int(lp.extent) for lp in _vector_loops(mod["main"])} == {256} | {
+        int(lp.extent) for lp in _vector_loops(general["main"])
+    }
+
+
+def test_gemv_dispatch_defines_each_variable_once():
+    # The two branches are schedules of one function; sharing loop or block variables made
+    # the kernel print, parse and print again to other names.
+    mod = _schedule(row_dense_bias_relu(None), dl.cpu.GEMV(), target=AVX512_TARGET)
+    defined = []
+
+    def collect(node):
+        if isinstance(node, For):
+            defined.append(node.loop_var)
+        elif isinstance(node, tir.Block):
+            defined.extend(iv.var for iv in node.iter_vars)
+
+    post_order_visit(mod["main"].body, collect)
+    assert len({id(v) for v in defined}) == len(defined)
+    text = mod.script()
+    assert tvm.script.from_source(text).script() == text
+
+
+def test_gemv_rule_skips_what_is_not_a_row_vector_matmul():
+    target = Target(RUN_TARGET)
+    # Several rows (static) and no matmul at all.
+    assert dl.cpu.GEMV().apply(row_dense_bias_relu(64), target, False) is None
+    assert dl.cpu.GEMV().apply(add_relu(1), target, False) is None
+
+
+def _relax_dense_relu(k=96, m=512):
+    n = tir.Var("n", "int64")
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((n, k), "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((k, m), "float32"))
+    b = relax.Var("b", relax.TensorStructInfo((m,), "float32"))
+    with bb.function("main", [x, w, b]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.op.nn.relu(relax.op.add(relax.op.matmul(x, w), b)))
+        bb.emit_func_output(out)
+    return bb.get()
+
+
+def test_default_pipeline_runs_a_batch_one_layer_as_a_gemv():
+    with Target(AVX512_TARGET):
+        lowered = relax.get_pipeline("default")(_relax_dense_relu())
+    (kernel,) = [f for gv, f in lowered.functions.items() if "matmul" in gv.name_hint]
+    assert "if n == T.int64(1):" in kernel.script()
+    assert 256 in {int(lp.extent) for lp in _vector_loops(kernel)}
+    ex = tvm.compile(_relax_dense_relu(), target=RUN_TARGET)
+    for batch in (1, 3):
+        x, w, b = _rng_arrays((batch, 96), (96, 512), (512,))
+        out = relax.VirtualMachine(ex, tvm.cpu())["main"](x, w, b).numpy()
+        np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
+
+
+def _sequence_dense(batch, seq, k=64, m=128):
+    """x @ w for x of (batch, seq, k): a transformer's projection."""
+    x = te.placeholder((batch, seq, tir.const(k, "int64")), name="x")
+    w = te.placeholder((tir.const(k, "int64"), tir.const(m, "int64")), name="w")
+    r = te.reduce_axis((0, x.shape[2]), "r")
+    y = te.compute(
+        (batch, seq, w.shape[1]), lambda b, i, j: te.sum(x[b, i, r] * w[r, j], axis=r), name="y"
+    )
+    return te.create_prim_func([x, w, y])
+
+
+@pytest.mark.parametrize("seq", [1, 5])
+def test_gemv_dispatches_on_the_one_symbolic_row_extent(seq):
+    # (1, S, k) @ (k, m): the GEMV when S == 1, Matmul's tiles for any other S.
+    s = tir.Var("S", "int64")
+    func = _sequence_dense(tir.const(1, "int64"), s)
+    mod = _schedule(func, dl.cpu.GEMV())
+    assert "if S == T.int64(1):" in mod.script()
+    x, w = _rng_arrays((1, seq, 64), (64, 128))
+    out = np.zeros((1, seq, 128), "float32")
+    tvm.compile(mod, target=RUN_TARGET)["main"](x, w, out)
+    np.testing.assert_allclose(out, x @ w, rtol=1e-4, atol=1e-4)
+
+
+def test_gemv_leaves_two_symbolic_row_extents_to_matmul():
+    func = _sequence_dense(tir.Var("N", "int64"), tir.Var("S", "int64"))
+    assert dl.cpu.GEMV().apply(func, Target(RUN_TARGET), False) is None
+
+
+def test_gemv_narrow_columns_pad_and_split_the_reduction_into_partial_sums():
+    # A batch-1 classifier of 10 columns under AVX-512: w padded to one vector of 16, the 512
+    # terms in 8 partial sums (rfactor), each a vector of accumulators, then summed.
+    mod = _schedule(row_dense_bias_relu(1, k=512, m=10), dl.cpu.GEMV(), target=AVX512_TARGET)
+    script = mod.script()
+    assert "w_pad = T.alloc_buffer((512, 16))" in script
+    assert "dense_pad_rf = T.alloc_buffer((T.int64(8), 1, 16))" in script
+    assert 'T.block("dense_rf")' in script
+
+
+@pytest.mark.parametrize("k", [512, 96])
+def test_gemv_narrow_columns_equal_numpy(k):
+    # 3 columns under x86-64 (4 float32 lanes).
+    mod = _schedule(row_dense_bias_relu(1, k=k, m=3), dl.cpu.GEMV())
+    assert "dense_pad_rf" in mod.script()
+    _run_dense_bias_relu(mod, 1, k, 3)
+
+
+def test_gemv_leaves_a_short_narrow_reduction_alone():
+    # 40 terms: one short FMA chain, not worth partial sums (nor a tile: Matmul skips it too).
+    assert dl.cpu.GEMV().apply(row_dense_bias_relu(1, k=40, m=3), Target(RUN_TARGET), False) is None
+
+
+def test_gemv_leaves_narrow_columns_of_a_symbolic_batch_to_matmul():
+    func = row_dense_bias_relu(None, k=512, m=10)
+    assert dl.cpu.GEMV().apply(func, Target(AVX512_TARGET), False) is None
+
+
+@requires_avx512
+def test_gemv_narrow_columns_equal_numpy_with_avx512():
+    mod = _schedule(row_dense_bias_relu(1, k=512, m=10), dl.cpu.GEMV(), target=AVX512_TARGET)
+    x, w, b = _rng_arrays((1, 512), (512, 10), (10,))
+    out = np.zeros((1, 10), "float32")
+    tvm.compile(mod, target=AVX512_TARGET)["main"](x, w, b, out)
+    np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)

@@ -1,5 +1,5 @@
-# ONNX Cast / CastLike to and from the narrow types (int4/uint4/int2/uint2, bfloat16, float8):
-# what out-of-range values become, which constant casts are folded, and the errors on bad input.
+# ONNX on the narrow types (int4/uint4/int2/uint2, bfloat16, float16, float8): Cast, CastLike
+# and BitCast semantics, folded constant casts, float32 accumulation, and the bad-input errors.
 import numpy as np
 import pytest
 
@@ -176,8 +176,10 @@ def test_cast_from_float8_and_float4_clamps_by_exact_bounds_as_the_onnx_referenc
 
 
 def test_cast_to_an_unknown_type_names_the_node_and_the_attribute():
-    with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an ONNX TensorProto"):
+    with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an onnx.TensorProto"):
         _convert(_cast_model(TensorProto.FLOAT, 9999, 2))
+    with pytest.raises(ValueError, match=r"op BitCast.*'to' must be an onnx.TensorProto.*9999"):
+        _convert(_bitcast_model(TensorProto.FLOAT, 9999, 2))
 
 
 def test_astype_to_an_unknown_dtype_names_the_function_and_argument():
@@ -229,6 +231,85 @@ def test_narrow_float_sums_accumulate_in_float32(name, elem):
         got.astype("float32"),
         np.full((1, 4096), -12 * np.log(2), "float32").astype(np_dtype).astype("float32"),
     )
+
+
+E8M0_PROBES = [0.0, -0.0, 1.0, -1.0, 1.1, 1.5, 1.4999, 1.5001, 3.0, 0.75, 0.124, 0.25, 6.0, 7.9]
+E8M0_PROBES += [2.0**-126, 2.0**-127, 1.5 * 2.0**-127, 1.7 * 2.0**-127, 1e-45, 1e-40, 2.0**-128]
+E8M0_PROBES += [2.0**127, 1.2 * 2.0**127, 1.5 * 2.0**127, 3e38, np.inf, -np.inf, np.nan, 1e30]
+
+
+@pytest.mark.parametrize("round_mode", ["up", "down", "nearest"])
+@pytest.mark.parametrize("saturate", [1, 0])
+def test_cast_to_float8_e8m0_follows_round_mode_and_saturate(round_mode, saturate):
+    from onnx.numpy_helper import to_float8e8m0
+
+    x = np.array(E8M0_PROBES, dtype="float32")
+    node = helper.make_node(
+        "Cast", ["x"], ["y"], to=TensorProto.FLOAT8E8M0, saturate=saturate, round_mode=round_mode
+    )
+    model = _model(
+        [node],
+        [_tensor("x", [len(x)])],
+        [_tensor("y", [len(x)], TensorProto.FLOAT8E8M0)],
+        opset=25,
+    )
+    got = _run(_convert(model), x)
+    expected = to_float8e8m0(x, saturate=bool(saturate), round_mode=round_mode)
+    assert got.dtype == np.dtype(ml_dtypes.float8_e8m0fnu)
+    np.testing.assert_array_equal(got.view("uint8"), expected.view("uint8"))
+
+
+def test_float8_e8m0_decodes_to_its_power_of_two():
+    codes = np.array([0, 1, 126, 127, 128, 254, 255], "uint8").view(ml_dtypes.float8_e8m0fnu)
+    got = _run(_convert(_cast_model(TensorProto.FLOAT8E8M0, TensorProto.FLOAT, 7)), codes)
+    np.testing.assert_array_equal(got, [2.0**-127, 2.0**-126, 0.5, 1.0, 2.0, 2.0**127, np.nan])
+
+
+def test_cast_with_an_unknown_round_mode_names_the_attribute():
+    node = helper.make_node("Cast", ["x"], ["y"], to=TensorProto.FLOAT8E8M0, round_mode="sideways")
+    model = _model(
+        [node], [_tensor("x", [2])], [_tensor("y", [2], TensorProto.FLOAT8E8M0)], opset=25
+    )
+    with pytest.raises(ValueError, match=r"op Cast.*attribute 'round_mode' must be one of"):
+        _convert(model)
+
+
+def _bitcast_model(src_elem, to_elem, n):
+    node = helper.make_node("BitCast", ["x"], ["y"], to=to_elem)
+    return _model([node], [_tensor("x", [n], src_elem)], [_tensor("y", [n], to_elem)], opset=26)
+
+
+def test_bitcast_keeps_the_bits_of_narrow_floats_and_bools():
+    x = np.array([1.0, -2.5, np.inf, np.nan, -0.0], ml_dtypes.bfloat16)
+    got = _run(_convert(_bitcast_model(TensorProto.BFLOAT16, TensorProto.INT16, 5)), x)
+    np.testing.assert_array_equal(got, x.view("int16"))
+    h = np.array([0x7E00, 0xFC00, 0x8000, 0x3C00], "uint16")  # NaN, -inf, -0, 1
+    got = _run(_convert(_bitcast_model(TensorProto.UINT16, TensorProto.FLOAT16, 4)), h)
+    np.testing.assert_array_equal(got.view("uint16"), h)
+    b = np.array([True, False, True])
+    got = _run(_convert(_bitcast_model(TensorProto.BOOL, TensorProto.INT8, 3)), b)
+    np.testing.assert_array_equal(got, [1, 0, 1])
+
+
+def test_bitcast_to_another_width_names_the_attribute():
+    with pytest.raises(ValueError, match=r"op BitCast.*attribute 'to' must be a type of the"):
+        _convert(_bitcast_model(TensorProto.FLOAT, TensorProto.INT64, 2))
+
+
+def test_celu_of_bfloat16_rounds_expm1_once():
+    # exp(-0.25) rounded to bfloat16 and then less 1 gives -0.2227 (alpha times: -0.4453);
+    # expm1 rounded once is -0.2212 -> -0.4434, what the ONNX reference computes
+    x = np.array([-3.0, -0.5, 0.0, 0.5, 3.0], dtype=ml_dtypes.bfloat16)
+    node = helper.make_node("Celu", ["x"], ["y"], alpha=2.0)
+    model = _model(
+        [node],
+        [_tensor("x", [5], TensorProto.BFLOAT16)],
+        [_tensor("y", [5], TensorProto.BFLOAT16)],
+        opset=13,
+    )
+    got = _run(_convert(model), x)
+    expected = np.maximum(0, x) + np.minimum(0, 2.0 * np.expm1(x / 2.0))
+    np.testing.assert_array_equal(got.view("uint16"), expected.astype(x.dtype).view("uint16"))
 
 
 def test_float16_average_pools_do_not_overflow_their_window_sum():

@@ -398,3 +398,100 @@ def test_dropout_training_with_a_nonzero_ratio_is_op_not_implemented():
     model = _model([node], [_tensor("x", [2, 2])], [_out("y", 2)], inits, opset=13)
     with pytest.raises(OpNotImplemented, match="'drop' \\(op Dropout.*nonzero ratio"):
         _convert(model)
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        dict(kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1]),
+        dict(kernel_shape=[2, 2], storage_order=1, dilations=[2, 1]),
+        dict(kernel_shape=[2, 3], strides=[2, 2], ceil_mode=1),
+    ],
+)
+def test_max_pool_indices_match_onnxruntime(attrs):
+    node = helper.make_node("MaxPool", ["x"], ["y", "i"], **attrs)
+    model = _model(
+        [node], [_tensor("x", [2, 3, 7, 6])], [_out("y", 4), _out("i", 4, TensorProto.INT64)]
+    )
+    x = RNG.standard_normal((2, 3, 7, 6)).astype("float32")
+    ort = pytest.importorskip("onnxruntime")
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    want = sess.run(None, {"x": x})
+    got = _run_all(_convert(model), x)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
+    np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        dict(strides=[2, 1, 2], pads=[1, 0, 0, 0, 1, 1], output_padding=[1, 0, 0]),
+        dict(group=2, dilations=[1, 2, 1]),
+        dict(auto_pad="SAME_UPPER", strides=[2, 2, 1]),
+    ],
+)
+def test_conv_transpose_3d_matches_onnxruntime(attrs):
+    node = helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attrs)
+    w = RNG.standard_normal((4, 3, 2, 3, 2)).astype("float32")
+    b = RNG.standard_normal(3 * attrs.get("group", 1)).astype("float32")
+    model = _model(
+        [node], [_tensor("x", [2, 4, 3, 4, 3])], [_out("y", 5)], [_init("w", w), _init("b", b)]
+    )
+    x = RNG.standard_normal((2, 4, 3, 4, 3)).astype("float32")
+    got = _run_all(_convert(model), x)[0]
+    np.testing.assert_allclose(got, _ort(model, {"x": x}), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "mode, coord, scales, extra",
+    [
+        ("linear", "half_pixel", [1, 1, 0.4, 0.6], {}),
+        ("cubic", "half_pixel", [1, 1, 0.3, 0.5], dict(exclude_outside=1)),
+        ("linear", "align_corners", [1, 1, 0.5, 0.75], {}),
+        ("cubic", "pytorch_half_pixel", [1, 1, 0.6, 0.35], dict(cubic_coeff_a=-0.5)),
+    ],
+)
+def test_resize_antialias_matches_onnxruntime(mode, coord, scales, extra):
+    node = helper.make_node(
+        "Resize",
+        ["x", "", "scales"],
+        ["y"],
+        mode=mode,
+        antialias=1,
+        coordinate_transformation_mode=coord,
+        **extra,
+    )
+    model = _model(
+        [node],
+        [_tensor("x", [2, 3, 17, 13])],
+        [_out("y", 4)],
+        [_init("scales", np.asarray(scales, "float32"))],
+        opset=18,
+    )
+    x = RNG.standard_normal((2, 3, 17, 13)).astype("float32")
+    got = _run_all(_convert(model), x)[0]
+    if coord == "align_corners":  # onnxruntime 1.31 differs from the ONNX reference here
+        from onnx.reference import ReferenceEvaluator
+
+        want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    else:
+        want = _ort(model, {"x": x})
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("axis, is_sorted", [(0, 1), (-1, 1), (1, 0)])
+def test_unique_along_an_axis_matches_onnxruntime(axis, is_sorted):
+    node = helper.make_node("Unique", ["x"], ["y", "i", "inv", "n"], axis=axis, sorted=is_sorted)
+    outs = [_out("y", 3), _out("i", 1, TensorProto.INT64), _out("inv", 1, TensorProto.INT64)]
+    outs.append(_out("n", 1, TensorProto.INT64))
+    model = _model([node], [_tensor("x", [4, 5, 3])], outs)
+    x = RNG.integers(0, 2, (4, 5, 3)).astype("float32")
+    x[2] = x[0]  # repeated slices along every axis choice
+    x[:, 3] = x[:, 1]
+    x[:, :, 2] = x[:, :, 0]
+    ort = pytest.importorskip("onnxruntime")
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    want = sess.run(None, {"x": x})
+    got = _run_all(_convert(model), x)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

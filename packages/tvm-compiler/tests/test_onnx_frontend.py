@@ -111,7 +111,7 @@ def test_unsupported_attribute_is_op_not_implemented():
     from tvm.error import OpNotImplemented
     from tvm.relax.frontend.onnx import from_onnx
 
-    node = helper.make_node("MaxPool", ["x"], ["y"], name="p", kernel_shape=[2], storage_order=1)
+    node = helper.make_node("MaxPool", ["x"], ["y"], name="p", kernel_shape=[2], storage_order=2)
     m = _model([node], [_tensor("x", [1, 1, 4])], [_tensor("y", [1, 1, 3])])
     with pytest.raises(OpNotImplemented, match=r"'p'.*MaxPool.*storage_order"):
         from_onnx(m)

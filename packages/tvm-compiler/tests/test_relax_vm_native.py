@@ -90,6 +90,21 @@ def test_native_alloc_tensor_checks_bounds_and_the_storage_kind():
         tensor(3, 0, tvm_ffi.Shape([1]), tvm_ffi.dtype("float32"))
 
 
+def test_native_shape_heap_is_a_zeroed_int64_tensor_and_bad_sizes_use_the_python_error():
+    heap_of = _native("tvm_vm_alloc_shape_heap")
+    heap = heap_of(None, 5)
+    assert tuple(heap.shape) == (5,) and str(heap.dtype) == "int64"
+    np.testing.assert_array_equal(heap.numpy(), np.zeros(5, "int64"))
+    make_shape = _native("tvm_vm_make_shape")
+    match_shape = _native("tvm_vm_match_shape")
+    # Store 7 in slot 3 (MatchShapeCode.kStoreToHeap), then a shape of it (kLoadShape) and 2.
+    match_shape(tvm_ffi.Shape([7]), heap, 1, 1, 3, "ctx")
+    assert tuple(make_shape(heap, 2, 1, 3, 0, 2)) == (7, 2)
+    assert tuple(heap_of(None, 0).shape) == (0,)
+    with pytest.raises(ValueError, match="alloc_shape_heap: argument 'size' must be >= 0"):
+        heap_of(None, -1)
+
+
 def _calls_a_global(name):
     ib = relax.ExecBuilder()
     with ib.function("main", num_inputs=1, param_names=["x"]):

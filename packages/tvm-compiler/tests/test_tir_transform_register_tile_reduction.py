@@ -158,3 +158,16 @@ def test_column_parts_match_untiled_bits():
     a, b, tiled, plain = _with_and_without_tiling(mod, (64, 96), (96, 64), AVX512_TARGET)
     np.testing.assert_array_equal(tiled, plain)
     np.testing.assert_allclose(tiled, a @ b, rtol=1e-4)
+
+
+def test_a_single_row_keeps_its_accumulator_in_registers():
+    # Batch 1: Simplify removes the row loop of extent 1, leaving `for k: for j (vectorized)`,
+    # which is tiled as one row (a GEMV) over the whole reduction.
+    mod = _rows_untiled_dense(1)
+    with Target(AVX2_TARGET):
+        script = lower(mod).script()
+    assert 'dense_acc = T.decl_buffer((2,), "float32x8")' in script
+    assert script.index("dense_acc[1] = dense_1[") < script.index("for k_0 in range(")
+    x, w, tiled, plain = _with_and_without_tiling(mod, (1, 40), (40, 32))
+    np.testing.assert_array_equal(tiled, plain)
+    np.testing.assert_allclose(tiled, x @ w, rtol=1e-5)

@@ -61,3 +61,23 @@ def test_emit_te_of_something_not_callable_names_the_argument():
             def main(x: R.Tensor((4,), "float32")):
                 y = R.emit_te(3, x)
                 return y
+
+
+def test_a_call_te_module_with_symbolic_shapes_survives_print_and_parse():
+    # call_te's PrimFunc shares the Relax function's symbolic variables; the parsed module's
+    # PrimFunc declares its own. Each function is its own scope for equality and hashing.
+    from tvm import tir
+
+    n = tir.Var("n", "int64")
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((n, 4), "float32"))
+    with bb.function("main", [x]):
+        y = bb.emit_te(topi.exp, x)
+        z = bb.emit_te(topi.add, y, x)
+        bb.emit_func_output(z)
+    mod = bb.get()
+    back = tvm.script.from_source(mod.script())
+    tvm.ir.assert_structural_equal(mod, back)
+    assert tvm.ir.structural_hash(mod) == tvm.ir.structural_hash(back)
+    legal = relax.transform.LegalizeOps()(mod)
+    tvm.ir.assert_structural_equal(legal, tvm.script.from_source(legal.script()))

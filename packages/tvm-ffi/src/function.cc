@@ -17,7 +17,7 @@ class GlobalRegistry {
     static GlobalRegistry* registry = new GlobalRegistry();  // outlives static teardown
     return registry;
   }
-  void Set(const std::string& name, Function f, bool override) {
+  void Set(const std::string& name, Function f, bool override, const std::string* metadata) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = table_.find(name);
     if (it != table_.end() && !override) {
@@ -25,6 +25,18 @@ class GlobalRegistry {
                               << "` is already registered; pass override=True to replace it";
     }
     table_[name] = std::move(f);
+    if (metadata != nullptr) {
+      metadata_[name] = *metadata;
+    } else {
+      metadata_.erase(name);
+    }
+  }
+  bool GetMetadata(const std::string& name, std::string* out) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = metadata_.find(name);
+    if (it == metadata_.end()) return false;
+    *out = it->second;
+    return true;
   }
   Optional<Function> Get(const std::string& name) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -34,6 +46,7 @@ class GlobalRegistry {
   }
   bool Remove(const std::string& name) {
     std::lock_guard<std::mutex> lock(mu_);
+    metadata_.erase(name);
     return table_.erase(name) != 0;
   }
   std::vector<std::string> Names() {
@@ -48,6 +61,7 @@ class GlobalRegistry {
  private:
   std::mutex mu_;
   std::unordered_map<std::string, Function> table_;
+  std::unordered_map<std::string, std::string> metadata_;  // JSON objects, by function name
 };
 
 }  // namespace
@@ -71,15 +85,40 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
   return cell->safe_call(cell->self, args, num_args, result);
 }
 
-int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int override) {
-  TVM_FFI_SAFE_CALL_BEGIN();
+namespace {
+void SetGlobalChecked(const char* api, const TVMFFIByteArray* name, TVMFFIObjectHandle f,
+                      int override, const TVMFFIByteArray* metadata) {
   auto* header = static_cast<TVMFFIObject*>(f);
   if (header == nullptr || header->type_index != kTVMFFIFunction) {
-    TVM_FFI_THROW(TypeError) << "TVMFFIFunctionSetGlobal: argument `f` must be a Function";
+    TVM_FFI_THROW(TypeError) << api << ": argument `f` must be a Function";
   }
+  std::string meta;
+  if (metadata != nullptr) meta = details::ByteArrayToString(metadata);
   GlobalRegistry::Global()->Set(details::ByteArrayToString(name),
                                 Function(details::ObjectUnsafe::FromBorrowedHeader<Object>(header)),
-                                override != 0);
+                                override != 0, metadata != nullptr ? &meta : nullptr);
+}
+}  // namespace
+
+int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int override) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  SetGlobalChecked("TVMFFIFunctionSetGlobal", name, f, override, nullptr);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFIFunctionSetGlobalWithMetadata(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
+                                        int override, const TVMFFIByteArray* metadata) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  SetGlobalChecked("TVMFFIFunctionSetGlobalWithMetadata", name, f, override, metadata);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFIFunctionGetGlobalMetadata(const TVMFFIByteArray* name, TVMFFIAny* out) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  std::string metadata;
+  if (GlobalRegistry::Global()->GetMetadata(details::ByteArrayToString(name), &metadata)) {
+    Any(String(metadata)).MoveToTVMFFIAny(out);
+  }
   TVM_FFI_SAFE_CALL_END();
 }
 

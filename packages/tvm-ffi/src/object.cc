@@ -49,6 +49,8 @@ struct TypeEntry {
   std::deque<std::string> text;  // storage for field/method names and docs
   TVMFFITypeMetadata metadata{{nullptr, 0}, kTVMFFISEqHashKindUnsupported};
   std::atomic<bool> has_metadata{false};
+  // Metadata JSON of fields / methods by name (TVMFFIMemberKind), guarded by the table's lock.
+  std::unordered_map<std::string, std::string> member_metadata[2];
 };
 
 bool SameName(const TVMFFIByteArray& a, const TVMFFIByteArray& b) {
@@ -176,6 +178,45 @@ class TypeTable {
     entry->has_metadata.store(true, std::memory_order_release);
   }
 
+  void SetMemberMetadata(int32_t index, int32_t kind, const std::string& name,
+                         const std::string& metadata) {
+    std::lock_guard<std::mutex> lock(mu_);
+    TypeEntry* entry = GetRequired(index);
+    if (kind != kTVMFFIMemberField && kind != kTVMFFIMemberMethod) {
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMemberMetadata: argument `kind` must be "
+                                   "kTVMFFIMemberField (0) or kTVMFFIMemberMethod (1), got "
+                                << kind;
+    }
+    bool found = false;
+    TVMFFIByteArray key{name.data(), name.size()};
+    if (kind == kTVMFFIMemberField) {
+      for (int32_t i = 0; i < entry->fields.size() && !found; ++i) {
+        found = SameName(entry->fields[i].name, key);
+      }
+    } else {
+      for (int32_t i = 0; i < entry->methods.size() && !found; ++i) {
+        found = SameName(entry->methods[i].name, key);
+      }
+    }
+    if (!found) {
+      TVM_FFI_THROW(ValueError) << "TVMFFITypeRegisterMemberMetadata: type `" << entry->key
+                                << "` has no " << (kind == kTVMFFIMemberField ? "field" : "method")
+                                << " `" << name << "` (register it first)";
+    }
+    entry->member_metadata[kind][name] = metadata;
+  }
+
+  /*! The member's metadata, or false when it has none. */
+  bool GetMemberMetadata(int32_t index, int32_t kind, const std::string& name, std::string* out) {
+    std::lock_guard<std::mutex> lock(mu_);
+    TypeEntry* entry = GetRequired(index);
+    if (kind != kTVMFFIMemberField && kind != kTVMFFIMemberMethod) return false;
+    auto it = entry->member_metadata[kind].find(name);
+    if (it == entry->member_metadata[kind].end()) return false;
+    *out = it->second;
+    return true;
+  }
+
   /*! Like fields: the first registration of a method name stands; a static/instance clash is
    * refused. */
   void AddMethod(int32_t index, const TVMFFIMethodInfo& info) {
@@ -294,6 +335,26 @@ int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
 int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
   TVM_FFI_SAFE_CALL_BEGIN();
   TypeTable::Global()->SetMetadata(type_index, *metadata);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFITypeRegisterMemberMetadata(int32_t type_index, int32_t kind, const TVMFFIByteArray* name,
+                                     const TVMFFIByteArray* metadata) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  TypeTable::Global()->SetMemberMetadata(type_index, kind,
+                                         tvm::ffi::details::ByteArrayToString(name),
+                                         tvm::ffi::details::ByteArrayToString(metadata));
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int TVMFFITypeGetMemberMetadata(int32_t type_index, int32_t kind, const TVMFFIByteArray* name,
+                                TVMFFIAny* out) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  std::string metadata;
+  if (TypeTable::Global()->GetMemberMetadata(
+          type_index, kind, tvm::ffi::details::ByteArrayToString(name), &metadata)) {
+    tvm::ffi::Any(tvm::ffi::String(metadata)).MoveToTVMFFIAny(out);
+  }
   TVM_FFI_SAFE_CALL_END();
 }
 

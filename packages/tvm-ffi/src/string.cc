@@ -54,6 +54,23 @@ const DTypeName kNamedTypes[] = {
     {"f", kDLFloat, 0, 0},
 };
 
+// The names nearly every program uses, matched whole before the prefix scan above (which
+// compares a dozen float8/float6 names before reaching "float"): a VM passes a dtype to its
+// builtins on every call, so this parse is on the hot path.
+struct CommonDType {
+  const char* name;
+  size_t size;
+  DLDataType type;
+};
+
+const CommonDType kCommonTypes[] = {
+    {"float32", 7, {kDLFloat, 32, 1}},  {"int64", 5, {kDLInt, 64, 1}},
+    {"int32", 5, {kDLInt, 32, 1}},      {"float16", 7, {kDLFloat, 16, 1}},
+    {"bfloat16", 8, {kDLBfloat, 16, 1}}, {"float64", 7, {kDLFloat, 64, 1}},
+    {"bool", 4, {kDLBool, 8, 1}},       {"uint8", 5, {kDLUInt, 8, 1}},
+    {"int8", 4, {kDLInt, 8, 1}},
+};
+
 bool ParseNumber(const std::string& text, size_t* pos, long* out) {
   size_t start = *pos;
   while (*pos < text.size() && text[*pos] >= '0' && text[*pos] <= '9') ++*pos;
@@ -63,6 +80,12 @@ bool ParseNumber(const std::string& text, size_t* pos, long* out) {
 }
 
 bool ParseDataType(const std::string& text, DLDataType* out) {
+  for (const CommonDType& c : kCommonTypes) {
+    if (text.size() == c.size && std::memcmp(text.data(), c.name, c.size) == 0) {
+      *out = c.type;
+      return true;
+    }
+  }
   for (const DTypeName& t : kNamedTypes) {
     size_t n = std::strlen(t.name);
     if (text.compare(0, n, t.name) != 0) continue;

@@ -125,11 +125,17 @@ def test_from_dlpack_of_non_dlpack_object(value):
 @pytest.mark.parametrize(
     "name, code, bits, lanes",
     [
+        # The common names (matched whole, before the prefix scan) and their neighbours.
         ("bool", 6, 8, 1),
         ("int8", 0, 8, 1),
+        ("int32", 0, 32, 1),
+        ("int64", 0, 64, 1),
+        ("uint8", 1, 8, 1),
         ("uint16", 1, 16, 1),
+        ("float16", 2, 16, 1),
         ("float32", 2, 32, 1),
         ("float64", 2, 64, 1),
+        ("float32x4", 2, 32, 4),
         ("bfloat16", 4, 16, 1),
         ("float8_e4m3fn", 10, 8, 1),
         ("float8_e5m2", 12, 8, 1),

@@ -121,3 +121,15 @@ def test_without_ml_dtypes_numpy_conversion_says_what_is_missing():
     assert result.returncode == 0, result.stderr
     assert "Tensor.numpy" in result.stdout and "ml_dtypes is not installed" in result.stdout
     assert "bfloat16" in result.stdout
+
+
+def test_sub_byte_elements_take_a_byte_each_with_their_bits_low():
+    # documented in docs/runtime.md: not packed two to a byte (as Apache TVM does); a signed
+    # value keeps its two's complement bits in the low bits of its byte
+    from tvm.runtime.ml_dtypes_view import bits_view
+
+    t = runtime.tensor(np.array([-8, 7, -1, 0], dtype=ml_dtypes.int4))
+    assert (t.dtype.bits, t.dtype.itemsize) == (4, 1)
+    np.testing.assert_array_equal(bits_view(t), [0x8, 0x7, 0xF, 0x0])
+    t = runtime.tensor(np.array([1.0, -6.0], dtype=ml_dtypes.float4_e2m1fn))
+    np.testing.assert_array_equal(bits_view(t), [0x2, 0xF])

@@ -8,6 +8,7 @@ import pytest
 import tvm
 import tvm_ffi
 from tvm.runtime.vm import Executable, ProfileReport, VirtualMachine, VMFuncKind
+from tvm.runtime.vm.builtins import BUILTINS
 from vm_program import VM, VOID, Program, f, imm, r
 
 
@@ -149,6 +150,17 @@ def test_wrong_argument_count_names_function_and_parameters():
         vm["main"](np.zeros(3, "float32"))
     with pytest.raises(TypeError, match="unexpected keyword.*'z'"):
         vm["main"](np.zeros(3, "float32"), z=1)
+
+
+def test_tvm_tensor_arguments_pass_unconverted_and_are_still_counted():
+    # All tvm tensors, as many as the function takes: handed over as they are.
+    vm = _vm(_add_program())
+    x = tvm.runtime.tensor(np.arange(3, dtype="float32"))
+    np.testing.assert_array_equal(vm["main"](x, x).numpy(), np.arange(3) * 2 + 1)
+    with pytest.raises(TypeError, match=r"function 'main' takes 2 argument\(s\) \(x, y\), got 3"):
+        vm["main"](x, x, x)
+    with pytest.raises(TypeError, match="unexpected keyword.*'z'"):
+        vm["main"](x, x, z=x)
 
 
 def test_unconvertible_argument_names_function_and_argument():
@@ -301,3 +313,33 @@ def test_failing_call_is_noted_with_function_and_instruction(exec_path):
         assert "in VM function 'main', instruction 1: call test.vm.boom" in "".join(
             info.value.__notes__
         )
+
+
+def _null_program():
+    p = Program()
+    return p.function(
+        "main",
+        ["x"],
+        3,
+        [
+            ("call", "test.vm.add", [r(0), r(0)], r(1)),
+            ("call", "vm.builtin.null_value", [], r(1)),  # KillAfterLastUse drops r1
+            ("call", "vm.builtin.make_tuple", [r(1), r(0)], r(2)),
+            ("ret", r(2)),
+        ],
+    )
+
+
+def test_null_value_stores_none_and_a_replacement_is_still_called(monkeypatch):
+    x = tvm.runtime.tensor(np.ones(3, "float32"))
+    dropped, same = _vm(_null_program())["main"](x)
+    assert dropped is None
+    np.testing.assert_array_equal(same.numpy(), x.numpy())
+    # The inlined store stands only for the registered builtin: a replacement is called, and
+    # profiling still times every null_value call.
+    calls = []
+    monkeypatch.setitem(BUILTINS, "vm.builtin.null_value", lambda: calls.append(1))
+    assert _vm(_null_program())["main"](x)[0] is None and calls == [1]
+    monkeypatch.undo()
+    report = _vm(_null_program()).profile("main", x)
+    assert report.calls["vm.builtin.null_value"][0] == 1

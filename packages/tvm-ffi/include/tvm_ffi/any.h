@@ -34,6 +34,11 @@ template <typename T>
 using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
 
 namespace details {
+/*! `{"type":"<key>"}`: a leaf type schema (defined below, beside TypeSchemaOf). */
+inline std::string TypeSchemaLeaf(const std::string& key);
+}  // namespace details
+
+namespace details {
 template <typename T>
 struct HasTypeTraits : std::bool_constant<TypeTraitsNoCR<T>::enabled> {};
 /*! True for C++ values that convert to Any; Any and AnyView themselves are excluded first so
@@ -429,6 +434,7 @@ struct TypeTraits<DLDataType> : PODTraitsBase<DLDataType> {
     return std::nullopt;
   }
   static std::string TypeStr() { return "dtype"; }
+  static std::string TypeSchema() { return details::TypeSchemaLeaf("DataType"); }
 };
 
 template <>
@@ -501,6 +507,94 @@ template <typename Ref>
 struct TypeTraits<Ref,
                   std::enable_if_t<std::is_base_of_v<ObjectRef, Ref> && !Ref::_custom_type_traits>>
     : ObjectRefTraitsBase<Ref> {};
+
+namespace details {
+template <typename T, typename = void>
+struct HasTypeSchema : std::false_type {};
+template <typename T>
+struct HasTypeSchema<T, std::void_t<decltype(TypeTraits<T>::TypeSchema())>> : std::true_type {};
+template <typename T, typename = void>
+struct HasTypeStr : std::false_type {};
+template <typename T>
+struct HasTypeStr<T, std::void_t<decltype(TypeTraits<T>::TypeStr())>> : std::true_type {};
+
+// Type keys are identifiers and dots, but quote them safely anyway.
+inline std::string TypeSchemaLeaf(const std::string& key) {
+  std::string out = "{\"type\":\"";
+  for (char c : key) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"}";
+}
+
+/*!
+ * The type schema of T as upstream's JSON (the stub generator reads it): {"type":"int"},
+ * {"type":"ffi.Array","args":[{"type":"int"}]}. A TypeTraits with `TypeSchema()` gives its
+ * own; otherwise the schema is the leaf named by TypeStr() (POD names, object type keys).
+ */
+template <typename T>
+std::string TypeSchemaOf() {
+  using U = std::remove_cv_t<std::remove_reference_t<T>>;
+  if constexpr (std::is_void_v<U>) {
+    return TypeSchemaLeaf("None");
+  } else if constexpr (HasTypeSchema<U>::value) {
+    return TypeTraits<U>::TypeSchema();
+  } else if constexpr (HasTypeStr<U>::value) {
+    return TypeSchemaLeaf(TypeTraits<U>::TypeStr());
+  } else {
+    return TypeSchemaLeaf("Any");
+  }
+}
+
+/*! `{"type":"<origin>","args":[<schema of Args>...]}`. */
+template <typename... Args>
+std::string TypeSchemaGeneric(const std::string& origin) {
+  std::string out = TypeSchemaLeaf(origin);
+  out.pop_back();
+  out += ",\"args\":[";
+  [[maybe_unused]] bool first = true;
+  ((out += (first ? "" : ","), out += TypeSchemaOf<Args>(), first = false), ...);
+  return out + "]}";
+}
+
+/*!
+ * A typed function's schema: {"type":"ffi.Function","named_args":{"return":[R],"params":[...]}};
+ * `first_param`, when given, is the schema of a leading parameter (an instance method's self).
+ */
+template <typename R, typename... Args>
+std::string FunctionTypeSchema(const std::string& first_param = "") {
+  std::string out = "{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[" + TypeSchemaOf<R>() +
+                    "],\"params\":[" + first_param;
+  [[maybe_unused]] bool first = first_param.empty();
+  ((out += (first ? "" : ","), out += TypeSchemaOf<Args>(), first = false), ...);
+  return out + "]}}";
+}
+
+/*! `s` as a JSON string literal (metadata holds schemas as strings, as upstream's does). */
+inline std::string JsonQuote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[(c >> 4) & 0xF];
+      out += hex[c & 0xF];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+/*! The metadata JSON object registered beside a function, field or method. */
+inline std::string TypeSchemaMetadata(const std::string& schema) {
+  return "{\"type_schema\":" + JsonQuote(schema) + "}";
+}
+}  // namespace details
 
 }  // namespace ffi
 }  // namespace tvm

@@ -141,6 +141,7 @@ struct TypeTraits<Array<T>> : ObjectRefTraitsBase<Array<T>> {
     return details::SeqTryCast<Array<T>, ArrayObj, T>(v, kTVMFFIArray);
   }
   static std::string TypeStr() { return "Array[" + TypeTraits<T>::TypeStr() + "]"; }
+  static std::string TypeSchema() { return details::TypeSchemaGeneric<T>("ffi.Array"); }
 };
 
 }  // namespace ffi

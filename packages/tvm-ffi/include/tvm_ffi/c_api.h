@@ -9,7 +9,7 @@
 
 /* ABI version. A library built against another major version is refused at load time. */
 #define TVM_FFI_ABI_VERSION_MAJOR 1
-#define TVM_FFI_ABI_VERSION_MINOR 2
+#define TVM_FFI_ABI_VERSION_MINOR 3
 
 /* The stack builds with GCC or Clang on ELF platforms only. */
 #define TVM_FFI_DLL __attribute__((visibility("default")))
@@ -180,6 +180,19 @@ TVM_FFI_DLL int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int
  */
 TVM_FFI_DLL int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
                                         int override);
+/*
+ * (ABI 1.3) SetGlobal that also keeps `metadata` (NULL: none) beside the function: a JSON
+ * object such as {"type_schema": "<JSON schema of the signature>"}, stored verbatim. Plain
+ * SetGlobal registers a function without metadata (a replaced function's metadata goes).
+ */
+TVM_FFI_DLL int TVMFFIFunctionSetGlobalWithMetadata(const TVMFFIByteArray* name,
+                                                    TVMFFIObjectHandle f, int override,
+                                                    const TVMFFIByteArray* metadata);
+/*
+ * (ABI 1.3) *out (None on entry) receives the metadata JSON of the global function `name` as
+ * an owned str, or stays None when the function has none or no function has that name.
+ */
+TVM_FFI_DLL int TVMFFIFunctionGetGlobalMetadata(const TVMFFIByteArray* name, TVMFFIAny* out);
 /* *out: a new reference to the function, or NULL when none has that name (not an error). */
 TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out);
 /* *removed is 1 when a function was removed, 0 when none had that name. */
@@ -353,6 +366,20 @@ typedef struct {
 TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata);
 /* NULL when the type has none (then it is kTVMFFISEqHashKindUnsupported). */
 TVM_FFI_DLL const TVMFFITypeMetadata* TVMFFIGetTypeMetadata(int32_t type_index);
+
+/* (ABI 1.3) Which member TVMFFITypeRegisterMemberMetadata names. */
+typedef enum { kTVMFFIMemberField = 0, kTVMFFIMemberMethod = 1 } TVMFFIMemberKind;
+/*
+ * (ABI 1.3) Keeps `metadata` (a JSON object such as {"type_schema": "{\"type\":\"int\"}"},
+ * stored verbatim) beside the field or method `name` of a type, which must already be
+ * registered (else a ValueError); registering again replaces it.
+ */
+TVM_FFI_DLL int TVMFFITypeRegisterMemberMetadata(int32_t type_index, int32_t kind,
+                                                 const TVMFFIByteArray* name,
+                                                 const TVMFFIByteArray* metadata);
+/* (ABI 1.3) *out (None on entry): the member's metadata as an owned str, or None when none. */
+TVM_FFI_DLL int TVMFFITypeGetMemberMetadata(int32_t type_index, int32_t kind,
+                                            const TVMFFIByteArray* name, TVMFFIAny* out);
 
 /* ------------------------------------------------------------------ */
 /* Strings, bytes, dtypes, tensors                                      */

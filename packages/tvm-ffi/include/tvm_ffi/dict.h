@@ -84,6 +84,7 @@ struct TypeTraits<Dict<K, V>> : ObjectRefTraitsBase<Dict<K, V>> {
   static std::string TypeStr() {
     return "Dict[" + TypeTraits<K>::TypeStr() + ", " + TypeTraits<V>::TypeStr() + "]";
   }
+  static std::string TypeSchema() { return details::TypeSchemaGeneric<K, V>("ffi.Dict"); }
 };
 
 }  // namespace ffi

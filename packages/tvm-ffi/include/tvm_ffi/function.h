@@ -118,6 +118,19 @@ std::string Signature(const std::string& name) {
       name, std::make_index_sequence<Traits::kNumArgs>());
 }
 
+template <typename R, typename Tuple, size_t... I>
+std::string SchemaOfTuple(std::index_sequence<I...>) {
+  return FunctionTypeSchema<R, std::tuple_element_t<I, Tuple>...>();
+}
+
+/*! The type schema of callable F (its return and parameter types), as upstream records it. */
+template <typename F>
+std::string TypeSchemaOfCallable() {
+  using Traits = FuncTraits<F>;
+  return SchemaOfTuple<typename Traits::Ret, typename Traits::ArgsTuple>(
+      std::make_index_sequence<Traits::kNumArgs>());
+}
+
 template <typename T, typename F>
 T CastArg(const AnyView& arg, int index, const std::string& name) {
   std::optional<T> out = TypeTraits<T>::TryCastFromAnyView(arg.raw());
@@ -219,6 +232,16 @@ class Function : public ObjectRef {
       throw details::MoveFromRaised();
     }
   }
+  /*! SetGlobal with a metadata JSON object (e.g. {"type_schema": "..."}) kept beside it. */
+  static void SetGlobal(const std::string& name, const Function& f, bool override,
+                        const std::string& metadata) {
+    TVMFFIByteArray key{name.data(), name.size()};
+    TVMFFIByteArray meta{metadata.data(), metadata.size()};
+    if (TVMFFIFunctionSetGlobalWithMetadata(&key, details::ObjectUnsafe::GetHeader(f.get()),
+                                            override, &meta) != 0) {
+      throw details::MoveFromRaised();
+    }
+  }
 
   const FunctionObj* get() const { return static_cast<const FunctionObj*>(data_.get()); }
   const FunctionObj* operator->() const { return get(); }
@@ -267,6 +290,7 @@ struct TypeTraits<TypedFunction<R(Args...)>> {
     return TypedFunction<R(Args...)>(*f);
   }
   static std::string TypeStr() { return "ffi.Function"; }
+  static std::string TypeSchema() { return details::FunctionTypeSchema<R, Args...>(); }
 };
 
 namespace details {
@@ -274,16 +298,19 @@ namespace details {
 class GlobalDef {
  public:
   // `doc` is accepted for apache-tvm-ffi's signature; global functions carry no docs here yet.
+  // The metadata records the C++ signature as a type schema (get_global_func_metadata, stubgen).
   template <typename TCallable>
   GlobalDef& def(const std::string& name, TCallable callable, const char* doc = "") {
     (void)doc;
-    Function::SetGlobal(name, Function::FromTyped(std::move(callable), name), true);
+    Function::SetGlobal(name, Function::FromTyped(std::move(callable), name), true,
+                        TypeSchemaMetadata(TypeSchemaOfCallable<TCallable>()));
     return *this;
   }
   template <typename TCallable>
   GlobalDef& def_packed(const std::string& name, TCallable callable, const char* doc = "") {
     (void)doc;
-    Function::SetGlobal(name, Function::FromPacked(std::move(callable)), true);
+    Function::SetGlobal(name, Function::FromPacked(std::move(callable)), true,
+                        TypeSchemaMetadata(TypeSchemaLeaf("ffi.Function")));
     return *this;
   }
 };

@@ -178,6 +178,7 @@ struct TypeTraits<List<T>> : ObjectRefTraitsBase<List<T>> {
     return details::SeqTryCast<List<T>, ListObj, T>(v, kTVMFFIList);
   }
   static std::string TypeStr() { return "List[" + TypeTraits<T>::TypeStr() + "]"; }
+  static std::string TypeSchema() { return details::TypeSchemaGeneric<T>("ffi.List"); }
 };
 
 }  // namespace ffi

@@ -197,6 +197,7 @@ struct TypeTraits<Map<K, V>> : ObjectRefTraitsBase<Map<K, V>> {
   static std::string TypeStr() {
     return "Map[" + TypeTraits<K>::TypeStr() + ", " + TypeTraits<V>::TypeStr() + "]";
   }
+  static std::string TypeSchema() { return details::TypeSchemaGeneric<K, V>("ffi.Map"); }
 };
 
 }  // namespace ffi

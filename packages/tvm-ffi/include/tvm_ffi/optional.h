@@ -30,6 +30,7 @@ struct TypeTraits<std::optional<T>> {
     return inner;
   }
   static std::string TypeStr() { return "Optional[" + TypeTraits<T>::TypeStr() + "]"; }
+  static std::string TypeSchema() { return details::TypeSchemaGeneric<T>("Optional"); }
 };
 
 }  // namespace ffi

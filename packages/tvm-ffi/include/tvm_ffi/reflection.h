@@ -182,13 +182,17 @@ class ObjectDef {
               std::forward<Args>(args)...);
         },
         full);
-    return AddMethod(name, doc, std::move(f), false);
+    // The object comes first, typed as T (upstream's schema of an instance method).
+    std::string schema = ::tvm::ffi::details::FunctionTypeSchema<R, Args...>(
+        ::tvm::ffi::details::TypeSchemaLeaf(T::_type_key));
+    return AddMethod(name, doc, std::move(f), false, schema);
   }
   /*! A static method (a plain callable), e.g. the constructor `__ffi_init__`. */
   template <typename TCallable>
   ObjectDef& def_static(const char* name, TCallable callable, const char* doc = "") {
     std::string full = std::string(T::_type_key) + "." + name;
-    return AddMethod(name, doc, Function::FromTyped(std::move(callable), full), true);
+    return AddMethod(name, doc, Function::FromTyped(std::move(callable), full), true,
+                     ::tvm::ffi::details::TypeSchemaOfCallable<TCallable>());
   }
 
  private:
@@ -220,9 +224,19 @@ class ObjectDef {
     info.field_static_type_index = details::FieldStaticTypeIndex<F>();
     if (TVMFFITypeRegisterField(type_index_, &info) != 0)
       throw ::tvm::ffi::details::MoveFromRaised();
+    RegisterMemberSchema(kTVMFFIMemberField, name, ::tvm::ffi::details::TypeSchemaOf<F>());
     return *this;
   }
-  ObjectDef& AddMethod(const char* name, const char* doc, Function f, bool is_static) {
+  /*! Records a member's type schema as its metadata (what TypeField/TypeMethod.metadata show). */
+  void RegisterMemberSchema(int32_t kind, const char* name, const std::string& schema) {
+    std::string meta = ::tvm::ffi::details::TypeSchemaMetadata(schema);
+    TVMFFIByteArray name_bytes{name, std::char_traits<char>::length(name)};
+    TVMFFIByteArray meta_bytes{meta.data(), meta.size()};
+    if (TVMFFITypeRegisterMemberMetadata(type_index_, kind, &name_bytes, &meta_bytes) != 0)
+      throw ::tvm::ffi::details::MoveFromRaised();
+  }
+  ObjectDef& AddMethod(const char* name, const char* doc, Function f, bool is_static,
+                       const std::string& schema) {
     TVMFFIMethodInfo info;
     info.name = {name, std::char_traits<char>::length(name)};
     info.doc = {doc, std::char_traits<char>::length(doc)};
@@ -231,6 +245,7 @@ class ObjectDef {
     info.method = *view.raw();
     if (TVMFFITypeRegisterMethod(type_index_, &info) != 0)
       throw ::tvm::ffi::details::MoveFromRaised();
+    RegisterMemberSchema(kTVMFFIMemberMethod, name, schema);
     return *this;
   }
   int32_t type_index_;

@@ -133,6 +133,7 @@ struct StringLikeTraits {
     return std::nullopt;
   }
   static std::string TypeStr() { return kIsBytes ? "bytes" : "str"; }
+  static std::string TypeSchema() { return TypeSchemaLeaf(kIsBytes ? "ffi.Bytes" : "ffi.String"); }
 };
 }  // namespace details
 
@@ -157,6 +158,7 @@ struct TypeTraits<std::string> {
     return std::nullopt;
   }
   static std::string TypeStr() { return "str"; }
+  static std::string TypeSchema() { return details::TypeSchemaLeaf("ffi.String"); }
 };
 
 inline std::ostream& operator<<(std::ostream& os, const String& s) { return os << s.view(); }

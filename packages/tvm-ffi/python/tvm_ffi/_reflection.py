@@ -110,12 +110,43 @@ def _record(repr: bool = True):  # noqa: A002
     return wrap
 
 
+# Type keys of the registry's schemas (C++ signatures) folded into the names stubs use.
+_ORIGIN_CONVERTER = {
+    "Variant": "Union",
+    "Optional": "Optional",
+    "ffi.Function": "Callable",
+    "ffi.Array": "Array",
+    "ffi.List": "List",
+    "ffi.Map": "Map",
+    "ffi.Dict": "Dict",
+    "ffi.OpaquePyObject": "Any",
+    "ffi.Object": "Object",
+    "ffi.Tensor": "Tensor",
+    "ffi.BigInt": "int",
+    "DLTensor*": "Tensor",
+    "void*": "ctypes.c_void_p",
+    "TVMFFIByteArray*": "bytes",
+    "ffi.SmallBytes": "bytes",
+    "ffi.Bytes": "bytes",
+    "std::string": "str",
+    "const char*": "str",
+    "ffi.SmallStr": "str",
+    "ffi.String": "str",
+    "DataType": "dtype",
+}
+
+
 @_record(repr=False)
 class TypeSchema:
-    """The type of a field or argument: an origin type key and its type arguments."""
+    """The type of a field or argument: an origin type key and its type arguments.
+
+    ``args`` holds positional type arguments; ``named_args`` maps a name to an ordered tuple of
+    schemas (a typed function has ``return`` and ``params``).
+    """
 
     origin: str
     args: tuple = ()
+    named_args: dict | None = None
 
     @property
     def type_key(self) -> str:
@@ -130,11 +161,88 @@ class TypeSchema:
             return TypeSchema(_POD_KEYS[type_index])
         return TypeSchema(_core.type_info(type_index)["type_key"] if type_index >= 0 else "Any")
 
-    def repr(self) -> str:
-        """The schema as upstream prints it: `int`, `Array[int]`, `Any`."""
-        if not self.args:
-            return self.origin
-        return f"{self.origin}[{', '.join(a.repr() for a in self.args)}]"
+    @staticmethod
+    def from_json_obj(obj: dict) -> TypeSchema:
+        """The schema of a parsed JSON object such as ``{"type": "ffi.Array", "args": [...]}``."""
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise TypeError(
+                "TypeSchema.from_json_obj: argument `obj` must be a dict with a str 'type', "
+                f"got {obj!r}"
+            )
+        origin = _ORIGIN_CONVERTER.get(obj["type"], obj["type"])
+        named = None
+        if "named_args" in obj:
+            raw = obj["named_args"]
+            if not isinstance(raw, dict) or not all(isinstance(v, list) for v in raw.values()):
+                raise TypeError(
+                    "TypeSchema.from_json_obj: 'named_args' must map names to lists of schemas, "
+                    f"got {raw!r}"
+                )
+            named = {k: tuple(TypeSchema.from_json_obj(v) for v in vs) for k, vs in raw.items()}
+        args = obj.get("args", ())
+        if not isinstance(args, (list, tuple)):
+            args = ()
+        args = tuple(TypeSchema.from_json_obj(a) for a in args if isinstance(a, dict))
+        if origin in ("Array", "List") and not args:
+            args = (TypeSchema("Any"),)
+        elif origin in ("Map", "Dict") and not args:
+            args = (TypeSchema("Any"), TypeSchema("Any"))
+        return TypeSchema(origin, args, named)
+
+    @staticmethod
+    def from_json_str(s: str) -> TypeSchema:
+        """The schema of a JSON text (what get_global_func_metadata's "type_schema" holds)."""
+        import json
+
+        try:
+            obj = json.loads(s)
+        except (TypeError, ValueError) as err:
+            raise ValueError(
+                f"TypeSchema.from_json_str: argument `s` must be a JSON schema, got {s!r}: {err}"
+            ) from None
+        return TypeSchema.from_json_obj(obj)
+
+    def to_json(self) -> dict:
+        """The schema as a JSON-compatible dict (origins stay in their folded form)."""
+        out: dict = {"type": self.origin}
+        if self.args:
+            out["args"] = [a.to_json() for a in self.args]
+        if self.named_args is not None:
+            out["named_args"] = {k: [v.to_json() for v in vs] for k, vs in self.named_args.items()}
+        return out
+
+    def _render(self, ty_map, input_mode: bool) -> str:
+        origin = self.origin if ty_map is None else ty_map(self.origin)
+        if origin == "Callable":
+            named = self.named_args
+            if not named or "return" not in named:
+                return "Callable[..., Any]"
+            ret = named["return"][0]._render(ty_map, input_mode)
+            if "params" not in named:
+                return f"Callable[..., {ret}]"
+            params = ", ".join(p._render(ty_map, input_mode) for p in named["params"])
+            return f"Callable[[{params}], {ret}]"
+        args = [a._render(ty_map, input_mode) for a in self.args]
+        if origin == "Union":
+            return " | ".join(args)
+        if origin == "Optional":
+            return args[0] + " | None"
+        return f"{origin}[{', '.join(args)}]" if args else origin
+
+    def repr(self, ty_map=None) -> str:
+        """The schema as upstream prints it: `Array[int]`, `int | None`, `Callable[[int], str]`.
+
+        `ty_map` (a function of the origin name) renames origins before printing.
+        """
+        return self._render(ty_map, False)
+
+    def input_repr(self, ty_map=None) -> str:
+        """The annotation of what a parameter of this schema accepts."""
+        return self._render(ty_map, True)
+
+    def output_repr(self, ty_map=None) -> str:
+        """The annotation of what a value of this schema is when returned."""
+        return self._render(ty_map, False)
 
     def __repr__(self):
         return self.repr()
@@ -235,6 +343,15 @@ def _seq_name(flags: int) -> str | None:
     return None
 
 
+def _metadata_dict(text: str | None) -> dict:
+    """The registry's metadata JSON of a function, field or method as a dict ({} when none)."""
+    if not text:
+        return {}
+    import json
+
+    return json.loads(text)
+
+
 def type_info_of(type_index: int, cls=None) -> TypeInfo:
     """The TypeInfo of a registered type index.
 
@@ -255,6 +372,7 @@ def type_info_of(type_index: int, cls=None) -> TypeInfo:
     ancestors = [_core.type_key_to_index(k) for k in raw["ancestors"]]
     parent = type_info_of(ancestors[-1]) if ancestors else None
     fields = []
+    member_metadata = _core.member_metadata
     for (name, doc, descriptor), (flags, size, offset, static_index) in zip(
         raw["fields"], raw["field_meta"]
     ):
@@ -267,6 +385,7 @@ def type_info_of(type_index: int, cls=None) -> TypeInfo:
                 offset=offset,
                 field_static_type_index=static_index,
                 frozen=not (flags & FLAG_WRITABLE),
+                metadata=_metadata_dict(member_metadata(type_index, 0, name)),
                 getter=descriptor,
                 setter=descriptor,
                 ty=_PY_TYPES.get(static_index),
@@ -278,7 +397,9 @@ def type_info_of(type_index: int, cls=None) -> TypeInfo:
             )
         )
     methods = [
-        TypeMethod(name, doc or None, func, {}, is_static)
+        TypeMethod(
+            name, doc or None, func, _metadata_dict(member_metadata(type_index, 1, name)), is_static
+        )
         for name, doc, is_static, func in raw["methods"]
     ]
     meta = _core.type_metadata(type_index)

@@ -4,7 +4,7 @@ import sys
 
 from . import _core
 from ._core import Object
-from ._reflection import type_info_of
+from ._reflection import _metadata_dict, type_info_of
 
 _missing = object()
 _COPY_METHODS = ("__ffi_shallow_copy__", "__ffi_new__")
@@ -67,10 +67,13 @@ def list_global_func_names():
 def get_global_func_metadata(name):
     """Metadata of the global function `name` as a dict (empty when it declares none).
 
+    A function registered from C++ (`GlobalDef().def`) records its signature: "type_schema"
+    holds a JSON text such as '{"type":"ffi.Function","named_args":{"return":[{"type":"int"}],
+    "params":[...]}}' (parse it with `tvm_ffi.core.TypeSchema.from_json_str`).
     Raises ValueError when no function has that name, like get_global_func.
     """
     get_global_func(name)  # the name check and the missing-function error
-    return {}
+    return _metadata_dict(_core.global_func_metadata(name))
 
 
 def convert_func(pyfunc, tensor_cls=None):

@@ -251,6 +251,22 @@ NB_MODULE(_core, m) {
       nb::arg("reduce").none());
   m.def("class_for_type_index",
         [](int32_t type_index) { return nb::borrow(ClassForTypeIndex(type_index)); });
+  // Metadata JSON text of a global function / a type's field (kind 0) or method (kind 1).
+  m.def("global_func_metadata", [](const std::string& name) -> nb::object {
+    TVMFFIByteArray key = Bytes(name);
+    Any out;
+    CheckFFI(TVMFFIFunctionGetGlobalMetadata(&key, out.raw_mutable()));
+    std::optional<std::string> text = out.try_cast<std::string>();
+    return text.has_value() ? nb::object(nb::str(text->data(), text->size())) : nb::none();
+  });
+  m.def("member_metadata",
+        [](int32_t type_index, int32_t kind, const std::string& name) -> nb::object {
+          TVMFFIByteArray key = Bytes(name);
+          Any out;
+          CheckFFI(TVMFFITypeGetMemberMetadata(type_index, kind, &key, out.raw_mutable()));
+          std::optional<std::string> text = out.try_cast<std::string>();
+          return text.has_value() ? nb::object(nb::str(text->data(), text->size())) : nb::none();
+        });
   m.def("type_metadata", [](int32_t type_index) -> nb::object {
     const TVMFFITypeMetadata* meta = TVMFFIGetTypeMetadata(type_index);
     if (meta == nullptr) return nb::none();

@@ -5,12 +5,18 @@ from __future__ import annotations
 import re
 
 _PATTERN = re.compile(
-    r"^(float8_e4m3fnuz|float8_e4m3fn|float8_e5m2fnuz|float8_e5m2|float4_e2m1fn"
+    r"^(float8_e4m3fnuz|float8_e4m3fn|float8_e5m2fnuz|float8_e5m2|float8_e8m0fnu|float4_e2m1fn"
     r"|int|uint|float|bfloat|bool|handle|void)(\d*)(?:x(\d+))?$"
 )
 # The float8 and float4 formats (as ml_dtypes and upstream name them) carry their width in the
 # name.
-FLOAT8_TYPES = ("float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz")
+FLOAT8_TYPES = (
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",  # a power of two 2^(e - 127) or NaN: no sign, no zero (OCP MX scales)
+)
 FLOAT4_TYPES = ("float4_e2m1fn",)
 _DEFAULT_BITS = {
     "bool": 1,

@@ -34,6 +34,11 @@ class RelaxExpr(BaseExpr):
             )
         return info
 
+    @property
+    def ty(self):
+        """The 0.26+ name of struct_info (upstream renamed StructInfo to Type)."""
+        return self.struct_info
+
 
 class Range(Node):
     """The half-open interval [min, min + extent)."""

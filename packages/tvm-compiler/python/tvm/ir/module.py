@@ -26,6 +26,9 @@ class GlobalVar(RelaxExpr):
 class BaseFunc(Node):
     """Base of every function kind an IRModule holds; carries a dict of attributes."""
 
+    # Structural equality and hashing map the variables a function defines within it alone.
+    _scopes_variables = True
+
     def with_attr(self, attr_key_or_dict, attr_value=None) -> BaseFunc:
         """A copy with one attribute set (`with_attr("k", v)`) or several (`with_attr({...})`);
         self when nothing changes."""

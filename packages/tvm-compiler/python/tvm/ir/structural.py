@@ -12,6 +12,13 @@ def _is_var(value) -> bool:
     return isinstance(value, Node) and type(value)._is_var
 
 
+def _is_function(value) -> bool:
+    """A function is a scope of its own: the variables it defines (a PrimFunc's shape vars
+    shared with the Relax function whose call_te made it, say) are mapped afresh in it, and
+    forgotten after it, so that two sibling functions never constrain each other's."""
+    return getattr(type(value), "_scopes_variables", False)
+
+
 class _Mismatch(Exception):
     def __init__(self, path, detail: str, rhs_path=None):
         super().__init__(detail)
@@ -119,6 +126,16 @@ class _EqualChecker:
     def _check_node(self, lhs, rhs, path, defining):
         if getattr(lhs, "_type_key", None) != getattr(rhs, "_type_key", None):
             raise _Mismatch(path, f"{_describe(lhs)} vs {_describe(rhs)}")
+        if _is_function(lhs):
+            saved = dict(self.lhs_to_rhs), dict(self.rhs_to_lhs)
+            try:
+                self._check_fields(lhs, rhs, path, defining)
+            finally:
+                self.lhs_to_rhs, self.rhs_to_lhs = saved
+            return
+        self._check_fields(lhs, rhs, path, defining)
+
+    def _check_fields(self, lhs, rhs, path, defining):
         compare_as_name = getattr(type(lhs), "_compare_by", None)
         if compare_as_name is not None:
             if getattr(lhs, compare_as_name) != getattr(rhs, compare_as_name):
@@ -219,18 +236,15 @@ class _Hasher:
             for name in type(value)._var_compare_fields:
                 self.feed(getattr(value, name), out, defining)
             return
+        if isinstance(value, Node) and _is_function(value):
+            saved = dict(self.var_index)
+            try:
+                self._feed_node(value, out, defining)
+            finally:
+                self.var_index = saved
+            return
         if isinstance(value, Node):
-            out.append(value._type_key)
-            compare_as_name = getattr(type(value), "_compare_by", None)
-            if compare_as_name is not None:
-                out.append(repr(getattr(value, compare_as_name)))
-                return
-            for name in value._fields:
-                if name in value._ignored_fields:
-                    continue
-                out.append(name)
-                self.feed(getattr(value, name), out, defining or name in value._def_fields)
-            out.append(")")
+            self._feed_node(value, out, defining)
             return
         if isinstance(value, (list, tuple)):
             out.append(f"seq{len(value)}")
@@ -248,6 +262,19 @@ class _Hasher:
             out.append(f"{type(value).__name__}.{value.name}")
             return
         out.append(f"{type(value).__name__}:{value!r}")
+
+    def _feed_node(self, value, out: list, defining: bool) -> None:
+        out.append(value._type_key)
+        compare_as_name = getattr(type(value), "_compare_by", None)
+        if compare_as_name is not None:
+            out.append(repr(getattr(value, compare_as_name)))
+            return
+        for name in value._fields:
+            if name in value._ignored_fields:
+                continue
+            out.append(name)
+            self.feed(getattr(value, name), out, defining or name in value._def_fields)
+        out.append(")")
 
 
 def tensor_content(array) -> tuple:

@@ -2,9 +2,10 @@
 
 import tvm.ir  # noqa: F401  (checks the runtime version first)
 from tvm.ir.module import GlobalVar  # noqa: E402
+from tvm.ir.span import Span  # noqa: E402
 from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from . import analysis, backend, expr_functor, op, printer, transform  # noqa: E402
+from . import analysis, backend, expr_functor, op, printer, transform, ty, type  # noqa: E402,A004
 from .block_builder import BlockBuilder  # noqa: E402
 from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
@@ -37,8 +38,10 @@ from .expr import (  # noqa: E402
 )
 from .expr_functor import PyExprMutator, PyExprVisitor  # noqa: E402
 from .global_info import DummyGlobalInfo, VDevice  # noqa: E402
+from .op.base import call_dps_packed, call_pure_packed, call_tir, call_tir_inplace  # noqa: E402
 from .pipeline import get_default_pipeline, get_pipeline, register_pipeline  # noqa: E402
 from .struct_info import (  # noqa: E402
+    AnyType,
     FuncStructInfo,
     FuncType,
     ObjectStructInfo,
@@ -52,10 +55,12 @@ from .struct_info import (  # noqa: E402
     TensorType,
     TupleStructInfo,
     TupleType,
+    Type,
 )
 from .vm_build import build  # noqa: E402
 
 __all__ = [
+    "AnyType",
     "DummyGlobalInfo",
     "VDevice",
     "Binding",
@@ -89,6 +94,7 @@ __all__ = [
     "ShapeExpr",
     "ShapeStructInfo",
     "ShapeType",
+    "Span",
     "StringImm",
     "StructInfo",
     "TensorStructInfo",
@@ -97,11 +103,16 @@ __all__ = [
     "TupleGetItem",
     "TupleStructInfo",
     "TupleType",
+    "Type",
     "Var",
     "VarBinding",
     "VirtualMachine",
     "analysis",
     "build",
+    "call_dps_packed",
+    "call_pure_packed",
+    "call_tir",
+    "call_tir_inplace",
     "expr_functor",
     "const",
     "extern",
@@ -112,4 +123,6 @@ __all__ = [
     "prim_value",
     "register_pipeline",
     "transform",
+    "ty",
+    "type",
 ]

@@ -30,7 +30,7 @@ def _default_schedule_passes():
             return mod
         from tvm.s_tir import dlight as dl
 
-        rules = (dl.cpu.Matmul(), dl.cpu.Reduction(), dl.cpu.Fallback())
+        rules = (dl.cpu.GEMV(), dl.cpu.Matmul(), dl.cpu.Reduction(), dl.cpu.Fallback())
         return dl.ApplyDefaultSchedule(*rules)(mod)
 
     return [tvm.transform.module_pass(schedule, opt_level=0, name="DefaultCPUSchedule")]

@@ -293,11 +293,17 @@ class RelaxPrinter:
                 out.append(f"{pad}else:")
             blocks = list(branch.blocks)
             last = None
-            if blocks and blocks[-1].bindings:
+            # the branch's last plain binding becomes the If's own (`r = value`); a dataflow
+            # block keeps its `with R.dataflow():` and the If binds its output after it
+            if blocks and blocks[-1].bindings and not isinstance(blocks[-1], X.DataflowBlock):
                 tail = blocks[-1].bindings[-1]
                 if isinstance(tail, X.VarBinding) and tail.var is branch.body:
                     last = tail
-            for block in blocks:
+            self.blocks(blocks[:-1], pad + "    ", out)
+            for block in blocks[-1:]:
+                if isinstance(block, X.DataflowBlock):
+                    self.blocks([block], pad + "    ", out)
+                    continue
                 for inner in block.bindings:
                     if inner is not last:
                         self.binding(inner, pad + "    ", out)

@@ -198,6 +198,8 @@ class FuncStructInfo(StructInfo):
 
 
 # The 0.26+ spelling (StructInfo was renamed Type there); the meaning is the same.
+Type = StructInfo
+AnyType = ObjectStructInfo
 ObjectType = ObjectStructInfo
 PrimType = PrimStructInfo
 ShapeType = ShapeStructInfo

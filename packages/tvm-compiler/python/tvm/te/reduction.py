@@ -82,6 +82,16 @@ def _as_tuple(value, who, what):
         raise TypeError(f"{who}: {what} must be expressions, got {value!r}") from None
 
 
+def _empty(axis) -> bool:
+    """Some reduce axis has a static extent of 0 (so the reduction covers no element)."""
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    for iv in axes:
+        extent = getattr(getattr(iv, "dom", None), "extent", None)
+        if isinstance(extent, E.IntImm) and extent.value == 0:
+            return True
+    return False
+
+
 def comm_reducer(fcombine, fidentity, name: str = "reduce"):
     """A reduction function f(expr, axis, where=None, init=None) from a combiner and identity.
 
@@ -124,6 +134,11 @@ def comm_reducer(fcombine, fidentity, name: str = "reduce"):
             init = _as_tuple(init, name, "init")
             if len(init) != len(source):
                 raise ValueError(f"{name}: init has {len(init)} values for {len(source)}")
+        if _empty(axis):
+            # Nothing to reduce: the value is the init (else the identity). A reduction loop of
+            # extent 0 would never run the init of its block, leaving the output unwritten.
+            values = [v.astype(t) for v, t in zip(init or combiner.identity_element, dtypes)]
+            return tuple(values) if multi else values[0]
         where = E.IntImm("bool", 1) if where is None else E._as_bool(where, name)
         reduces = [Reduce(combiner, source, axis, where, k, init) for k in range(len(source))]
         return tuple(reduces) if multi else reduces[0]

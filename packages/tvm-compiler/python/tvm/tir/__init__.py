@@ -100,6 +100,7 @@ from .op import (
     min_value,
     nextafter,
     power,
+    reinterpret,
     ret,
     round,
     sigmoid,

@@ -341,6 +341,21 @@ def if_then_else(cond, t, f) -> PrimExpr:
     return Call(sel.dtype, "tir.if_then_else", [sel.condition, sel.true_value, sel.false_value])
 
 
+def reinterpret(dtype, value, span=None) -> PrimExpr:
+    """value's bits read as dtype (of the same total width): float32 1.0 is int32 0x3f800000."""
+    dtype = DataType(str(dtype))
+    value = convert(value)
+    src = value.dtype
+    if src.bits * src.lanes != dtype.bits * dtype.lanes:
+        raise ValueError(
+            f"reinterpret: argument 'dtype' must have the {src.bits * src.lanes} bits of the "
+            f"value's dtype {src}, got {dtype} ({dtype.bits * dtype.lanes} bits)"
+        )
+    if src == dtype:
+        return value
+    return Call(dtype, "tir.reinterpret", [value])
+
+
 def likely(cond) -> PrimExpr:
     cond = convert(cond)
     return Call(cond.dtype, "tir.likely", [cond])

@@ -60,6 +60,14 @@ class ForKind(enum.Enum):
 # under which the loop runs in parallel; otherwise it runs on the calling thread. A kernel
 # with a symbolic batch gets it when a small batch's work would not repay starting threads.
 PARALLEL_IF = "parallel_if"
+# The function a PARALLEL_IF condition may call (tir.call_extern("int32", CPU_SPARE)): nonzero
+# while the machine has a CPU to spare, its 1-minute load average below its CPU count. On a
+# loaded machine a parallel loop's closing barrier waits for a worker the scheduler is not
+# running (a 20 us loop took 0.7 ms), so such a loop runs on the calling thread instead. The
+# average counts this process's own threads too: a loop whose team would keep every CPU busy
+# for minutes would end up turning itself off, so only loops of a few threads' worth of work
+# (dlight's GEMV) ask. The C backend defines it (codegen/c/cpu_spare.py).
+CPU_SPARE = "tvm_cpu_spare"
 
 
 class For(Stmt):

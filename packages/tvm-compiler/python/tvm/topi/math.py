@@ -1,4 +1,5 @@
-"""Unary elementwise math operators over te tensors (the one table Relax legalises through)."""
+"""Unary elementwise math operators over te tensors (the one table Relax legalises through),
+and reinterpret, a bit cast."""
 
 from __future__ import annotations
 
@@ -80,4 +81,14 @@ def _unary(name, fop):
 for _name, _fop in UNARY_ELEMENT_FUNCTIONS.items():
     globals()[_name] = _unary(_name, _fop)
 
-__all__ = sorted(UNARY_ELEMENT_FUNCTIONS)
+
+def reinterpret(x, dtype):
+    """Each element of x with its bits read as dtype (of the same width), as upstream."""
+    if not isinstance(x, te.Tensor):
+        raise TypeError(
+            f"topi.reinterpret: argument 'x' must be a te.Tensor, got {type(x).__name__}"
+        )
+    return te.compute(x.shape, lambda *i: tir_op.reinterpret(dtype, x[i]), name="T_reinterpret")
+
+
+__all__ = sorted([*UNARY_ELEMENT_FUNCTIONS, "reinterpret"])

@@ -283,6 +283,21 @@ def _install_compare(cls, fields, eq, order, unsafe_hash):
         cls.__hash__ = lambda self: hash((type(self), *_values(self, hash_fields)))
 
 
+_SCHEMA_OF_PY_TYPE = {int: "int", float: "float", bool: "bool", str: "str", bytes: "bytes"}
+
+
+def _annotation_schema(tp) -> dict:
+    """The type schema of a field annotation: a builtin scalar, an FFI object class, else Any."""
+    if isinstance(tp, str):
+        return {"type": tp if tp in ("int", "float", "bool", "str", "bytes") else "Any"}
+    if tp is None or tp is type(None):
+        return {"type": "None"}
+    if isinstance(tp, type) and tp in _SCHEMA_OF_PY_TYPE:
+        return {"type": _SCHEMA_OF_PY_TYPE[tp]}
+    info = getattr(tp, "__tvm_ffi_type_info__", None)
+    return {"type": getattr(info, "type_key", "Any") if info is not None else "Any"}
+
+
 def _annotate_type_info(cls, fields):
     info = type_info_of(cls.__ffi_type_index__, cls)
     for tf, f in zip(info.all_fields(), fields):
@@ -290,7 +305,11 @@ def _annotate_type_info(cls, fields):
         tf.c_compare, tf.c_hash, tf.c_structural_eq = f.compare, f.hash, f.structural_eq
         tf.c_has_default = f.has_default()
         tf.c_default, tf.c_default_factory = f.default, f.default_factory
-        tf.dataclass_field, tf.ty, tf.metadata = f, f.type, f.metadata
+        tf.dataclass_field, tf.ty = f, f.type
+        # The registry's metadata stays (the user's is f.metadata, as upstream keeps it); a
+        # Python-defined field records the schema of its annotation.
+        if "type_schema" not in tf.metadata:
+            tf.metadata = {**tf.metadata, "type_schema": _annotation_schema(f.type)}
         tf.doc = f.doc
     cls.__tvm_ffi_type_info__ = info
 

@@ -164,6 +164,7 @@ class BodyWriter:
         # Data vars whose vector stores stream past the cache (streaming.streamed_buffers).
         self.streamed: set = set()
         self.uses_stream = False
+        self.uses_cpu_spare = False
         self.in_simd = 0  # depth of vectorised (omp simd) loops around what is written
         self.uses_vector_math = False
         # (data var, index, C local) of the elements serial loops keep in locals (accumulate.py)
@@ -370,10 +371,15 @@ class BodyWriter:
             params = [c_type(a.dtype) if a.dtype.lanes == 1 else "?" for a in e.args[1:]]
             if "?" in params:
                 raise CodegenError(f"codegen c: call_extern {callee!r} takes a vector argument")
+            if callee == S.CPU_SPARE:  # defined in the module itself (cpu_spare.py)
+                self.uses_cpu_spare = True
+                return f"{callee}()"
             self.externs[callee] = (c_type(e.dtype) if not e.dtype.is_handle else "void*", params)
             return f"{callee}({', '.join(args[1:])})"
         if name == "tir.if_then_else":
             return f"({args[0]} ? {args[1]} : {args[2]})"
+        if name == "tir.reinterpret":
+            return self._reinterpret(e.args[0].dtype, e.dtype, args[0])
         if name == "tir.tvm_stack_make_shape":
             return f"((int64_t[]){{{', '.join(args) or '0'}}})"
         if name == "tir.tvm_stack_make_array":
@@ -393,6 +399,18 @@ class BodyWriter:
         if name == "tir.ret":
             raise CodegenError("codegen c: T.ret(...) must be a statement of its own")
         raise CodegenError(f"codegen c: no C lowering for op {name!r}")
+
+    def _reinterpret(self, src, dst, value: str) -> str:
+        """The bits of value (of dtype src) as dst: each in its storage form (a bfloat16 or a
+        float8 computed as float is first encoded to its bits), copied with memcpy."""
+        if src.lanes != 1 or dst.lanes != 1:
+            raise CodegenError(f"codegen c: reinterpret of vector dtype {src} to {dst}")
+        bits = f"(({c_type(src)}){store_value(src, value)})"
+        copied = (
+            f"({{ {c_type(src)} tvm_rs = {bits}; {c_type(dst)} tvm_rd; "
+            f"memcpy(&tvm_rd, &tvm_rs, sizeof tvm_rd); tvm_rd; }})"
+        )
+        return load_value(dst, copied)
 
     def _dl_tensor(self, e) -> str:
         """A DLTensor* (a compound literal living to the end of the block) over a buffer."""

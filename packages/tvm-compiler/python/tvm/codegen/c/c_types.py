@@ -16,6 +16,7 @@ DL_TYPE_CODE = {
     "float8_e4m3fnuz": 11,
     "float8_e5m2": 12,
     "float8_e5m2fnuz": 13,
+    "float8_e8m0fnu": 14,
     "float4_e2m1fn": 17,
 }
 # _Float16 is IEEE binary16 in GCC (x86-64, since 12) and Clang: F16C or AVX512-FP16

@@ -71,4 +71,31 @@ def _wrappers(name: str, n: int, m: int, b: int, kind: int) -> str:
     )
 
 
-MINIFLOAT_HELPERS = _GENERIC + "".join(_wrappers(name, *fmt) for name, fmt in FORMATS.items())
+# float8_e8m0fnu is an exponent alone (bias 127; 0xff is NaN): 2^(e - 127), so code 0 is the
+# float32 subnormal 2^-127. From a float as ml_dtypes converts: to the nearest power of two
+# (ties up, as the midpoints 1.5 * 2^e lie between codes), NaN for what it cannot hold (zero,
+# a negative, inf, past 2^127).
+_E8M0 = r"""
+static inline uint8_t tvm_f32_to_float8_e8m0fnu(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  uint32_t e = (u >> 23) & 0xffu, m = u & 0x7fffffu;
+  if ((u >> 31) || (u & 0x7fffffffu) == 0u || e == 0xffu) return 0xffu;
+  if (e == 0u) return m >= 0x600000u ? 1u : 0u;
+  e += m >= 0x400000u ? 1u : 0u;
+  return (uint8_t)(e > 254u ? 0xffu : e);
+}
+static inline float tvm_float8_e8m0fnu_to_f32(uint8_t v) {
+  uint32_t u = v == 0xffu ? 0x7fc00000u : v == 0u ? 0x00400000u : (uint32_t)v << 23;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static inline float tvm_float8_e8m0fnu_round(float f) {
+  return tvm_float8_e8m0fnu_to_f32(tvm_f32_to_float8_e8m0fnu(f));
+}
+"""
+
+MINIFLOAT_HELPERS = (
+    _GENERIC + "".join(_wrappers(name, *fmt) for name, fmt in FORMATS.items()) + _E8M0
+)

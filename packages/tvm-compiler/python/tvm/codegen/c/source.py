@@ -8,6 +8,7 @@ from tvm.ir.module import IRModule
 from tvm.tir.function import PrimFunc
 
 from .body import CodegenError
+from .cpu_spare import CPU_SPARE_HELPER
 from .entry import PRELUDE, generate_function
 from .int_division import DIVISION_HELPERS
 from .streaming import STREAM_HELPERS
@@ -28,7 +29,7 @@ class CSource:
 def generate_c_source(mod: IRModule) -> CSource:
     """C for every PrimFunc in mod, each exported under its global_symbol (or its name)."""
     entries, externs, typedefs, names = [], {}, {}, []
-    uses_openmp = uses_stream = uses_vector_math = False
+    uses_openmp = uses_stream = uses_vector_math = uses_cpu_spare = False
     for gv, func in mod.functions.items():
         if not isinstance(func, PrimFunc):
             raise CodegenError(
@@ -44,6 +45,7 @@ def generate_c_source(mod: IRModule) -> CSource:
         names.append(symbol)
         uses_openmp = uses_openmp or body.uses_openmp
         uses_stream = uses_stream or body.uses_stream
+        uses_cpu_spare = uses_cpu_spare or body.uses_cpu_spare
         uses_vector_math = uses_vector_math or body.uses_vector_math
     declarations = [
         f"extern {ret} {name}({', '.join(params) or 'void'});"
@@ -55,6 +57,7 @@ def generate_c_source(mod: IRModule) -> CSource:
             PRELUDE.strip(),
             DIVISION_HELPERS.strip(),
             *([STREAM_HELPERS.strip()] if uses_stream else []),
+            *([CPU_SPARE_HELPER.strip()] if uses_cpu_spare else []),
             *([VECTOR_MATH_HELPERS.strip()] if uses_vector_math else []),
             "",
             *sorted(typedefs.values()),

@@ -193,7 +193,7 @@ __all__ = [
     "where",
     "zeros",
     "zeros_like",
-    "# sorting and scatters",
+    # sorting and scatters
     "argsort",
     "scatter_elements",
     "scatter_nd",

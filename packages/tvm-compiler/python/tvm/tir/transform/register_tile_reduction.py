@@ -19,6 +19,9 @@ for ko: for k (unrolled): acc += g(...); C row = acc`. A row has nothing to shar
 copy with, so nothing is packed; its accumulator stays in registers from the first term to
 the last.
 
+A single row (a GEMV: a batch-1 matmul, whose row loop of extent 1 Simplify has removed) is
+the nest `for k: for j (vectorized)` and is tiled as one row.
+
 Either way each element of C still adds its terms in the same order, so results are
 bit-identical to the untransformed loops.
 """
@@ -48,7 +51,7 @@ def _reads_buffer(expr, data) -> bool:
     return contains(expr, lambda n: isinstance(n, E.BufferLoad) and n.buffer.data is data)
 
 
-def _one_to_one(store, i_loop, j_loop) -> bool:
+def _one_to_one(store, i_loop, j_loop, single_row: bool = False) -> bool:
     # The strides come from every extent but the outermost. Symbolic ones (a sequence length)
     # stay expressions: only the coefficients of i and j need to be constants. Legalised
     # shapes may spell a constant as an expression (`(31 // 1 + 1 + 2 - 2 - 1) + 1`).
@@ -72,6 +75,8 @@ def _one_to_one(store, i_loop, j_loop) -> bool:
         elif uses_var(atom, i_loop.loop_var) or uses_var(atom, j_loop.loop_var):
             return False
     ci, cj = coeffs.get(id(i_loop.loop_var)), coeffs.get(id(j_loop.loop_var))
+    if single_row:
+        return bool(cj)
     if not ci or not cj:
         return False
     ei, ej = _const(i_loop.extent), _const(j_loop.extent)
@@ -136,6 +141,10 @@ class _RegisterTiler(StmtExprMutator):
         i_loop = k_loop.body
         if k_extent is None or k_extent > _MAX_REDUCE_EXTENT or not isinstance(i_loop, For):
             return None
+        single_row = i_loop.kind == ForKind.VECTORIZED
+        if single_row:
+            # One row: a unit row loop stands in for the one Simplify removed.
+            i_loop = For(E.Var("i", k_loop.loop_var.dtype), 0, 1, ForKind.SERIAL, i_loop)
         j_loop = i_loop.body
         if (
             i_loop.kind != ForKind.SERIAL
@@ -155,7 +164,7 @@ class _RegisterTiler(StmtExprMutator):
             rhs is None
             or any(uses_var(i, k_loop.loop_var) for i in store.indices)
             or _reads_buffer(rhs, store.buffer.data)
-            or not _one_to_one(store, i_loop, j_loop)
+            or not _one_to_one(store, i_loop, j_loop, single_row)
         ):
             return None
         row_bytes = _const(j_loop.extent) * store.buffer.dtype.bytes

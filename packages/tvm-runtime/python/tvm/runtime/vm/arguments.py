@@ -10,6 +10,15 @@ import tvm_ffi
 _PASS_THROUGH = (bool, int, float, str, bytes, type(None), tvm_ffi.Shape, tvm_ffi.dtype)
 
 
+def tensor_types() -> frozenset:
+    """The exact types of the values convert_arg passes through as tensors (a call whose
+    arguments all have one of them needs no conversion: VirtualMachine checks that in one
+    set operation instead of one convert_arg call per argument)."""
+    from ..tensor import Tensor
+
+    return frozenset((tvm_ffi.Tensor, Tensor))
+
+
 def convert_arg(value, func: str, param: str):
     if isinstance(value, tvm_ffi.Tensor):
         return value

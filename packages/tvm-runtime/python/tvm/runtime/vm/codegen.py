@@ -46,6 +46,9 @@ def generate_runner(layout, blocks, nargs: int, name: str):
         calls, kind, a, t, f = block
         out = []
         for fn, slots, dst, where in calls:
+            if fn is None:  # vm.builtin.null_value(): no call needed
+                out.append(f"{indent}{target(dst)} = None")
+                continue
             args = ", ".join(value(s) for s in slots)
             out.append(f"{indent}{target(dst)} = {callee(fn)}({args})")
             # Source line of this call: after the factory's def line, counting from 1.

@@ -95,11 +95,19 @@ def _leaders(code) -> list[int]:
     return sorted(s for s in starts if 0 <= s < len(code))
 
 
-def decode_function(info, instructions, constants, callables, vm, wrap=None, names=None):
+def _null():
+    return None
+
+
+def decode_function(
+    info, instructions, constants, callables, vm, wrap=None, names=None, nulls=frozenset()
+):
     """(layout, blocks) of a VM function; wrap(fn, func_idx) may wrap each call (profiling).
+    nulls: the function table indices of vm.builtin.null_value (KillAfterLastUse's way to drop
+    a register): a call to one without arguments becomes a plain store of None.
 
     A block is (calls, kind, a, t, f). calls are (callable, argument slots, destination slot,
-    where: the pc and the callee's name, for error notes);
+    where: the pc and the callee's name, for error notes), callable None for a store of None;
     kind _RET returns slot a, _GOTO goes to block t, _IF goes to t when slot a is true, else f.
     """
     layout = _Layout(info, constants, callables, vm)
@@ -132,6 +140,8 @@ def decode_function(info, instructions, constants, callables, vm, wrap=None, nam
                 fn = callables[ins.func_idx]
                 if wrap is not None:
                     fn = wrap(fn, ins.func_idx)
+                elif ins.func_idx in nulls and not ins.args:
+                    fn = None
                 slots = [layout.slot(a) for a in ins.args]
                 callee = names[ins.func_idx] if names else f"f[{ins.func_idx}]"
                 calls.append((fn, slots, layout.dst(ins.dst), f"{pc}: call {callee}"))
@@ -159,7 +169,13 @@ def make_runner(layout, blocks, nargs: int, name: str = ""):
     runs the Python code that codegen.py generates from the same blocks, which is faster)."""
     template = layout.template
     blocks = [
-        (tuple((fn, _gatherer(slots), dst) for fn, slots, dst, _where in calls), *rest)
+        (
+            tuple(
+                (_null if fn is None else fn, _gatherer(slots), dst)
+                for fn, slots, dst, _where in calls
+            ),
+            *rest,
+        )
         for calls, *rest in blocks
     ]
     if len(blocks) == 1 and blocks[0][1] == _RET:

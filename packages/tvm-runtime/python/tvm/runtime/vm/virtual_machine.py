@@ -8,7 +8,7 @@ import tvm_ffi
 
 from ..device import Device
 from ..time_evaluator import make_time_evaluator
-from .arguments import convert_arg
+from .arguments import convert_arg, tensor_types
 from .builtins import BUILTINS, REGISTERED
 from .bytecode import VMFuncKind
 from .codegen import generate_runner
@@ -142,6 +142,14 @@ class VirtualMachine:
         ex = self.executable
         callables: list = [None] * len(ex.functions)
         names = [f.name for f in ex.functions]
+        # Calls to the built-in null_value (not one put in its place) need no call at all.
+        nulls = frozenset(
+            i
+            for i, f in enumerate(ex.functions)
+            if f.kind == VMFuncKind.PACKED_FUNC
+            and f.name == "vm.builtin.null_value"
+            and not _replaced(f.name)
+        )
         runners: dict = {}
         for index, info in enumerate(ex.functions):
             if info.kind == VMFuncKind.PACKED_FUNC:
@@ -153,7 +161,7 @@ class VirtualMachine:
         for info in ex.functions:
             if info.kind == VMFuncKind.VM_FUNC:
                 layout, blocks = decode_function(
-                    info, ex.instructions, ex.constants, callables, self, wrap, names
+                    info, ex.instructions, ex.constants, callables, self, wrap, names, nulls
                 )
                 make = make_runner if self._exec_loop else generate_runner
                 runners[info.name] = make(layout, blocks, info.num_args, info.name)
@@ -253,8 +261,12 @@ class VirtualMachine:
             return saved[func_name]
         index = self._entry(func_name)
         fn = self._callables[index]
+        nargs = self.executable.functions[index].num_args
+        plain = tensor_types()
 
         def call(*args, **kwargs):
+            if not kwargs and len(args) == nargs and plain.issuperset(map(type, args)):
+                return fn(*args)  # tensors only, as many as it takes: nothing to convert
             return fn(*self._convert_args(func_name, args, kwargs))
 
         call.__name__ = func_name

@@ -74,6 +74,16 @@ def is_static(shape) -> bool:
     return shape is not None and all(isinstance(d, int) for d in shape)
 
 
+class NeedsControlFlow(Exception):
+    """Raised by a converter that needs a loop or a branch (not allowed in a dataflow block)
+    while the graph is built in one: from_onnx builds the graph again without it."""
+
+
+def require_control_flow(bb: relax.BlockBuilder) -> None:
+    if bb.current_block_is_dataflow():
+        raise NeedsControlFlow
+
+
 class Node:
     """One ONNX node while it is converted: its inputs as Relax expressions, its attributes,
     the opset its semantics follow, and the BlockBuilder to emit into."""

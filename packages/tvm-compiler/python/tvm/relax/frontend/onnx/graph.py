@@ -13,7 +13,15 @@ from tvm.error import OpNotImplemented
 
 from . import registry
 from ._relax_api import TensorStructInfo, TupleStructInfo, tir
-from .common import Node, OptionalValue, as_relax, check_dtype, const, np_dtype_name
+from .common import (
+    NeedsControlFlow,
+    Node,
+    OptionalValue,
+    as_relax,
+    check_dtype,
+    const,
+    np_dtype_name,
+)
 
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 _CONTROL_FLOW = ("If", "Loop")
@@ -257,9 +265,21 @@ class GraphImporter:
         attrs = {"num_input": num_input}
         if self.keep_params_in_input:
             attrs["params"] = param_values
-        bb = relax.BlockBuilder()
-        # control flow (an If) cannot sit in a dataflow block: such graphs get a plain one
+        # control flow (an If) cannot sit in a dataflow block: such graphs get a plain one,
+        # and so does a graph whose converter finds it needs a loop (an RNN over a symbolic
+        # length): it is built again without the dataflow block
         control = _has_control_flow(graph)
+        start_values = dict(self.values)
+        try:
+            return self._build(graph, opset, params, num_input, attrs, control)
+        except NeedsControlFlow:
+            if control:
+                raise
+        self.values = start_values
+        return self._build(graph, opset, params, num_input, attrs, True)
+
+    def _build(self, graph, opset, params, num_input, attrs, control) -> tvm.IRModule:
+        bb = relax.BlockBuilder()
         with bb.function("main", params, attrs=attrs):
             with contextlib.nullcontext() if control else bb.dataflow():
                 for var in params[:num_input]:  # a sequence input: a list of its items

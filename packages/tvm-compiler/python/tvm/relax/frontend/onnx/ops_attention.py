@@ -58,9 +58,9 @@ def _attention(node: Node):
         k = node.emit(R.concat([past_k, k], axis=2))
         v = node.emit(R.concat([past_v, v], axis=2))
     present_k, present_v = k, v
-    # float16 attention is computed in float32 and rounded once at the end: a float16 matmul
-    # and softmax round at every step and land an ulp away from the reference
-    work = "float32" if dtype == "float16" else dtype
+    # float16 and bfloat16 attention is computed in float32 and rounded once at the end: a
+    # narrow matmul and softmax round at every step and land an ulp away from the reference
+    work = "float32" if dtype in ("float16", "bfloat16") else dtype
     if work != dtype:
         q, k, v = (node.emit(R.astype(x, work)) for x in (q, k, v))
     past_len = node.static_shape(past_k)[2] if past_k is not None else 0

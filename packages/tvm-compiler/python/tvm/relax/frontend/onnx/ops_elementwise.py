@@ -9,7 +9,17 @@ import numpy as np
 from tvm.relax import op as R
 from tvm.runtime.ml_dtypes_view import ml_dtype_of
 
-from .common import Node, check_dtype, const, const_value, dtype_of, np_dtype_name, relax_op
+from .common import (
+    NARROW_FLOATS,
+    Node,
+    check_dtype,
+    const,
+    const_value,
+    dtype_of,
+    np_dtype_name,
+    relax_op,
+)
+from .e8m0 import cast_to_e8m0
 from .registry import converter
 
 
@@ -291,7 +301,12 @@ def _celu(node: Node):
     x = node.input(0)
     alpha = node.attr("alpha", 1.0)
     zero = scalar(0, x)
-    expm1 = R.subtract(R.exp(R.divide(x, scalar(alpha, x))), scalar(1, x))
+    scaled = R.divide(x, scalar(alpha, x))
+    if dtype_of(x) in NARROW_FLOATS:  # exp(x) - 1 rounded twice loses digits near 0
+        wide = R.astype(scaled, "float32")
+        expm1 = R.astype(R.subtract(R.exp(wide), const(1.0, "float32")), dtype_of(x))
+    else:
+        expm1 = R.subtract(R.exp(scaled), scalar(1, x))
     return node.emit(
         R.add(R.maximum(x, zero), R.minimum(zero, R.multiply(scalar(alpha, x), expm1)))
     )
@@ -429,8 +444,6 @@ FLOAT8_MAX = {
     "float8_e5m2": 57344.0,
     "float8_e5m2fnuz": 57344.0,
 }
-# element types this stack's tensors cannot hold yet (float8_e8m0 rounds by its own modes)
-_UNSUPPORTED = ("float8_e8m0", "float8_e8m0fnu")
 # float types narrower than 16 bits, whose values float32 holds exactly
 _MINIFLOATS = ("float8", "float6", "float4")
 
@@ -448,12 +461,14 @@ def _cast(node: Node, x, dtype: str):
     if dtype == "object" or dtype_of(x) == "object" or "str" in dtype:
         raise node.unsupported("Cast to or from string")
     for t in (dtype, dtype_of(x)):
-        if t in _UNSUPPORTED or t.startswith("complex"):
+        if t.startswith("complex"):
             raise node.unsupported(f"the element type {t}")
         check_dtype(t, node.where())
-    node.ignore("round_mode")  # only float8_e8m0 reads it
+    round_mode = node.attr("round_mode", "up")  # only a cast to float8_e8m0fnu reads it
     if dtype_of(x) == dtype:
         return x
+    if dtype == "float8_e8m0fnu":  # any source is read as float32 first, as the reference does
+        return cast_to_e8m0(node, x, bool(saturate), round_mode)
     value = const_value(x)
     if value is not None and _numpy_casts_alike(value.dtype, dtype):
         with np.errstate(over="ignore"):  # out of a float's range is +/- inf, as at run time
@@ -504,17 +519,49 @@ def zero_out_of_range(node: Node, x, dtype: str):
     return node.emit(R.where(inside, x, scalar(0, x)))
 
 
-@converter("Cast", since=1)
-def _cast_op(node: Node):
+def _to_dtype(node: Node) -> str:
+    """The dtype named by the node's 'to' attribute (Cast, BitCast), or a ValueError."""
     import onnx
 
     to = node.attr("to")
     if to not in onnx.TensorProto.DataType.values() or to == onnx.TensorProto.UNDEFINED:
         raise ValueError(
-            f"from_onnx: {node.where()}: attribute 'to' must be an ONNX TensorProto data type "
-            f"(FLOAT = 1, ..., FLOAT8E4M3FN = 17, ...), got {to!r}"
+            f"from_onnx: {node.where()}: attribute 'to' must be an onnx.TensorProto.DataType "
+            f"value (FLOAT = 1, INT64 = 7, ...), got {to!r}"
         )
-    return _cast(node, node.input(0), np_dtype_name(to))
+    return np_dtype_name(to)
+
+
+@converter("Cast", since=1)
+def _cast_op(node: Node):
+    return _cast(node, node.input(0), _to_dtype(node))
+
+
+@converter("BitCast", since=26)
+def _bit_cast(node: Node):
+    """x's bits read as the type 'to' of the same width (bool counts as its byte: 0 or 1)."""
+    from tvm import topi
+    from tvm.ir.dtype import DataType
+
+    x = node.input(0)
+    src, dst = dtype_of(x), _to_dtype(node)
+    if "object" in (src, dst) or "str" in dst:
+        raise node.unsupported("BitCast to or from string")
+    check_dtype(dst, node.where())
+
+    def width(dtype):
+        return 8 if dtype == "bool" else DataType(dtype).bits
+
+    if width(src) != width(dst):
+        raise ValueError(
+            f"from_onnx: {node.where()}: attribute 'to' must be a type of the input's "
+            f"{width(src)} bits ({src}), got {dst} ({width(dst)} bits)"
+        )
+    if src == dst:
+        return x
+    if "bool" in (src, dst):  # a bool's byte holds 0 or 1: the same bits as that integer
+        return node.emit(R.astype(x, dst))
+    return node.emit_te(topi.reinterpret, x, dst)
 
 
 @converter("CastLike", since=15)

@@ -386,11 +386,13 @@ def _compress(node: Node):
 
 @converter("Unique", since=11)
 def _unique(node: Node):
-    if node.attr("axis", None) is not None:
-        raise node.unsupported("Unique along an axis")
+    x = node.input(0)
+    axis = node.attr("axis", None)
+    if axis is not None:  # the unique slices along axis
+        axis = normalize_axis(node, axis, len(node.shape(x)))
     wanted = node.num_outputs
     fn = relax_op(node, "unique")
-    out = node.emit(fn(node.input(0), bool(node.attr("sorted", 1)), *([True] * 3)))
+    out = node.emit(fn(x, bool(node.attr("sorted", 1)), *([True] * 3), axis=axis))
     results = [node.emit(relax.TupleGetItem(out, k)) for k in range(4)]
     return results[:wanted]
 

@@ -8,7 +8,17 @@ from tvm import relax
 from tvm.relax import op as R
 
 from ._relax_api import TensorStructInfo, TupleStructInfo, is_tensor_info, struct_info, tir
-from .common import Node, OptionalValue, const, const_value, dtype_of, is_static, ndim_of, shape_of
+from .common import (
+    Node,
+    OptionalValue,
+    const,
+    const_value,
+    dtype_of,
+    is_static,
+    ndim_of,
+    require_control_flow,
+    shape_of,
+)
 from .registry import converter
 
 # The most iterations a Loop with a constant trip count is unrolled to.
@@ -53,7 +63,20 @@ def _loop(node: Node):
                 "a sequence or optional carried through a Loop that is not unrolled (its trip "
                 "count and conditions are not all known at conversion time)"
             )
-    return _while_loop(node, body, trip, cond, init, n_scan)
+    return while_loop(node, _body_step(node, body), trip, cond, init, n_scan)
+
+
+def _body_step(node: Node, body):
+    """The step while_loop runs: the ONNX body bound to (iter_num, cond, carried...) and
+    converted into the current block; its outputs (cond, carried..., scans...)."""
+    importer = node.importer
+
+    def step(i, c, carried):
+        _bind_body_inputs(importer, body, [i, c, *carried])
+        outs = importer.inline_subgraph(body, node.opset, node.bb)
+        return [_as_declared(node.bb, v, vi) for v, vi in zip(outs, body.output)]
+
+    return step
 
 
 def _scalar(node: Node, value, dtype: str):
@@ -106,10 +129,27 @@ def _unroll(node: Node, body, count: int, init, n_scan: int):
     return carried + stacked
 
 
-def _generalize(sinfo):
+def _generalize(sinfo, keep_static: bool = False, fresh=None):
     """sinfo's dtype and rank with every dimension a fresh symbolic var (a carried value whose
-    shape changes between iterations)."""
-    dims = [tir.Var(f"loop_dim{k}", "int64") for k in range(int(sinfo.ndim))]
+    shape changes between iterations), or with keep_static each dimension that is not a
+    constant (a loop function's parameter cannot name the enclosing function's vars): one
+    fresh var per symbolic dim, shared through fresh (a list of (dim, var) pairs)."""
+    shape = _shape_of_info(sinfo) if keep_static else None
+    if shape is None:
+        shape = [None] * int(sinfo.ndim)
+    fresh = [] if fresh is None else fresh
+    dims = []
+    for d in shape:
+        if not isinstance(d, int):
+            var = next(
+                (v for old, v in fresh if d is not None and old is not None and old.same_as(d)),
+                None,
+            )
+            if var is None:
+                var = tir.Var(f"loop_dim{len(fresh)}", "int64")
+                fresh.append((d, var))
+            d = var
+        dims.append(d)
     return TensorStructInfo(dims, str(sinfo.dtype))
 
 
@@ -120,20 +160,28 @@ def _shape_of_info(sinfo):
     return [int(v) if isinstance(v, tir.IntImm) else v for v in values]
 
 
-def _while_loop(node: Node, body, trip, cond, init, n_scan: int):
+def while_loop(node: Node, step, trip, cond, init, n_scan: int, scan_like=None):
+    """The outputs (carried..., scans...) of a loop run while i < trip (a 0-d int64 tensor,
+    or None) and the condition holds (cond: its first value, or None for true). step(i, c,
+    carried) emits one iteration into the current block and returns its (cond, carried...,
+    scans...): each scan output a tensor stacked on a new axis 0, of static shape unless
+    scan_like (a list, one entry per scan output) names the carried value whose shape it
+    has."""
+    require_control_flow(node.bb)
     for k, value in enumerate(init):
         sinfo = struct_info(value)
         if not is_tensor_info(sinfo) or int(sinfo.ndim) < 0:
             raise node.unsupported(f"loop-carried value {k} that is not a tensor of known rank")
     trip = None if trip is None else _scalar(node, trip, "int64")
     cond0 = const(True) if cond is None else _scalar(node, cond, "bool")
-    # a carried value of static shape keeps it if the body does; any other gets fresh dims
-    sinfos = [struct_info(v) for v in init]
-    sinfos = [s if is_static(_shape_of_info(s)) else _generalize(s) for s in sinfos]
-    built = _build_while(node, body, trip, sinfos, n_scan)
+    # a carried value keeps its constant dims if the body does; the others get fresh dims
+    fresh = []  # a symbolic dim that several carried values share stays one var
+    sinfos = [_generalize(struct_info(v), True, fresh) for v in init]
+    scan_like = scan_like or [None] * n_scan
+    built = _build_while(node, step, trip, sinfos, n_scan, scan_like)
     if built is None:  # a carried shape changes between iterations
         sinfos = [_generalize(s) for s in sinfos]
-        built = _build_while(node, body, trip, sinfos, n_scan)
+        built = _build_while(node, step, trip, sinfos, n_scan, scan_like)
         if built is None:
             raise node.unsupported("a loop-carried value whose rank or dtype changes")
     loop_var, scan_infos = built
@@ -153,16 +201,21 @@ def _unpack(bb, result, sinfos, scan_infos):
     the struct info the converters after it need (checked at run time)."""
     i = bb.emit(relax.TupleGetItem(result, 0))
     c = bb.emit(relax.TupleGetItem(result, 1))
-    carried = []
+    carried, fresh = [], []
     for k, sinfo in enumerate(sinfos):
         item = bb.emit(relax.TupleGetItem(result, 2 + k))
         fixed = is_static(_shape_of_info(sinfo))
-        carried.append(bb.match_cast(item, sinfo if fixed else _generalize(sinfo)))
+        carried.append(bb.match_cast(item, sinfo if fixed else _generalize(sinfo, True, fresh)))
     scans = []
     for j, (shape, dtype) in enumerate(scan_infos):
         item = bb.emit(relax.TupleGetItem(result, 2 + len(sinfos) + j))
-        rows = tir.Var("loop_rows", "int64")  # a shape: LegalizeOps needs one
-        scans.append(bb.match_cast(item, TensorStructInfo([rows, *shape], dtype)))
+        # a shape (LegalizeOps needs one): fresh vars where the element's dims vary
+        dims = [
+            d if isinstance(d, int) else tir.Var(f"loop_dim{k}", "int64")
+            for k, d in enumerate(shape)
+        ]
+        rows = tir.Var("loop_rows", "int64")
+        scans.append(bb.match_cast(item, TensorStructInfo([rows, *dims], dtype)))
     return i, c, carried, scans
 
 
@@ -196,7 +249,7 @@ class _ShapeChanges(Exception):
     """A carried value's shape (or rank, dtype) differs after one iteration."""
 
 
-def _build_while(node: Node, body, trip, sinfos, n_scan: int):
+def _build_while(node: Node, step, trip, sinfos, n_scan: int, scan_like):
     """Binds (in the current block) a local function loop(i, cond, carried..., depth) that
     runs up to 2**depth iterations while i < M and cond, and returns (i, cond, carried...,
     scans...): at depth 0 one iteration, else loop(loop(state, depth - 1), depth - 1).
@@ -214,9 +267,7 @@ def _build_while(node: Node, body, trip, sinfos, n_scan: int):
     one = const(np.int64(1))
 
     def iteration():
-        _bind_body_inputs(importer, body, [i, c, *carried])
-        outs = importer.inline_subgraph(body, node.opset, bb)
-        outs = [_as_declared(bb, v, vi) for v, vi in zip(outs, body.output)]
+        outs = step(i, c, carried)
         new_carried = outs[1 : 1 + len(sinfos)]
         for value, sinfo in zip(new_carried, sinfos):
             got = None if isinstance(value, list) else struct_info(value)
@@ -224,16 +275,18 @@ def _build_while(node: Node, body, trip, sinfos, n_scan: int):
                 raise node.unsupported("a loop-carried value that is not a tensor")
             if str(got.dtype) != str(sinfo.dtype) or int(got.ndim) != int(sinfo.ndim):
                 raise _ShapeChanges
-            want = _shape_of_info(sinfo)
-            if is_static(want) and shape_of(value) != want:
+            want, have = _shape_of_info(sinfo), shape_of(value)
+            fixed = [(k, w) for k, w in enumerate(want) if isinstance(w, int)]
+            if fixed and (have is None or any(have[k] != w for k, w in fixed)):
                 raise _ShapeChanges
         rows = []
-        for value in outs[1 + len(sinfos) :]:
+        for value, like in zip(outs[1 + len(sinfos) :], scan_like):
             if isinstance(value, list) or not is_tensor_info(struct_info(value)):
                 raise node.unsupported("a scan output that is not a tensor")
             shape = shape_of(value)
-            if not is_static(shape):
+            if shape is None or not is_static(shape) and like is None:
                 raise node.unsupported(f"a scan output of shape {shape} (not static)")
+            shape = [d if isinstance(d, int) else None for d in shape]
             scan_infos.append((shape, dtype_of(value)))
             rows.append(bb.emit(R.expand_dims(value, [0])))
         next_cond = _scalar(node, outs[0], "bool")
@@ -250,7 +303,11 @@ def _build_while(node: Node, body, trip, sinfos, n_scan: int):
         return bb.emit(relax.Tuple([i2, c2, *carried2, *joined]))
 
     def done():
-        empties = [bb.emit(R.zeros([0, *shape], dtype)) for shape, dtype in scan_infos]
+        empties = []
+        for (shape, dtype), like in zip(scan_infos, scan_like):
+            if None in shape:  # the dims of the carried value it is like
+                shape = shape_of(carried[like])
+            empties.append(bb.emit(R.zeros([0, *shape], dtype)))
         return bb.emit(relax.Tuple([i, c, *carried, *empties]))
 
     def run():

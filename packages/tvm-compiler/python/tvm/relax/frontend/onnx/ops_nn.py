@@ -5,6 +5,7 @@ from __future__ import annotations
 from tvm import te
 from tvm.relax import op as R
 
+from . import te_pool_conv
 from ._relax_api import tir
 from .common import (
     NARROW_FLOATS,
@@ -147,7 +148,7 @@ def _conv_transpose(node: Node):
     x, w, b = node.input(0), node.input(1), node.input(2, optional=True)
     wshape = node.static_shape(w, "weight")
     nsp = len(wshape) - 2
-    if nsp not in (1, 2):
+    if nsp not in (1, 2, 3):
         raise node.unsupported(f"a {nsp}-D transposed convolution")
     in_sp = node.static_shape(x)[2:]
     kernel = list(node.attr("kernel_shape", wshape[2:]))
@@ -177,6 +178,20 @@ def _conv_transpose(node: Node):
     elif auto_pad != "NOTSET":
         raise node.unsupported(f"auto_pad={auto_pad!r}")
     groups = node.attr("group", 1)
+    if nsp == 3:  # no Relax op: a te computation
+        out = node.emit_te(
+            te_pool_conv.conv_transpose_nd,
+            x,
+            w,
+            strides=strides,
+            pads=pads,
+            output_padding=out_pad,
+            dilations=dilations,
+            groups=groups,
+        )
+        if b is not None:
+            out = node.emit(R.add(out, R.reshape(b, [1, -1, 1, 1, 1])))
+        return out
     if nsp == 1:
         x, w = _to_2d(node, x), _to_2d(node, w)
         strides, dilations, out_pad = [1] + strides, [1] + dilations, [0] + out_pad
@@ -201,15 +216,28 @@ def _conv_transpose(node: Node):
 
 def _pool(node: Node, kind: str):
     x = node.input(0)
-    if node.num_outputs > 1:
-        raise node.unsupported("the Indices output")
     kernel = list(node.attr("kernel_shape"))
     strides, dilations, pads = _spatial_params(node, x, kernel)
     ceil_mode = bool(node.attr("ceil_mode", 0)) if node.opset >= 10 else False
     include_pad = bool(node.attr("count_include_pad", 0)) if kind == "avg" else False
-    if node.attr("storage_order", 0):
-        raise node.unsupported("storage_order=1")
-    return _pool_nd(node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad)
+    storage_order = node.attr("storage_order", 0)  # the layout of the Indices output only
+    if storage_order not in (0, 1):
+        raise node.unsupported(f"storage_order={storage_order}")
+    out = _pool_nd(node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad)
+    if node.num_outputs < 2 or not node.proto.output[1]:
+        return out
+    node.static_shape(x)
+    indices = node.emit_te(
+        te_pool_conv.max_pool_indices,
+        x,
+        out_spatial=node.static_shape(out)[2:],
+        kernel=kernel,
+        strides=strides,
+        dilations=dilations,
+        pads=pads,
+        storage_order=storage_order,
+    )
+    return [out, indices]
 
 
 def _pool_nd(node: Node, kind, x, kernel, strides, dilations, pads, ceil_mode, include_pad):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .common import Node, normalize_axis, relax_op
+from .ops_resize_antialias import resize_antialias
 from .registry import converter
 
 _METHODS = {"nearest": "nearest_neighbor", "linear": "linear", "cubic": "cubic"}
@@ -63,8 +64,7 @@ def _resize(node: Node):
     axes = node.attr("axes", None) if node.opset >= 18 else None
     if axes is not None:
         axes = [normalize_axis(node, a, 4) for a in axes]
-    if node.opset >= 18 and node.attr("antialias", 0):
-        raise node.unsupported("antialias")
+    antialias = node.attr("antialias", 0) if node.opset >= 18 else 0
     out_hw, scale_hw = _output_size(node, shape, scales, sizes, axes)
     mode = node.attr("mode", "nearest")
     method = _METHODS.get(mode)
@@ -88,6 +88,8 @@ def _resize(node: Node):
         cubic_exclude=node.attr("exclude_outside", 0),
         extrapolation_value=node.attr("extrapolation_value", 0.0),
     )
+    if antialias and mode != "nearest":  # (nearest has no filter to widen)
+        return resize_antialias(node, x, out_hw, scale_hw, mode, coord)
     if all(o == d * s for o, d, s in zip(out_hw, shape[2:], scale_hw)):
         return node.emit(relax_op(node, "image.resize2d")(x, out_hw, **args))
     # ONNX divides by the given scales, not by out/in: the te computation takes them

@@ -64,9 +64,12 @@ class _Plan:
         self.nest, self.spatial, self.k_index, self.i_index = nest, spatial, k_index, i_index
 
 
-def plan_tile(nest: Nest, lanes: int, narrow: bool = False) -> _Plan | None:
+def plan_tile(
+    nest: Nest, lanes: int, narrow: bool = False, min_outputs: int = MIN_OUTPUTS
+) -> _Plan | None:
     """A _Plan when nest is a matmul-like reduction worth a register tile, else None. narrow:
-    whether columns fewer than a vector count (they are to be padded to one vector)."""
+    whether columns fewer than a vector count (they are to be padded to one vector);
+    min_outputs: the fewest outputs worth a tile."""
     block, store = nest.block, nest.store()
     if not nest.is_reduction or store is None or not nest.vector_dtypes_only():
         return None
@@ -100,7 +103,7 @@ def plan_tile(nest: Nest, lanes: int, narrow: bool = False) -> _Plan | None:
             outputs *= ext
         else:
             reduction *= ext
-    if reduction < MIN_REDUCTION or outputs < MIN_OUTPUTS:
+    if reduction < MIN_REDUCTION or outputs < min_outputs:
         return None
     # The unrolled step: the innermost reduction loop with a constant extent above 1 (a
     # symbolic one stays a plain loop around the tile, for the same reason).

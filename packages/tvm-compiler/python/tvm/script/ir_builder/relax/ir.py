@@ -247,12 +247,9 @@ def emit_te(func, *args, **kwargs):
     builder = _rx.BlockBuilder()
     call = builder.call_te(func, *args, **kwargs)
     built_gv, prim = next(iter(builder.get().functions.items()))
-    # call_te's PrimFunc shares the Relax function's symbolic variables (its buffers are
-    # shaped by them); as a function of the module it declares its own, as the printed
-    # module does, so that parsing the printed text gives a structurally equal module.
-    from tvm.script.parser import parse
-
-    prim = parse(prim.script())
+    # The PrimFunc shares the Relax function's symbolic variables (its buffers are shaped by
+    # them); structural equality scopes each function's variables, so the printed and parsed
+    # module, whose PrimFunc declares its own, is still equal.
     taken = set(frame.reserved_names) | {gv.name_hint for gv in frame.functions}
     name, suffix = built_gv.name_hint, 0
     while name in taken:

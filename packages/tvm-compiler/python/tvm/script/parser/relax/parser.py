@@ -33,6 +33,12 @@ _UNSUPPORTED = {
 }
 
 
+def _tuple_arg(value):
+    if isinstance(value, (list, tuple)):
+        return rx.Tuple([_tuple_arg(v) for v in value])
+    return value
+
+
 class RelaxEvaluator(ExprEvaluator):
     """Python semantics on Relax values: calling a GlobalVar or a closure makes a Call."""
 
@@ -42,7 +48,9 @@ class RelaxEvaluator(ExprEvaluator):
             args = self._elements(node.args)
             if node.keywords:
                 raise self.error(node, "a call of a Relax function takes no keyword arguments")
-            return rx.Call(func, list(args), span=self.parser.source.span(node))
+            # f((x, y)) passes a relax Tuple, as the printer writes one
+            args = [_tuple_arg(a) for a in args]
+            return rx.Call(func, args, span=self.parser.source.span(node))
         if getattr(func, "_tvmscript_let", False) or not callable(func):
             return super()._Call(node)
         args = self._elements(node.args)

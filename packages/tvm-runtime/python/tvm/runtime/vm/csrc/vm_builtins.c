@@ -274,25 +274,45 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_tensor(void* self, const TVMFFIAny
 
 /* ---- the shape heap --------------------------------------------------------------------- */
 
+/* The shape heap and its tensor in one allocation: every VM call makes one, so it costs one
+ * malloc and one Tensor instead of a storage, a view and their two Tensors. */
+typedef struct {
+  DLManagedTensorVersioned managed;
+  int64_t shape[1];
+  int64_t data[];
+} tvmvm_shape_heap;
+
+static void tvmvm_shape_heap_deleter(DLManagedTensorVersioned* self) { free(self->manager_ctx); }
+
 /* vm.builtin.alloc_shape_heap(vm, size): an int64 tensor of `size` items. */
 TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_shape_heap(void* self, const TVMFFIAny* args,
                                                          int32_t n, TVMFFIAny* result) {
   (void)self;
   int64_t size;
-  if (n != 2 || !tvmvm_int(&args[1], &size) || size < 0) {
+  if (n != 2 || !tvmvm_int(&args[1], &size) || size < 0 || size > (1 << 24)) {
     return tvmvm_fallback("vm.builtin.alloc_shape_heap", args, n, result);
   }
-  TVMFFIAny storage = {0};
-  TVMFFIAny sargs[4];
-  memset(sargs, 0, sizeof sargs);
-  sargs[1].type_index = kTVMFFIInt;
-  sargs[1].v_int64 = size * 8;
-  if (tvmvm_alloc_storage_impl(sargs, 2, &storage, 0) != 0) return -1;
-  DLTensor* st = TVMFFITensorGetDLTensorPtr(storage.v_obj);
-  DLDataType i64 = {kDLInt, 64, 1};
-  int rc = tvmvm_make_view(storage.v_obj, st->data, &size, 1, i64, st->device, result);
-  TVMFFIObjectDecRef(storage.v_obj);
-  return rc;
+  tvmvm_shape_heap* h =
+      (tvmvm_shape_heap*)calloc(1, sizeof(tvmvm_shape_heap) + sizeof(int64_t) * (size_t)size);
+  if (h == NULL) return tvmvm_raise("MemoryError", "vm.builtin.alloc_shape_heap: out of memory");
+  h->shape[0] = size;
+  h->managed.version.major = DLPACK_MAJOR_VERSION;
+  h->managed.version.minor = DLPACK_MINOR_VERSION;
+  h->managed.manager_ctx = h;
+  h->managed.deleter = tvmvm_shape_heap_deleter;
+  DLTensor* t = &h->managed.dl_tensor;
+  t->data = h->data;
+  t->device.device_type = kDLCPU;
+  t->ndim = 1;
+  t->dtype.code = kDLInt;
+  t->dtype.bits = 64;
+  t->dtype.lanes = 1;
+  t->shape = h->shape;
+  if (tvmvm_adopt(&h->managed, result) != 0) {
+    free(h);
+    return -1;
+  }
+  return 0;
 }
 
 static int64_t* tvmvm_heap(const TVMFFIAny* heap) {
