@@ -112,6 +112,69 @@ def test_constant_casts_fold_with_round_to_nearest_even():
     )
 
 
+@pytest.mark.parametrize(
+    "to",
+    [
+        TensorProto.FLOAT8E4M3FN,
+        TensorProto.FLOAT8E4M3FNUZ,
+        TensorProto.FLOAT8E5M2,
+        TensorProto.FLOAT8E5M2FNUZ,
+    ],
+)
+@pytest.mark.parametrize(
+    "src, elem",
+    [("int32", TensorProto.INT32), ("int64", TensorProto.INT64), ("uint8", TensorProto.UINT8)],
+)
+def test_saturating_cast_of_integers_to_float8_clamps_as_the_onnx_reference(src, elem, to):
+    # Only float sources were clamped: an integer past the range became NaN or inf.
+    from onnx.reference import ReferenceEvaluator
+
+    values = [0, 1, -3, 17, 200, 240, 241, 255, 448, 465, 480, 57344, 61440, 100000, -70000]
+    if src == "int64":
+        values += [2**40, -(2**62)]
+    x = np.array([v for v in values if np.can_cast(np.min_scalar_type(v), src)], src)
+    node = helper.make_node("Cast", ["x"], ["y"], to=to, saturate=1)
+    model = _model([node], [_tensor("x", [len(x)], elem)], [_tensor("y", [len(x)], to)], opset=23)
+    got = _run(_convert(model), x)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.astype("float64"), expected.astype("float64"))
+    assert np.isfinite(got.astype("float64")).all()
+
+
+@pytest.mark.parametrize(
+    "src, to",
+    [
+        ("float8_e5m2", TensorProto.INT4),  # -9 rounds to -8 in e5m2: -8 was zeroed
+        ("float8_e5m2fnuz", TensorProto.INT4),
+        ("float4_e2m1fn", TensorProto.INT4),  # 8 saturates to 6 in float4: 6 was zeroed
+        ("float4_e2m1fn", TensorProto.UINT4),
+        ("float8_e5m2", TensorProto.FLOAT8E4M3FNUZ),  # 240 rounds to 256: inf gave NaN
+        ("float8_e5m2fnuz", TensorProto.FLOAT8E4M3FNUZ),
+        ("float8_e5m2", TensorProto.FLOAT8E4M3FN),
+    ],
+)
+def test_cast_from_float8_and_float4_clamps_by_exact_bounds_as_the_onnx_reference(src, to):
+    # The range bounds were built in the source type, which cannot hold all of them.
+    from onnx.reference import ReferenceEvaluator
+
+    elem = {
+        "float8_e5m2": TensorProto.FLOAT8E5M2,
+        "float8_e5m2fnuz": TensorProto.FLOAT8E5M2FNUZ,
+        "float4_e2m1fn": TensorProto.FLOAT4E2M1,
+    }[src]
+    values = [-8.0, -6.0, -4.0, -1.5, -0.5, 0.0, 1.0, 3.0, 6.0, 7.0, 8.0, 12.0, 16.0, 240.0]
+    values += [256.0, 448.0, 512.0, 57344.0, np.inf, -np.inf, -448.0, np.nan]
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = np.array(values, "float32").astype(getattr(ml_dtypes, src))
+    node = helper.make_node("Cast", ["x"], ["y"], to=to, saturate=1)
+    model = _model([node], [_tensor("x", [len(x)], elem)], [_tensor("y", [len(x)], to)], opset=23)
+    got = _run(_convert(model), x)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.astype("float64"), expected.astype("float64"))
+
+
 def test_cast_to_an_unknown_type_names_the_node_and_the_attribute():
     with pytest.raises(ValueError, match=r"op Cast.*attribute 'to' must be an onnx.TensorProto"):
         _convert(_cast_model(TensorProto.FLOAT, 9999, 2))
@@ -247,3 +310,50 @@ def test_celu_of_bfloat16_rounds_expm1_once():
     got = _run(_convert(model), x)
     expected = np.maximum(0, x) + np.minimum(0, 2.0 * np.expm1(x / 2.0))
     np.testing.assert_array_equal(got.view("uint16"), expected.astype(x.dtype).view("uint16"))
+
+
+def test_float16_average_pools_do_not_overflow_their_window_sum():
+    # The window sum of 16 values of 60000 overflowed float16 (inf), where the mean fits and
+    # the ONNX reference gives 60000.
+    from onnx.reference import ReferenceEvaluator
+
+    x = np.full((1, 1, 8, 8), 60000, "float16")
+    for op, attrs, out_shape in [
+        ("AveragePool", {"kernel_shape": [4, 4], "strides": [4, 4]}, [1, 1, 2, 2]),
+        ("GlobalAveragePool", {}, [1, 1, 1, 1]),
+        ("GlobalMaxPool", {}, [1, 1, 1, 1]),
+    ]:
+        node = helper.make_node(op, ["x"], ["y"], **attrs)
+        model = _model(
+            [node],
+            [_tensor("x", list(x.shape), TensorProto.FLOAT16)],
+            [_tensor("y", out_shape, TensorProto.FLOAT16)],
+            opset=18,
+        )
+        got = _run(_convert(model), x)
+        expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+        assert got.dtype == np.float16
+        np.testing.assert_array_equal(got, expected)
+        assert np.isfinite(got).all()
+
+
+def test_float16_group_normalization_keeps_its_statistics_in_float32():
+    # stash_type defaults to 1 (float32): a float16 sum of squares of 64 values near 1000
+    # overflowed, so every output was 0; the ONNX reference (NumPy's float16 mean and var
+    # accumulate in float32) normalises them.
+    from onnx.reference import ReferenceEvaluator
+
+    x = (np.random.default_rng(0).standard_normal((1, 2, 64)) * 100 + 1000).astype("float16")
+    node = helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)
+    inits = [_init("s", np.ones(2, "float16")), _init("b", np.zeros(2, "float16"))]
+    model = _model(
+        [node],
+        [_tensor("x", [1, 2, 64], TensorProto.FLOAT16)],
+        [_tensor("y", [1, 2, 64], TensorProto.FLOAT16)],
+        inits,
+        opset=21,
+    )
+    got = _run(_convert(model), x)
+    expected = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    assert got.dtype == np.float16 and np.abs(expected).max() > 1
+    np.testing.assert_allclose(got.astype("float32"), expected.astype("float32"), atol=2e-3)

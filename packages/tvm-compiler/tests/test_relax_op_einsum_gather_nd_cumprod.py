@@ -146,3 +146,50 @@ def test_out_of_range_indices_read_the_nearest_element_not_outside_memory():
         np.array([[-1], [far], [-far]], "int64"),
     )
     np.testing.assert_array_equal(got, [3, 3, 0])
+
+
+def _legalized_prim_func(make, data_shape, index_shape):
+    bb = relax.BlockBuilder()
+    d = _var("d", data_shape)
+    i = _var("i", index_shape, "int64")
+    with bb.function("main", [d, i]):
+        bb.emit_func_output(bb.emit(make(d, i)))
+    mod = relax.transform.LegalizeOps()(bb.get())
+    return next(f for _, f in mod.items() if isinstance(f, tir.PrimFunc))
+
+
+@pytest.mark.parametrize(
+    "make, out_shape",
+    [
+        (lambda d, i: relax.op.take(d, i, axis=1), (3, 3, 1)),
+        (lambda d, i: relax.op.take(d, i, axis=1, mode="wrap"), (3, 3, 1)),
+        (lambda d, i: relax.op.gather_elements(d, i, axis=1), (3, 1)),
+        (lambda d, i: relax.op.gather_nd(d, i, batch_dims=1), (3,)),
+    ],
+    ids=["take", "take_wrap", "gather_elements", "gather_nd"],
+)
+def test_an_index_into_an_empty_axis_reads_zero_not_memory_outside(make, out_shape):
+    # Clamping into [0, extent) cannot help an axis of extent 0: the kernel read element 0 of
+    # an empty tensor. A zero-size NumPy view keeps its parent's data pointer, so such a read
+    # shows the parent's 7s.
+    n = tir.Var("n", "int64")
+    func = _legalized_prim_func(make, (3, n), (3, 1))
+    parent = np.full((3, 4), 7.0, "float32")
+    out = np.ones(out_shape, "float32")
+    tvm.compile(func)(parent[:, :0], np.array([[0], [2], [-1]], "int64"), out)
+    np.testing.assert_array_equal(out, np.zeros(out_shape, "float32"))
+
+
+def test_topi_gather_nd_and_take_of_an_empty_axis_read_zero():
+    n = te.var("n", "int64")
+    a = te.placeholder((n, 3), "float32", name="A")
+    parent = np.full((4, 3), 7.0, "float32")
+    i2 = te.placeholder((2, 1), "int64", name="I")
+    i1 = te.placeholder((2,), "int64", name="J")
+    for idx_t, out_t, idx in [
+        (i2, topi.gather_nd(a, i2), np.array([[0], [5]], "int64")),
+        (i1, topi.take(a, i1, 0), np.array([0, 5], "int64")),
+    ]:
+        out = np.ones((2, 3), "float32")
+        tvm.compile(te.create_prim_func([a, idx_t, out_t]))(parent[:0], idx, out)
+        np.testing.assert_array_equal(out, np.zeros((2, 3), "float32"))

@@ -121,6 +121,21 @@ def test_atan2_log_add_exp_and_shifts_broadcast_like_numpy():
     np.testing.assert_array_equal(d.numpy(), [[1, -2, 0], [3, 1, -1]])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+def test_log_add_exp_of_infinities_and_nan_matches_numpy(dtype):
+    # inf with inf (and -inf with -inf) made inf - inf = NaN inside the overflow-safe form.
+    inf, nan = np.inf, np.nan
+    x = np.array([inf, -inf, inf, -inf, 3.0, nan, 0.0, 1.0], dtype)
+    y = np.array([inf, -inf, -inf, 5.0, inf, 1.0, 0.0, 1.0], dtype)
+    bb = relax.BlockBuilder()
+    a = relax.Var("a", relax.TensorStructInfo((8,), dtype))
+    b = relax.Var("b", relax.TensorStructInfo((8,), dtype))
+    with bb.function("main", [a, b]):
+        bb.emit_func_output(bb.emit(relax.op.log_add_exp(a, b)))
+    got = _run(bb.get(), x, y).numpy()
+    np.testing.assert_allclose(got, np.logaddexp(x, y), rtol=1e-3, equal_nan=True)
+
+
 def test_binary_dtype_kinds_are_checked():
     bb = relax.BlockBuilder()
     f = relax.Var("f", relax.TensorStructInfo((3,), "float32"))

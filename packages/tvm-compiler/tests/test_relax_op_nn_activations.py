@@ -36,6 +36,17 @@ def test_selu_and_softplus():
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_softplus_does_not_overflow_below_the_threshold(dtype):
+    # e^x overflows float16 from x = 11.1, below the default threshold of 20: 12 gave inf.
+    x = np.array([-30.0, -12.0, -1.0, 0.0, 1.0, 11.5, 12.0, 15.0, 19.5, 25.0, np.inf], dtype)
+    got = _build_and_run(relax.op.nn.softplus, x)
+    wide = x.astype("float64")
+    with np.errstate(over="ignore"):
+        expected = np.where(wide > 20, wide, np.logaddexp(0.0, wide))
+    np.testing.assert_allclose(got.astype("float64"), expected, rtol=2e-3, atol=1e-6)
+
+
 def test_prelu_per_channel_and_shared_slope():
     data = np.arange(-12, 12, dtype="float32").reshape(2, 3, 4)
     slopes = np.array([0.1, 0.2, 0.3], "float32")

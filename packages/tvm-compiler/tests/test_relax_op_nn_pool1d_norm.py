@@ -75,6 +75,31 @@ def test_adaptive_avg_pool1d():
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+def _adaptive_ref(x, out):
+    w = x.shape[-1]
+    cols = [x[..., (k * w) // out : -(-((k + 1) * w) // out)].mean(-1) for k in range(out)]
+    return np.stack(cols, -1)
+
+
+def test_adaptive_avg_pool_of_a_symbolic_width():
+    # Legalisation raised NotImplementedError ("adaptive_avg_pool2d: ... needs static H, W",
+    # naming the 2-D op for a 1-D call) when the width was known only at run time.
+    width = tir.Var("w", "int64")
+    for w in (7, 3, 12):
+        x = np.random.default_rng(w).standard_normal((1, 2, w)).astype("float32")
+        _, got = _run(
+            [_var("x", (1, 2, width))], lambda v: relax.op.nn.adaptive_avg_pool1d(v, 3), x
+        )
+        np.testing.assert_allclose(got, _adaptive_ref(x, 3), rtol=1e-5, atol=1e-6)
+    h = tir.Var("h", "int64")
+    x = np.random.default_rng(0).standard_normal((1, 1, 5, 4)).astype("float32")
+    _, got = _run(
+        [_var("x", (1, 1, h, 4))], lambda v: relax.op.nn.adaptive_avg_pool2d(v, (2, 2)), x
+    )
+    want = _adaptive_ref(_adaptive_ref(x, 2).swapaxes(-1, -2), 2).swapaxes(-1, -2)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def test_instance_norm_per_instance_and_channel():
     x = np.random.default_rng(1).standard_normal((2, 3, 4, 5)).astype("float32")
     gamma = np.array([1.0, 2.0, 0.5], "float32")
@@ -90,6 +115,27 @@ def test_instance_norm_per_instance_and_channel():
     var = x.var(axis=(2, 3), keepdims=True)
     want = (x - mean) / np.sqrt(var + 1e-5) * gamma[:, None, None] + beta[:, None, None]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_instance_and_group_norm_of_narrow_floats_keep_statistics_in_float32(dtype):
+    # The float16 sum of squares of 64 values near 1000 overflowed to inf: every output was 0.
+    import ml_dtypes
+
+    np_dtype = getattr(ml_dtypes, dtype) if dtype == "bfloat16" else dtype
+    wide = np.random.default_rng(2).standard_normal((1, 2, 64)) * 100 + 1000
+    x = wide.astype(np_dtype)
+    ones, zeros = np.ones(2, np_dtype), np.zeros(2, np_dtype)
+    params = [_var("x", x.shape, dtype), _var("g", (2,), dtype), _var("b", (2,), dtype)]
+    exact = x.astype("float64")
+    want = (exact - exact.mean(2, keepdims=True)) / np.sqrt(exact.var(2, keepdims=True) + 1e-5)
+    for make in (
+        lambda v, g, b: relax.op.nn.instance_norm(v, g, b, channel_axis=1, axes=[2]),
+        lambda v, g, b: relax.op.nn.group_norm(v, g, b, 2, channel_axis=1, axes=[2]),
+    ):
+        _, got = _run(params, make, x, ones, zeros)
+        assert str(got.dtype) == dtype
+        np.testing.assert_allclose(got.astype("float64"), want, atol=0.03)
 
 
 def test_batch_flatten_and_pixel_shuffle():

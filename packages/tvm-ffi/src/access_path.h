@@ -31,11 +31,13 @@ class AccessStepObj : public Object {
 /*! A path is its parent path plus one step; the root has neither (and depth 0). */
 class AccessPathObj : public Object {
  public:
-  ObjectRef parent;  // null at the root
-  ObjectRef step;    // null at the root
+  // Optional, not a null ObjectRef: the field setter (from_json_graph_str) must take the
+  // root's None back.
+  Optional<ObjectRef> parent;  // None at the root
+  Optional<ObjectRef> step;    // None at the root
   int64_t depth = 0;
   AccessPathObj() = default;
-  AccessPathObj(ObjectRef p, ObjectRef s, int64_t d)
+  AccessPathObj(Optional<ObjectRef> p, Optional<ObjectRef> s, int64_t d)
       : parent(std::move(p)), step(std::move(s)), depth(d) {}
   static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.reflection.AccessPath", AccessPathObj, Object);

@@ -43,3 +43,14 @@ def test_bad_arguments():
         AccessPath.root().array_item("x")
     with pytest.raises(TypeError, match="is_prefix_of"):
         AccessPath.root().is_prefix_of("x")
+
+
+def test_json_graph_round_trip():
+    # The root's None parent and step were written but could not be read back: the fields
+    # were ObjectRefs, whose setter refuses None.
+    from tvm_ffi.serialization import from_json_graph_str, to_json_graph_str
+
+    for p in (AccessPath.root(), AccessPath.root().attr("a").array_item(2).map_item("k")):
+        back = from_json_graph_str(to_json_graph_str(p))
+        assert isinstance(back, AccessPath) and back == p and repr(back) == repr(p)
+        assert back.depth == p.depth

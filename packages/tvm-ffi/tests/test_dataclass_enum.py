@@ -171,6 +171,25 @@ def test_bad_declarations():
             a = auto()
 
 
+def test_a_variant_cannot_shadow_the_enum_api():
+    # A variant named `name` replaced the property for every variant: C.red.name was the
+    # variant C.name; one named `get` made C(1) fail with "'C' object is not callable".
+    for alias in ("name", "value", "get", "entries", "def_attr", "same_as"):
+        key = _key(f"Shadow_{alias}")
+        with pytest.raises(TypeError, match=rf"\.{alias}: a variant cannot be named '{alias}'"):
+            type(Enum)("Shadow", (Enum,), {alias: auto(), "red": auto()}, type_key=key)
+
+        class Fine(Enum, type_key=key):  # the refused class did not take the type key
+            red = auto()
+
+        assert Fine.red.name == "red"
+    with pytest.raises(TypeError, match=r"P\.name: a variant cannot be named 'name'"):
+
+        class P(IntEnum, type_key=_key("ShadowInt")):
+            red = 1
+            name = 2
+
+
 def test_def_attr_tables():
     class Op(Enum, type_key=_key("OpAttr")):
         arity: int

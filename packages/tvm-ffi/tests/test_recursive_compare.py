@@ -128,3 +128,27 @@ def test_hooks_are_reflected_methods():
     assert hook(t.TestCustomHash(7, "x"), lambda key: key * 10) == 70
     with pytest.raises(TypeError, match="argument `self` must be testing.TestCustomHash"):
         hook(t.TestIntPair(1, 2), lambda key: key)
+
+
+def test_hash_is_the_same_in_every_process():
+    # str hash() is salted per process (PYTHONHASHSEED) and hash(None) is an address before
+    # Python 3.12: RecursiveHash must not inherit either, or hashes kept across runs go stale.
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import tvm_ffi; h = tvm_ffi.get_global_func('ffi.RecursiveHash'); "
+        "print(h('abc'), h(b'xy'), h(None), h(['a', 1, None, 2.5, {'k': 'v'}]))"
+    )
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1, outputs
+    # Equal values still hash alike, unequal ones apart.
+    assert rhash("abc") == rhash("abc") and rhash("abc") != rhash("abd")
+    assert rhash(b"abc") != rhash("abc") and rhash(None) != rhash(0)

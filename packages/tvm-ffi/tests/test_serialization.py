@@ -109,3 +109,86 @@ def test_cycle_is_value_error():
     a.kids = [a]
     with pytest.raises(ValueError, match="cycle"):
         to_json_graph_str(a)
+
+
+def _graph(*nodes, root=None):
+    return json.dumps({"root_index": len(nodes) - 1 if root is None else root, "nodes": nodes})
+
+
+_BIG = 10**30
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        # A py_class field got any value: py_class's type checks ran only in __init__.
+        (
+            _graph(
+                {"type": "ffi.String", "data": "x"},
+                {"type": "test_ser.Node", "data": {"value": 0, "kids": 0}},
+            ),
+            "field 'value':\n  expected int, got str",
+        ),
+        (
+            _graph(
+                {"type": "float", "data": 1.5},
+                {"type": "test_ser.Node", "data": {"value": 0, "kids": 0}},
+            ),
+            "expected int, got float",
+        ),
+        # Numbers past int64 / float were OverflowErrors naming no function or node.
+        (_graph({"type": "int", "data": _BIG}), "node 0: int 1000.* does not fit in int64"),
+        (_graph({"type": "float", "data": _BIG**20}), "node 0: int too large"),
+        (_graph({"type": "ffi.Shape", "data": [_BIG]}), "node 0"),
+        (_graph({"type": "Device", "data": [1, _BIG]}), "node 0: .*device_id"),
+        # A C++ field given the wrong type: the TypeError now names the node.
+        (
+            _graph(
+                {"type": "ffi.String", "data": "s"},
+                {
+                    "type": "testing.TestObjectBase",
+                    "data": {"v_i64": "x", "v_f64": 1.0, "v_str": 0},
+                },
+            ),
+            "node 1: .*str",
+        ),
+    ],
+)
+def test_hostile_values_are_value_errors_naming_the_node(text, match):
+    with pytest.raises(ValueError, match=match) as info:
+        from_json_graph_str(text)
+    assert "from_json_graph_str" in str(info.value)
+
+
+def test_py_class_fields_still_round_trip_with_their_checks():
+    back = from_json_graph_str(to_json_graph_str(Node(3, [Node(4)])))
+    assert back.value == 3 and back.kids[0].value == 4
+
+
+def test_deep_values_and_long_node_chains_do_not_recurse():
+    # Both directions recursed once per level: 10**5 nested arrays raised RecursionError
+    # (and a crafted chain of nodes did the same to from_json_graph_str).
+    depth = 20_000
+    value = tvm_ffi.convert([7])
+    for _ in range(depth):
+        value = tvm_ffi.convert([value])
+    text = to_json_graph_str(value)
+    back = from_json_graph_str(text)
+    for _ in range(depth):
+        back = back[0]
+    assert list(back) == [7]
+    nodes = [{"type": "ffi.Array", "data": []}]
+    nodes += [{"type": "ffi.Array", "data": [i]} for i in range(depth)]
+    assert len(from_json_graph_str(json.dumps({"root_index": depth, "nodes": nodes}))) == 1
+    # A cycle at the bottom of a long chain is still found.
+    nodes[0] = {"type": "ffi.Array", "data": [depth]}
+    with pytest.raises(ValueError, match="cycle"):
+        from_json_graph_str(json.dumps({"root_index": depth, "nodes": nodes}))
+
+
+def test_node_order_is_that_of_a_depth_first_walk():
+    shared = Node(2)
+    text = to_json_graph_str(tvm_ffi.convert([1, Node(5, [shared]), "s", shared]))
+    kinds = [(n["type"], n.get("data")) for n in json.loads(text)["nodes"]]
+    assert kinds[0] == ("int", 1) and kinds[-1][0] == "ffi.Array"
+    assert [k for k, _ in kinds].index("ffi.String") > [k for k, _ in kinds].index("test_ser.Node")

@@ -202,6 +202,38 @@ def _compare_step(a, b, stack, active, proven):
     return 0
 
 
+_KIND_HASHES: dict = {}
+
+
+def _digest(data):
+    """A signed 64-bit hash of bytes that is the same in every process (str/bytes hash()
+    is salted per process, PYTHONHASHSEED)."""
+    from hashlib import blake2b  # on first use: keeps `import tvm_ffi` fast
+
+    value = int.from_bytes(blake2b(data, digest_size=8).digest(), "little")
+    return value - (1 << 64) if value >= (1 << 63) else value
+
+
+def _kind_hash(kind):
+    cached = _KIND_HASHES.get(kind)
+    if cached is None:
+        cached = _KIND_HASHES[kind] = _digest(kind.encode("utf-8", "surrogatepass"))
+    return cached
+
+
+def _leaf_hash(kind, value):
+    """A leaf's hash, stable across processes but for opaque Python objects (by identity)."""
+    if kind == "ffi.OpaquePyObject":
+        return hash(id(value))
+    if kind == "ffi.String":
+        return _digest(value.encode("utf-8", "surrogatepass"))
+    if kind == "ffi.Bytes":
+        return _digest(bytes(value))
+    if kind == "None":
+        return 0  # hash(None) is the object's address before Python 3.12
+    return hash(_leaf_key(value))  # ints, floats and tuples of them hash alike everywhere
+
+
 def _mix(seed, value):
     """Combines into a signed 64-bit hash."""
     seed = (seed ^ ((value + 0x9E3779B97F4A7C15 + (seed << 6) + (seed >> 2)) & _MASK)) & _MASK
@@ -209,8 +241,8 @@ def _mix(seed, value):
 
 
 def recursive_hash(value):
-    """A hash that agrees with recursive_eq; ValueError for a type with an eq hook but no
-    hash hook."""
+    """A hash that agrees with recursive_eq and is the same in every process (but for opaque
+    Python objects); ValueError for a type with an eq hook but no hash hook."""
     # Post-order with an explicit stack: (_VISIT, value) pushes a value's hash onto `out`;
     # (_COMBINE, (seed, is_map, n, handle)) folds the last n hashes into one.
     # `memo`: the hash of each object already hashed, so shared sub-values are hashed once.
@@ -232,10 +264,9 @@ def recursive_hash(value):
             out.append(seed)
             continue
         kind = _kind(item)
-        seed = hash(kind)
+        seed = _kind_hash(kind)
         if not isinstance(item, Object):
-            leaf = id(item) if kind == "ffi.OpaquePyObject" else _leaf_key(item)
-            out.append(_mix(seed, hash(leaf)))
+            out.append(_mix(seed, _leaf_hash(kind, item)))
             continue
         handle = item.__ffi_handle__
         if handle in memo:

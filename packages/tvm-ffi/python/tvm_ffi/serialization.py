@@ -16,6 +16,7 @@ from .dtype import dtype as _dtype
 
 _ARRAY, _MAP, _SHAPE, _STR, _BYTES = 71, 72, 69, 65, 66
 _INLINE_STATIC = {1: int, 2: bool, 3: float}  # field static type index -> inlined JSON value
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 class _Writer:
@@ -24,6 +25,7 @@ class _Writer:
         self.by_value: dict = {}
         self.by_handle: dict = {}
         self.active: set = set()
+        self.walking = False  # inside _write_parts_first
 
     def add(self, node, key=None):
         self.nodes.append(node)
@@ -79,10 +81,58 @@ class _Writer:
             node = {"type": kind, "data": key[1]}
         return self.add(node, key)
 
+    def _children(self, v) -> list:
+        """The values obj(v) writes nodes for, in the order it writes them."""
+        index = v.__ffi_type_index__
+        if index == _ARRAY:
+            return list(v)
+        if index == _MAP:
+            return [x for kv in v.items() for x in kv]
+        if index == _SHAPE or index in _enum_states():
+            return []
+        fields = type_info_of(index).all_fields()
+        return [
+            f.getter.__get__(v) for f in fields if f.field_static_type_index not in _INLINE_STATIC
+        ]
+
+    def _write_parts_first(self, v) -> None:
+        """Writes v's sub-objects deepest first with an explicit stack, so that obj() below
+        finds them written and does not recurse (a deep value would exceed Python's recursion
+        limit); nodes come out in the order a recursive walk gives them."""
+        stack = [(v, iter(self._children(v)))]
+        path = {v.__ffi_handle__}
+        while stack:
+            top, children = stack[-1]
+            for x in children:
+                if isinstance(x, Object) and not isinstance(x, (Device, _dtype)):
+                    handle = x.__ffi_handle__
+                    if handle in self.by_handle:
+                        continue
+                    if handle in path:
+                        raise ValueError(
+                            "to_json_graph_str: argument `obj` contains a cycle through an "
+                            f"object of type `{x.__ffi_type_key__}`"
+                        )
+                    path.add(handle)
+                    stack.append((x, iter(self._children(x))))
+                    break
+                self.value(x)  # a scalar: its node now, where the recursive walk adds it
+            else:
+                stack.pop()
+                path.discard(top.__ffi_handle__)
+                if stack:  # the root is left to the caller
+                    self.obj(top)
+
     def obj(self, v) -> int:
         handle = v.__ffi_handle__
         if handle in self.by_handle:
             return self.by_handle[handle]
+        if not self.active and not self.walking and v.__ffi_type_index__ != _SHAPE:
+            self.walking = True
+            try:
+                self._write_parts_first(v)
+            finally:
+                self.walking = False
         if handle in self.active:
             raise ValueError(
                 "to_json_graph_str: argument `obj` contains a cycle through an object of type "
@@ -155,6 +205,7 @@ class _Reader:
         self.nodes = nodes
         self.done: dict = {}
         self.active: set = set()
+        self.walking = False  # inside _build_parts_first
 
     def ref(self, index, where):
         if (
@@ -167,13 +218,71 @@ class _Reader:
             return self.done[index]
         if index in self.active:
             raise _bad(f"node {index} refers to itself (a cycle)")
+        if not self.active and not self.walking:
+            self.walking = True
+            try:
+                self._build_parts_first(index)
+            finally:
+                self.walking = False
         self.active.add(index)
         try:
             value = self.build(self.nodes[index], index)
+        except (OverflowError, TypeError) as err:  # a value its type cannot hold
+            raise _bad(f"node {index}: {err}") from None
         finally:
             self.active.discard(index)
         self.done[index] = value
         return value
+
+    def _refs(self, index) -> list:
+        """The node indices build() refers to for node index (none when it is malformed:
+        build() then says how)."""
+        node = self.nodes[index]
+        if not isinstance(node, dict):
+            return []
+        kind, data = node.get("type"), node.get("data")
+        if kind in ("ffi.Array", "ffi.Map"):
+            well_formed = isinstance(data, list) and (kind == "ffi.Array" or len(data) % 2 == 0)
+            return data if well_formed else []
+        if not isinstance(kind, str) or not isinstance(data, dict):
+            return []
+        try:
+            type_index = _core.type_key_to_index(kind)
+        except KeyError:
+            return []
+        if type_index in _enum_states():
+            return []
+        fields = type_info_of(type_index).all_fields()
+        if set(data) - {f.name for f in fields}:
+            return []
+        return [
+            data[f.name]
+            for f in fields
+            if f.name in data and f.field_static_type_index not in _INLINE_STATIC
+        ]
+
+    def _build_parts_first(self, root) -> None:
+        """Builds the nodes root refers to deepest first with an explicit stack, so that
+        build() finds them built and does not recurse (a long chain of nodes would exceed
+        Python's recursion limit)."""
+        stack = [(root, iter(self._refs(root)))]
+        path = {root}
+        while stack:
+            top, refs = stack[-1]
+            for i in refs:
+                valid = isinstance(i, int) and not isinstance(i, bool)
+                if not valid or not 0 <= i < len(self.nodes) or i in self.done:
+                    continue  # build() reports a bad index where it meets it
+                if i in path:
+                    raise _bad(f"node {i} refers to itself (a cycle)")
+                path.add(i)
+                stack.append((i, iter(self._refs(i))))
+                break
+            else:
+                stack.pop()
+                path.discard(top)
+                if stack:  # the root is left to the caller
+                    self.ref(top, "")
 
     def build(self, node, index):
         if not isinstance(node, dict) or not isinstance(node.get("type"), str):
@@ -191,6 +300,8 @@ class _Reader:
             return data
         if kind == "int":
             need(int, "an int")
+            if not _INT64_MIN <= data <= _INT64_MAX:
+                raise _bad(f"node {index}: int {data} does not fit in int64")
             return data
         if kind == "float":
             need((int, float), "a number")
@@ -267,13 +378,32 @@ class _Reader:
         new = info.find_method("__ffi_new__")
         if new is not None:
             obj = new.func()
+            # A py_class checks its fields' annotated types in __init__ and __setattr__; the
+            # raw setter does not, so the checks run here (hostile input could otherwise
+            # put a str in an `int` field).
+            checks = _py_field_checks(type(obj), kind)
             for f in fields:
-                f.getter.set(obj, values[f.name])
+                value = values[f.name]
+                check = checks.get(f.name)
+                if check is not None and value is not None:
+                    value = check(value)
+                f.getter.set(obj, value)
             return obj
         init = info.find_method("__ffi_init__")
         if init is None:
             raise _bad(f"type `{kind}` can not be created (no __ffi_new__ or __ffi_init__)")
         return init.func(*[values[f.name] for f in fields])
+
+
+def _py_field_checks(cls, type_key: str) -> dict:
+    """{field name: the type check py_class's __init__ runs} of a py_class (empty for others)."""
+    py_fields = cls.__dict__.get("__tvm_ffi_py_fields__")
+    if py_fields is None or "__ffi_type_index__" not in cls.__dict__:
+        return {}
+    from .dataclasses.py_class import _converter
+
+    checks = {f.name: _converter(type_key, f.name, f.type) for f in py_fields}
+    return {name: check for name, check in checks.items() if check is not None}
 
 
 def from_json_graph_str(json_str: str) -> Any:

@@ -22,7 +22,7 @@ def _as(value, dtype):
 def gather(data, axis, indices):
     """out[i] = data[i with its axis entry replaced by indices[i]] (indices has data's rank;
     a negative index counts from the end, one out of range is clamped into the axis)."""
-    from .transform import wrapped_index
+    from .transform import read_if_nonempty, wrapped_index
 
     _tensor("gather", "data", data)
     _tensor("gather", "indices", indices)
@@ -34,7 +34,8 @@ def gather(data, axis, indices):
     extent = data.shape[ax]
 
     def body(*i):
-        return data[i[:ax] + (wrapped_index(indices[i], extent),) + i[ax + 1 :]]
+        at = i[:ax] + (wrapped_index(indices[i], extent),) + i[ax + 1 :]
+        return read_if_nonempty([extent], lambda: data[at])
 
     return te.compute(indices.shape, body, name="T_gather")
 

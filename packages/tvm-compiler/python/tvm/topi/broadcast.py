@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 from tvm import te
 from tvm.tir import expr as E
 from tvm.tir import op as tir_op
@@ -83,7 +85,10 @@ def _right_shift(a, b):
 
 def _log_add_exp(a, b):
     # log(exp(a) + exp(b)) without overflow: the larger plus log1p of the other's share.
-    return tir_op.max(a, b) + tir_op.log1p(tir_op.exp(-tir_op.abs(a - b)))
+    # Equal operands take a + log(2) apart, as NumPy does: for two infinities of one sign
+    # a - b is NaN, and the sum must stay that infinity.
+    spread = tir_op.max(a, b) + tir_op.log1p(tir_op.exp(-tir_op.abs(a - b)))
+    return tir_op.if_then_else(E.EQ(a, b), a + E.const(math.log(2.0), a.dtype), spread)
 
 
 # name -> the scalar function of two elements; topi.<name> applies it with broadcasting.

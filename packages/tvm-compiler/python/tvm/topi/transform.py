@@ -231,6 +231,22 @@ def wrapped_index(index, extent):
     return E.Max(E.Min(index, extent - 1), E.const(0, extent.dtype))
 
 
+def read_if_nonempty(extents, read):
+    """read() where every extent in extents is positive, else 0: an axis of extent 0 has no
+    element for a clamped index to land on, so the read would be outside the tensor."""
+    dynamic = [e for e in extents if not isinstance(e, E.IntImm)]
+    value = read()
+    if any(isinstance(e, E.IntImm) and e.value <= 0 for e in extents):
+        return E.const(0, value.dtype)
+    if not dynamic:
+        return value
+    nonempty = dynamic[0] > 0
+    for e in dynamic[1:]:
+        nonempty = E.And(nonempty, e > 0)
+    # if_then_else, not Select: the load is not evaluated when the axis is empty.
+    return if_then_else(nonempty, value, E.const(0, value.dtype))
+
+
 def take(a, indices, axis=None, batch_dims=0, mode="fast"):
     """a's elements (flattened when axis is None) at the int tensor indices; the first
     batch_dims axes of indices pair with a's. An index out of range is clamped ("fast" and
@@ -269,7 +285,8 @@ def take(a, indices, axis=None, batch_dims=0, mode="fast"):
             index = tir_floormod(pos, extent)
         else:
             index = E.Max(E.Min(pos, extent - 1), E.const(0, str(extent.dtype)))
-        value = a[tuple(i[:axis]) + (index,) + tuple(i[axis + lead :])]
+        at = tuple(i[:axis]) + (index,) + tuple(i[axis + lead :])
+        value = read_if_nonempty([extent], lambda: a[at])
         if mode == "nan":
             inside = tir_all(pos >= 0, pos < extent)
             return if_then_else(inside, value, E.const(float("nan"), a.dtype))
@@ -303,6 +320,7 @@ def gather_nd(a, indices, batch_dims=0):
         picks = []
         for k in range(depth):
             picks.append(wrapped_index(indices[i[:lead] + (k,)], a.shape[batch_dims + k]))
-        return a[tuple(i[:batch_dims]) + tuple(picks) + tuple(i[lead:])]
+        at = tuple(i[:batch_dims]) + tuple(picks) + tuple(i[lead:])
+        return read_if_nonempty(a.shape[batch_dims : batch_dims + depth], lambda: a[at])
 
     return te.compute(out, element, name="gather_nd")

@@ -142,6 +142,8 @@ class Enum(Object, metaclass=_EnumMeta):
         payload = int if issubclass(cls, IntEnum) else str if issubclass(cls, StrEnum) else None
         own_repr = "__repr__" in cls.__dict__
         binders, declarations = _collect(cls, payload)
+        for alias in [*binders, *declarations]:
+            _refuse_shadowing(cls, alias)  # before the type key is taken
         _strip_class_vars(cls)
         # init / repr are options of C++-declared enums (c_class); a Python enum always gets
         # an __init__ (its variants are made with it) and the `key.name` repr, as upstream.
@@ -387,6 +389,17 @@ def _new_variant(cls, int_index, str_index, decl):
         return cls(*decl.args, _int_index=int_index, _str_index=str_index, **decl.kwargs)
     except Exception as err:
         raise TypeError(f"{cls.__name__}.{str_index}: invalid enum entry: {err}") from None
+
+
+def _refuse_shadowing(cls, alias) -> None:
+    """A variant is set as a class attribute: one named `name`, `value`, `get`, ... would
+    replace that attribute for every variant (C.red.name would be the variant C.name)."""
+    for base in cls.__mro__[1:]:
+        if alias in base.__dict__:
+            raise TypeError(
+                f"{cls.__name__}.{alias}: a variant cannot be named {alias!r}, which "
+                f"{base.__name__} defines"
+            )
 
 
 def _register_variants(cls, payload, binders, declarations) -> None:

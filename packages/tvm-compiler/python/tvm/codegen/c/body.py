@@ -219,6 +219,8 @@ class BodyWriter:
             if e.dtype.type_code == "float":  # one rounding from any source, doubles included
                 return f"((_Float16)({self.expr(e.value)}))"
             return round_to(e.dtype, f"(float)({self.expr(e.value)})")
+        if e.dtype.is_bool:  # nonzero (NaN included) is true, as C's _Bool and NumPy have it
+            return f"((int64_t)(({self.expr(e.value)}) != 0))"
         cast = f"(({c_scalar_type(e.dtype)})({self.expr(e.value)}))"
         wrapped = wrap_sub_byte(e.dtype, f"(int64_t){cast}" if e.value.dtype.is_float else cast)
         return f"(({c_scalar_type(e.dtype)}){wrapped})" if wrapped else cast

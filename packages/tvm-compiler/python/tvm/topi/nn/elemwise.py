@@ -54,6 +54,10 @@ def softplus(x, beta=1.0, threshold=20.0):
 
     def element(*i):
         scaled = x[i] * b
-        return E.Select(scaled > limit, x[i], tir_op.log1p(tir_op.exp(scaled)) / b)
+        # log(1 + e^s) as max(s, 0) + log1p(e^-|s|): e^s itself overflows float16 from
+        # s = 11.1, below the default threshold of 20.
+        zero = te.const(0, x.dtype)
+        stable = tir_op.max(scaled, zero) + tir_op.log1p(tir_op.exp(zero - tir_op.abs(scaled)))
+        return E.Select(scaled > limit, x[i], stable / b)
 
     return te.compute(x.shape, element, name="T_softplus")

@@ -151,10 +151,17 @@ def group_norm(data, gamma, beta, num_groups, channel_axis, axes, epsilon=1e-5):
     count = per
     for k in axes:
         count = count * x.shape[k]
-    denom = count.astype(x.dtype)
+    # float16 / bfloat16 statistics in float32: a float16 sum of squares overflows (64 values
+    # near 1000 sum to 64000; their squares to inf) and rounds every partial sum.
+    acc = "float32" if str(x.dtype) in ("float16", "bfloat16") else str(x.dtype)
+
+    def xa(at):
+        return x[at] if acc == str(x.dtype) else x[at].astype(acc)
+
+    denom = count.astype(acc)
 
     def total(*i):
-        return te.sum(x[index(i[:-1], i[-1], rc.var, [r.var for r in red])], axis=[rc, *red])
+        return te.sum(xa(index(i[:-1], i[-1], rc.var, [r.var for r in red])), axis=[rc, *red])
 
     s = te.compute(stat_shape, total, name="gsum")
     mean = te.compute(stat_shape, lambda *i: s[i] / denom, name="gmean")
@@ -162,14 +169,15 @@ def group_norm(data, gamma, beta, num_groups, channel_axis, axes, epsilon=1e-5):
     red2 = [te.reduce_axis((0, x.shape[k]), name=f"s{k}") for k in axes]
 
     def sq(*i):
-        d = x[index(i[:-1], i[-1], rc2.var, [r.var for r in red2])] - mean[i]
+        d = xa(index(i[:-1], i[-1], rc2.var, [r.var for r in red2])) - mean[i]
         return te.sum(d * d, axis=[rc2, *red2])
 
     ss = te.compute(stat_shape, sq, name="gsq")
 
     def body(*i):
         o = tuple(i[k] for k in others) + (T.floordiv(i[c_ax], per),)
-        v = (x[i] - mean[o]) / T.sqrt(ss[o] / denom + _const(epsilon, x.dtype))
+        v = (xa(i) - mean[o]) / T.sqrt(ss[o] / denom + _const(epsilon, acc))
+        v = v if acc == str(x.dtype) else v.astype(x.dtype)
         return _scale_shift(v, gamma, beta, (i[c_ax],))
 
     return te.compute(x.shape, body, name="T_group_norm")

@@ -444,6 +444,8 @@ FLOAT8_MAX = {
     "float8_e5m2": 57344.0,
     "float8_e5m2fnuz": 57344.0,
 }
+# float types narrower than 16 bits, whose values float32 holds exactly
+_MINIFLOATS = ("float8", "float6", "float4")
 
 
 def saturate_float8(node: Node, x, dtype: str):
@@ -472,7 +474,15 @@ def _cast(node: Node, x, dtype: str):
         with np.errstate(over="ignore"):  # out of a float's range is +/- inf, as at run time
             return const(value.astype(ml_dtype_of(dtype, "Cast") if dtype == "bfloat16" else dtype))
     source_is_float = dtype_of(x).startswith(("float", "bfloat"))
-    if saturate and dtype in FLOAT8_MAX and source_is_float:
+    clamps = (saturate and dtype in FLOAT8_MAX) or (dtype in NARROW_INT_RANGE and source_is_float)
+    if clamps and (not source_is_float or dtype_of(x).startswith(_MINIFLOATS)):
+        # The bounds are compared in float32: a float8/float4 source cannot hold them (in
+        # float8_e5m2 240 rounds to 256, -9 to -8; float4's largest value is 6), and an
+        # integer past the float8 range must saturate too (uint8's 255 is past
+        # float8_e4m3fnuz's 240). float32 holds every such value, and the ONNX reference
+        # takes integers through it.
+        x = node.emit(R.astype(x, "float32"))
+    if saturate and dtype in FLOAT8_MAX:
         x = saturate_float8(node, x, dtype)
     if dtype in NARROW_INT_RANGE and source_is_float:
         x = zero_out_of_range(node, x, dtype)

@@ -298,6 +298,7 @@ def _max_pool(node: Node):
 
 
 @converter("AveragePool", since=1)
+@accumulate_in_float32  # a float16 window sum overflows where the mean does not
 def _avg_pool(node: Node):
     return _pool(node, "avg")
 
@@ -351,6 +352,7 @@ def _lrn(node: Node):
 
 
 @converter("GlobalAveragePool", "GlobalMaxPool", since=1)
+@accumulate_in_float32  # exact for the max; a float16 sum overflows where the mean does not
 def _global_pool(node: Node):
     x = node.input(0)
     axes = list(range(2, len(node.shape(x))))
@@ -429,6 +431,7 @@ def _instance_norm(node: Node):
 
 
 @converter("GroupNormalization", since=18)
+@accumulate_in_float32  # stash_type 1 (the default): the statistics in float32, as NumPy's
 def _group_norm(node: Node):
     x, scale, bias = node.input(0), node.input(1), node.input(2)
     shape = node.shape(x)

@@ -129,11 +129,14 @@ def adaptive_avg_pool2d_te(data, attrs):
     x = _relayout(data, _TO_NCHW[attrs.layout])
     n, c, h, w = x.shape
     oh, ow = (h, w) if attrs.output_size is None else attrs.output_size
-    if not all(isinstance(v, (int, E.IntImm)) for v in (h, w, oh, ow)):
-        raise NotImplementedError("adaptive_avg_pool2d: legalisation needs static H, W")
-    h, w, oh, ow = (int(v) for v in (h, w, oh, ow))
-    # Window k covers [floor(k*H/OH), ceil((k+1)*H/OH)): at most ceil(H/OH)+1 rows.
-    kh, kw = -(-h // oh) + 1, -(-w // ow) + 1
+    if all(isinstance(v, (int, E.IntImm)) for v in (h, w, oh, ow)):
+        h, w, oh, ow = (int(v) for v in (h, w, oh, ow))
+        # Window k covers [floor(k*H/OH), ceil((k+1)*H/OH)): at most ceil(H/OH)+1 rows.
+        kh, kw = -(-h // oh) + 1, -(-w // ow) + 1
+    else:  # a symbolic H or W: the same window bound, as an expression
+        h, w, oh, ow = (E.const(v, "int64") if isinstance(v, int) else v for v in (h, w, oh, ow))
+        kh = T.floordiv(h + oh - 1, oh) + 1
+        kw = T.floordiv(w + ow - 1, ow) + 1
     ry = te.reduce_axis((0, kh), name="ry")
     rx = te.reduce_axis((0, kw), name="rx")
 
