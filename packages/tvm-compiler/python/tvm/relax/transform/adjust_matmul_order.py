@@ -7,7 +7,7 @@ from __future__ import annotations
 from tvm.tir import expr as E
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import BindingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
 
 
 def _dims(expr):
@@ -53,21 +53,7 @@ def _cheaper(new_cost, old_cost) -> bool:
     return analyzer.can_prove(new_cost < old_cost)
 
 
-class _Rewriter(BindingRewriter):
-    def __init__(self):
-        super().__init__()
-        self.values: dict = {}
-        self.in_dataflow = False
-
-    def rewrite_block(self, block):
-        from ..expr import DataflowBlock
-
-        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
-        try:
-            return super().rewrite_block(block)
-        finally:
-            self.in_dataflow = saved
-
+class _Rewriter(ValueTrackingRewriter):
     def _bound_matmul(self, expr):
         value = self.values.get(expr)
         return value if value is not None and is_op_call(value, "relax.matmul") else None

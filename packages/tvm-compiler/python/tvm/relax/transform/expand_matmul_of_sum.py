@@ -6,24 +6,13 @@ from __future__ import annotations
 
 from ..analysis.compile_time import computable_at_compile_time
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import BindingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
 
 
-class _Rewriter(BindingRewriter):
+class _Rewriter(ValueTrackingRewriter):
     def __init__(self, compile_time):
         super().__init__()
         self.compile_time = compile_time
-        self.values: dict = {}
-        self.in_dataflow = False
-
-    def rewrite_block(self, block):
-        from ..expr import DataflowBlock
-
-        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
-        try:
-            return super().rewrite_block(block)
-        finally:
-            self.in_dataflow = saved
 
     def rewrite_binding(self, binding, emit):
         from ..block_builder import BlockBuilder

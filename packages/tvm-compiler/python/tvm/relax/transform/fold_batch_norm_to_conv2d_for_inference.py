@@ -5,24 +5,10 @@ with scale = gamma / sqrt(var + eps) and shift = beta - mean * scale."""
 from __future__ import annotations
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import BindingRewriter, is_op_call
+from .lowering_utils import ValueTrackingRewriter, is_op_call
 
 
-class _Folder(BindingRewriter):
-    def __init__(self):
-        super().__init__()
-        self.values: dict = {}
-        self.in_dataflow = False
-
-    def rewrite_block(self, block):
-        from ..expr import DataflowBlock
-
-        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
-        try:
-            return super().rewrite_block(block)
-        finally:
-            self.in_dataflow = saved
-
+class _Folder(ValueTrackingRewriter):
     def _match(self, value):
         """(conv call, batch_norm call) when value is batch_norm(conv2d(x, W))[0] with every
         weight and statistic constant, else None."""

@@ -230,6 +230,26 @@ def substitute_vars(expr, var_map: dict):
     return _Subst().visit(expr)
 
 
+class ValueTrackingRewriter(BindingRewriter):
+    """A BindingRewriter that also knows each bound variable's value (self.values, filled by
+    the subclass as it meets bindings) and whether the block it rewrites is a dataflow block
+    (self.in_dataflow): what the graph rewrites that look one binding back need."""
+
+    def __init__(self):
+        super().__init__()
+        self.values: dict = {}
+        self.in_dataflow = False
+
+    def rewrite_block(self, block):
+        from ..expr import DataflowBlock
+
+        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
+        try:
+            return super().rewrite_block(block)
+        finally:
+            self.in_dataflow = saved
+
+
 class BindingRewriterWithMap(BindingRewriter):
     def __init__(self, var_map):
         super().__init__()

@@ -5,7 +5,7 @@ matmul(x, permute_dims(W)) pattern of a linear layer survives CombineParallelMat
 from __future__ import annotations
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import BindingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
 
 
 def _axes(call, ndim):
@@ -13,21 +13,7 @@ def _axes(call, ndim):
     return list(range(ndim - 1, -1, -1)) if axes is None else [int(a) for a in axes]
 
 
-class _Rewriter(BindingRewriter):
-    def __init__(self):
-        super().__init__()
-        self.values: dict = {}
-        self.in_dataflow = False
-
-    def rewrite_block(self, block):
-        from ..expr import DataflowBlock
-
-        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
-        try:
-            return super().rewrite_block(block)
-        finally:
-            self.in_dataflow = saved
-
+class _Rewriter(ValueTrackingRewriter):
     def rewrite_binding(self, binding, emit):
         from ..block_builder import BlockBuilder
         from ..expr import DataflowVar, Tuple, Var, VarBinding

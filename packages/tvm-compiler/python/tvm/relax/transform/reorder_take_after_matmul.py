@@ -6,24 +6,10 @@ through einsum) is left alone."""
 from __future__ import annotations
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import BindingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
 
 
-class _Rewriter(BindingRewriter):
-    def __init__(self):
-        super().__init__()
-        self.values: dict = {}
-        self.in_dataflow = False
-
-    def rewrite_block(self, block):
-        from ..expr import DataflowBlock
-
-        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
-        try:
-            return super().rewrite_block(block)
-        finally:
-            self.in_dataflow = saved
-
+class _Rewriter(ValueTrackingRewriter):
     def rewrite_binding(self, binding, emit):
         from ..block_builder import BlockBuilder
         from ..expr import DataflowVar, Var, VarBinding

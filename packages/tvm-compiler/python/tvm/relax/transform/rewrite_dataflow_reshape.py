@@ -7,24 +7,14 @@ from __future__ import annotations
 from tvm.ir.module import GlobalVar
 
 from ..analysis.reshape_pattern import has_reshape_pattern
-from .lowering_utils import BindingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
 
 
-class _Rewriter(BindingRewriter):
+class _Rewriter(ValueTrackingRewriter):
     def __init__(self, mod):
         super().__init__()
         self.mod = mod
-        self.in_dataflow = False
         self.verdicts: dict = {}
-
-    def rewrite_block(self, block):
-        from ..expr import DataflowBlock
-
-        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
-        try:
-            return super().rewrite_block(block)
-        finally:
-            self.in_dataflow = saved
 
     def _is_reshape(self, gv) -> bool:
         from tvm.tir.function import PrimFunc
