@@ -55,25 +55,21 @@ class _Decomposer(ExprMutator):
         return _DECOMPOSE[call.op.name](call)
 
 
-def DecomposeOpsForInference(func_name: str | None = None):  # noqa: N802
-    """Decompose composite ops as inference computes them (relax.transform
-    .DecomposeOpsForInference); func_name limits it to one function. A module without such
-    ops comes back as itself."""
+def decompose_pass(pass_name: str, decomposer, func_name):
+    """The module pass running decomposer (an ExprMutator class taking the module) over the
+    module's Relax functions, or only the one named func_name."""
+    who = f"relax.transform.{pass_name}"
     if func_name is not None and not isinstance(func_name, str):
-        raise TypeError(
-            f"relax.transform.DecomposeOpsForInference: func_name must be a str or None, "
-            f"got {type(func_name).__name__}"
-        )
+        raise TypeError(f"{who}: func_name must be a str or None, got {type(func_name).__name__}")
 
-    @module_pass(opt_level=0, name="DecomposeOpsForInference")
+    @module_pass(opt_level=0, name=pass_name)
     def decompose(mod: IRModule, ctx: PassContext) -> IRModule:
         names = [gv.name_hint for gv in mod.get_global_vars()]
         if func_name is not None and func_name not in names:
             raise ValueError(
-                f"relax.transform.DecomposeOpsForInference: no function {func_name!r} in the "
-                f"module (it has {sorted(names)})"
+                f"{who}: no function {func_name!r} in the module (it has {sorted(names)})"
             )
-        mutator = _Decomposer(mod)
+        mutator = decomposer(mod)
         return rewrite_relax_functions(
             mod,
             mutator.builder_,
@@ -82,3 +78,10 @@ def DecomposeOpsForInference(func_name: str | None = None):  # noqa: N802
         )
 
     return decompose
+
+
+def DecomposeOpsForInference(func_name: str | None = None):  # noqa: N802
+    """Decompose composite ops as inference computes them (relax.transform
+    .DecomposeOpsForInference); func_name limits it to one function. A module without such
+    ops comes back as itself."""
+    return decompose_pass("DecomposeOpsForInference", _Decomposer, func_name)

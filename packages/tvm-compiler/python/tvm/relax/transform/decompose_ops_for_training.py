@@ -4,14 +4,11 @@ statistics updated by momentum; layer_norm becomes mean, variance and arithmetic
 
 from __future__ import annotations
 
-from tvm.ir.module import IRModule
 from tvm.ir.op import Op
-from tvm.transform import PassContext, module_pass
 
 from ..expr import Tuple
 from ..expr_functor import ExprMutator
-from .decompose_ops import _expand_to_input
-from .lowering_utils import rewrite_relax_functions
+from .decompose_ops import _expand_to_input, decompose_pass
 
 
 def _batch_norm_training(call, bb):
@@ -83,26 +80,4 @@ class _Decomposer(ExprMutator):
 def DecomposeOpsForTraining(func_name: str | None = None):  # noqa: N802
     """Decompose composite ops as training computes them (relax.transform
     .DecomposeOpsForTraining); func_name limits it to one function."""
-    if func_name is not None and not isinstance(func_name, str):
-        raise TypeError(
-            f"relax.transform.DecomposeOpsForTraining: func_name must be a str or None, "
-            f"got {type(func_name).__name__}"
-        )
-
-    @module_pass(opt_level=0, name="DecomposeOpsForTraining")
-    def decompose(mod: IRModule, ctx: PassContext) -> IRModule:
-        names = [gv.name_hint for gv in mod.get_global_vars()]
-        if func_name is not None and func_name not in names:
-            raise ValueError(
-                f"relax.transform.DecomposeOpsForTraining: no function {func_name!r} in the "
-                f"module (it has {sorted(names)})"
-            )
-        mutator = _Decomposer(mod)
-        return rewrite_relax_functions(
-            mod,
-            mutator.builder_,
-            mutator.visit_expr,
-            lambda gv, f: func_name in (None, gv.name_hint),
-        )
-
-    return decompose
+    return decompose_pass("DecomposeOpsForTraining", _Decomposer, func_name)
