@@ -7,7 +7,7 @@ from ...struct_info import TensorStructInfo
 from .._utils import dims_of, fmt_shape, normalize_axis, product, static, tensor_arg, tensor_sinfo
 from ..base import call_op, register
 from ..op_attrs import Attrs
-from .conv import _out_extent
+from .conv import _layout, _out_extent
 
 
 class Pool1DAttrs(Attrs):
@@ -44,12 +44,6 @@ def _padding_1d(who, value):
     if len(pads) != 2 or not all(isinstance(p, int) and p >= 0 for p in pads):
         raise ValueError(f"{who}: padding must be an int or (left, right), got {value!r}")
     return pads
-
-
-def _layout_1d(who, name, layout):
-    if layout not in _LAYOUTS_1D:
-        raise ValueError(f"{who}: {name} must be one of {sorted(_LAYOUTS_1D)}, got {layout!r}")
-    return layout
 
 
 def _ncw(dims, layout):
@@ -107,8 +101,8 @@ def _pool1d_op(name: str, doc: str, count_include_pad_default: bool):
             dilation=_single(who, "dilation", dilation),
             ceil_mode=bool(ceil_mode),
             count_include_pad=bool(count_include_pad),
-            layout=_layout_1d(who, "layout", layout),
-            out_layout=_layout_1d(who, "out_layout", out_layout or layout),
+            layout=_layout(who, "layout", layout, _LAYOUTS_1D),
+            out_layout=_layout(who, "out_layout", out_layout or layout, _LAYOUTS_1D),
         )
         return call_op(who, [data], attrs)
 
@@ -148,8 +142,8 @@ def adaptive_avg_pool1d(data, output_size=None, layout="NCW", out_layout=None):
         output_size = _single(who, "output_size", output_size)
     attrs = AdaptivePool1DAttrs(
         output_size=output_size,
-        layout=_layout_1d(who, "layout", layout),
-        out_layout=_layout_1d(who, "out_layout", out_layout or layout),
+        layout=_layout(who, "layout", layout, _LAYOUTS_1D),
+        out_layout=_layout(who, "out_layout", out_layout or layout, _LAYOUTS_1D),
     )
     return call_op(who, [data], attrs)
 
