@@ -7,7 +7,7 @@ from __future__ import annotations
 from tvm.tir import expr as E
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, relax_function_pass
 
 
 def _dims(expr):
@@ -54,24 +54,22 @@ def _cheaper(new_cost, old_cost) -> bool:
 
 
 class _Rewriter(ValueTrackingRewriter):
-    def _bound_matmul(self, expr):
-        value = self.values.get(expr)
-        return value if value is not None and is_op_call(value, "relax.matmul") else None
-
     def rewrite_binding(self, binding, emit):
         from ..block_builder import BlockBuilder
         from ..expr import DataflowVar, Var, VarBinding
         from ..op import matmul
 
-        value = binding.value
-        self.values[binding.var] = value
-        if not isinstance(binding, VarBinding) or not is_op_call(value, "relax.matmul"):
+        value = self.tracked_call(binding, "relax.matmul")
+        if value is None:
             emit(binding)
             return
         out_dtype = value.attrs.out_dtype
         out_dtype = None if str(out_dtype) in ("", "void") else out_dtype
         lhs, rhs = value.args
-        inner_r, inner_l = self._bound_matmul(rhs), self._bound_matmul(lhs)
+        inner_r, inner_l = (
+            self.bound_call(rhs, "relax.matmul"),
+            self.bound_call(lhs, "relax.matmul"),
+        )
         candidate = None
         if inner_r is not None:  # lhs @ (a @ b)  ->  (lhs @ a) @ b
             a, b = inner_r.args

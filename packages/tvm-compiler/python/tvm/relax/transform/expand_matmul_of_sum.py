@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..analysis.compile_time import computable_at_compile_time
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, relax_function_pass
 
 
 class _Rewriter(ValueTrackingRewriter):
@@ -19,14 +19,13 @@ class _Rewriter(ValueTrackingRewriter):
         from ..expr import DataflowVar, Var, VarBinding
         from ..op import add, matmul
 
-        value = binding.value
-        self.values[binding.var] = value
-        if not isinstance(binding, VarBinding) or not is_op_call(value, "relax.matmul"):
+        value = self.tracked_call(binding, "relax.matmul")
+        if value is None:
             emit(binding)
             return
         x, rhs = value.args
-        total = self.values.get(rhs)
-        if total is None or not is_op_call(total, "relax.add") or rhs in self.compile_time:
+        total = self.bound_call(rhs, "relax.add")
+        if total is None or rhs in self.compile_time:
             emit(binding)
             return
         a, b = total.args

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tvm.tir import expr as E
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import BindingRewriter, is_op_call
+from .lowering_utils import ValueTrackingRewriter
 
 
 def _swaps_last_two(call) -> bool:
@@ -50,23 +50,20 @@ def _nt_matmul(out_dims, out_dtype):
     return compute
 
 
-class _Fuser(BindingRewriter):
+class _Fuser(ValueTrackingRewriter):
     def __init__(self, builder):
         super().__init__()
         self.builder = builder
-        self.values: dict = {}
 
     def rewrite_binding(self, binding, emit):
-        from ..expr import VarBinding
 
-        value = binding.value
-        self.values[binding.var] = value
-        if not isinstance(binding, VarBinding) or not is_op_call(value, "relax.matmul"):
+        value = self.tracked_call(binding, "relax.matmul")
+        if value is None:
             emit(binding)
             return
         x, wt = value.args
-        transpose = self.values.get(wt)
-        if transpose is None or not is_op_call(transpose, "relax.permute_dims"):
+        transpose = self.bound_call(wt, "relax.permute_dims")
+        if transpose is None:
             emit(binding)
             return
         w = transpose.args[0]

@@ -249,6 +249,20 @@ class ValueTrackingRewriter(BindingRewriter):
         finally:
             self.in_dataflow = saved
 
+    def tracked_call(self, binding, op_name: str):
+        """Record binding's value; that value when the binding is a VarBinding of a call to
+        op_name (the call a rewrite looks at), else None."""
+        from ..expr import VarBinding
+
+        value = binding.value
+        self.values[binding.var] = value
+        return value if isinstance(binding, VarBinding) and is_op_call(value, op_name) else None
+
+    def bound_call(self, expr, op_name: str):
+        """The call to op_name that the variable expr was bound to earlier, else None."""
+        value = self.values.get(expr)
+        return value if value is not None and is_op_call(value, op_name) else None
+
 
 class BindingRewriterWithMap(BindingRewriter):
     def __init__(self, var_map):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tvm.ir.structural import structural_equal
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import BindingRewriter, is_op_call
+from .lowering_utils import ValueTrackingRewriter
 
 
 def _shape_of(expr):
@@ -31,23 +31,20 @@ def _reparent(inner, target):
     return BlockBuilder().normalize(call)
 
 
-class _Rewriter(BindingRewriter):
-    def __init__(self):
-        super().__init__()
-        self.values: dict = {}  # var -> its (rewritten) value
+class _Rewriter(ValueTrackingRewriter):
+    # self.values: var -> its (rewritten) value
 
     def rewrite_binding(self, binding, emit):
-        from ..expr import DataflowVar, VarBinding
+        from ..expr import DataflowVar
 
-        value = binding.value
-        self.values[binding.var] = value
-        if not isinstance(binding, VarBinding) or not is_op_call(value, "relax.reshape"):
+        value = self.tracked_call(binding, "relax.reshape")
+        if value is None:
             emit(binding)
             return
         arg, target = value.args
         if not _is_noop(arg, target):
-            inner = self.values.get(arg)
-            if inner is not None and is_op_call(inner, "relax.reshape"):
+            inner = self.bound_call(arg, "relax.reshape")
+            if inner is not None:
                 new = _reparent(inner.args[0], target)
                 if new is not None:
                     value, arg = new, inner.args[0]

@@ -19,9 +19,8 @@ class _Rewriter(ValueTrackingRewriter):
         from ..expr import DataflowVar, Tuple, Var, VarBinding
         from ..op import concat, permute_dims
 
-        value = binding.value
-        self.values[binding.var] = value
-        if not isinstance(binding, VarBinding) or not is_op_call(value, "relax.concat"):
+        value = self.tracked_call(binding, "relax.concat")
+        if value is None:
             emit(binding)
             return
         fields = value.args[0]

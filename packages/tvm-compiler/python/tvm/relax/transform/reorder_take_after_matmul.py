@@ -6,7 +6,7 @@ through einsum) is left alone."""
 from __future__ import annotations
 
 from .dead_code_elimination import remove_unused_bindings
-from .lowering_utils import ValueTrackingRewriter, is_op_call, relax_function_pass
+from .lowering_utils import ValueTrackingRewriter, relax_function_pass
 
 
 class _Rewriter(ValueTrackingRewriter):
@@ -15,14 +15,13 @@ class _Rewriter(ValueTrackingRewriter):
         from ..expr import DataflowVar, Var, VarBinding
         from ..op import matmul, take
 
-        value = binding.value
-        self.values[binding.var] = value
-        if not isinstance(binding, VarBinding) or not is_op_call(value, "relax.matmul"):
+        value = self.tracked_call(binding, "relax.matmul")
+        if value is None:
             emit(binding)
             return
         x, rhs = value.args
-        picked = self.values.get(rhs)
-        if picked is None or not is_op_call(picked, "relax.take"):
+        picked = self.bound_call(rhs, "relax.take")
+        if picked is None:
             emit(binding)
             return
         weights, indices = picked.args
