@@ -11,7 +11,7 @@ from ._relax_api import tir
 def max_pool_indices(x, out_spatial, kernel, strides, dilations, pads, storage_order):
     """MaxPool's Indices: the flat index into x ([N, C, *spatial]) of each window's first
     maximum, the spatial part row-major (storage_order 0) or column-major (1)."""
-    from tvm.topi.reduction import _argmax
+    from tvm.topi.reduction import _ARG_REDUCERS
 
     nsp = len(kernel)
     spatial = [int(d) for d in x.shape[2:]]
@@ -30,7 +30,7 @@ def max_pool_indices(x, out_spatial, kernel, strides, dilations, pads, storage_o
         for d in spatial:
             plane *= d
         flat = (n.astype("int64") * x.shape[1] + c.astype("int64")) * plane + flat
-        return _argmax((flat, value), axis=window)
+        return _ARG_REDUCERS[("argmax", False)]((flat, value), axis=window)
 
     shape = [x.shape[0], x.shape[1], *out_spatial]
     return te.compute(shape, compute, name="max_pool_indices")[0]
