@@ -64,10 +64,10 @@ struct CommonDType {
 };
 
 const CommonDType kCommonTypes[] = {
-    {"float32", 7, {kDLFloat, 32, 1}},  {"int64", 5, {kDLInt, 64, 1}},
-    {"int32", 5, {kDLInt, 32, 1}},      {"float16", 7, {kDLFloat, 16, 1}},
+    {"float32", 7, {kDLFloat, 32, 1}},   {"int64", 5, {kDLInt, 64, 1}},
+    {"int32", 5, {kDLInt, 32, 1}},       {"float16", 7, {kDLFloat, 16, 1}},
     {"bfloat16", 8, {kDLBfloat, 16, 1}}, {"float64", 7, {kDLFloat, 64, 1}},
-    {"bool", 4, {kDLBool, 8, 1}},       {"uint8", 5, {kDLUInt, 8, 1}},
+    {"bool", 4, {kDLBool, 8, 1}},        {"uint8", 5, {kDLUInt, 8, 1}},
     {"int8", 4, {kDLInt, 8, 1}},
 };
 
