@@ -219,24 +219,33 @@ class FunctionPass(Pass):
         self.func_type = func_type
 
     def _transform(self, mod, ctx, owned):
-        changed = {}
-        for gv, func in list(mod.functions.items()):
-            if not isinstance(func, self.func_type):
-                continue
+        def rewrite(gv, func):
             new_func = self.pass_func(func, mod, ctx)
             if not isinstance(new_func, self.func_type):
                 raise TypeError(
                     f"pass {self.info.name!r} must return a {self.func_type.__name__} for "
                     f"{gv.name_hint!r}, got {type(new_func).__name__}"
                 )
+            return new_func
+
+        return rewrite_functions(mod, owned, self.func_type, rewrite)
+
+
+def rewrite_functions(mod: IRModule, owned: bool, func_type, rewrite) -> IRModule:
+    """mod with rewrite(gv, func) applied to each function of func_type: mod itself when
+    nothing changes, edited in place when the caller owns it, else a new module."""
+    changed = {}
+    for gv, func in list(mod.functions.items()):
+        if isinstance(func, func_type):
+            new_func = rewrite(gv, func)
             if new_func is not func:
                 changed[gv] = new_func
-        if not changed:
-            return mod
-        if owned:
-            mod._replace_functions_in_place(changed)
-            return mod
-        return mod._with_replaced_functions(changed)
+    if not changed:
+        return mod
+    if owned:
+        mod._replace_functions_in_place(changed)
+        return mod
+    return mod._with_replaced_functions(changed)
 
 
 class Sequential(Pass):

@@ -99,19 +99,9 @@ class DataflowBlockPass(_ir_transform.Pass):
     def _transform(self, mod, ctx, owned):
         from ..expr import Function
 
-        changed = {}
-        for gv, func in list(mod.functions.items()):
-            if not isinstance(func, Function):
-                continue
-            new_func = _BlockRewriter(self, mod, ctx).rewrite_function(func)
-            if new_func is not func:
-                changed[gv] = new_func
-        if not changed:
-            return mod
-        if owned:
-            mod._replace_functions_in_place(changed)
-            return mod
-        return mod._with_replaced_functions(changed)
+        return _ir_transform.rewrite_functions(
+            mod, owned, Function, lambda gv, f: _BlockRewriter(self, mod, ctx).rewrite_function(f)
+        )
 
     def __repr__(self):
         return f"relax.DataflowBlockPass(pass_info={self.info!r})"
