@@ -6,24 +6,9 @@ from tvm import te
 from tvm.tir import expr as E
 from tvm.tir import op as tir_op
 
+from .transform import reshape
+
 _product = te.comm_reducer(lambda a, b: a * b, lambda dtype: E.const(1, dtype), name="prod")
-
-
-def _flatten(data):
-    """data as one axis in row-major order (its extents may be symbolic)."""
-    size = E.const(1, "int64")
-    for extent in data.shape:
-        size = size * extent.astype("int64")
-
-    def element(i):
-        index = []
-        for extent in reversed(data.shape):
-            extent = extent.astype("int64")
-            index.append(tir_op.floormod(i, extent))
-            i = tir_op.floordiv(i, extent)
-        return data[tuple(reversed(index))]
-
-    return te.compute([size], element, name="flatten")
 
 
 def _scan(name, reducer, identity, data, axis, dtype, exclusive):
@@ -32,7 +17,10 @@ def _scan(name, reducer, identity, data, axis, dtype, exclusive):
             f"topi.{name}: argument 'data' must be a te.Tensor, got {type(data).__name__}"
         )
     if axis is None:  # over the flattened data
-        data, axis = _flatten(data), 0
+        size = E.const(1, "int64")
+        for extent in data.shape:
+            size = size * extent.astype("int64")
+        data, axis = reshape(data, [size]), 0
     ndim = len(data.shape)
     if not -ndim <= axis < ndim:
         raise ValueError(f"topi.{name}: axis {axis} is out of range for a {ndim}-D data")
