@@ -103,8 +103,7 @@ def _rms_norm(call):
 
 
 def _group_norm(call):
-    """The group_norm te function for call's attributes (instance_norm's legalisation
-    reuses it with a group per channel)."""
+    """The group_norm te function for call's attributes."""
     a = call.attrs
 
     def group_norm(x, gamma, beta):

@@ -14,19 +14,14 @@ def _out_dims(call):
     return dims_of(call.struct_info)
 
 
-def reshape_te(x, new_shape):
-    """x's elements in row-major order under new_shape (Relax has resolved any -1)."""
-    return topi.reshape(x, new_shape)
-
-
 @register_legalize("relax.reshape")
 def _reshape(bb, call):
-    return bb.call_te(reshape_te, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
+    return bb.call_te(topi.reshape, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
 
 
 @register_legalize("relax.flatten")
 def _flatten(bb, call):
-    return bb.call_te(reshape_te, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
+    return bb.call_te(topi.reshape, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
 
 
 @register_legalize("relax.permute_dims")

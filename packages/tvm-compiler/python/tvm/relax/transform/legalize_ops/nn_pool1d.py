@@ -1,19 +1,16 @@
 """Legalisation of the 1-D pools (through the 2-D ones on an (N, C, 1, W) view),
-instance_norm (group_norm with a group per channel), batch_flatten and pixel_shuffle."""
+instance_norm (topi's, a group per channel), batch_flatten and pixel_shuffle."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tvm import te
+from tvm import te, topi
 from tvm.tir import op as T
 
 from ...op._utils import dims_of, static
-from ...op.nn.nn import GroupNormAttrs
 from ...op.op_attrs import Pool2DAttrs
 from .common import register_legalize
-from .extra import _group_norm
-from .manipulate import reshape_te
 from .nn_conv import adaptive_avg_pool2d_te, pool2d_te
 
 
@@ -90,26 +87,24 @@ def _instance_norm(bb, call):
             "nn.instance_norm: legalisation needs a static channel count, got data of "
             f"struct info {data}"
         )
-    attrs = GroupNormAttrs(
-        num_groups=channels,
-        channel_axis=channel_axis,
-        axes=a.axes,
-        epsilon=a.epsilon,
-        center=a.center,
-        scale=a.scale,
-    )
-    te_func = _group_norm(SimpleNamespace(attrs=attrs))
-    return bb.call_te(te_func, *call.args, primfunc_name_hint="instance_norm")
+
+    def instance_norm(x, gamma, beta):
+        return topi.nn.instance_norm(
+            x,
+            gamma if a.scale else None,
+            beta if a.center else None,
+            channel_axis,
+            list(a.axes),
+            a.epsilon,
+        )
+
+    return bb.call_te(instance_norm, *call.args, primfunc_name_hint="instance_norm")
 
 
 @register_legalize("relax.nn.batch_flatten")
 def _batch_flatten(bb, call):
-    shape = dims_of(call.struct_info)
-
-    def batch_flatten(data):
-        return reshape_te(data, shape)
-
-    return bb.call_te(batch_flatten, call.args[0], primfunc_name_hint="batch_flatten")
+    shape = dims_of(call.struct_info)  # Relax has the (batch, rest) shape already
+    return bb.call_te(topi.reshape, call.args[0], shape, primfunc_name_hint="batch_flatten")
 
 
 @register_legalize("relax.nn.pixel_shuffle")
