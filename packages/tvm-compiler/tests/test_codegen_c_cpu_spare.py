@@ -1,5 +1,8 @@
-# tir.stmt.CPU_SPARE: the C backend's run-time check a parallel loop's PARALLEL_IF may call.
+# tir.stmt.SPARE_THREADS / CPU_SPARE: how many threads the C backend's parallel loops run on.
 import os
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -30,7 +33,10 @@ def _parallel_fill(condition=None):
 def test_a_parallel_loop_asks_for_a_spare_cpu_and_computes_the_same_either_way():
     func = _parallel_fill(_spare())
     source = generate_c_source(lower(func)).text
-    assert "#pragma omp parallel for schedule(static) if((tvm_cpu_spare() != 0))" in source
+    assert (
+        "#pragma omp parallel for schedule(static) if((tvm_cpu_spare() != 0)) "
+        "num_threads(tvm_spare_threads())" in source
+    )
     assert source.count("static int32_t tvm_cpu_spare(void) {") == 1
     assert "extern int32_t tvm_cpu_spare" not in source
     out = np.zeros((64, 8), "float32")
@@ -38,17 +44,83 @@ def test_a_parallel_loop_asks_for_a_spare_cpu_and_computes_the_same_either_way()
     np.testing.assert_array_equal(out, np.arange(512, dtype="float32").reshape(64, 8))
 
 
-def test_a_module_that_never_asks_has_no_helper():
-    assert "tvm_cpu_spare" not in generate_c_source(lower(_parallel_fill())).text
+def test_a_module_without_parallel_loops_has_no_helper():
+    a = tir.decl_buffer((8,), "float32", name="A")
+    pa, i = tir.Var("a", "handle"), tir.Var("i", "int32")
+    fill = tir.For(i, 0, 8, tir.ForKind.SERIAL, tir.BufferStore(a, tir.Cast("float32", i), [i]))
+    source = generate_c_source(lower(tir.PrimFunc([pa], fill, buffer_map={pa: a}))).text
+    assert "tvm_spare_threads" not in source and "tvm_cpu_spare" not in source
 
 
-@pytest.mark.skipif(not hasattr(os, "getloadavg"), reason="this OS has no load average")
-def test_a_cpu_is_spare_while_the_load_average_is_below_the_cpu_count():
-    func = tir.PrimFunc(
-        [], tir.Evaluate(tir.ret(call_extern("int32", CPU_SPARE))), ret_type="int32"
+def test_every_top_level_parallel_loop_asks_how_many_threads_to_run_on():
+    source = generate_c_source(lower(_parallel_fill())).text
+    assert "#pragma omp parallel for schedule(static) num_threads(tvm_spare_threads())" in source
+    assert source.count("static int32_t tvm_spare_threads(void) {") == 1
+
+
+# A module with a parallel loop (so it is built with OpenMP) that returns the spare-thread count.
+_REPORTER = """
+import sys, time
+import numpy as np, tvm
+from tvm import tir
+from tvm.tir.op import call_extern
+a = tir.decl_buffer((64,), "float32", name="A")
+pa, i = tir.Var("a", "handle"), tir.Var("i", "int32")
+fill = tir.For(i, 0, 64, tir.ForKind.PARALLEL, tir.BufferStore(a, tir.Cast("float32", i), [i]))
+ask = tir.Evaluate(tir.ret(call_extern("int32", "tvm_spare_threads")))
+func = tir.PrimFunc([pa], tir.SeqStmt([fill, ask]), buffer_map={pa: a}, ret_type="int32")
+report = tvm.compile(func)["main"]
+x = tvm.runtime.tensor(np.zeros(64, "float32"))
+seen = []
+for _ in range(int(sys.argv[1])):
+    seen.append(report(x))
+    time.sleep(0.06)
+print(" ".join(map(str, seen)))
+"""
+
+
+def _spare_threads_seen(calls, **env):
+    full = {k: v for k, v in os.environ.items() if k not in ("OMP_DYNAMIC", "OMP_NUM_THREADS")}
+    full.update(env)
+    proc = subprocess.run(
+        [sys.executable, "-c", _REPORTER, str(calls)],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
-    spare = tvm.compile(func)["main"]()
-    assert spare in (0, 1)
-    load, cpus = os.getloadavg()[0], os.sysconf("SC_NPROCESSORS_ONLN")
-    if abs(load - cpus) > 0.5:  # near the threshold the two reads may fall either side
-        assert spare == int(load < cpus)
+    assert proc.returncode == 0, proc.stderr
+    return [int(v) for v in proc.stdout.split()]
+
+
+_ALLOWED = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+_LINUX = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the spare-thread count reads Linux's /proc/stat"
+)
+
+
+@_LINUX
+def test_the_count_never_exceeds_the_cpus_this_process_may_use():
+    seen = _spare_threads_seen(6, OMP_NUM_THREADS=str(_ALLOWED + 2))
+    assert seen[0] == _ALLOWED + 2  # before the first measurement: every thread
+    assert all(1 <= v <= _ALLOWED for v in seen[2:]), seen
+
+
+def test_omp_dynamic_false_keeps_every_thread():
+    seen = _spare_threads_seen(6, OMP_NUM_THREADS=str(_ALLOWED + 2), OMP_DYNAMIC="false")
+    assert seen == [_ALLOWED + 2] * 6
+
+
+@_LINUX
+def test_cpus_other_processes_keep_busy_are_not_counted_as_spare():
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(_ALLOWED)
+    ]
+    try:
+        time.sleep(0.3)  # the spinners run before the measurement starts
+        seen = _spare_threads_seen(8)
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+    assert seen[-1] == 1, seen

@@ -440,6 +440,7 @@ def test_gemv_threads_only_for_large_weights():
     # ... and only while the machine has a CPU to spare, asked at run time.
     src = tvm.compile(large, target=AVX512_TARGET).inspect_source()
     assert "#pragma omp parallel for schedule(static) if((tvm_cpu_spare() != 0))" in src
+    assert "num_threads(tvm_spare_threads())" in src
 
 
 def test_gemv_dispatches_on_a_symbolic_batch_inside_the_kernel():

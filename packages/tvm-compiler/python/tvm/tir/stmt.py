@@ -60,13 +60,14 @@ class ForKind(enum.Enum):
 # under which the loop runs in parallel; otherwise it runs on the calling thread. A kernel
 # with a symbolic batch gets it when a small batch's work would not repay starting threads.
 PARALLEL_IF = "parallel_if"
-# The function a PARALLEL_IF condition may call (tir.call_extern("int32", CPU_SPARE)): nonzero
-# while the machine has a CPU to spare, its 1-minute load average below its CPU count. On a
-# loaded machine a parallel loop's closing barrier waits for a worker the scheduler is not
-# running (a 20 us loop took 0.7 ms), so such a loop runs on the calling thread instead. The
-# average counts this process's own threads too: a loop whose team would keep every CPU busy
-# for minutes would end up turning itself off, so only loops of a few threads' worth of work
-# (dlight's GEMV) ask. The C backend defines it (codegen/c/cpu_spare.py).
+# Functions the C backend defines in a module whose loops call them (codegen/c/cpu_spare.py;
+# tir.call_extern("int32", name)). SPARE_THREADS: how many threads a parallel loop runs on now,
+# the CPUs other processes left idle over the last ~100 ms (every top-level parallel loop of
+# the C backend asks it: on a CPU another process keeps busy a loop's closing barrier waits
+# for a worker the scheduler is not running, a 20 us loop took 0.7 ms). CPU_SPARE: nonzero
+# while that is more than one, for a PARALLEL_IF condition (dlight's GEMV asks it, so its
+# loop does not even start a team when no second CPU is free).
+SPARE_THREADS = "tvm_spare_threads"
 CPU_SPARE = "tvm_cpu_spare"
 
 

@@ -371,7 +371,7 @@ class BodyWriter:
             params = [c_type(a.dtype) if a.dtype.lanes == 1 else "?" for a in e.args[1:]]
             if "?" in params:
                 raise CodegenError(f"codegen c: call_extern {callee!r} takes a vector argument")
-            if callee == S.CPU_SPARE:  # defined in the module itself (cpu_spare.py)
+            if callee in (S.CPU_SPARE, S.SPARE_THREADS):  # defined in the module (cpu_spare.py)
                 self.uses_cpu_spare = True
                 return f"{callee}()"
             self.externs[callee] = (c_type(e.dtype) if not e.dtype.is_handle else "void*", params)
@@ -559,6 +559,8 @@ class BodyWriter:
             fenced = bool(self.streamed) and contains_stream_store(s.body, self.streamed)
             condition = s.annotations.get(S.PARALLEL_IF) if s.annotations else None
             clause = "" if condition is None else f" if({self.expr(condition)})"
+            clause += f" num_threads({S.SPARE_THREADS}())"
+            self.uses_cpu_spare = True
             if fenced:
                 # Each thread fences its streaming stores before the region's closing barrier.
                 self.emit(f"#pragma omp parallel{clause}", depth)

@@ -14,6 +14,7 @@ from .streaming import streamed_buffers
 # Helpers every generated translation unit starts with.
 PRELUDE = (
     r"""
+#define _GNU_SOURCE /* sched_getaffinity, for the spare-thread count (cpu_spare.py) */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
