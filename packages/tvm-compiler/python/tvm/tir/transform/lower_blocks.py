@@ -6,6 +6,7 @@ from .. import expr as E
 from ..functor import StmtExprMutator, substitute
 from ..stmt import Allocate, DeclBuffer, IfThenElse, seq
 from ..storage_align import apply_storage_align
+from .empty_reduction_init import init_empty_reductions
 from .flatten_buffer import flat_buffer
 
 
@@ -44,5 +45,5 @@ class _BlockLowerer(StmtExprMutator):
 
 def lower_blocks(func):
     func = apply_storage_align(func)  # before the blocks holding the annotations go
-    body = _BlockLowerer().visit(func.body)
+    body = _BlockLowerer().visit(init_empty_reductions(func.body))
     return func.with_body(body)
