@@ -112,13 +112,33 @@ def _injective_in(indices, var) -> bool:
     return False
 
 
+def _split_row_prelude(body):
+    """(statements before the reduction loop, the loop) of a row's body: LowerBlocks puts the
+    init of a reduction that may be empty (`if m <= 0: X[i] = init`) before its loop."""
+    if isinstance(body, SeqStmt) and len(body.seq) > 1:
+        return list(body.seq[:-1]), body.seq[-1]
+    return [], body
+
+
+def _touches_only(stmt, buffer, indices, inner_var) -> bool:
+    """Whether stmt is a plain body (see _reduced_element) whose one element is
+    buffer[indices]: it may then run for all the rows of a group before their reductions
+    start, since each row's statement touches only that row's element."""
+    element = _reduced_element(stmt, inner_var)
+    return (
+        element is not None
+        and element[0] is buffer
+        and structural_equal(tuple(element[1]), tuple(indices))
+    )
+
+
 class _Interleaver(StmtExprMutator):
     def visit_For(self, loop):
         loop = self.generic_visit(loop)
         return self._interleave(loop) or loop
 
     def _interleave(self, outer):
-        inner = outer.body
+        pre, inner = _split_row_prelude(outer.body)
         if (
             outer.kind not in (ForKind.SERIAL, ForKind.PARALLEL)
             or _const(outer.min) != 0
@@ -140,6 +160,8 @@ class _Interleaver(StmtExprMutator):
             return None
         if uses_var(inner.min, row):
             return None
+        if not all(_touches_only(p, buffer, indices, inner.loop_var) for p in pre):
+            return None
 
         i_outer = E.Var(f"{row.name}_outer", row.dtype)
         acc = decl_buffer((_ROWS,), buffer.dtype, name=f"{buffer.name}_rows")
@@ -158,7 +180,10 @@ class _Interleaver(StmtExprMutator):
         pairs = list(zip(slots, row_indices))
         load_rows = [BufferStore(acc, E.BufferLoad(buffer, ix), [s]) for s, ix in pairs]
         store_rows = [BufferStore(buffer, E.BufferLoad(acc, [s]), ix) for s, ix in pairs]
-        body = SeqStmt([*load_rows, inner.with_fields(loop_var=step, body=jammed), *store_rows])
+        preludes = [substitute(p, r) for r in rows for p in pre]
+        body = SeqStmt(
+            [*preludes, *load_rows, inner.with_fields(loop_var=step, body=jammed), *store_rows]
+        )
         body = Allocate(acc.data, acc.dtype, [E.const(_ROWS, "int32")], DeclBuffer(acc, body))
         if extent is None:
             full = outer.extent // _ROWS
@@ -181,7 +206,7 @@ class _Interleaver(StmtExprMutator):
             0,
             tail_extent,
             ForKind.SERIAL,
-            substitute(inner, {row: tail_start + tail_row}),
+            substitute(outer.body, {row: tail_start + tail_row}),
             outer.annotations if outer.kind == ForKind.SERIAL else None,
         )
         return SeqStmt([interleaved, tail])
