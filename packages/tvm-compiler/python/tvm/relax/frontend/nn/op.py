@@ -536,27 +536,19 @@ def conv1d_transpose(
     groups: int | None = 1,
     name: str = "conv1d_transpose",
 ) -> Tensor:
-    """1-D transposed convolution, NCW data and IOW weight, plus bias.
-
-    Emitted as conv2d_transpose over a unit height (expand_dims, conv2d_transpose, squeeze):
-    this stack has no relax.nn.conv1d_transpose op."""
-    xe = _x(x, "conv1d_transpose", "x")
-    we = _x(weight, "conv1d_transpose", "weight")
-    (s,) = _pair(stride, 1, "conv1d_transpose", "stride")
-    pads = _pair(padding, 1, "conv1d_transpose", "padding") if isinstance(padding, int) else padding
-    pads = list(pads) * 2 if len(pads) == 1 else list(pads)
-    (op_,) = _pair(output_padding, 1, "conv1d_transpose", "output_padding")
-    (d,) = _pair(dilation, 1, "conv1d_transpose", "dilation")
-    out = _op.nn.conv2d_transpose(
-        _op.expand_dims(xe, 2),
-        _op.expand_dims(we, 2),
-        strides=(1, s),
-        padding=(0, pads[0], 0, pads[1]),
-        output_padding=(0, op_),
-        dilation=(1, d),
+    """1-D transposed convolution, NCW data and IOW weight, plus bias per output channel."""
+    out = _op.nn.conv1d_transpose(
+        _x(x, "conv1d_transpose", "x"),
+        _x(weight, "conv1d_transpose", "weight"),
+        strides=stride,
+        padding=padding,
+        output_padding=output_padding,
+        dilation=dilation,
         groups=groups,
+        data_layout="NCW",
+        kernel_layout="IOW",
+        out_layout="NCW",
     )
-    out = _op.squeeze(out, [2])
     return wrap_nested(_add_bias(out, bias, 3, "conv1d_transpose"), name)
 
 
