@@ -296,3 +296,29 @@ def test_multiple_methods_and_module_containers():
     x = np.array([[1.0, 2.0]], "float32")
     np.testing.assert_allclose(_run(mod, "forward", x, *w).numpy(), (x * 2 + 1) * 3)
     np.testing.assert_allclose(_run(mod, "first", x, *w).numpy(), x * 2 + 1)
+
+
+def test_packed_params_and_tuple_inputs():
+    class M(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(2, 2, bias=False)
+
+        def forward(self, pair):
+            a, b = pair
+            return self.fc(a) + b
+
+    spec = {
+        "forward": {
+            "pair": (nn.spec.Tensor([1, 2], "float32"), nn.spec.Tensor([1, 2], "float32")),
+            "$": {"param_mode": "packed", "effect_mode": "none"},
+        }
+    }
+    mod, params = M().export_tvm(spec)
+    pair, packed = mod["forward"].params
+    assert pair.name_hint == "pair" and isinstance(pair.struct_info, relax.TupleStructInfo)
+    assert packed.name_hint == "packed_params" and len(packed.struct_info.fields) == 1
+    assert int(mod["forward"].attrs["num_input"]) == 1
+    names = [b.var.name_hint for b in mod["forward"].body.blocks[0].bindings]
+    assert names[:3] == ["fc.weight", "pair_0", "pair_1"]
+    with pytest.raises(ValueError, match="Invalid param_mode: flat"):
+        M().export_tvm({"forward": {"pair": spec["forward"]["pair"], "$": {"param_mode": "flat"}}})
