@@ -322,3 +322,25 @@ def test_packed_params_and_tuple_inputs():
     assert names[:3] == ["fc.weight", "pair_0", "pair_1"]
     with pytest.raises(ValueError, match="Invalid param_mode: flat"):
         M().export_tvm({"forward": {"pair": spec["forward"]["pair"], "$": {"param_mode": "flat"}}})
+
+
+def test_parameter_list_and_dict():
+    class M(nn.Module):
+        def __init__(self):
+            self.scales = nn.ParameterList([nn.Parameter((2,)), nn.Parameter((2,))])
+            self.extra = nn.ParameterDict({"shift": nn.Parameter((2,))})
+
+        def forward(self, x):
+            return x * self.scales[0] * self.scales[1] + self.extra["shift"]
+
+    m = M()
+    names = [n for n, _ in m.named_parameters()]
+    assert names == ["scales.0", "scales.1", "extra.shift"]
+    mod, params = m.export_tvm({"forward": {"x": nn.spec.Tensor([2], "float32")}})
+    assert [p.name_hint for p in mod["forward"].params] == ["x", *names]
+    x, s0, s1, sh = (np.array(v, "float32") for v in ([1, 2], [3, 4], [5, 6], [7, 8]))
+    np.testing.assert_allclose(_run(mod, "forward", x, s0, s1, sh).numpy(), x * s0 * s1 + sh)
+    with pytest.raises(TypeError, match="ParameterList elements must be nn.Parameter, but got int"):
+        m.scales.append(3)
+    with pytest.raises(TypeError, match="ParameterDict keys must be strings"):
+        m.extra[1] = nn.Parameter((2,))

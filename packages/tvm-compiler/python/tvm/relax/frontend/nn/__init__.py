@@ -9,6 +9,8 @@ from .core import (
     ModuleList,
     Object,
     Parameter,
+    ParameterDict,
+    ParameterList,
     Tensor,
     get_default_dtype,
     set_default_dtype,
@@ -34,6 +36,6 @@ from .op import __all__ as _op_all
 __all__ = [
     "Conv1D", "Conv2D", "ConvTranspose1D", "Effect", "Embedding", "Exporter", "GELU",
     "GroupNorm", "IOEffect", "Identity", "LayerNorm", "Linear", "Module", "ModuleDict",
-    "ModuleList", "Object", "Parameter", "RMSNorm", "ReLU", "SiLU", "Tensor",
-    "get_default_dtype", "op", "set_default_dtype", "spec", *_op_all,
+    "ModuleList", "Object", "Parameter", "ParameterDict", "ParameterList", "RMSNorm", "ReLU",
+    "SiLU", "Tensor", "get_default_dtype", "op", "set_default_dtype", "spec", *_op_all,
 ]  # fmt: skip

@@ -389,6 +389,90 @@ class ModuleDict(Module):
             module.to(dtype=dtype)
 
 
+class ParameterList(Module):
+    """A list of parameters named 0, 1, ... in parameter names."""
+
+    def __init__(self, params: list[Parameter] | None = None):
+        self.params: list[Parameter] = []
+        for param in params or []:
+            self.append(param)
+
+    def __iter__(self) -> Iterator[Parameter]:
+        return iter(self.params)
+
+    def __getitem__(self, idx: int) -> Parameter:
+        return self.params[idx]
+
+    def __setitem__(self, idx: int, param: Parameter) -> None:
+        self.params[idx] = _check_param("ParameterList", param)
+
+    def __len__(self) -> int:
+        return len(self.params)
+
+    def append(self, param: Parameter) -> None:
+        """Add param at the end."""
+        self.params.append(_check_param("ParameterList", param))
+
+    def extend(self, params: list[Parameter]) -> None:
+        """Add params at the end."""
+        for param in params:
+            self.append(param)
+
+    def to(self, dtype: str | None = None) -> None:  # noqa: A003
+        for param in self.params:
+            param.to(dtype=dtype)
+
+
+class ParameterDict(Module):
+    """A dict of parameters named by key in parameter names."""
+
+    def __init__(self, params: dict[str, Parameter] | None = None):
+        self.params: OrderedDict[str, Parameter] = OrderedDict()
+        for key, param in (params or {}).items():
+            self[key] = param
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.params)
+
+    def __getitem__(self, key: str) -> Parameter:
+        return self.params[key]
+
+    def __setitem__(self, key: str, param: Parameter) -> None:
+        if not isinstance(key, str):
+            raise TypeError(f"ParameterDict keys must be strings, but got {type(key).__name__}")
+        self.params[key] = _check_param("ParameterDict", param)
+
+    def __len__(self) -> int:
+        return len(self.params)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.params
+
+    def keys(self):
+        """The keys, in insertion order."""
+        return self.params.keys()
+
+    def values(self):
+        """The parameters, in insertion order."""
+        return self.params.values()
+
+    def items(self):
+        """(key, parameter) pairs, in insertion order."""
+        return self.params.items()
+
+    def to(self, dtype: str | None = None) -> None:  # noqa: A003
+        for param in self.params.values():
+            param.to(dtype=dtype)
+
+
+def _check_param(container: str, param):
+    if not isinstance(param, Parameter):
+        raise TypeError(
+            f"{container} elements must be nn.Parameter, but got {type(param).__name__}"
+        )
+    return param
+
+
 def wrap_nested(expr: rx.Expr, name: str) -> Tensor | Sequence[Tensor]:
     """Emit expr in the current BlockBuilder under name; a tensor result becomes a Tensor, a
     tuple result a tuple of them (fields named name.0, name.1, ...)."""
@@ -413,6 +497,16 @@ def wrap_nested(expr: rx.Expr, name: str) -> Tensor | Sequence[Tensor]:
 
 def _attribute_finder(root: Module, prefix: str, condition_yield: Callable[[Any], bool]):
     """(dotted name, item) for every item under root (recursively) that condition_yield accepts."""
+    if isinstance(root, ParameterList):
+        for i, param in enumerate(root):
+            if condition_yield(param):
+                yield f"{prefix}{i}", param
+        return
+    if isinstance(root, ParameterDict):
+        for key, param in root.items():
+            if condition_yield(param):
+                yield prefix + key, param
+        return
     if isinstance(root, ModuleList):
         for i, sub in enumerate(root):
             yield from _attribute_finder(sub, f"{prefix}{i}.", condition_yield)
@@ -422,7 +516,5 @@ def _attribute_finder(root: Module, prefix: str, condition_yield: Callable[[Any]
     for name, item in root.__dict__.items():
         if condition_yield(item):
             yield prefix + name, item
-        elif isinstance(item, (ModuleList, ModuleDict)):
-            yield from _attribute_finder(item, f"{prefix}{name}.", condition_yield)
         elif isinstance(item, Module):
             yield from _attribute_finder(item, f"{prefix}{name}.", condition_yield)

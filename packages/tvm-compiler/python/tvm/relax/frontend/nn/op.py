@@ -191,9 +191,10 @@ def prelu(x: Tensor, alpha: Tensor, name: str = "prelu"):
 
 def astype(x: Tensor, dtype: str, name: str = "astype") -> Tensor:
     """Cast to dtype; x itself when it already has dtype."""
-    if _x(x, "astype", "x") is not None and x.dtype == dtype:
+    expr = _x(x, "astype", "x")
+    if x.dtype == dtype:
         return x
-    return wrap_nested(_op.astype(x._expr, dtype), name)
+    return wrap_nested(_op.astype(expr, dtype), name)
 
 
 # -- shape manipulation --------------------------------------------------------------------------
