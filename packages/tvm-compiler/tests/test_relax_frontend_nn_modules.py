@@ -210,3 +210,31 @@ def test_jit_torch_format_round_trips_torch_tensors():
     out = fwd["forward"](torch.ones(1, 3))
     assert isinstance(out, torch.Tensor)
     np.testing.assert_allclose(out.numpy(), np.ones((1, 3)) @ w["weight"].T + w["bias"], rtol=1e-5)
+
+
+def test_debug_func_passes_line_info_and_arguments():
+    import tvm_ffi
+
+    seen = []
+    tvm_ffi.register_global_func(
+        "testing.nn_debug_func", lambda line, *args: seen.append((line, args)), override=True
+    )
+
+    class M(nn.Module):
+        def forward(self, x):
+            nn.op.debug_func("testing.nn_debug_func", x, 3, 2.5, "s", _line_info="here")
+            return x
+
+    j = M().jit({"forward": {"x": nn.spec.Tensor([2], "float32")}}, out_format="tvm", debug=True)
+    j["forward"](np.ones(2, "float32"))
+    ((line, args),) = seen
+    assert line == "here" and args[1:] == (3, 2.5, "s")
+    np.testing.assert_array_equal(args[0].numpy(), [1.0, 1.0])
+    with pytest.raises(TypeError, match="nn.op.debug_func: unsupported argument type list"):
+
+        class Bad(nn.Module):
+            def forward(self, x):
+                nn.op.debug_func("f", [1])
+                return x
+
+        Bad().export_tvm({"forward": {"x": nn.spec.Tensor([2], "float32")}}, debug=True)
