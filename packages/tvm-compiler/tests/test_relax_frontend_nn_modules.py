@@ -164,6 +164,7 @@ def test_jit_checks_and_symbolic_batch():
         assert isinstance(out, tvm.runtime.Tensor)
         np.testing.assert_allclose(out.numpy(), x @ w["weight"].T + w["bias"], rtol=1e-5)
         np.testing.assert_allclose(fwd["forward"](tvm.runtime.tensor(x)).numpy(), out.numpy())
+        np.testing.assert_allclose(fwd(x).numpy(), out.numpy())
     with pytest.raises(ValueError, match="Method `backward` is not found"):
         fwd["backward"]
     with pytest.raises(TypeError, match=r"forward: expected 1 arguments \(x\), got 2"):

@@ -130,7 +130,11 @@ class TorchModule(_JitModule):
 
 class TvmModule(_JitModule):
     """Methods take numpy arrays, tvm.runtime.Tensors or DLPack tensors and return
-    tvm.runtime.Tensors (a list for a tuple result): jit(..., out_format="tvm")."""
+    tvm.runtime.Tensors (a list for a tuple result): jit(..., out_format="tvm"). Calling the
+    module itself runs "forward"."""
+
+    def __call__(self, *args):
+        return self["forward"](*args)
 
     def _tensor_in(self, where, arg):
         import numpy as np
