@@ -101,7 +101,14 @@ def _emit_method(bb, method_name, spec: _spec.MethodSpec, params, effects):
     for i, (arg, var) in enumerate(zip(args, inputs)):
         if isinstance(arg, _spec.Tuple):
             args[i] = _detuple(bb, arg, var)
-    result = spec.method(**dict(zip(spec.arg_names, args)))
+    try:
+        result = spec.method(**dict(zip(spec.arg_names, args)))
+    except Exception as err:
+        # The op's own message names the op and the shapes; say which traced method it was in.
+        if hasattr(err, "add_note"):
+            shapes = ", ".join(f"{n}: {s}" for n, s in zip(spec.arg_names, spec.arg_specs))
+            err.add_note(f"while nn.Module.export_tvm traced method {method_name!r}({shapes})")
+        raise
     try:
         result = _unwrap(result)
     except TypeError as err:
