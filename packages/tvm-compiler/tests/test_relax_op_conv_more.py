@@ -97,3 +97,33 @@ def test_conv1d_and_conv2d_transpose_match_numpy():
     (c1, ct), _ = build_and_run(build, x1, w1, x2, w2)
     np.testing.assert_allclose(c1, _conv1d_ref(x1, w1, 2, (1, 1), 1, 2), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(ct, _conv2d_transpose_ref(x2, w2, 2, 1, 1, 2), rtol=1e-4, atol=1e-4)
+
+
+def test_conv1d_transpose_struct_info_and_errors():
+    n = tir.Var("n", "int64")
+    call = R.nn.conv1d_transpose(_v([n, 4, 5]), _v([4, 3, 3]), 2, 1, 1, groups=2)
+    dims = _dims(call)
+    assert str(dims[0]) == "n" and [int(d) for d in dims[1:]] == [6, 10]
+    assert call.attrs.kernel_layout == "IOW" and list(call.attrs.output_padding) == [1]
+    with pytest.raises(ValueError, match=r"nn.conv1d_transpose: data of shape \(1, 3, 5\) \(NCW\)"):
+        relax.BlockBuilder().normalize(R.nn.conv1d_transpose(_v([1, 3, 5]), _v([4, 2, 3])))
+    with pytest.raises(ValueError, match="nn.conv1d_transpose: output_padding must be an int"):
+        R.nn.conv1d_transpose(_v([1, 4, 5]), _v([4, 3, 3]), strides=1, output_padding=1)
+    with pytest.raises(ValueError, match="nn.conv1d_transpose: data_layout"):
+        R.nn.conv1d_transpose(_v([1, 5, 4]), _v([4, 3, 3]), data_layout="NWC")
+
+
+def test_conv1d_transpose_matches_numpy():
+    # the 1-D result is the 2-D one over a unit height
+    x = RNG.standard_normal((2, 4, 5)).astype("float32")
+    w = RNG.standard_normal((4, 3, 3)).astype("float32")
+
+    def build(bb, x, w):
+        return bb.emit(
+            R.nn.conv1d_transpose(x, w, strides=2, padding=1, output_padding=1, groups=2)
+        )
+
+    out, _ = build_and_run(build, x, w)
+    ref = _conv2d_transpose_ref(x[:, :, None, :], w[:, :, None, :], 2, 0, 0, 2)[:, :, 0, :]
+    ref = np.pad(ref, ((0, 0), (0, 0), (0, 1)))[:, :, 1:-1]
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)

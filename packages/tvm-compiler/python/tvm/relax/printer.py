@@ -264,6 +264,8 @@ class RelaxPrinter:
         text = self.expr(value) if not isinstance(value, X.Tuple) or not value.fields else None
         if text is None or (isinstance(value, X.Tuple) and len(value.fields) > 1):
             text = ", ".join(self.expr(f) for f in value.fields) if value.fields else "()"
+            if len(value.fields) == 1:
+                text = f"({text},)"  # a bare `x` would be the field itself, not a 1-tuple
         sinfo = b.var.struct_info
         if (
             isinstance(value, X.Call)

@@ -57,8 +57,9 @@ def _round(v, method):
         return tir.ceil(v - half)
     if method == "round_prefer_ceil":
         return tir.floor(v + half)
-    # "round" (and ""): halves away from zero
-    return tir.Select(v >= 0, tir.floor(v + half), -tir.floor(half - v))
+    # "round" (and ""): tir.round, halves to even, as upstream's te.round (nearbyint): a 2x
+    # nearest upsample reads 0, 0, 1, 2, 2, 2, 3, 3
+    return tir.round(v)
 
 
 def _clamp(index, in_size):

@@ -430,3 +430,29 @@ def tuple_reset_item(tup, index):
     # Upstream drops the item to free it early; Python tuples are immutable, so the item
     # lives as long as the tuple does.
     return None
+
+
+@builtin("vm.builtin.invoke_debug_func")
+def invoke_debug_func(io_effect, func_name, line_info, *args):
+    """Call the global function func_name(line_info, *args) for its effect (nn.op.debug_func);
+    the IO effect object passes through so the calls stay ordered."""
+    func = tvm_ffi.get_global_func(str(func_name), allow_missing=True)
+    if func is None:
+        raise ValueError(
+            f"vm.builtin.invoke_debug_func: no global function named {str(func_name)!r} "
+            f"(called at {line_info})"
+        )
+    func(str(line_info), *args)
+    return io_effect
+
+
+def _debug_text(value) -> str:
+    if hasattr(value, "numpy") and hasattr(value, "shape") and hasattr(value, "dtype"):
+        return f"shape = {tuple(value.shape)}, dtype = {value.dtype}, data =\n{value.numpy()}"
+    return str(value)
+
+
+@builtin("vm.builtin.debug_print")
+def debug_print(line_info, *args):
+    """Print line_info and each argument (a tensor as its shape, dtype and data): nn.op.print_."""
+    print(f"{line_info}: " + ", ".join(_debug_text(a) for a in args), flush=True)

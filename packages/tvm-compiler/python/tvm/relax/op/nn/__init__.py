@@ -1,7 +1,7 @@
 """tvm.relax.op.nn: neural-network ops."""
 
 from .conv import adaptive_avg_pool2d, avg_pool2d, conv2d, max_pool2d
-from .conv_more import conv1d, conv2d_transpose
+from .conv_more import conv1d, conv1d_transpose, conv2d_transpose
 from .nn import (
     attention,
     batch_norm,
@@ -41,6 +41,7 @@ __all__ = [
     "avg_pool2d",
     "batch_norm",
     "conv1d",
+    "conv1d_transpose",
     "conv2d",
     "conv2d_transpose",
     "dropout",

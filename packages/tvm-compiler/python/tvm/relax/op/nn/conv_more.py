@@ -1,5 +1,6 @@
-"""conv1d (NCW/NWC data, OIW/WIO weight) and conv2d_transpose (NCHW data, IOHW weight): the
-convolutions beside conv2d, with their shapes inferred on symbolic extents."""
+"""conv1d (NCW/NWC data, OIW/WIO weight), conv1d_transpose (NCW data, IOW weight) and
+conv2d_transpose (NCHW data, IOHW weight): the convolutions beside conv2d, with their shapes
+inferred on symbolic extents."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ from .conv import _layout, _out_extent, _padding, _pair
 class Conv1DAttrs(Attrs):
     """conv1d: strides, padding, dilation, groups, data_layout, kernel_layout, out_layout,
     out_dtype."""
+
+
+class Conv1DTransposeAttrs(Attrs):
+    """conv1d_transpose: strides, padding, output_padding, dilation, groups, data_layout,
+    kernel_layout, out_layout, out_dtype."""
 
 
 class Conv2DTransposeAttrs(Attrs):
@@ -96,7 +102,29 @@ def _infer_conv2d_transpose(call, ctx):
     return tensor_sinfo([n, o * a.groups, oh, ow], dtype, data.vdevice)
 
 
+def _infer_conv1d_transpose(call, ctx):
+    who = "nn.conv1d_transpose"
+    a = call.attrs
+    data, weight, dtype, d, w = _operands(call, who, 3)
+    if d is None or w is None:
+        return TensorStructInfo(dtype=dtype, vdevice=data.vdevice, ndim=3)
+    n, c, width = d
+    i, o, k = w
+    if static(c) is not None and static(i) is not None and static(c) != static(i):
+        raise ValueError(
+            f"{who}: data of shape {fmt_shape(data)} (NCW) has {static(c)} channels but "
+            f"weight of shape {fmt_shape(weight)} (IOW) expects {static(i)}"
+        )
+    left, right = a.padding
+    ow = (
+        (width - 1) * a.strides[0] - left - right + a.dilation[0] * (k - 1)
+        + a.output_padding[0] + 1
+    )  # fmt: skip
+    return tensor_sinfo([n, o * a.groups, ow], dtype, data.vdevice)
+
+
 register("nn.conv1d", _infer_conv1d)
+register("nn.conv1d_transpose", _infer_conv1d_transpose)
 register("nn.conv2d_transpose", _infer_conv2d_transpose)
 
 
@@ -128,6 +156,46 @@ def conv1d(
         data_layout=_layout(who, "data_layout", data_layout, {"NCW", "NWC"}),
         kernel_layout=_layout(who, "kernel_layout", kernel_layout, {"OIW", "WIO"}),
         out_layout=_layout(who, "out_layout", out_layout or data_layout, {"NCW", "NWC"}),
+        out_dtype=str(out_dtype or "void"),
+    )
+    return call_op(who, [data, weight], attrs)
+
+
+def conv1d_transpose(
+    data,
+    weight,
+    strides=1,
+    padding=0,
+    output_padding=0,
+    dilation=1,
+    groups: int = 1,
+    data_layout: str = "NCW",
+    kernel_layout: str = "IOW",
+    out_layout: str | None = None,
+    out_dtype=None,
+):
+    """The transposed 1-D convolution: weight is (in channels, out channels / groups, k)."""
+    who = "nn.conv1d_transpose"
+    strides, dilation = _one(who, "strides", strides), _one(who, "dilation", dilation)
+    out_pad = (output_padding,) if isinstance(output_padding, int) else tuple(output_padding)
+    if (
+        len(out_pad) != 1
+        or not isinstance(out_pad[0], int)
+        or not 0 <= out_pad[0] < max(strides[0], dilation[0])
+    ):
+        raise ValueError(
+            f"{who}: output_padding must be an int smaller than the stride or dilation, "
+            f"got {output_padding!r}"
+        )
+    attrs = Conv1DTransposeAttrs(
+        strides=strides,
+        padding=_pads_1d(who, padding),
+        output_padding=out_pad,
+        dilation=dilation,
+        groups=_groups(who, groups),
+        data_layout=_layout(who, "data_layout", data_layout, {"NCW"}),
+        kernel_layout=_layout(who, "kernel_layout", kernel_layout, {"IOW"}),
+        out_layout=_layout(who, "out_layout", out_layout or data_layout, {"NCW"}),
         out_dtype=str(out_dtype or "void"),
     )
     return call_op(who, [data, weight], attrs)
@@ -172,4 +240,4 @@ def conv2d_transpose(
     return call_op(who, [data, weight], attrs)
 
 
-__all__ = ["conv1d", "conv2d_transpose"]
+__all__ = ["conv1d", "conv1d_transpose", "conv2d_transpose"]

@@ -1,5 +1,6 @@
-"""Legalisation of conv1d (as conv2d over a unit height) and conv2d_transpose (each output
-pixel gathers the input pixels whose strided footprint covers it)."""
+"""Legalisation of conv1d and conv1d_transpose (as their 2-D forms over a unit height) and
+conv2d_transpose (each output pixel gathers the input pixels whose strided footprint covers
+it)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,37 @@ def conv2d_transpose_te(data, weight, attrs):
         return te.sum(term, axis=[ic, ry, rx])
 
     return te.compute((n, oc_per_group * a.groups, out_h, out_w), at, name="conv2d_transpose")
+
+
+def conv1d_transpose_te(data, weight, attrs):
+    a = attrs
+    x4 = te.compute(
+        (data.shape[0], data.shape[1], 1, data.shape[2]), lambda n, c, _, i: data[n, c, i]
+    )
+    w4 = te.compute(
+        (weight.shape[0], weight.shape[1], 1, weight.shape[2]), lambda i, o, _, k: weight[i, o, k]
+    )
+    attrs2d = SimpleNamespace(
+        out_dtype=a.out_dtype,
+        padding=(0, a.padding[0], 0, a.padding[1]),
+        strides=(1, a.strides[0]),
+        dilation=(1, a.dilation[0]),
+        output_padding=(0, a.output_padding[0]),
+        groups=a.groups,
+    )
+    out4 = conv2d_transpose_te(x4, w4, attrs2d)
+    return te.compute(
+        (out4.shape[0], out4.shape[1], out4.shape[3]),
+        lambda n, o, i: out4[n, o, 0, i],
+        name="conv1d_transpose",
+    )
+
+
+@register_legalize("relax.nn.conv1d_transpose")
+def _conv1d_transpose(bb, call):
+    return bb.call_te(
+        conv1d_transpose_te, *call.args, call.attrs, primfunc_name_hint="conv1d_transpose"
+    )
 
 
 @register_legalize("relax.nn.conv1d")
