@@ -300,8 +300,9 @@ def _process_file(file: FileInfo, opt, ty_map, global_funcs, generator, declared
 
 
 def _scaffold(opt: Options, init_path: Path, global_funcs: dict, generator) -> set[str]:
-    """--init-*: appends what is missing of an API file and a package entry for each module
-    (a prefix of registered functions or object types) under the init prefix."""
+    """--init-*: for each module (a prefix of registered functions or object types) under the
+    init prefix, writes an API file and a package entry with empty blocks, unless the file has
+    stub directives already (a file without any gets them appended)."""
     cfg = opt.init
     root = cfg.prefix.rstrip(".")
     type_keys = collect_type_keys()
@@ -314,6 +315,8 @@ def _scaffold(opt: Options, init_path: Path, global_funcs: dict, generator) -> s
         folder = init_path.joinpath(*module.split("."))
         folder.mkdir(parents=True, exist_ok=True)
         api = folder / api_name
+        if _has_directives(api):
+            continue  # scaffolded already: the block pass below keeps it up to date
         blocks = _blocks_of(api)
         declared = {c.param for c in blocks if c.kind == "object"}
         keys = [
@@ -328,9 +331,15 @@ def _scaffold(opt: Options, init_path: Path, global_funcs: dict, generator) -> s
         )
         _append(api, text)
         entry = folder / generator.init_filename()
+        if _has_directives(entry):
+            continue
         _append(entry, generator.generate_init_file(_blocks_of(entry), module, Path(api_name).stem))
     generator.finalize_init(init_path, modules)
     return modules
+
+
+def _has_directives(path: Path) -> bool:
+    return path.exists() and FileInfo.from_file(path) is not None
 
 
 def _blocks_of(path: Path) -> list[CodeBlock]:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
+
 from .._reflection import MISSING, TypeInfo, TypeSchema, type_info_of
+
+# TVMFFIObject: a uint64 reference count, an int32 type index, 4 bytes of padding, a deleter.
+_OBJECT_HEADER_SIZE = 16 + ctypes.sizeof(ctypes.c_void_p)
 
 # Our registry's structural-equality flag names -> upstream's decoded names.
 _STRUCTURAL_EQ_NAMES = {"ignore": "ignore", "def": "def-pattern"}
@@ -180,7 +185,18 @@ class ObjectInfo:
 
     @staticmethod
     def from_type_info(type_info) -> ObjectInfo:
-        """The ObjectInfo of a reflected TypeInfo."""
+        """The ObjectInfo of a reflected TypeInfo.
+
+        Only the root's total_size is known (the TVMFFIObject header the C ABI fixes): this
+        registry does not record the native sizeof of other types.
+        """
+        info = ObjectInfo._from_type_info(type_info)
+        if type_info.parent_type_info is None and type_info.type_key == "ffi.Object":
+            info.total_size = _OBJECT_HEADER_SIZE
+        return info
+
+    @staticmethod
+    def _from_type_info(type_info) -> ObjectInfo:
         chain = []
         parent = type_info.parent_type_info
         while parent is not None:
