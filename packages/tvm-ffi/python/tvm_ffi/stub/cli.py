@@ -248,7 +248,7 @@ def _process_file(file: FileInfo, opt, ty_map, global_funcs, generator, declared
             continue
         try:
             generator.add_directive(imports, code.param[0], code.param[1], code.lineno_start)
-        except StubError as err:
+        except ValueError as err:  # StubError is one
             raise StubError(f"{file.path}: {err}") from None
     defined_funcs: set[str] = set()
     defined_types: set[str] = set()
@@ -306,8 +306,14 @@ def _scaffold(opt: Options, init_path: Path, global_funcs: dict, generator) -> s
     cfg = opt.init
     root = cfg.prefix.rstrip(".")
     type_keys = collect_type_keys()
+    # Modules: the prefixes of functions and of objects the target does not bind itself.
+    owned = [
+        prefix
+        for prefix, keys in type_keys.items()
+        if any(not generator.is_builtin(k) and object_type_key_to_index(k) for k in keys)
+    ]
     modules = {
-        m for m in [*global_funcs, *type_keys] if root and (m == root or m.startswith(root + "."))
+        m for m in [*global_funcs, *owned] if root and (m == root or m.startswith(root + "."))
     }
     ty_map = generator.default_ty_map()
     api_name = generator.api_filename()

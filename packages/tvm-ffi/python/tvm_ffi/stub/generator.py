@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .python_generator.generator import PythonGenerator
+from .rust_generator.generator import RustGenerator
 
 
 class Generator(Protocol):
@@ -83,7 +84,7 @@ class Generator(Protocol):
 
 
 # One stateless instance per target.
-_GENERATORS: dict[str, Generator] = {"python": PythonGenerator()}
+_GENERATORS: dict[str, Generator] = {"python": PythonGenerator(), "rust": RustGenerator()}
 
 
 def generator_names() -> list[str]:
@@ -102,4 +103,4 @@ def get_generator(target: str) -> Generator:
     return gen
 
 
-__all__ = ["Generator", "PythonGenerator", "generator_names", "get_generator"]
+__all__ = ["Generator", "PythonGenerator", "RustGenerator", "generator_names", "get_generator"]

@@ -1,2 +1,5 @@
-"""tvm_ffi.stub.rust_generator: the Rust side of tvm-ffi-stubgen (its tables, directives and
-helpers; the RustGenerator target itself is not written yet)."""
+"""tvm_ffi.stub.rust_generator: the Rust code generator of tvm-ffi-stubgen (`--target rust`)."""
+
+from .generator import RustGenerator
+
+__all__ = ["RustGenerator"]
