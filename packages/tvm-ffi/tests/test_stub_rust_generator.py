@@ -65,7 +65,7 @@ def _two_modules(tmp_path):
         + _block("import-section")
         + "// tvm-ffi-stubgen(nullable): testing.TestIntPair.a\n"
         + "// tvm-ffi-stubgen(field): testing.TestIntPair.b -> u64\n"
-        + "// tvm-ffi-stubgen(enum): testing.TestNonCopyable.value -> Kind(i32) { A=0, B=1 }\n"
+        + "// tvm-ffi-stubgen(enum): testing.TestNonCopyable.value -> Kind(i64) { A=0, B=1 }\n"
         + "// tvm-ffi-stubgen(upcast): testing.TestIntPair -> crate::ir::TestCxxClassBase\n"
         + "\n".join(
             _block(f"object/testing.{n}")
@@ -146,13 +146,16 @@ def test_a_binding_needs_its_parent_in_the_run(tmp_path, capsys):
     assert (root / "src/lib.rs").read_text() == _block("object/testing.TestObjectDerived")
 
 
-def test_a_scalar_directive_must_match_the_field_width(tmp_path, capsys):
-    text = "// tvm-ffi-stubgen(field): testing.TestIntPair.a -> i32\n" + _block(
-        "object/testing.TestIntPair"
-    )
+@pytest.mark.parametrize(
+    "directive",
+    ["field): testing.TestIntPair.a -> i32", "enum): testing.TestIntPair.a -> K(i32) { X=1 }"],
+)
+def test_a_scalar_directive_must_match_the_field_width(tmp_path, capsys, directive):
+    text = f"// tvm-ffi-stubgen({directive}\n" + _block("object/testing.TestIntPair")
     root = _crate(tmp_path / "c", {"src/lib.rs": text})
     assert main(["--target", "rust", "--imports", "tvm_ffi.testing", str(root / "src")]) == 2
-    assert "maps a 8-byte field to `i32` (4 bytes)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "Directive on `testing.TestIntPair.a` maps a 8-byte field to `i32` (4 bytes)" in err
 
 
 def test_builtin_bases_get_header_only_stand_ins():

@@ -79,13 +79,11 @@ class _Binding:
         key = f"{self.info.type_key}.{field.name}"
         directives = self.imports.directives
         override = directives.field_types.get(key)
+        enum = directives.enums.get(key)
+        if enum is not None:
+            _check_width(key, field, enum.repr)
         if override is not None:
-            width = RUST_SCALAR_WIDTHS.get(override)
-            if width is not None and field.size is not None and width != field.size:
-                raise ValueError(
-                    f"Directive on `{key}` maps a {field.size}-byte field to `{override}` "
-                    f"({width} bytes)"
-                )
+            _check_width(key, field, override)
             rendered = self.imports.record(override) if record else override
         else:
             rendered = render_rust_type(field, lambda o, k: self.leaf(o, k, record))
@@ -246,6 +244,15 @@ class _Binding:
             pairs = ", ".join(f"{name} => {t}" for t in targets)
             lines += ["", f"tvm_ffi::impl_object_upcast!({pairs});"]
         return lines
+
+
+def _check_width(key: str, field, rust_type: str) -> None:
+    """A scalar a directive names must be as wide as the reflected field."""
+    width = RUST_SCALAR_WIDTHS.get(rust_type)
+    if width is not None and field.size is not None and width != field.size:
+        raise ValueError(
+            f"Directive on `{key}` maps a {field.size}-byte field to `{rust_type}` ({width} bytes)"
+        )
 
 
 def _deref(deref: str, owner: str, target: str) -> list[str]:
