@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 #: TVMFFIObject (the header every object starts with) is 8-byte aligned.
 OBJECT_HEADER_ALIGNMENT = 8
 
-OpaqueReason = Literal[
+# The reasons an opaque verdict gives (upstream's OpaqueReason; private here: stubtest cannot
+# compare a Literal alias without a .pyi).
+_OpaqueReason: TypeAlias = Literal[
     "layout-unknown",
     "parent-opaque",
     "field-overlap",
@@ -76,7 +78,7 @@ class FieldBytes:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FieldBytes) and vars(self) == vars(other)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     @property
     def end(self) -> int:
@@ -99,7 +101,7 @@ class Verdict:
         self,
         type_key: str,
         verdict: str,
-        reason: str | None,
+        reason: _OpaqueReason | None,
         detail: str,
         parent_type_key: str | None,
         ancestors: list[str],
@@ -131,7 +133,7 @@ class Verdict:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Verdict) and vars(self) == vars(other)
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     @property
     def is_complete(self) -> bool:
@@ -198,7 +200,9 @@ def _classify_one(info, parent: Verdict | None, forced_opaque, unmirrored, field
         if f.size is None or f.alignment is None or f.offset is None:
             return verdict("layout-unknown", f"field '{f.name}' carries no native layout facts")
     fields = sorted(info.fields, key=lambda f: f.offset)
+    total: int = info.total_size
     start = parent.total_size
+    assert start is not None  # a complete parent knows its size
     alignment = max([parent.alignment or OBJECT_HEADER_ALIGNMENT, *(f.alignment for f in fields)])
     cursor = start
     overlap = None
@@ -217,14 +221,14 @@ def _classify_one(info, parent: Verdict | None, forced_opaque, unmirrored, field
             padding.append(ByteRange(cursor, expected))
         cursor = max(cursor, f.offset + f.size)
     end = align_up(cursor, alignment)
-    if cursor > info.total_size:
-        overlap = overlap or f"fields extend to byte {cursor}, past total_size {info.total_size}"
-    elif end == info.total_size:
+    if cursor > total:
+        overlap = overlap or f"fields extend to byte {cursor}, past total_size {total}"
+    elif end == total:
         if end > cursor:
             padding.append(ByteRange(cursor, end))
     else:
-        uncovered.append(ByteRange(cursor, info.total_size))
-    own = ByteRange(start, info.total_size)
+        uncovered.append(ByteRange(cursor, total))
+    own = ByteRange(start, total)
     evidence = {
         "alignment": alignment,
         "own_bytes": own,

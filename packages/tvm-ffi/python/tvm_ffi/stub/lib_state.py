@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 from .. import _core
 from ..registry import get_global_func, get_global_func_metadata, list_global_func_names
 from .utils import FuncInfo, NamedTypeSchema, ObjectInfo, TypeSchema, _schema_of
@@ -50,16 +48,21 @@ def object_type_key_to_index(type_key: str) -> int | None:
     return index if index >= _OBJECT_BEGIN else None
 
 
-@functools.cache
+_OBJECT_INFOS: dict[str, ObjectInfo] = {}
+
+
 def object_info_from_type_key(type_key: str) -> ObjectInfo:
     """The ObjectInfo of a registered object type key (cached: the registry only grows).
 
     ValueError `Cannot find type key: <key>` when no object type has that key.
     """
-    index = object_type_key_to_index(type_key)
-    if index is None:
-        raise ValueError(f"Cannot find type key: {type_key}")
-    return ObjectInfo.from_type_index(index)
+    info = _OBJECT_INFOS.get(type_key)
+    if info is None:
+        index = object_type_key_to_index(type_key)
+        if index is None:
+            raise ValueError(f"Cannot find type key: {type_key}")
+        info = _OBJECT_INFOS[type_key] = ObjectInfo.from_type_index(index)
+    return info
 
 
 def toposort_objects(type_keys: list[str]) -> list[ObjectInfo]:

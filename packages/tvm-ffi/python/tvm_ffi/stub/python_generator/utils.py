@@ -68,7 +68,7 @@ class PythonImports:
             other.has_lib_load,
         )
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
 
 def _namer(ty_map: dict, imports: list, func_names=frozenset()):

@@ -186,11 +186,11 @@ class _Binding:
                     ]
                 )
                 continue
-            method = "get_any" if as_any else "get"
-            methods.append([f"{head}{rust_type}> {{", f"        {call}.{method}(self)", "    }"])
+            read = "get_any" if as_any else "get"
+            methods.append([f"{head}{rust_type}> {{", f"        {call}.{read}(self)", "    }"])
         lines = ["", f"impl {self.name}Obj {{"]
-        for i, method in enumerate(methods):
-            lines += ([""] if i else []) + method
+        for i, body in enumerate(methods):
+            lines += ([""] if i else []) + body
         return [*lines, "}"]
 
     @property

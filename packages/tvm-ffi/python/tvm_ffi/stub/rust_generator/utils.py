@@ -3,7 +3,6 @@ module paths of .rs files, and the tokens --check compares."""
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,7 +161,9 @@ def check_tokens(lines) -> tuple[str, ...]:
     )
 
 
-@functools.cache
+_MODULE_PATHS: dict[Path, tuple[str, ...]] = {}
+
+
 def rust_module_path(path: Path) -> tuple[str, ...]:
     """The module a .rs file defines, from its place under its crate's `src/`.
 
@@ -170,6 +171,13 @@ def rust_module_path(path: Path) -> tuple[str, ...]:
     are `crate`, `src/ir.rs` and `src/ir/mod.rs` `crate::ir`, and a keyword segment is a raw
     identifier (`src/ir/type.rs` is `crate::ir::r#type`). ValueError outside a crate's src/.
     """
+    cached = _MODULE_PATHS.get(path)
+    if cached is None:
+        cached = _MODULE_PATHS[path] = _module_path(path)
+    return cached
+
+
+def _module_path(path: Path) -> tuple[str, ...]:
     crate = next((p for p in path.parents if (p / "Cargo.toml").is_file()), None)
     if crate is None:
         raise ValueError(f"{path} is in no Cargo crate: no `Cargo.toml` above it")
