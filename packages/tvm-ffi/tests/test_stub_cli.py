@@ -91,3 +91,11 @@ def test_two_prefix_directives_are_an_error(tmp_path, capsys):
     assert main([str(path)]) == 2
     assert "more than one `prefix` directive (line 2)" in capsys.readouterr().err
     assert path.read_text() == text
+
+
+def test_prefix_without_registered_objects_changes_nothing(tmp_path, capsys):
+    path = tmp_path / "a.py"
+    text = "# tvm-ffi-stubgen(prefix): no_such_prefix\nX = 1\n"
+    path.write_text(text)
+    assert main([str(path)]) == 0
+    assert "[Skipped]" in capsys.readouterr().out and path.read_text() == text

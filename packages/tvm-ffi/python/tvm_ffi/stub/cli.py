@@ -197,8 +197,10 @@ def _roll_out_prefix(file: FileInfo, generator, declared: dict) -> None:
     directive = prefixes[0]
     prefix = directive.param[1]
     registered = [k for k in _object_keys() if k.rpartition(".")[0] == prefix]
-    if not prefix or not registered:
+    if not registered:
         _note("Skipped", f"{file.path}: no registered object under prefix `{prefix}`")
+    if not prefix:
+        return
     skipped = {k for d in _directives(file, "skip") for k in _split(d.param[1])}
     kept = []
     for code in file.code_blocks:
@@ -214,13 +216,13 @@ def _roll_out_prefix(file: FileInfo, generator, declared: dict) -> None:
         kept.append(code)
     new: list[CodeBlock] = []
     syntax = file.syntax
-    if not any(c.kind == "import-section" for c in kept):
-        new += _new_blocks(syntax, directive.lineno_start, "import-section")
     for key in registered:
         if key in declared or key in skipped or generator.is_builtin(key):
             continue
         new += _new_blocks(syntax, directive.lineno_start, f"object/{key}")
         declared[key] = file.path
+    if new and not any(c.kind == "import-section" for c in kept):
+        new = _new_blocks(syntax, directive.lineno_start, "import-section") + new
     at = kept.index(directive) + 1
     file.code_blocks = kept[:at] + new + kept[at:]
 

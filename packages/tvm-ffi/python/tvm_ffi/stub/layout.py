@@ -13,22 +13,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 #: TVMFFIObject (the header every object starts with) is 8-byte aligned.
 OBJECT_HEADER_ALIGNMENT = 8
 
-# The reasons an opaque verdict gives (upstream's OpaqueReason; private here: stubtest cannot
-# compare a Literal alias without a .pyi).
-_OpaqueReason: TypeAlias = Literal[
-    "layout-unknown",
-    "parent-opaque",
-    "field-overlap",
-    "uncovered-bytes",
-    "unrenderable-field",
-    "by-directive",
-    "no-mirror",
-]
+if TYPE_CHECKING:
+    # The reasons an opaque verdict gives (upstream's OpaqueReason); for type checkers only:
+    # stubtest cannot compare a Literal alias with its runtime value.
+    _OpaqueReason: TypeAlias = Literal[
+        "layout-unknown",
+        "parent-opaque",
+        "field-overlap",
+        "uncovered-bytes",
+        "unrenderable-field",
+        "by-directive",
+        "no-mirror",
+    ]
 
 
 def align_up(value: int, alignment: int) -> int:
