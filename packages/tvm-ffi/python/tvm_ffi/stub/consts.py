@@ -59,8 +59,14 @@ class MarkerSyntax:
 
 
 PYTHON_SYNTAX = MarkerSyntax(comment="#")
-SYNTAX_BY_EXT: dict[str, MarkerSyntax] = {".py": PYTHON_SYNTAX, ".pyi": PYTHON_SYNTAX}
-SOURCE_EXTS = frozenset(SYNTAX_BY_EXT)
+RUST_SYNTAX = MarkerSyntax(comment="//")
+SYNTAX_BY_EXT: dict[str, MarkerSyntax] = {
+    ".py": PYTHON_SYNTAX,
+    ".pyi": PYTHON_SYNTAX,
+    ".rs": RUST_SYNTAX,
+}
+#: What a folder walk picks up by default: the Python generator's sources.
+SOURCE_EXTS = frozenset({".py", ".pyi"})
 
 # Upstream's marker strings as plain constants.
 STUB_PREFIX = PYTHON_SYNTAX.prefix
@@ -77,32 +83,6 @@ STUB_BLOCK_KINDS = ("global", "object", "import-section", "directive", "export",
 PIPELINE_DIRECTIVE_KINDS = frozenset({"ty-map", "prefix", "skip"})
 PYTHON_DIRECTIVE_KINDS = frozenset({"import-object"})
 
-#: FFI origin name -> Python type (a dotted name is imported under `if TYPE_CHECKING:`).
-TY_MAP_DEFAULTS = {
-    "Any": "typing.Any",
-    "Callable": "typing.Callable",
-    "Array": "collections.abc.Sequence",
-    "List": "collections.abc.MutableSequence",
-    "Map": "collections.abc.Mapping",
-    "Dict": "collections.abc.MutableMapping",
-    "Object": "ffi.Object",
-    "Tensor": "ffi.Tensor",
-    "dtype": "ffi.dtype",
-    "Device": "ffi.Device",
-    "ffi.Enum": "tvm_ffi.dataclasses.Enum",
-}
-
-#: What parameters accept: any sequence or mapping converts (unless a ty-map overrides it).
-TY_MAP_INPUT_DEFAULTS = {
-    "Array": "collections.abc.Sequence",
-    "List": "collections.abc.Sequence",
-    "Map": "collections.abc.Mapping",
-    "Dict": "collections.abc.Mapping",
-}
-
-#: Type-key module prefixes -> the Python module that binds them.
-MOD_MAP = {"testing": "tvm_ffi.testing", "ffi": "tvm_ffi"}
-
 #: Type keys that tvm_ffi binds itself (never given an object block of their own).
 BUILTIN_TYPE_KEYS = frozenset(
     {
@@ -118,5 +98,20 @@ BUILTIN_TYPE_KEYS = frozenset(
         "ffi.Tensor",
     }
 )
+
+#: Global function name -> the name its stub is written under (none renamed by default).
+FN_NAME_MAP: dict[str, str] = {}
+
+# ANSI terminal colours of the command's messages.
+TERM_RESET = "\033[0m"
+TERM_BOLD = "\033[1m"
+TERM_BLACK = "\033[30m"
+TERM_RED = "\033[31m"
+TERM_GREEN = "\033[32m"
+TERM_YELLOW = "\033[33m"
+TERM_BLUE = "\033[34m"
+TERM_MAGENTA = "\033[35m"
+TERM_CYAN = "\033[36m"
+TERM_WHITE = "\033[37m"
 
 DOC_URL = "https://tvm.apache.org/ffi/packaging/stubgen.html"

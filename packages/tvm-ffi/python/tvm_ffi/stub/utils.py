@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from .._reflection import MISSING, TypeSchema, type_info_of
+import ctypes
+
+from .._reflection import MISSING, TypeInfo, TypeSchema, type_info_of
+
+# TVMFFIObject: a uint64 reference count, an int32 type index, 4 bytes of padding, a deleter.
+_OBJECT_HEADER_SIZE = 16 + ctypes.sizeof(ctypes.c_void_p)
+
+# Our registry's structural-equality flag names -> upstream's decoded names.
+_STRUCTURAL_EQ_NAMES = {"ignore": "ignore", "def": "def-pattern"}
 
 
 def parse_type_schema(raw) -> TypeSchema:
@@ -42,6 +50,8 @@ class Options:
         verbose: bool = False,
         dry_run: bool = False,
         check: bool = False,
+        target: str = "python",
+        coverage_out: str | None = None,
     ) -> None:
         self.imports = list(imports or [])
         self.dlls = list(dlls or [])
@@ -51,23 +61,60 @@ class Options:
         self.verbose = verbose
         self.dry_run = dry_run
         self.check = check
+        self.target = target
+        self.coverage_out = coverage_out
 
     def __repr__(self) -> str:
         return f"Options({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
 
 
 class NamedTypeSchema(TypeSchema):
-    """A TypeSchema with the name of the function, field or parameter it types."""
+    """A TypeSchema with the name of the function, field or parameter it types.
 
-    def __init__(self, name: str, schema: TypeSchema, frozen: bool = False) -> None:
+    For a reflected field it also carries the registry's facts: `size` / `alignment` / `offset`
+    (bytes, the offset from the object header; None for parameters and synthetic schemas),
+    `default` (MISSING when none; `default_is_factory` when it is a factory),
+    `structural_eq` ("ignore", "def-pattern" or None) and `frozen` (read-only).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        schema: TypeSchema,
+        *,
+        size: int | None = None,
+        alignment: int | None = None,
+        offset: int | None = None,
+        default=MISSING,
+        default_is_factory: bool = False,
+        structural_eq: str | None = None,
+        frozen: bool = False,
+    ) -> None:
         super().__init__(schema.origin, schema.args, schema.named_args)
         self.name = name
+        self.size = size
+        self.alignment = alignment
+        self.offset = offset
+        self.default = default
+        self.default_is_factory = default_is_factory
+        self.structural_eq = structural_eq
         self.frozen = frozen
 
     @staticmethod
     def from_type_field(field) -> NamedTypeSchema:
         """The schema of a reflected TypeField (Any when the registry recorded none)."""
-        return NamedTypeSchema(field.name, _schema_of(field.metadata, "field"), field.frozen)
+        factory = field.c_default_factory
+        return NamedTypeSchema(
+            field.name,
+            _schema_of(field.metadata, "field"),
+            size=field.size,
+            alignment=field.alignment,
+            offset=field.offset,
+            default=factory if factory is not MISSING else field.c_default,
+            default_is_factory=factory is not MISSING,
+            structural_eq=_STRUCTURAL_EQ_NAMES.get(field.c_structural_eq),
+            frozen=field.frozen,
+        )
 
 
 class FuncInfo:
@@ -113,6 +160,8 @@ class ObjectInfo:
         init_fields=None,
         has_init: bool = False,
         ancestors=None,
+        total_size: int | None = None,
+        is_final: bool | None = None,
     ) -> None:
         self.fields = fields
         self.methods = methods
@@ -121,10 +170,33 @@ class ObjectInfo:
         self.init_fields = init_fields or []
         self.has_init = has_init
         self.ancestors = ancestors or []
+        # The native sizeof (header included) and finality: None where the registry does not
+        # record them (this registry's C ABI has no such facts yet).
+        self.total_size = total_size
+        self.is_final = is_final
+
+    def __repr__(self) -> str:
+        return f"ObjectInfo(type_key={self.type_key!r}, parent_type_key={self.parent_type_key!r})"
+
+    def has_overloaded_methods(self) -> bool:
+        """Whether reflection exposed more than one signature under one method name."""
+        names = [m.schema.name for m in self.methods]
+        return len(names) != len(set(names))
 
     @staticmethod
     def from_type_info(type_info) -> ObjectInfo:
-        """The ObjectInfo of a reflected TypeInfo."""
+        """The ObjectInfo of a reflected TypeInfo.
+
+        Only the root's total_size is known (the TVMFFIObject header the C ABI fixes): this
+        registry does not record the native sizeof of other types.
+        """
+        info = ObjectInfo._from_type_info(type_info)
+        if type_info.parent_type_info is None and type_info.type_key == "ffi.Object":
+            info.total_size = _OBJECT_HEADER_SIZE
+        return info
+
+    @staticmethod
+    def _from_type_info(type_info) -> ObjectInfo:
         chain = []
         parent = type_info.parent_type_info
         while parent is not None:
@@ -165,6 +237,8 @@ class ObjectInfo:
 
 __all__ = [
     "MISSING",
+    "TypeInfo",
+    "TypeSchema",
     "FuncInfo",
     "InitConfig",
     "InitFieldInfo",
