@@ -21,6 +21,7 @@ from .expand_tuple_arguments import ExpandTupleArguments
 from .fold_batch_norm_to_conv2d_for_inference import FoldBatchnormToConv2D
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
+from .fuse_ops_by_pattern import FuseOpsByPattern, FusionPattern, PatternCheckContext
 from .fuse_tir import FuseTIR
 from .fuse_transpose_matmul import FuseTransposeMatmul
 from .inline_private_functions import InlinePrivateFunctions
@@ -88,6 +89,8 @@ __all__ = [
     "FoldConstant",
     "FunctionPass",
     "FuseOps",
+    "FuseOpsByPattern",
+    "FusionPattern",
     "FuseTIR",
     "FuseTransposeMatmul",
     "InlinePrivateFunctions",
@@ -99,6 +102,7 @@ __all__ = [
     "LowerRuntimeBuiltin",
     "Normalize",
     "NormalizeGlobalVar",
+    "PatternCheckContext",
     "RemovePurityChecking",
     "RemoveRedundantReshape",
     "RemoveUnusedOutputs",
