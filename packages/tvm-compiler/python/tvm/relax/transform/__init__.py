@@ -30,6 +30,7 @@ from .lambda_lift import LambdaLift
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
 from .lift_transform_params import LiftTransformParams
+from .merge_composite_functions import MergeCompositeFunctions
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
@@ -100,6 +101,7 @@ __all__ = [
     "LiftTransformParams",
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
+    "MergeCompositeFunctions",
     "Normalize",
     "NormalizeGlobalVar",
     "PatternCheckContext",
