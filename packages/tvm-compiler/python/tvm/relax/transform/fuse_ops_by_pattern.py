@@ -10,7 +10,14 @@ from collections import Counter
 from tvm.ir.module import IRModule
 from tvm.transform import PassContext, module_pass
 
-from .lowering_utils import free_relax_uses, rewrite_relax_functions, substitute_vars, with_sinfo
+from .lowering_utils import (
+    free_relax_uses,
+    relax_leaves,
+    replace_constants,
+    rewrite_relax_functions,
+    substitute_vars,
+    with_sinfo,
+)
 
 
 class FusionPattern:
@@ -278,7 +285,7 @@ class _Fuser:
         params, args, var_map, const_map = [], [], {}, {}
         n_consts = 0
         for b in order:
-            for e in _leaves(b.value):
+            for e in relax_leaves(b.value):
                 if isinstance(e, Var) and not isinstance(e, DataflowVar) and e in member_vars:
                     continue
                 if isinstance(e, Var):
@@ -310,7 +317,7 @@ class _Fuser:
                 new_var = DataflowVar(b.var.name_hint, b.var.struct_info)
             value = substitute_vars(b.value, var_map)
             if const_map:
-                value = _replace_constants(value, const_map)
+                value = replace_constants(value, const_map)
             inner.append(VarBinding(new_var, value))
             var_map[b.var] = new_var
         if single:
@@ -372,49 +379,6 @@ class _Fuser:
         return func, gv
 
 
-def _leaves(value) -> list:
-    """The variables and constants value reads, in order of appearance."""
-    from tvm.ir.functor import NodeVisitor
-
-    found: list = []
-
-    class _Leaves(NodeVisitor):
-        namespace = "relax"
-
-        def visit_Var(self, node):  # noqa: N802  (dispatch on the class name)
-            found.append(node)
-
-        def visit_DataflowVar(self, node):  # noqa: N802
-            found.append(node)
-
-        def visit_Constant(self, node):  # noqa: N802
-            found.append(node)
-
-        def visit_Function(self, node):  # noqa: N802  (a local function's own vars stay)
-            return None
-
-    _Leaves().visit(value)
-    return found
-
-
-def _replace_constants(expr, const_map):
-    from tvm.ir.functor import NodeMutator
-
-    class _Consts(NodeMutator):
-        namespace = "relax"
-
-        def visit_Constant(self, node):  # noqa: N802
-            return const_map.get(id(node), node)
-
-        def generic_visit(self, node):
-            new = super().generic_visit(node)
-            if new is not node:
-                with_sinfo(new, node.__dict__.get("struct_info_"))
-            return new
-
-    return _Consts().visit(expr)
-
-
 def _dependents_between(block, order, member_vars) -> list:
     """The outside bindings between the group's first and last member that read a member
     (directly or through another such binding): they move after the group's call."""
@@ -445,9 +409,11 @@ def FuseOpsByPattern(  # noqa: N802  (pass constructors are capitalised)
     bind_constants keeps matched constants inside the composite function (else they become its
     parameters); annotate_codegen wraps each composite function in a function with attributes
     Codegen (the pattern name's prefix) and global_symbol; entry_functions names the functions
-    to fuse in (all Relax functions but composite, primitive and codegen ones when None)."""
+    to fuse in (when None or empty: all Relax functions but composite, primitive and codegen
+    ones)."""
     who = "relax.transform.FuseOpsByPattern"
-    if isinstance(patterns, (FusionPattern, str)) or not isinstance(patterns, (list, tuple)):
+    single = isinstance(patterns, tuple) and bool(patterns) and isinstance(patterns[0], str)
+    if single or not isinstance(patterns, (list, tuple)):  # one (name, pattern) is no list
         raise TypeError(
             f"{who}: patterns must be a list of FusionPattern or tuples, got "
             f"{type(patterns).__name__}"
@@ -462,13 +428,17 @@ def FuseOpsByPattern(  # noqa: N802  (pass constructors are capitalised)
         entry_functions = list(entry_functions)
 
     def wanted(gv, func):
-        if entry_functions is not None:
+        if entry_functions:  # an empty list means every function, as None (upstream)
             return gv.name_hint in entry_functions
         attrs = func.attrs or {}
         return not any(k in attrs for k in ("Primitive", "Composite", "Codegen"))
 
     @module_pass(opt_level=0, name="FuseOpsByPattern")
     def fuse_ops_by_pattern(mod: IRModule, ctx: PassContext) -> IRModule:
+        names = {gv.name_hint for gv in mod.get_global_vars()}
+        for name in entry_functions or ():
+            if name not in names:
+                raise ValueError(f"{who}: entry_functions names {name!r}, not in the module")
         for fusion in fusions:
             fuser = _Fuser(mod, fusion, bind_constants, annotate_codegen)
             mod = rewrite_relax_functions(mod, fuser.builder, fuser.fuse_function, wanted)
