@@ -1,5 +1,6 @@
 """tvm.relax.dpl: the dataflow pattern language (patterns, matching, pattern-based rewriting)."""
 
+from .context import PatternContext
 from .pattern import (
     AndPattern,
     AttrPattern,
@@ -44,7 +45,7 @@ from .pattern import (
     reject,
     wildcard,
 )
-from .rewrite import rewrite_call
+from .rewrite import rewrite_bindings, rewrite_call
 
 __all__ = [
     "AndPattern",
@@ -60,6 +61,7 @@ __all__ = [
     "GlobalVarPattern",
     "NotPattern",
     "OrPattern",
+    "PatternContext",
     "PatternSeq",
     "PrimArrPattern",
     "ShapePattern",
@@ -88,6 +90,7 @@ __all__ = [
     "is_var",
     "make_fused_bias_activation_pattern",
     "reject",
+    "rewrite_bindings",
     "rewrite_call",
     "wildcard",
 ]

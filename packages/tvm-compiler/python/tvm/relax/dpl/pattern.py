@@ -91,18 +91,13 @@ class DFPattern:
         return match_expr(self, expr, var2val, "DFPattern.extract_matched_expr")
 
     def used_by(self, other, index=-1) -> PatternSeq:
-        """A sequence: this pattern's value is used by other (in a PatternContext)."""
-        return (
-            PatternSeq([self, other])
-            if not isinstance(other, PatternSeq)
-            else (PatternSeq([self, *other.patterns]))
-        )
+        """A sequence: this pattern's value is used by other (a constraint of the current
+        PatternContext)."""
+        return PatternSeq([self]).used_by(other, index)
 
     def only_used_by(self, other, index=-1) -> PatternSeq:
         """A sequence: this pattern's value is used by other and by nothing else."""
-        seq = self.used_by(other, index)
-        seq.only_use = True
-        return seq
+        return PatternSeq([self]).only_used_by(other, index)
 
     def dup(self) -> DFPattern:
         """A copy of this pattern (sub-patterns copied too) with an identity of its own."""
@@ -187,6 +182,14 @@ class CallPattern(DFPattern):
             args = []
         self.args = _patterns("CallPattern", "args", args)
         self.varg_default_wildcard = bool(varg_default_wildcard)
+        if add_constraint:  # inside a PatternContext each argument is used by this call
+            from .context import PatternContext
+
+            ctx = PatternContext.current()
+            if ctx is not None:
+                for i, arg in enumerate(self.args):
+                    if not isinstance(arg, (ConstantPattern, ExprPattern, PrimArrPattern)):
+                        ctx.add_constraint(arg, self, False, i)
 
     def _text(self):
         extra = ", ..." if self.varg_default_wildcard else ""
@@ -357,13 +360,24 @@ class PatternSeq:
         self.only_use = bool(only_use)
 
     def used_by(self, other, index=-1) -> PatternSeq:
-        tail = other.patterns if isinstance(other, PatternSeq) else [other]
-        return PatternSeq([*self.patterns, *tail], self.only_use)
+        return self._link(other, False, index)
 
     def only_used_by(self, other, index=-1) -> PatternSeq:
-        seq = self.used_by(other, index)
-        seq.only_use = True
-        return seq
+        return self._link(other, True, index)
+
+    def _link(self, other, only_use, index):
+        from .context import PatternContext
+
+        tail = other.patterns if isinstance(other, PatternSeq) else [other]
+        tail = _patterns("PatternSeq.used_by", "other", tail)
+        ctx = PatternContext.current()
+        if ctx is None:
+            raise ValueError(
+                "DFPattern.used_by / only_used_by (^, >>): a use constraint needs an active "
+                "PatternContext (`with PatternContext() as ctx:`)"
+            )
+        ctx.add_constraint(self.patterns[-1], tail[0], only_use, index)
+        return PatternSeq([*self.patterns, *tail], only_use)
 
     __xor__ = used_by
     __rshift__ = only_used_by
