@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import tvm
 from tvm import relax
-from tvm.relax.dpl import is_const, is_op, wildcard
+from tvm.relax.dpl import is_const, is_op, is_tuple_get_item, wildcard
 from tvm.relax.transform import FuseOpsByPattern, FusionPattern, PatternCheckContext
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -297,3 +297,59 @@ def test_entry_functions_and_non_dataflow_code():
 def test_bad_input(call, message):
     with pytest.raises(TypeError, match=message):
         call()
+
+
+@I.ir_module
+class SplitExp:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32")):
+        with R.dataflow():
+            lv0 = R.split(x, 3, axis=1)
+            lv1 = lv0[0]
+            lv2 = R.exp(lv1)
+            lv3 = R.add(lv2, lv0[1])
+            R.output(lv3)
+        return lv3
+
+
+def test_tuple_items_join_the_group():
+    # The split is read after the group too, so it is an output: first, as main reads it
+    # first (apache-tvm's order of outputs).
+    @I.ir_module
+    class Expected:
+        @R.function(private=True)
+        def fused_relax_split_relax_exp(x: R.Tensor((2, 3), "float32")) -> R.Tuple(
+            R.Tuple(
+                R.Tensor((2, 1), "float32"),
+                R.Tensor((2, 1), "float32"),
+                R.Tensor((2, 1), "float32"),
+            ),
+            R.Tensor((2, 1), "float32"),
+        ):
+            R.func_attr({"Composite": "x.split_exp", "Primitive": True})
+            with R.dataflow():
+                gv = R.split(x, indices_or_sections=3, axis=1)
+                lv1 = gv[0]
+                gv1 = R.exp(lv1)
+                R.output(gv, gv1)
+            return (gv, gv1)
+
+        @R.function
+        def main(x: R.Tensor((2, 3), "float32")) -> R.Tensor((2, 1), "float32"):
+            cls = Expected
+            with R.dataflow():
+                lv = cls.fused_relax_split_relax_exp(x)
+                lv0 = lv[0]
+                lv2 = lv[1]
+                lv_1 = lv0[1]
+                lv3 = R.add(lv2, lv_1)
+                R.output(lv3)
+            return lv3
+
+    pat = is_op("relax.exp")(is_tuple_get_item(is_op("relax.split")(wildcard()), 0))
+    out = FuseOpsByPattern([("x.split_exp", pat)])(SplitExp)
+    tvm.ir.assert_structural_equal(out, Expected)
+    vm = relax.VirtualMachine(tvm.compile(out, target="llvm"), tvm.cpu())
+    data = np.random.default_rng(6).standard_normal((2, 3)).astype("float32")
+    want = np.exp(data[:, :1]) + data[:, 1:2]
+    np.testing.assert_allclose(vm["main"](data).numpy(), want, rtol=1e-5)

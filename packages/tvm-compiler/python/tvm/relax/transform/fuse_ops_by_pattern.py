@@ -131,15 +131,18 @@ class _Partition:
 
     def try_group(self, block, root, bound):
         from ..dpl.matcher import Matcher
-        from ..dpl.pattern import CallPattern
+        from ..dpl.pattern import CallPattern, TupleGetItemPattern, TuplePattern
 
+        # What a match puts in the group besides its root: the calls, tuples and tuple items
+        # it matched (a wildcard's match is an input).
+        _GROUPED = (CallPattern, TupleGetItemPattern, TuplePattern)  # noqa: N806
         matcher = Matcher(self.var2val)
         if not matcher.visit(self.fusion.pattern, root.value):
             return
         matches = {p: e for p, e in matcher.memo.values()}
         members = {id(root): root}
         for pat, expr in matches.items():
-            if isinstance(pat, CallPattern) and expr is not root.value:
+            if isinstance(pat, _GROUPED) and expr is not root.value:
                 binding = bound.get(id(expr))
                 if binding is None:  # a call outside this block's bindings: not fusable here
                     return
@@ -248,10 +251,16 @@ class _Fuser:
                 for b in order
                 if not isinstance(b.var, DataflowVar) or uses[b.var] > inside.get(b.var, 0)
             ]
-            # The root's value first, then the others that leak, in binding order (upstream).
-            outputs.sort(key=lambda v: (v is not root.var,))
             if root.var not in outputs:
-                outputs.insert(0, root.var)
+                outputs.append(root.var)
+            # In the order the rest of the block first reads them (upstream's), then as bound.
+            first_use: dict = {}
+            for i, b in enumerate(block.bindings):
+                if b.var not in member_vars:
+                    for v in free_relax_uses(b.value):
+                        first_use.setdefault(v, i)
+            position = {b.var: i for i, b in enumerate(order)}
+            outputs.sort(key=lambda v: (first_use.get(v, len(block.bindings)), position[v]))
             new_bindings = self.make_group(order, outputs, annotated)
             last = order[-1]
             for b in order:

@@ -326,7 +326,7 @@ def _rewrite_calls(func, fused, mod):
             if isinstance(value, Call) and isinstance(value.op, GlobalVar):
                 target = fused.get(value.op.name_hint)
                 if target is not None:
-                    from tvm.relax.struct_info import ShapeStructInfo
+                    from tvm.relax.struct_info import ShapeStructInfo, TupleStructInfo
 
                     fields, shapes = [], []
                     for arg in value.args:
@@ -336,7 +336,9 @@ def _rewrite_calls(func, fused, mod):
                         fields += _flatten_arg(arg, emit)
                     tir_vars = _tir_vars_arg(shapes)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
-                    sinfo = value.struct_info
+                    sinfo = nested = value.struct_info
+                    if _is_nested_tuple(nested):  # the PrimFunc writes the tensors flat
+                        sinfo = TupleStructInfo(_tensor_sinfos(nested))
                     gv, inplace = target
                     if any(i >= 0 for i in inplace):
                         from tvm.relax.op.op_attrs import CallTIRInplaceAttrs
@@ -347,6 +349,8 @@ def _rewrite_calls(func, fused, mod):
                         )
                     else:
                         call = make_call("relax.call_tir", [gv, args, *tir_vars], sinfo, [sinfo])
+                    if sinfo is not nested:
+                        call = _rebuild_nested(binding.var.name_hint, call, nested, emit)
                     emit(binding.with_fields(value=call))
                     return
             emit(binding)
@@ -382,6 +386,35 @@ def _shape_values(arg) -> list:
             f"values (the symbolic vars it passes), got {arg.struct_info}"
         )
     return list(values)
+
+
+def _is_nested_tuple(sinfo) -> bool:
+    from tvm.relax.struct_info import TupleStructInfo
+
+    return isinstance(sinfo, TupleStructInfo) and any(
+        isinstance(f, TupleStructInfo) for f in sinfo.fields
+    )
+
+
+def _rebuild_nested(name, call, sinfo, emit):
+    """The nested tuple sinfo describes, built from the items of call's flat tuple result
+    (a primitive function that returns a tuple within a tuple: FuseOpsByPattern's groups)."""
+    from tvm.relax.expr import Tuple, TupleGetItem, Var, VarBinding
+    from tvm.relax.struct_info import TupleStructInfo
+
+    flat = Var(f"{name}_flat", call.struct_info)
+    emit(VarBinding(flat, call))
+    count = [0]
+
+    def build(s):
+        if isinstance(s, TupleStructInfo):
+            return with_sinfo(Tuple([build(f) for f in s.fields]), s)
+        item = Var(f"{name}_{count[0]}", s)
+        emit(VarBinding(item, with_sinfo(TupleGetItem(flat, count[0]), s)))
+        count[0] += 1
+        return item
+
+    return build(sinfo)
 
 
 def _flatten_arg(arg, emit) -> list:
