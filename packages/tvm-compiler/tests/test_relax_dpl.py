@@ -214,3 +214,10 @@ def test_bad_input(call, message):
 def test_unknown_op_name():
     with pytest.raises(Exception, match="relax.no_such_op"):
         is_op("relax.no_such_op")
+
+
+def test_one_op_pattern_shared_by_two_calls():
+    add = is_op("relax.add")
+    pat = add(add(wildcard(), wildcard()), wildcard())
+    assert pat.match(relax.op.add(relax.op.add(x, y), x))
+    assert not pat.match(relax.op.add(relax.op.multiply(x, y), x))

@@ -48,7 +48,9 @@ class Matcher:
     def visit(self, pattern, expr0) -> bool:
         expr = self.lookup(expr0)
         seen = self.memo.get(id(pattern))
-        if seen is not None:
+        if seen is not None:  # a pattern met again must match the very same expression
+            if isinstance(expr, Op) and isinstance(seen[1], Op):
+                return expr.name == seen[1].name
             return seen[1] is expr
         saved = dict(self.memo)
         method = getattr(self, "visit_" + type(pattern).__name__, None)
