@@ -353,3 +353,16 @@ def test_tuple_items_join_the_group():
     data = np.random.default_rng(6).standard_normal((2, 3)).astype("float32")
     want = np.exp(data[:, :1]) + data[:, 1:2]
     np.testing.assert_allclose(vm["main"](data).numpy(), want, rtol=1e-5)
+
+
+def test_attrs_getter_adds_attributes():
+    add = is_op("relax.add")(wildcard(), wildcard())
+    pat = is_op("relax.nn.relu")(add)
+
+    def attrs_getter(annotated):
+        return {"add_dtype": str(annotated["add"].struct_info.dtype)}
+
+    fusion = FusionPattern("x.add_relu", pat, {"add": add}, attrs_getter=attrs_getter)
+    out = FuseOpsByPattern([fusion])(TwoAddRelu)
+    attrs = out["fused_relax_add_relax_nn_relu"].attrs
+    assert attrs["add_dtype"] == "float32" and attrs["Composite"] == "x.add_relu"
