@@ -7,7 +7,7 @@ import pytest
 import tvm
 from tvm import relax
 from tvm.relax.backend import pattern_registry
-from tvm.relax.dpl import is_op, wildcard
+from tvm.relax.dpl import is_op, is_tuple, wildcard
 from tvm.relax.transform import FuseOpsByPattern, FusionPattern, MergeCompositeFunctions
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -176,3 +176,33 @@ def test_composites_without_codegen_compile_and_run():
     lv1 = np.maximum(x + y, 0)
     want = (np.exp(lv1 * y) - x) * lv1
     np.testing.assert_allclose(vm["main"](x, y).numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_inline_tuples_and_tuple_arguments():
+    # concat reads an inline tuple: its pattern's tuple comes along into the composite
+    # function, and the merged function passes the tuple's fields on.
+    x = relax.Var("x", relax.TensorStructInfo((2, 3), "float32"))
+    y = relax.Var("y", relax.TensorStructInfo((2, 3), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, y]):
+        with bb.dataflow():
+            a = bb.emit(relax.op.exp(x))
+            c = bb.emit(relax.op.concat([a, y], axis=0))
+            out = bb.emit_output(relax.op.nn.relu(c))
+        bb.emit_func_output(out)
+    patterns = [
+        ("a.exp", is_op("relax.exp")(wildcard())),
+        ("a.concat", is_op("relax.concat")(is_tuple([wildcard(), wildcard()]))),
+    ]
+    fused = FuseOpsByPattern(patterns)(bb.get())
+    assert fused["fused_relax_concat"].attrs["Composite"] == "a.concat"
+    merged = MergeCompositeFunctions()(fused)
+    assert relax.analysis.well_formed(merged)
+    main = merged["main"].body.blocks[0].bindings
+    assert main[0].value.op.name_hint == "fused_relax_exp_relax_concat_a"
+    assert [p.name_hint for p in merged["fused_relax_exp_relax_concat_a"].params] == ["x", "y"]
+    assert main[1].value.op.name == "relax.nn.relu"
+    vm = relax.VirtualMachine(tvm.compile(fused, target="llvm"), tvm.cpu())
+    data = np.random.default_rng(7).standard_normal((2, 2, 3)).astype("float32")
+    want = np.maximum(np.concatenate([np.exp(data[0]), data[1]], axis=0), 0)
+    np.testing.assert_allclose(vm["main"](data[0], data[1]).numpy(), want, rtol=1e-5)

@@ -144,6 +144,8 @@ class _Partition:
         for pat, expr in matches.items():
             if isinstance(pat, _GROUPED) and expr is not root.value:
                 binding = bound.get(id(expr))
+                if binding is None and not isinstance(pat, CallPattern):
+                    continue  # a tuple written inline in a member's value: it comes along
                 if binding is None:  # a call outside this block's bindings: not fusable here
                     return
                 members[id(binding)] = binding

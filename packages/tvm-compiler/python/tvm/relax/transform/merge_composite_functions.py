@@ -8,7 +8,7 @@ from __future__ import annotations
 from tvm.ir.module import GlobalVar, IRModule
 from tvm.transform import PassContext, module_pass
 
-from .lowering_utils import free_relax_uses, with_sinfo
+from .lowering_utils import free_relax_uses, substitute_vars, with_sinfo
 
 
 class _Groups:
@@ -188,7 +188,7 @@ class _Merger:
             local_func = _fresh_copy(composite).with_fields(attrs=attrs)
             local = Var("gv", local_func.struct_info)
             inner.append(VarBinding(local, local_func))
-            call_args = [var_map.get(a, a) for a in b.value.args]
+            call_args = [substitute_vars(a, var_map) for a in b.value.args]  # tuples too
             call = with_sinfo(Call(local, call_args), b.var.struct_info)
             new_var = Var(b.var.name_hint, b.var.struct_info)
             inner.append(VarBinding(new_var, call))
