@@ -206,3 +206,79 @@ def test_inline_tuples_and_tuple_arguments():
     data = np.random.default_rng(7).standard_normal((2, 2, 3)).astype("float32")
     want = np.maximum(np.concatenate([np.exp(data[0]), data[1]], axis=0), 0)
     np.testing.assert_allclose(vm["main"](data[0], data[1]).numpy(), want, rtol=1e-5)
+
+
+@I.ir_module
+class TupleOutput:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32")):
+        with R.dataflow():
+            lv0 = R.add(x, y)
+            lv1 = R.nn.relu(lv0)
+            lv4 = R.multiply(lv1, lv0)
+            gv = R.exp(lv4)
+            R.output(gv)
+        return gv
+
+
+def test_tuple_items_of_a_composite_merge_with_it():
+    # add_relu leaks its add, so it returns a tuple (relu first: multiply reads it first);
+    # the items taken of that tuple go into the merged function with it.
+    @I.ir_module
+    class Expected:
+        @R.function
+        def fused_relax_add_relax_nn_relu_relax_multiply_x(
+            x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32")
+        ) -> R.Tensor((2, 3), "float32"):
+            R.func_attr({"Codegen": "x"})
+
+            @R.function
+            def gv(x_1: R.Tensor((2, 3), "float32"), y_1: R.Tensor((2, 3), "float32")) -> R.Tuple(
+                R.Tensor((2, 3), "float32"), R.Tensor((2, 3), "float32")
+            ):
+                R.func_attr({"Composite": "x.add_relu"})
+                with R.dataflow():
+                    gv_1 = R.add(x_1, y_1)
+                    gv1 = R.nn.relu(gv_1)
+                    R.output(gv_1, gv1)
+                return (gv1, gv_1)
+
+            lv = gv(x, y)
+            lv1: R.Tensor((2, 3), "float32") = lv[1]
+            lv2: R.Tensor((2, 3), "float32") = lv[0]
+
+            @R.function
+            def gv1(
+                lv2_1: R.Tensor((2, 3), "float32"), lv1_1: R.Tensor((2, 3), "float32")
+            ) -> R.Tensor((2, 3), "float32"):
+                R.func_attr({"Composite": "x.mul"})
+                with R.dataflow():
+                    gv_1 = R.multiply(lv2_1, lv1_1)
+                    R.output(gv_1)
+                return gv_1
+
+            gv_1 = gv1(lv2, lv1)
+            return gv_1
+
+        @R.function
+        def main(x: R.Tensor((2, 3), "float32"), y: R.Tensor((2, 3), "float32")) -> R.Tensor(
+            (2, 3), "float32"
+        ):
+            cls = Expected
+            with R.dataflow():
+                lv = cls.fused_relax_add_relax_nn_relu_relax_multiply_x(x, y)
+                gv = R.exp(lv)
+                R.output(gv)
+            return gv
+
+    patterns = [
+        ("x.add_relu", is_op("relax.nn.relu")(is_op("relax.add")(wildcard(), wildcard()))),
+        ("x.mul", is_op("relax.multiply")(wildcard(), wildcard())),
+    ]
+    fused = FuseOpsByPattern(patterns)(TupleOutput)
+    tvm.ir.assert_structural_equal(MergeCompositeFunctions()(fused), Expected)
+    vm = relax.VirtualMachine(tvm.compile(fused, target="llvm"), tvm.cpu())
+    data = np.random.default_rng(8).standard_normal((2, 2, 3)).astype("float32")
+    s = data[0] + data[1]
+    want = np.exp(np.maximum(s, 0) * s)
+    np.testing.assert_allclose(vm["main"](data[0], data[1]).numpy(), want, rtol=1e-5)

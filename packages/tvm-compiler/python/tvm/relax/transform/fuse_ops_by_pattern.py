@@ -259,10 +259,11 @@ class _Fuser:
             first_use: dict = {}
             for i, b in enumerate(block.bindings):
                 if b.var not in member_vars:
-                    for v in free_relax_uses(b.value):
-                        first_use.setdefault(v, i)
+                    for j, v in enumerate(free_relax_uses(b.value)):
+                        first_use.setdefault(v, (i, j))
             position = {b.var: i for i, b in enumerate(order)}
-            outputs.sort(key=lambda v: (first_use.get(v, len(block.bindings)), position[v]))
+            never = (len(block.bindings), 0)
+            outputs.sort(key=lambda v: (first_use.get(v, never), position[v]))
             new_bindings = self.make_group(order, outputs, annotated)
             last = order[-1]
             for b in order:

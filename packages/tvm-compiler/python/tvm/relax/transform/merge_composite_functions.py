@@ -58,6 +58,16 @@ class _Groups:
         self.parent[self.find(b)] = self.find(a)
 
 
+def _tuple_item_of(value, var_group, groups):
+    """The group of the composite call whose tuple result value takes an item of, or None."""
+    from ..expr import TupleGetItem
+
+    if not isinstance(value, TupleGetItem) or value.tuple_value not in var_group:
+        return None
+    producer = groups.find(var_group[value.tuple_value])
+    return producer if groups.codegen[producer] is not None else None
+
+
 def _composite_codegen(value, mod):
     from ..expr import Call, Function
 
@@ -110,6 +120,11 @@ class _Merger:
             codegen = _composite_codegen(binding.value, self.mod)
             groups.add(i, codegen, deps)
             var_group[binding.var] = i
+            producer = _tuple_item_of(binding.value, var_group, groups)
+            if producer is not None:  # an item of a composite's tuple joins its group
+                groups.codegen[i] = groups.codegen[producer]
+                groups.union(producer, i)
+                continue
             if codegen is None:
                 continue
             for p in deps:
@@ -182,6 +197,12 @@ class _Merger:
         inner = []
         names = []
         for b in order:
+            if isinstance(b.value, TupleGetItem):  # an item of a member's tuple result
+                new_var = Var(b.var.name_hint, b.var.struct_info)
+                item = TupleGetItem(var_map[b.value.tuple_value], b.value.index)
+                inner.append(VarBinding(new_var, with_sinfo(item, b.var.struct_info)))
+                var_map[b.var] = new_var
+                continue
             composite = self.mod[b.value.op]
             names.append(b.value.op.name_hint)
             attrs = {k: v for k, v in (composite.attrs or {}).items() if k != "Primitive"}
