@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import tvm
 from tvm import relax
-from tvm.relax.dpl import is_const, is_op, is_tuple_get_item, wildcard
+from tvm.relax.dpl import is_call_tir, is_const, is_op, is_tuple_get_item, wildcard
 from tvm.relax.transform import FuseOpsByPattern, FusionPattern, PatternCheckContext
 from tvm.script import ir as I
 from tvm.script import relax as R
@@ -366,3 +366,26 @@ def test_attrs_getter_adds_attributes():
     out = FuseOpsByPattern([fusion])(TwoAddRelu)
     attrs = out["fused_relax_add_relax_nn_relu"].attrs
     assert attrs["add_dtype"] == "float32" and attrs["Composite"] == "x.add_relu"
+
+
+def test_call_tir_patterns_after_legalization():
+    @I.ir_module
+    class ExpRelu:
+        @R.function
+        def main(x: R.Tensor((2, 3), "float32")):
+            with R.dataflow():
+                lv0 = R.exp(x)
+                gv = R.nn.relu(lv0)
+                R.output(gv)
+            return gv
+
+    legalized = relax.transform.LegalizeOps()(ExpRelu)
+    exp_name = legalized["main"].body.blocks[0].bindings[0].value.args[0].name_hint
+    pat = is_call_tir("relu", [is_call_tir(exp_name)])
+    out = FuseOpsByPattern([("t.exp_relu", pat)])(legalized)
+    fused = out[f"fused_{exp_name}_relu"]  # named after the PrimFuncs called, as upstream
+    assert fused.attrs["Composite"] == "t.exp_relu"
+    assert [b.value.args[0].name_hint for b in fused.body.blocks[0].bindings] == [exp_name, "relu"]
+    vm = relax.VirtualMachine(tvm.compile(out, target="llvm"), tvm.cpu())
+    data = np.random.default_rng(9).standard_normal((2, 3)).astype("float32")
+    np.testing.assert_allclose(vm["main"](data).numpy(), np.exp(data), rtol=1e-5)

@@ -83,6 +83,10 @@ def _as_fusion_pattern(item, i):
     )
 
 
+# The calls a group's name takes from the function they call (upstream's naming).
+_DPS_CALLS = ("relax.call_tir", "relax.call_tir_inplace", "relax.call_dps_packed")
+
+
 def _op_name(value):
     from tvm.ir.module import GlobalVar
     from tvm.ir.op import Op
@@ -90,6 +94,13 @@ def _op_name(value):
     from ..expr import Call
 
     if isinstance(value, Call):
+        callee = value.args[0] if value.args else None
+        if isinstance(value.op, Op) and value.op.name in _DPS_CALLS:  # named by the callee
+            if isinstance(callee, GlobalVar):
+                return callee.name_hint
+            symbol = getattr(callee, "global_symbol", None)
+            if isinstance(symbol, str):
+                return symbol
         if isinstance(value.op, Op):
             return value.op.name.replace(".", "_")
         if isinstance(value.op, GlobalVar):
