@@ -146,14 +146,14 @@ class _Partition:
 
         # What a match puts in the group besides its root: the calls, tuples and tuple items
         # it matched (a wildcard's match is an input).
-        _GROUPED = (CallPattern, TupleGetItemPattern, TuplePattern)  # noqa: N806
+        grouped_kinds = (CallPattern, TupleGetItemPattern, TuplePattern)
         matcher = Matcher(self.var2val)
         if not matcher.visit(self.fusion.pattern, root.value):
             return
         matches = {p: e for p, e in matcher.memo.values()}
         members = {id(root): root}
         for pat, expr in matches.items():
-            if isinstance(pat, _GROUPED) and expr is not root.value:
+            if isinstance(pat, grouped_kinds) and expr is not root.value:
                 binding = bound.get(id(expr))
                 if binding is None and not isinstance(pat, CallPattern):
                     continue  # a tuple written inline in a member's value: it comes along
@@ -163,26 +163,21 @@ class _Partition:
         if any(i in self.grouped for i in members):
             return
         order = [b for b in block.bindings if id(b) in members]
-        if self.fusion.check is not None:
-            ctx = self.check_context(root, matches, order, block)
-            if not self.fusion.check(ctx):
-                return
-        if _makes_cycle(block, order):
-            return
-        self.grouped.update(members)
         annotated = {
             name: matches[pat]
             for name, pat in self.fusion.annotation_patterns.items()
             if pat in matches
         }
+        if self.fusion.check is not None:
+            ctx = self.check_context(root, annotated, order, block)
+            if not self.fusion.check(ctx):
+                return
+        if _makes_cycle(block, order):
+            return
+        self.grouped.update(members)
         self.groups.append((block, order, root, annotated))
 
-    def check_context(self, root, matches, order, block):
-
-        annotated = {}
-        for name, pat in self.fusion.annotation_patterns.items():
-            if pat in matches:
-                annotated[name] = matches[pat]
+    def check_context(self, root, annotated, order, block):
         usages: dict = {}
         for binding in _all_bindings(self.func):
             for v in dict.fromkeys(free_relax_uses(binding.value)):
