@@ -5,7 +5,7 @@ from tvm.ir.module import GlobalVar  # noqa: E402
 from tvm.ir.span import Span  # noqa: E402
 from tvm.runtime.vm import Executable, VirtualMachine  # noqa: E402
 
-from . import analysis, backend, expr_functor, op, printer, transform, ty, type  # noqa: E402,A004
+from . import analysis, backend, dpl, expr_functor, op, printer, transform, ty, type  # noqa: E402,A004
 from .block_builder import BlockBuilder  # noqa: E402
 from .exec_builder import ExecBuilder  # noqa: E402
 from .expr import (  # noqa: E402
@@ -113,6 +113,7 @@ __all__ = [
     "call_pure_packed",
     "call_tir",
     "call_tir_inplace",
+    "dpl",
     "expr_functor",
     "const",
     "extern",

@@ -21,6 +21,7 @@ from .expand_tuple_arguments import ExpandTupleArguments
 from .fold_batch_norm_to_conv2d_for_inference import FoldBatchnormToConv2D
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
+from .fuse_ops_by_pattern import FuseOpsByPattern, FusionPattern, PatternCheckContext
 from .fuse_tir import FuseTIR
 from .fuse_transpose_matmul import FuseTransposeMatmul
 from .inline_private_functions import InlinePrivateFunctions
@@ -29,6 +30,7 @@ from .lambda_lift import LambdaLift
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
 from .lift_transform_params import LiftTransformParams
+from .merge_composite_functions import MergeCompositeFunctions
 from .lower_alloc_tensor import LowerAllocTensor
 from .lower_runtime_builtin import LowerRuntimeBuiltin
 from .normalize import Normalize
@@ -88,6 +90,8 @@ __all__ = [
     "FoldConstant",
     "FunctionPass",
     "FuseOps",
+    "FuseOpsByPattern",
+    "FusionPattern",
     "FuseTIR",
     "FuseTransposeMatmul",
     "InlinePrivateFunctions",
@@ -97,8 +101,10 @@ __all__ = [
     "LiftTransformParams",
     "LowerAllocTensor",
     "LowerRuntimeBuiltin",
+    "MergeCompositeFunctions",
     "Normalize",
     "NormalizeGlobalVar",
+    "PatternCheckContext",
     "RemovePurityChecking",
     "RemoveRedundantReshape",
     "RemoveUnusedOutputs",

@@ -326,7 +326,7 @@ def _rewrite_calls(func, fused, mod):
             if isinstance(value, Call) and isinstance(value.op, GlobalVar):
                 target = fused.get(value.op.name_hint)
                 if target is not None:
-                    from tvm.relax.struct_info import ShapeStructInfo
+                    from tvm.relax.struct_info import ShapeStructInfo, TupleStructInfo
 
                     fields, shapes = [], []
                     for arg in value.args:
@@ -336,7 +336,9 @@ def _rewrite_calls(func, fused, mod):
                         fields += _flatten_arg(arg, emit)
                     tir_vars = _tir_vars_arg(shapes)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
-                    sinfo = value.struct_info
+                    sinfo = nested = value.struct_info
+                    if _is_nested_tuple(nested):  # the PrimFunc writes the tensors flat
+                        sinfo = TupleStructInfo(_tensor_sinfos(nested))
                     gv, inplace = target
                     if any(i >= 0 for i in inplace):
                         from tvm.relax.op.op_attrs import CallTIRInplaceAttrs
@@ -347,6 +349,8 @@ def _rewrite_calls(func, fused, mod):
                         )
                     else:
                         call = make_call("relax.call_tir", [gv, args, *tir_vars], sinfo, [sinfo])
+                    if sinfo is not nested:
+                        call = _rebuild_nested(binding.var.name_hint, call, nested, emit)
                     emit(binding.with_fields(value=call))
                     return
             emit(binding)
@@ -382,6 +386,35 @@ def _shape_values(arg) -> list:
             f"values (the symbolic vars it passes), got {arg.struct_info}"
         )
     return list(values)
+
+
+def _is_nested_tuple(sinfo) -> bool:
+    from tvm.relax.struct_info import TupleStructInfo
+
+    return isinstance(sinfo, TupleStructInfo) and any(
+        isinstance(f, TupleStructInfo) for f in sinfo.fields
+    )
+
+
+def _rebuild_nested(name, call, sinfo, emit):
+    """The nested tuple sinfo describes, built from the items of call's flat tuple result
+    (a primitive function that returns a tuple within a tuple: FuseOpsByPattern's groups)."""
+    from tvm.relax.expr import Tuple, TupleGetItem, Var, VarBinding
+    from tvm.relax.struct_info import TupleStructInfo
+
+    flat = Var(f"{name}_flat", call.struct_info)
+    emit(VarBinding(flat, call))
+    count = [0]
+
+    def build(s):
+        if isinstance(s, TupleStructInfo):
+            return with_sinfo(Tuple([build(f) for f in s.fields]), s)
+        item = Var(f"{name}_{count[0]}", s)
+        emit(VarBinding(item, with_sinfo(TupleGetItem(flat, count[0]), s)))
+        count[0] += 1
+        return item
+
+    return build(sinfo)
 
 
 def _flatten_arg(arg, emit) -> list:
@@ -423,6 +456,12 @@ def FuseTIR():  # noqa: N802  (pass constructors are capitalised)
         }
         if not primitive:
             return mod
+        mod = _lift_constants(mod, primitive)
+        primitive = {
+            gv: f
+            for gv, f in mod.functions.items()
+            if isinstance(f, Function) and f.attrs.get("Primitive")
+        }
         bb = BlockBuilder(mod._with_functions({}))
         kept = {gv: f for gv, f in mod.functions.items() if gv not in primitive}
         for gv, f in kept.items():
@@ -440,6 +479,62 @@ def FuseTIR():  # noqa: N802  (pass constructors are capitalised)
         return _drop_unused_kernels(bb.get(), primitive)
 
     return fuse_tir
+
+
+def _lift_constants(mod, primitive):
+    """mod with the tensor constants of each primitive function passed in as parameters (its
+    callers pass the constants): a composite function of FuseOpsByPattern keeps its matched
+    constants inside, which upstream's FuseTIR rejects; a PrimFunc takes them as buffers."""
+    from tvm.ir.functor import NodeMutator
+    from tvm.relax.expr import Call, Function, Var
+
+    from .lowering_utils import relax_leaves, replace_constants
+
+    lifted = {}  # old GlobalVar name -> (new GlobalVar, the constants to append)
+    functions = dict(mod.functions)
+    for gv, func in primitive.items():
+        consts = list({id(c): c for c in relax_leaves(func.body) if _is_constant(c)}.values())
+        if not consts:
+            continue
+        params = [Var(f"param_{len(func.params) + i}", c.struct_info) for i, c in enumerate(consts)]
+        body = replace_constants(func.body, {id(c): p for c, p in zip(consts, params)})
+        new = func.with_fields(params=[*func.params, *params], body=body)
+        new_gv = GlobalVar(gv.name_hint)
+        new_gv._fill_late_field("struct_info_", new.struct_info)
+        del functions[gv]
+        functions[new_gv] = new
+        lifted[gv.name_hint] = (new_gv, consts)
+    if not lifted:
+        return mod
+
+    class _Callers(NodeMutator):
+        namespace = "relax"
+
+        def visit_Call(self, node):  # noqa: N802  (dispatch on the class name)
+            new = super().generic_visit(node)
+            if isinstance(node.op, GlobalVar) and node.op.name_hint in lifted:
+                new_gv, consts = lifted[node.op.name_hint]
+                new = Call(new_gv, [*new.args, *consts], new.attrs, new.sinfo_args, new.span)
+            if new is not node:
+                with_sinfo(new, node.__dict__.get("struct_info_"))
+            return new
+
+        def generic_visit(self, node):
+            new = super().generic_visit(node)
+            if new is not node:
+                with_sinfo(new, node.__dict__.get("struct_info_"))
+            return new
+
+    for gv, func in list(functions.items()):
+        if isinstance(func, Function) and gv.name_hint not in lifted:
+            functions[gv] = _Callers().visit(func)
+    return mod._with_functions(functions)
+
+
+def _is_constant(expr) -> bool:
+    from tvm.relax.expr import Constant
+
+    return isinstance(expr, Constant)
 
 
 def _drop_unused_kernels(out, primitive):

@@ -293,3 +293,54 @@ def free_relax_uses(expr) -> list:
 
     _Uses().visit(expr)
     return found
+
+
+def relax_leaves(expr) -> list:
+    """The relax Vars and Constants expr reads, in order of appearance, with repeats (a local
+    function's own variables excluded)."""
+    from tvm.ir.functor import NodeVisitor
+
+    found: list = []
+
+    class _Leaves(NodeVisitor):
+        namespace = "relax"
+
+        def visit_Var(self, node):  # noqa: N802  (dispatch on the class name)
+            found.append(node)
+
+        def visit_DataflowVar(self, node):  # noqa: N802
+            found.append(node)
+
+        def visit_Constant(self, node):  # noqa: N802
+            found.append(node)
+
+        def visit_VarBinding(self, node):  # noqa: N802  (the bound var is no read)
+            self.visit(node.value)
+
+        def visit_MatchCast(self, node):  # noqa: N802
+            self.visit(node.value)
+
+        def visit_Function(self, node):  # noqa: N802
+            return None
+
+    _Leaves().visit(expr)
+    return found
+
+
+def replace_constants(expr, const_map: dict):
+    """expr with each Constant whose id is in const_map replaced by its value there."""
+    from tvm.ir.functor import NodeMutator
+
+    class _Consts(NodeMutator):
+        namespace = "relax"
+
+        def visit_Constant(self, node):  # noqa: N802  (dispatch on the class name)
+            return const_map.get(id(node), node)
+
+        def generic_visit(self, node):
+            new = super().generic_visit(node)
+            if new is not node:
+                with_sinfo(new, node.__dict__.get("struct_info_"))
+            return new
+
+    return _Consts().visit(expr)
