@@ -200,10 +200,16 @@ def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
         )
     writer = _Writer()
     root = writer.value(obj)
-    doc = {"root_index": root, "nodes": writer.nodes}
+    # The text of {"root_index": root, "nodes": nodes, "metadata": metadata}. The nodes are
+    # ours, each list and dict in them made once, so the encoder need not look for cycles
+    # (faster); metadata, the caller's, is still checked.
+    nodes = json.dumps(
+        writer.nodes, separators=(",", ":"), ensure_ascii=False, check_circular=False
+    )
+    text = f'{{"root_index":{root},"nodes":{nodes}'
     if metadata:
-        doc["metadata"] = metadata
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+        text += ',"metadata":' + json.dumps(metadata, separators=(",", ":"), ensure_ascii=False)
+    return text + "}"
 
 
 def _bad(msg):
