@@ -73,6 +73,7 @@ def measure():
         "Array(range(1000))": per_call_ns("Array(r1000)", env, 2000),
         "list(Array of 1000)": per_call_ns("list(a1000)", env, 2000),
         "Map of 1000 ints": per_call_ns("Map(d1000)", env, 1000),
+        "nop(dict of 1000 ints)": per_call_ns("nop(d1000)", env, 1000),
     }
     out["load_inline, cached (ms)"] = cached_load_inline_ms()
     try:

@@ -24,8 +24,8 @@ class _Writer:
         self.nodes: list = []
         self.by_value: dict = {}
         self.by_handle: dict = {}
-        self.active: set = set()
-        self.walking = False  # inside _write_parts_first
+        self.plans: dict = {}
+        self.enums = _enum_states()
 
     def add(self, node, key=None):
         self.nodes.append(node)
@@ -37,7 +37,9 @@ class _Writer:
     def value(self, v) -> int:
         key: Any
         node: dict[str, Any]
-        if v is None:
+        if type(v) is int:  # the common scalar first
+            key = ("int", v)
+        elif v is None:
             key = ("None",)
         elif isinstance(v, bool):
             key = ("bool", v)
@@ -81,98 +83,106 @@ class _Writer:
             node = {"type": kind, "data": key[1]}
         return self.add(node, key)
 
-    def _children(self, v) -> list:
-        """The values obj(v) writes nodes for, in the order it writes them."""
-        index = v.__ffi_type_index__
-        if index == _ARRAY:
-            return list(v)
-        if index == _MAP:
-            return [x for kv in v.items() for x in kv]
-        if index == _SHAPE or index in _enum_states():
-            return []
-        fields = type_info_of(index).all_fields()
-        return [
-            f.getter.__get__(v) for f in fields if f.field_static_type_index not in _INLINE_STATIC
-        ]
-
-    def _write_parts_first(self, v) -> None:
-        """Writes v's sub-objects deepest first with an explicit stack, so that obj() below
-        finds them written and does not recurse (a deep value would exceed Python's recursion
-        limit); nodes come out in the order a recursive walk gives them."""
-        stack = [(v, iter(self._children(v)))]
-        path = {v.__ffi_handle__}
-        while stack:
-            top, children = stack[-1]
-            for x in children:
-                if isinstance(x, Object) and not isinstance(x, (Device, _dtype)):
-                    handle = x.__ffi_handle__
-                    if handle in self.by_handle:
-                        continue
-                    if handle in path:
-                        raise ValueError(
-                            "to_json_graph_str: argument `obj` contains a cycle through an "
-                            f"object of type `{x.__ffi_type_key__}`"
-                        )
-                    path.add(handle)
-                    stack.append((x, iter(self._children(x))))
-                    break
-                self.value(x)  # a scalar: its node now, where the recursive walk adds it
-            else:
-                stack.pop()
-                path.discard(top.__ffi_handle__)
-                if stack:  # the root is left to the caller
-                    self.obj(top)
+    def _plan(self, index) -> tuple:
+        """How obj() writes an object of type `index`, worked out once per type and call:
+        (children, node): children(v) lists the values v's node refers to, in the order a
+        recursive walk writes them; node(v, refs) is v's node given their node indices."""
+        plan = self.plans.get(index)
+        if plan is None:
+            plan = self.plans[index] = _plan(index, self.enums)
+        return plan
 
     def obj(self, v) -> int:
+        """Writes v and everything it holds (each shared part once), parts first, with an
+        explicit stack: a deep value would exceed Python's recursion limit."""
+        by_handle = self.by_handle
         handle = v.__ffi_handle__
-        if handle in self.by_handle:
-            return self.by_handle[handle]
-        if not self.active and not self.walking and v.__ffi_type_index__ != _SHAPE:
-            self.walking = True
-            try:
-                self._write_parts_first(v)
-            finally:
-                self.walking = False
-        if handle in self.active:
-            raise ValueError(
-                "to_json_graph_str: argument `obj` contains a cycle through an object of type "
-                f"`{v.__ffi_type_key__}`"
-            )
-        index = v.__ffi_type_index__
-        node: dict[str, Any]
-        self.active.add(handle)
-        try:
-            if index == _ARRAY:
-                node = {"type": "ffi.Array", "data": [self.value(x) for x in v]}
-            elif index == _MAP:
-                data = []
-                for k, x in v.items():
-                    data += [self.value(k), self.value(x)]
-                node = {"type": "ffi.Map", "data": data}
-            elif index == _SHAPE:
-                node = {"type": "ffi.Shape", "data": list(v)}
-            elif index in _enum_states():  # an enum variant is written as its name
-                node = {"type": v.__ffi_type_key__, "data": v._str_index}
+        index = by_handle.get(handle)
+        if index is not None:
+            return index
+        nodes, plans, value = self.nodes, self.plans, self.value
+        children, make_node = plans.get(v.__ffi_type_index__) or self._plan(v.__ffi_type_index__)
+        # Each entry: the object, its handle, its node maker, its children left, their nodes.
+        stack = [(v, handle, make_node, iter(children(v)), [])]
+        path = {handle}
+        while stack:
+            top, top_handle, make_node, left, refs = stack[-1]
+            for x in left:
+                if isinstance(x, Object):
+                    h = x.__ffi_handle__
+                    found = by_handle.get(h)
+                    if found is None:
+                        if h in path:
+                            raise ValueError(
+                                "to_json_graph_str: argument `obj` contains a cycle through an "
+                                f"object of type `{x.__ffi_type_key__}`"
+                            )
+                        path.add(h)
+                        index = x.__ffi_type_index__
+                        children, x_make_node = plans.get(index) or self._plan(index)
+                        stack.append((x, h, x_make_node, iter(children(x)), []))
+                        break
+                    refs.append(found)
+                else:
+                    refs.append(value(x))  # a scalar: its node now, as a recursive walk
             else:
-                info = type_info_of(index)
-                fields = info.all_fields()
-                if not fields and info.find_method("__ffi_new__") is None:
-                    raise TypeError(
-                        f"to_json_graph_str: type `{info.type_key}` does not support "
-                        "ToJSONGraph (no reflected fields)"
-                    )
-                values: dict[str, Any] = {}
-                for f in fields:
-                    x = f.getter.__get__(v)
-                    values[f.name] = (
-                        x if f.field_static_type_index in _INLINE_STATIC else self.value(x)
-                    )
-                node = {"type": info.type_key, "data": values}
-        finally:
-            self.active.discard(handle)
-        out = self.add(node)
-        self.by_handle[handle] = out
-        return out
+                stack.pop()
+                path.discard(top_handle)
+                nodes.append(make_node(top, refs))
+                index = by_handle[top_handle] = len(nodes) - 1
+                if stack:
+                    stack[-1][4].append(index)
+        return index
+
+
+def _no_children(v) -> tuple:
+    return ()
+
+
+def _map_children(v) -> list:
+    return [x for kv in _core.map_items(v) for x in kv]
+
+
+def _plan(index, enums) -> tuple:
+    """_Writer._plan's (children, node) for type `index` (`enums`: the enum variant registries)."""
+    if index == _ARRAY:
+        return _core.array_to_list, lambda v, refs: {"type": "ffi.Array", "data": refs}
+    if index == _MAP:
+        return _map_children, lambda v, refs: {"type": "ffi.Map", "data": refs}
+    if index == _SHAPE:
+        return _no_children, lambda v, refs: {"type": "ffi.Shape", "data": list(v)}
+    if index in enums:  # an enum variant is written as its name
+        return _no_children, lambda v, refs: {"type": v.__ffi_type_key__, "data": v._str_index}
+    info = type_info_of(index)
+    type_key, fields = info.type_key, info.all_fields()
+    if not fields and info.find_method("__ffi_new__") is None:
+
+        def no_fields(v, refs):
+            raise TypeError(
+                f"to_json_graph_str: type `{type_key}` does not support "
+                "ToJSONGraph (no reflected fields)"
+            )
+
+        return _no_children, no_fields
+    # The fields whose values are inlined in the node, not nodes of their own.
+    inlined = [f.field_static_type_index in _INLINE_STATIC for f in fields]
+    getters = [f.getter.__get__ for f in fields]
+    names = [f.name for f in fields]
+    ref_getters = [get for get, inline in zip(getters, inlined) if not inline]
+
+    def children(v):
+        return [get(v) for get in ref_getters]
+
+    if not any(inlined):
+        return children, lambda v, refs: {"type": type_key, "data": dict(zip(names, refs))}
+    plan = list(zip(names, getters, inlined))
+
+    def node(v, refs):
+        next_ref = iter(refs).__next__
+        data = {name: get(v) if inline else next_ref() for name, get, inline in plan}
+        return {"type": type_key, "data": data}
+
+    return children, node
 
 
 def _enum_states() -> dict:
@@ -190,10 +200,16 @@ def to_json_graph_str(obj: Any, metadata: dict[str, Any] | None = None) -> str:
         )
     writer = _Writer()
     root = writer.value(obj)
-    doc = {"root_index": root, "nodes": writer.nodes}
+    # The text of {"root_index": root, "nodes": nodes, "metadata": metadata}. The nodes are
+    # ours, each list and dict in them made once, so the encoder need not look for cycles
+    # (faster); metadata, the caller's, is still checked.
+    nodes = json.dumps(
+        writer.nodes, separators=(",", ":"), ensure_ascii=False, check_circular=False
+    )
+    text = f'{{"root_index":{root},"nodes":{nodes}'
     if metadata:
-        doc["metadata"] = metadata
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+        text += ',"metadata":' + json.dumps(metadata, separators=(",", ":"), ensure_ascii=False)
+    return text + "}"
 
 
 def _bad(msg):
