@@ -9,7 +9,13 @@ from tvm.transform import PassContext, module_pass, register_config_option
 
 from ..analysis.fusion_graph import Node, Partitioner
 from ..analysis.tir_op_pattern import OpPatternKind as K
-from .lowering_utils import free_relax_uses, is_op_call, rewrite_relax_functions, with_sinfo
+from .lowering_utils import (
+    free_relax_uses,
+    is_op_call,
+    rewrite_dataflow_blocks,
+    rewrite_relax_functions,
+    with_sinfo,
+)
 
 # The most kernels one group may take (upstream's config key and default).
 register_config_option("relax.FuseOps.max_depth", int)
@@ -134,22 +140,7 @@ class _Fuser:
         self.builder = BlockBuilder(mod)
 
     def fuse_function(self, func):
-        from tvm.relax.expr import DataflowBlock, SeqExpr
-
-        body = func.body
-        if not isinstance(body, SeqExpr):
-            return func
-        uses = free_relax_uses(body)
-        blocks = []
-        for block in body.blocks:
-            if isinstance(block, DataflowBlock):
-                block = self.fuse_block(block, uses)
-            blocks.append(block)
-        if all(a is b for a, b in zip(blocks, body.blocks)):
-            return func
-        return func.with_fields(
-            body=with_sinfo(SeqExpr(blocks, body.body, body.span), body.struct_info)
-        )
+        return rewrite_dataflow_blocks(func, self.fuse_block)
 
     def fuse_block(self, block, uses):
         from collections import Counter

@@ -295,6 +295,27 @@ def free_relax_uses(expr) -> list:
     return found
 
 
+def rewrite_dataflow_blocks(func, rewrite_block):
+    """func with each dataflow block of its body replaced by rewrite_block(block, uses), uses
+    being free_relax_uses of the whole body (what a block's vars are read by, inside and
+    after it); func itself when every block comes back unchanged."""
+    from tvm.relax.expr import DataflowBlock, SeqExpr
+
+    body = func.body
+    if not isinstance(body, SeqExpr):
+        return func
+    uses = free_relax_uses(body)
+    blocks = [
+        rewrite_block(block, uses) if isinstance(block, DataflowBlock) else block
+        for block in body.blocks
+    ]
+    if all(a is b for a, b in zip(blocks, body.blocks)):
+        return func
+    return func.with_fields(
+        body=with_sinfo(SeqExpr(blocks, body.body, body.span), body.struct_info)
+    )
+
+
 def relax_leaves(expr) -> list:
     """The relax Vars and Constants expr reads, in order of appearance, with repeats (a local
     function's own variables excluded)."""

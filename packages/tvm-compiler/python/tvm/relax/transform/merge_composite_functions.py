@@ -8,7 +8,7 @@ from __future__ import annotations
 from tvm.ir.module import GlobalVar, IRModule
 from tvm.transform import PassContext, module_pass
 
-from .lowering_utils import free_relax_uses, substitute_vars, with_sinfo
+from .lowering_utils import free_relax_uses, rewrite_dataflow_blocks, substitute_vars, with_sinfo
 
 
 class _Groups:
@@ -90,22 +90,7 @@ class _Merger:
         self.builder = BlockBuilder(mod)
 
     def merge_function(self, func):
-        from ..expr import DataflowBlock, SeqExpr
-
-        body = func.body
-        if not isinstance(body, SeqExpr):
-            return func
-        uses = free_relax_uses(body)
-        blocks = []
-        for block in body.blocks:
-            if isinstance(block, DataflowBlock):
-                block = self.merge_block(block, uses)
-            blocks.append(block)
-        if all(a is b for a, b in zip(blocks, body.blocks)):
-            return func
-        return func.with_fields(
-            body=with_sinfo(SeqExpr(blocks, body.body, body.span), body.struct_info)
-        )
+        return rewrite_dataflow_blocks(func, self.merge_block)
 
     def merge_block(self, block, uses):
         from collections import Counter
