@@ -22,12 +22,14 @@ class TestObjectBase : public Object {
   TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectBase", TestObjectBase, Object);
 };
 
+// v_map comes before v_array, in memory and in reflection order, as in apache-tvm-ffi.
 class TestObjectDerived : public TestObjectBase {
  public:
+  Map<Any, Any> v_map;
   Array<Any> v_array;
   TestObjectDerived() = default;
-  TestObjectDerived(int64_t i, double f, String s, Array<Any> a)
-      : TestObjectBase(i, f, std::move(s)), v_array(std::move(a)) {}
+  TestObjectDerived(int64_t i, double f, String s, Map<Any, Any> m, Array<Any> a)
+      : TestObjectBase(i, f, std::move(s)), v_map(std::move(m)), v_array(std::move(a)) {}
   TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectDerived", TestObjectDerived, TestObjectBase);
 };
 
@@ -94,9 +96,11 @@ TVM_FFI_STATIC_INIT_BLOCK({
       .def(reflection::init<int64_t>())
       .def_ro("value", &TestNonCopyable::value);
   reflection::ObjectDef<TestObjectDerived>()
-      .def_ro("v_array", &TestObjectDerived::v_array)
-      .def_static("__ffi_init__", [](int64_t i, double f, String s, Array<Any> a) {
-        return ObjectRef(make_object<TestObjectDerived>(i, f, std::move(s), std::move(a)));
+      .def_rw("v_map", &TestObjectDerived::v_map)
+      .def_rw("v_array", &TestObjectDerived::v_array)
+      .def_static("__ffi_init__", [](int64_t i, double f, String s, Map<Any, Any> m, Array<Any> a) {
+        return ObjectRef(
+            make_object<TestObjectDerived>(i, f, std::move(s), std::move(m), std::move(a)));
       });
 });
 

@@ -56,7 +56,7 @@ def test_field_descriptor_rejects_objects_of_other_types():
     ):
         derived_field.__get__(make_base(), testing.TestObjectDerived)
     # A derived object has the base's fields.
-    derived = testing.TestObjectDerived(1, 2.5, "s", [3])
+    derived = testing.create_object("testing.TestObjectDerived", v_f64=2.5, v_map={}, v_array=[3])
     assert base_field.__get__(derived, testing.TestObjectDerived) == 2.5
 
 

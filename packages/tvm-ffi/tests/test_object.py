@@ -81,7 +81,9 @@ def test_constructor_checks_arguments():
 
 
 def test_derived_object():
-    obj = testing.TestObjectDerived(3, 4.0, "derived", [1, "two"])
+    obj = testing.create_object(
+        "testing.TestObjectDerived", v_i64=3, v_str="derived", v_map={}, v_array=[1, "two"]
+    )
     assert isinstance(obj, testing.TestObjectBase)
     assert isinstance(obj, testing.TestObjectDerived)
     assert obj.v_i64 == 3

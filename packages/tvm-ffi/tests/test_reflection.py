@@ -15,7 +15,7 @@ def test_type_info_of_registered_class():
     assert isinstance(info, TypeInfo)
     assert info.type_key == "testing.TestObjectDerived"
     assert info.type_cls is t.TestObjectDerived
-    assert [f.name for f in info.fields] == ["v_array"]
+    assert [f.name for f in info.fields] == ["v_map", "v_array"]
     assert info.parent_type_info.type_key == "testing.TestObjectBase"
     assert [f.name for f in info.parent_type_info.fields] == ["v_i64", "v_f64", "v_str"]
     assert info.type_ancestors[-1] == info.parent_type_info.type_index
@@ -47,8 +47,12 @@ def test_type_schema():
 
 
 def test_reflected_repr_matches_upstream_format():
-    obj = t.TestObjectDerived(1, 2.0, "x", [1, "a"])
-    assert repr(obj) == 'testing.TestObjectDerived(v_i64=1, v_f64=2, v_str="x", v_array=(1, "a"))'
+    obj = t.create_object(
+        "testing.TestObjectDerived", v_i64=1, v_f64=2.0, v_str="x", v_map={"k": 1}, v_array=[1, "a"]
+    )
+    assert repr(obj) == (
+        'testing.TestObjectDerived(v_i64=1, v_f64=2, v_str="x", v_map={"k": 1}, v_array=(1, "a"))'
+    )
 
 
 def test_frozen_field_assignment_is_refused():
@@ -76,7 +80,7 @@ def test_copy_is_a_new_object_with_the_same_fields():
 
 def test_deepcopy_copies_nested_objects():
     inner = t.TestObjectBase(1, 2.0, "s")
-    obj = t.TestObjectDerived(3, 4.0, "d", [inner, inner])
+    obj = t.create_object("testing.TestObjectDerived", v_map={"k": inner}, v_array=[inner, inner])
     dup = copy.deepcopy(obj)
     assert not dup.v_array[0].same_as(inner)
     assert dup.v_array[0].same_as(dup.v_array[1])  # sharing is kept
@@ -84,7 +88,12 @@ def test_deepcopy_copies_nested_objects():
 
 
 def test_pickle_round_trip():
-    obj = t.TestObjectDerived(3, 4.5, "d", [1, t.TestObjectBase(1, 2.0, "s")])
+    obj = t.create_object(
+        "testing.TestObjectDerived",
+        v_i64=3,
+        v_map={"a": 1},
+        v_array=[1, t.TestObjectBase(1, 2.0, "s")],
+    )
     back = pickle.loads(pickle.dumps(obj))
     assert type(back) is t.TestObjectDerived
     assert repr(back) == repr(obj)

@@ -34,7 +34,7 @@ class TestObjectBase(Object):
 
 @register_object("testing.TestObjectDerived")
 class TestObjectDerived(TestObjectBase):
-    """A subclass adding the field v_array."""
+    """A subclass adding the writable fields v_map (a Map) and v_array (an Array)."""
 
     __test__ = False
 

@@ -24,11 +24,12 @@ class TestObjectBase(Object):
     def add_i64(self, other: int) -> int: ...
 
 class TestObjectDerived(TestObjectBase):
-    """A subclass adding the field v_array."""
+    """A subclass adding the writable fields v_map (a Map) and v_array (an Array)."""
 
     __test__: bool
+    v_map: Any
     v_array: Any
-    def __init__(self, v_i64: int, v_f64: float, v_str: str, v_array: Any) -> None: ...
+    def __init__(self, v_i64: int, v_f64: float, v_str: str, v_map: Any, v_array: Any) -> None: ...
 
 class TestIntPair(Object):
     """A pair of ints `a`, `b` (read-only) with method `sum`."""
