@@ -25,7 +25,15 @@ def test_type_info_of_registered_class():
 def test_type_field_attributes():
     v_i64, v_f64, v_str = t.TestObjectBase.__tvm_ffi_type_info__.fields
     assert isinstance(v_i64, TypeField)
-    assert (v_i64.frozen, v_f64.frozen) == (True, False)
+    assert (v_i64.frozen, v_f64.frozen, v_str.frozen) == (False, True, False)  # upstream's
+    # default_value(...) of the C++ registration; the generated __ffi_init__ takes every field.
+    assert [(f.c_has_default, f.c_default) for f in (v_i64, v_f64, v_str)] == [
+        (True, 10),
+        (True, 10.0),
+        (True, "hello"),
+    ]
+    assert all(f.c_init and not f.c_kw_only for f in (v_i64, v_f64, v_str))
+    assert v_i64.doc == "i64 field"
     assert v_i64.ty is int and v_f64.ty is float
     assert (v_i64.field_static_type_index, v_f64.field_static_type_index) == (1, 3)
     assert v_i64.size == 8 and v_i64.offset > 0 and v_str.offset > v_f64.offset
@@ -57,13 +65,13 @@ def test_reflected_repr_matches_upstream_format():
 
 def test_frozen_field_assignment_is_refused():
     obj = t.TestObjectBase(1, 2.0, "s")
-    with pytest.raises(AttributeError, match="v_i64"):
-        obj.v_i64 = 3
-    obj.v_f64 = 4.0
-    assert obj.v_f64 == 4.0
+    with pytest.raises(AttributeError, match="v_f64"):
+        obj.v_f64 = 3.0
+    obj.v_i64 = 4
+    assert obj.v_i64 == 4
     # The escape hatch writes a read-only field.
-    type(obj).v_i64.set(obj, 9)
-    assert obj.v_i64 == 9
+    type(obj).v_f64.set(obj, 9.0)
+    assert obj.v_f64 == 9.0
 
 
 def test_unknown_attribute_is_attribute_error():

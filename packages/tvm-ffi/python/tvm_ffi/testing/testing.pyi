@@ -3,6 +3,7 @@
 from typing import Any
 
 from .._core import Object as Object
+from .._reflection import _MissingType
 from ..dataclasses.c_class import c_class as c_class
 from ..dataclasses.enum import IntEnum as IntEnum
 from ..dataclasses.enum import StrEnum as StrEnum
@@ -14,13 +15,19 @@ requires_py312: Any
 requires_py313: Any
 
 class TestObjectBase(Object):
-    """A reflected test object with fields v_i64, v_f64 (writable), v_str and method add_i64."""
+    """Fields v_i64 = 10, v_f64 = 10.0 (read-only), v_str = "hello" and method add_i64."""
 
     __test__: bool
     v_i64: int
     v_f64: float
     v_str: str
-    def __init__(self, v_i64: int, v_f64: float, v_str: str) -> None: ...
+    # Fields left out (default <MISSING>) take their C++ defaults.
+    def __init__(
+        self,
+        v_i64: int | _MissingType = ...,
+        v_f64: float | _MissingType = ...,
+        v_str: str | _MissingType = ...,
+    ) -> None: ...
     def add_i64(self, other: int) -> int: ...
 
 class TestObjectDerived(TestObjectBase):
@@ -29,7 +36,14 @@ class TestObjectDerived(TestObjectBase):
     __test__: bool
     v_map: Any
     v_array: Any
-    def __init__(self, v_i64: int, v_f64: float, v_str: str, v_map: Any, v_array: Any) -> None: ...
+    def __init__(
+        self,
+        v_map: Any,
+        v_array: Any,
+        v_i64: int | _MissingType = ...,
+        v_f64: float | _MissingType = ...,
+        v_str: str | _MissingType = ...,
+    ) -> None: ...
 
 class TestIntPair(Object):
     """A pair of ints `a`, `b` (read-only) with method `sum`."""
