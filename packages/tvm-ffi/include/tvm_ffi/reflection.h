@@ -10,6 +10,15 @@
 
 namespace tvm {
 namespace ffi {
+namespace details {
+/*! The index of a registered type key (TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP); KeyError if none. */
+inline int32_t LookupTypeIndex(const char* type_key) {
+  TVMFFIByteArray key{type_key, std::char_traits<char>::length(type_key)};
+  int32_t index = -1;
+  if (TVMFFITypeKeyToIndex(&key, &index) != 0) throw MoveFromRaised();
+  return index;
+}
+}  // namespace details
 namespace reflection {
 
 namespace details {
