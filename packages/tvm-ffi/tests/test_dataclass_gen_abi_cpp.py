@@ -74,6 +74,7 @@ def test_header_shape():
     assert "static_assert(offsetof(TestObjectDerivedObj, v_array) ==" in header
     assert gen_abi_cpp(["testing.TestObjectDerived"]) == header  # deterministic
     assert "TestIntPairObj" in gen_abi_cpp("testing.TestInt*")  # shell-style patterns
+    assert tvm_ffi.dataclasses.gen_abi_cpp is gen_abi_cpp  # as upstream exports it
 
 
 @pytest.mark.parametrize(

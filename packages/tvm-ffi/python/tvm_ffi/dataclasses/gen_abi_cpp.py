@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import fnmatch
-import json
+# fnmatch and json are imported where used: `import tvm_ffi.dataclasses` should not pay for them.
 import re
 from collections.abc import Sequence
 
@@ -64,7 +63,7 @@ def _carrier(schema: dict, where: str) -> str:
         return _PLAIN[kind]
     if isinstance(kind, str) and _is_object_key(kind):
         return _NS + "ObjectRef"
-    raise ValueError(f"gen_abi_cpp: {where}: no C++ carrier for type schema {json.dumps(schema)}")
+    raise ValueError(f"gen_abi_cpp: {where}: no C++ carrier for type schema {schema}")
 
 
 def _is_object_key(key: str) -> bool:
@@ -80,7 +79,12 @@ def _field_carrier(field, where: str) -> str:
     if not text:
         raise ValueError(f"gen_abi_cpp: {where} has no type schema")
     # The registry keeps JSON text; a py_class field keeps the schema of its annotation.
-    schema = text if isinstance(text, dict) else json.loads(text)
+    if isinstance(text, dict):
+        schema = text
+    else:
+        import json
+
+        schema = json.loads(text)
     kind = str(schema.get("type"))
     layout = (field.size, field.alignment)
     scalar = _SCALARS.get((kind, field.size))
@@ -116,6 +120,8 @@ def _select(type_keys) -> list[TypeInfo]:
             "gen_abi_cpp: argument `type_keys` must be a str or a sequence of str, got "
             f"{type(type_keys).__name__}"
         )
+    import fnmatch
+
     registered = [str(k) for k in get_registered_type_keys()]
     chosen: dict[int, TypeInfo] = {}
     for selector in selectors:
