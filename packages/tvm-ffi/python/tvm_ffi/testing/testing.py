@@ -6,7 +6,7 @@ from .._auto_init import is_auto_init, kwargs_tail
 from .._core import Object, type_key_to_index
 from .._reflection import type_info_of
 from ..dataclasses.c_class import c_class
-from ..dataclasses.enum import IntEnum, StrEnum, entry
+from ..dataclasses.enum import Enum, IntEnum, StrEnum, entry
 from ..registry import get_global_func, register_object
 
 
@@ -71,6 +71,12 @@ class TestHash(Object):
 @c_class("testing.TestFrozenCxx", frozen=True)
 class TestFrozenCxx(Object):
     """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
+
+    __test__ = False
+
+
+class _TestEnumVariant(Enum, type_key="testing.TestEnumVariant"):
+    """The C++-declared enum testing.TestEnumVariant: variants Alpha, Beta; attribute `code`."""
 
     __test__ = False
 

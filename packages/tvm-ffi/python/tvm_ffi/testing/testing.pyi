@@ -1,10 +1,11 @@
 """The reflected test object types and the helpers built on them (tvm_ffi.testing's classes)."""
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .._core import Object as Object
 from .._reflection import _MissingType
 from ..dataclasses.c_class import c_class as c_class
+from ..dataclasses.enum import Enum as Enum
 from ..dataclasses.enum import IntEnum as IntEnum
 from ..dataclasses.enum import StrEnum as StrEnum
 from ..dataclasses.enum import entry as entry
@@ -44,6 +45,16 @@ class TestObjectDerived(TestObjectBase):
         v_f64: float | _MissingType = ...,
         v_str: str | _MissingType = ...,
     ) -> None: ...
+
+class _TestEnumVariant(Enum):
+    """The C++-declared enum testing.TestEnumVariant: variants Alpha, Beta; attribute `code`."""
+
+    __test__: bool
+    Alpha: ClassVar[_TestEnumVariant]
+    Beta: ClassVar[_TestEnumVariant]
+    # The C++ type's static methods that publish its variants and their attributes.
+    __ffi_enum_entries__: ClassVar[Any]
+    __ffi_enum_attrs__: ClassVar[Any]
 
 class TestIntPair(Object):
     """A pair of ints `a`, `b` (read-only) with method `sum`."""
