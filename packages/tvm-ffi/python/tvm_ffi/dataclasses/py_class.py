@@ -481,4 +481,13 @@ def py_class(
     return lambda cls: _process(cls, key, **options)
 
 
-__all__ = ["KW_ONLY", "MISSING", "Field", "TypeSchema", "field", "method", "py_class"]
+__all__ = [
+    "KW_ONLY",
+    "MISSING",
+    "Field",
+    "TypeSchema",
+    "field",
+    "method",
+    "on_fields_resolved",
+    "py_class",
+]
