@@ -19,10 +19,11 @@ ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key) {
 
 namespace {
 TVM_FFI_STATIC_INIT_BLOCK({
-  ObjectDef<AccessStepObj>()
+  // Made only by AccessPathRoot / AccessPathExtend: no constructor from the fields.
+  ObjectDef<AccessStepObj>(init(false))
       .def_ro("kind", &AccessStepObj::kind, "the AccessKind of the step")
       .def_ro("key", &AccessStepObj::key, "the attribute name, index or map key");
-  ObjectDef<AccessPathObj>()
+  ObjectDef<AccessPathObj>(init(false))
       .def_ro("parent", &AccessPathObj::parent, "the path without its last step (None at the root)")
       .def_ro("step", &AccessPathObj::step, "the last step (None at the root)")
       .def_ro("depth", &AccessPathObj::depth, "the number of steps");

@@ -10,25 +10,40 @@ namespace {
 
 class TestObjectBase : public Object {
  public:
-  int64_t v_i64;
-  double v_f64;
+  int64_t v_i64 = 0;
+  double v_f64 = 0.0;
   String v_str;
 
-  // The defaults testing.create_object keeps for fields it is not given, as apache-tvm-ffi's.
-  TestObjectBase() : v_i64(10), v_f64(10.0), v_str("hello") {}
-  TestObjectBase(int64_t i, double f, String s) : v_i64(i), v_f64(f), v_str(std::move(s)) {}
+  TestObjectBase() = default;
   int64_t AddI64(int64_t other) const { return v_i64 + other; }
 
   TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectBase", TestObjectBase, Object);
 };
 
+// v_map comes before v_array, in memory and in reflection order, as in apache-tvm-ffi.
 class TestObjectDerived : public TestObjectBase {
  public:
+  Map<Any, Any> v_map;
   Array<Any> v_array;
   TestObjectDerived() = default;
-  TestObjectDerived(int64_t i, double f, String s, Array<Any> a)
-      : TestObjectBase(i, f, std::move(s)), v_array(std::move(a)) {}
   TVM_FFI_DECLARE_OBJECT_INFO("testing.TestObjectDerived", TestObjectDerived, TestObjectBase);
+};
+
+// The field traits of the generated __ffi_init__: `kw` only by name (default 5), `skipped` not
+// at all (it keeps the constructor's "ctor").
+class TestAutoInitTraits : public Object {
+ public:
+  int64_t required = 0;
+  int64_t kw = 0;
+  String skipped = "ctor";
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestAutoInitTraits", TestAutoInitTraits, Object);
+};
+
+// Default-constructible, but ObjectDef(init(false)) turns the generated __ffi_init__ off.
+class TestNoAutoInit : public Object {
+ public:
+  int64_t value = 3;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestNoAutoInit", TestNoAutoInit, Object);
 };
 
 class TestNonCopyable : public Object {
@@ -82,22 +97,27 @@ TVM_FFI_STATIC_INIT_BLOCK({
         m.Set(String("name"), String("nested"));
         return m;
       });
+  // No constructor is given: both types get the one made from their fields (apache-tvm-ffi's
+  // signatures: TestObjectBase(v_i64=10, v_f64=10.0, v_str="hello"),
+  // TestObjectDerived(v_map, v_array, v_i64=10, v_f64=10.0, v_str="hello")).
   reflection::ObjectDef<TestObjectBase>()
-      .def_ro("v_i64", &TestObjectBase::v_i64)
-      .def_rw("v_f64", &TestObjectBase::v_f64)
-      .def_ro("v_str", &TestObjectBase::v_str)
-      .def("add_i64", &TestObjectBase::AddI64)
-      .def_static("__ffi_init__", [](int64_t i, double f, String s) {
-        return ObjectRef(make_object<TestObjectBase>(i, f, std::move(s)));
-      });
+      .def_rw("v_i64", &TestObjectBase::v_i64, reflection::default_value(10), "i64 field")
+      .def_ro("v_f64", &TestObjectBase::v_f64, reflection::default_value(10.0))
+      .def_rw("v_str", &TestObjectBase::v_str, reflection::default_value("hello"))
+      .def("add_i64", &TestObjectBase::AddI64, "add_i64 method");
+  reflection::ObjectDef<TestAutoInitTraits>()
+      .def_ro("required", &TestAutoInitTraits::required)
+      .def_ro("kw", &TestAutoInitTraits::kw, reflection::default_value(5),
+              reflection::kw_only(true))
+      .def_ro("skipped", &TestAutoInitTraits::skipped, reflection::init(false));
+  reflection::ObjectDef<TestNoAutoInit>(reflection::init(false))
+      .def_ro("value", &TestNoAutoInit::value);
   reflection::ObjectDef<TestNonCopyable>()
       .def(reflection::init<int64_t>())
       .def_ro("value", &TestNonCopyable::value);
   reflection::ObjectDef<TestObjectDerived>()
-      .def_ro("v_array", &TestObjectDerived::v_array)
-      .def_static("__ffi_init__", [](int64_t i, double f, String s, Array<Any> a) {
-        return ObjectRef(make_object<TestObjectDerived>(i, f, std::move(s), std::move(a)));
-      });
+      .def_rw("v_map", &TestObjectDerived::v_map)
+      .def_rw("v_array", &TestObjectDerived::v_array);
 });
 
 }  // namespace

@@ -56,11 +56,11 @@ int64_t KeyOf(const ObjectRef& self, const char* hook) {
 /*! Registers fields key and label, the (key, label) constructor and the hooks `hooks` names. */
 template <typename T>
 void DefKeyLabel(bool hash, bool eq, bool compare) {
-  auto def = reflection::ObjectDef<T>()
-                 .def(reflection::init<int64_t, String>())
-                 // Cast: &T::key names the base's member; the registry wants one of T.
-                 .def_ro("key", static_cast<int64_t T::*>(&T::key))
-                 .def_ro("label", static_cast<String T::*>(&T::label));
+  reflection::ObjectDef<T> def;
+  def.def(reflection::init<int64_t, String>())
+      // Cast: &T::key names the base's member; the registry wants one of T.
+      .def_ro("key", static_cast<int64_t T::*>(&T::key))
+      .def_ro("label", static_cast<String T::*>(&T::label));
   if (hash) {
     def.def_static("__ffi_hash__", [](ObjectRef self, Function fn_hash) -> int64_t {
       return fn_hash(KeyOf<T>(self, "__ffi_hash__")).template cast<int64_t>();

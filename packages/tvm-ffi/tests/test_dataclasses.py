@@ -162,8 +162,9 @@ def test_c_class_view_of_cxx_type():
     class Derived(t.TestObjectBase):
         pass
 
-    d = Derived(1, 2.0, "s", [1])
-    assert [f.name for f in fields(Derived)] == ["v_i64", "v_f64", "v_str", "v_array"]
+    d = t.create_object("testing.TestObjectDerived", v_str="s", v_map={}, v_array=[1])
+    assert isinstance(d, Derived)
+    assert [f.name for f in fields(Derived)] == ["v_i64", "v_f64", "v_str", "v_map", "v_array"]
     assert asdict(d)["v_str"] == "s"
     # restore the testing module's class for other tests
     tvm_ffi.register_object("testing.TestObjectDerived")(t.TestObjectDerived)

@@ -15,7 +15,7 @@ def test_type_info_of_registered_class():
     assert isinstance(info, TypeInfo)
     assert info.type_key == "testing.TestObjectDerived"
     assert info.type_cls is t.TestObjectDerived
-    assert [f.name for f in info.fields] == ["v_array"]
+    assert [f.name for f in info.fields] == ["v_map", "v_array"]
     assert info.parent_type_info.type_key == "testing.TestObjectBase"
     assert [f.name for f in info.parent_type_info.fields] == ["v_i64", "v_f64", "v_str"]
     assert info.type_ancestors[-1] == info.parent_type_info.type_index
@@ -25,7 +25,15 @@ def test_type_info_of_registered_class():
 def test_type_field_attributes():
     v_i64, v_f64, v_str = t.TestObjectBase.__tvm_ffi_type_info__.fields
     assert isinstance(v_i64, TypeField)
-    assert (v_i64.frozen, v_f64.frozen) == (True, False)
+    assert (v_i64.frozen, v_f64.frozen, v_str.frozen) == (False, True, False)  # upstream's
+    # default_value(...) of the C++ registration; the generated __ffi_init__ takes every field.
+    assert [(f.c_has_default, f.c_default) for f in (v_i64, v_f64, v_str)] == [
+        (True, 10),
+        (True, 10.0),
+        (True, "hello"),
+    ]
+    assert all(f.c_init and not f.c_kw_only for f in (v_i64, v_f64, v_str))
+    assert v_i64.doc == "i64 field"
     assert v_i64.ty is int and v_f64.ty is float
     assert (v_i64.field_static_type_index, v_f64.field_static_type_index) == (1, 3)
     assert v_i64.size == 8 and v_i64.offset > 0 and v_str.offset > v_f64.offset
@@ -47,19 +55,23 @@ def test_type_schema():
 
 
 def test_reflected_repr_matches_upstream_format():
-    obj = t.TestObjectDerived(1, 2.0, "x", [1, "a"])
-    assert repr(obj) == 'testing.TestObjectDerived(v_i64=1, v_f64=2, v_str="x", v_array=(1, "a"))'
+    obj = t.create_object(
+        "testing.TestObjectDerived", v_i64=1, v_f64=2.0, v_str="x", v_map={"k": 1}, v_array=[1, "a"]
+    )
+    assert repr(obj) == (
+        'testing.TestObjectDerived(v_i64=1, v_f64=2, v_str="x", v_map={"k": 1}, v_array=(1, "a"))'
+    )
 
 
 def test_frozen_field_assignment_is_refused():
     obj = t.TestObjectBase(1, 2.0, "s")
-    with pytest.raises(AttributeError, match="v_i64"):
-        obj.v_i64 = 3
-    obj.v_f64 = 4.0
-    assert obj.v_f64 == 4.0
+    with pytest.raises(AttributeError, match="v_f64"):
+        obj.v_f64 = 3.0
+    obj.v_i64 = 4
+    assert obj.v_i64 == 4
     # The escape hatch writes a read-only field.
-    type(obj).v_i64.set(obj, 9)
-    assert obj.v_i64 == 9
+    type(obj).v_f64.set(obj, 9.0)
+    assert obj.v_f64 == 9.0
 
 
 def test_unknown_attribute_is_attribute_error():
@@ -76,7 +88,7 @@ def test_copy_is_a_new_object_with_the_same_fields():
 
 def test_deepcopy_copies_nested_objects():
     inner = t.TestObjectBase(1, 2.0, "s")
-    obj = t.TestObjectDerived(3, 4.0, "d", [inner, inner])
+    obj = t.create_object("testing.TestObjectDerived", v_map={"k": inner}, v_array=[inner, inner])
     dup = copy.deepcopy(obj)
     assert not dup.v_array[0].same_as(inner)
     assert dup.v_array[0].same_as(dup.v_array[1])  # sharing is kept
@@ -84,7 +96,12 @@ def test_deepcopy_copies_nested_objects():
 
 
 def test_pickle_round_trip():
-    obj = t.TestObjectDerived(3, 4.5, "d", [1, t.TestObjectBase(1, 2.0, "s")])
+    obj = t.create_object(
+        "testing.TestObjectDerived",
+        v_i64=3,
+        v_map={"a": 1},
+        v_array=[1, t.TestObjectBase(1, 2.0, "s")],
+    )
     back = pickle.loads(pickle.dumps(obj))
     assert type(back) is t.TestObjectDerived
     assert repr(back) == repr(obj)

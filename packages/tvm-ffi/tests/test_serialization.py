@@ -57,7 +57,7 @@ def test_registered_objects_and_sharing():
     back = from_json_graph_str(to_json_graph_str(tree))
     assert type(back) is Node and structural_equal(back, tree)
     assert back.kids[0].same_as(back.kids[1])
-    cxx = t.TestObjectDerived(1, 2.5, "s", [1])
+    cxx = t.create_object("testing.TestObjectDerived", v_i64=1, v_map={"k": [2]}, v_array=[1])
     assert repr(from_json_graph_str(to_json_graph_str(cxx))) == repr(cxx)
 
 

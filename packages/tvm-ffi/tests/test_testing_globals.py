@@ -114,8 +114,13 @@ def test_create_object_keeps_defaults_and_checks_field_names():
     )
     obj = t.create_object("testing.TestObjectBase", v_i64=3, v_str="x")
     assert (obj.v_i64, obj.v_f64, obj.v_str) == (3, 10.0, "x")
-    derived = t.create_object("testing.TestObjectDerived", v_i64=8, v_array=[1, 2])
+    derived = t.create_object("testing.TestObjectDerived", v_i64=8, v_map={}, v_array=[1, 2])
     assert isinstance(derived, t.TestObjectDerived) and list(derived.v_array) == [1, 2]
+    # A field without a default must be given (upstream's message).
+    with pytest.raises(
+        TypeError, match="Required field `v_map` not set in type `testing.TestObjectDerived`"
+    ):
+        t.create_object("testing.TestObjectDerived", v_array=[])
     pair = t.create_object("testing.TestIntPair", a=1, b=2)  # no default constructor: every field
     assert pair.sum() == 3
     with pytest.raises(
@@ -225,10 +230,13 @@ def test_env_check_signals_turns_ctrl_c_into_keyboard_interrupt(nsec):
 
 
 def test_create_object_names_the_field_a_bad_value_is_for():
-    with pytest.raises(
-        TypeError, match="create_object: field `v_f64` of type `testing.TestObjectBase`"
-    ):
+    with pytest.raises(TypeError, match=r"TestObjectBase.__ffi_init__\(\) field 'v_f64'"):
         t.create_object("testing.TestObjectBase", v_f64="x")
+    # A type keeping its constructor's values (no generated init) names the field too.
+    with pytest.raises(
+        TypeError, match="create_object: field `v_i64` of type `testing.TestCxxClassBase`"
+    ):
+        t.create_object("testing.TestCxxClassBase", v_i64="x")
 
 
 def test_env_check_signals_without_a_signal_runs_to_the_end(capfd):

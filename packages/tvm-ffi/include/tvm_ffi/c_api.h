@@ -9,7 +9,7 @@
 
 /* ABI version. A library built against another major version is refused at load time. */
 #define TVM_FFI_ABI_VERSION_MAJOR 1
-#define TVM_FFI_ABI_VERSION_MINOR 3
+#define TVM_FFI_ABI_VERSION_MINOR 4
 
 /* The stack builds with GCC or Clang on ELF platforms only. */
 #define TVM_FFI_DLL __attribute__((visibility("default")))
@@ -280,6 +280,10 @@ typedef int (*TVMFFIFieldSetter)(void* field, const TVMFFIAny* value);
 
 typedef enum {
   kTVMFFIFieldFlagBitMaskWritable = 1,
+  /* (ABI 1.4; upstream's value) a call of the generated __ffi_init__ may leave the field out:
+   * it then takes the value given to TVMFFITypeRegisterFieldDefault, or, when none was, keeps
+   * the one the default constructor gave it */
+  kTVMFFIFieldFlagBitMaskHasDefault = 1 << 1,
   /* structural_equal / structural_hash skip the field (e.g. a source span) */
   kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3,
   /* the field defines variables: free variables met inside it may be mapped to each other */
@@ -288,7 +292,11 @@ typedef enum {
    * and of the field-wise hash that dataclasses (c_class eq=True, unsafe_hash=True) build */
   kTVMFFIFieldFlagBitMaskReprOff = 1 << 6,
   kTVMFFIFieldFlagBitMaskCompareOff = 1 << 7,
-  kTVMFFIFieldFlagBitMaskHashOff = 1 << 8
+  kTVMFFIFieldFlagBitMaskHashOff = 1 << 8,
+  /* (ABI 1.4) the generated __ffi_init__ takes no argument for the field / takes it only by
+   * name (after the KWARGS sentinel, see TVMFFITypeRegisterAutoInit) */
+  kTVMFFIFieldFlagBitMaskInitOff = 1 << 9,
+  kTVMFFIFieldFlagBitMaskKwOnly = 1 << 10
 } TVMFFIFieldFlagBitMask;
 
 /* field_static_type_index of a field holding an Any (a TVMFFIAny at the offset) */
@@ -380,6 +388,26 @@ TVM_FFI_DLL int TVMFFITypeRegisterMemberMetadata(int32_t type_index, int32_t kin
 /* (ABI 1.3) *out (None on entry): the member's metadata as an owned str, or None when none. */
 TVM_FFI_DLL int TVMFFITypeGetMemberMetadata(int32_t type_index, int32_t kind,
                                             const TVMFFIByteArray* name, TVMFFIAny* out);
+/*
+ * (ABI 1.4) Keeps `value` (the registry takes its own reference) as the default of the field
+ * `name` of a registered type; registering again replaces it. The field should carry
+ * kTVMFFIFieldFlagBitMaskHasDefault. TVMFFITypeGetFieldDefault sets *found to 1 and *out (None
+ * on entry) to an owned copy, or *found to 0 when the field has no registered default.
+ */
+TVM_FFI_DLL int TVMFFITypeRegisterFieldDefault(int32_t type_index, const TVMFFIByteArray* name,
+                                               const TVMFFIAny* value);
+TVM_FFI_DLL int TVMFFITypeGetFieldDefault(int32_t type_index, const TVMFFIByteArray* name,
+                                          TVMFFIAny* out, int32_t* found);
+/*
+ * (ABI 1.4) Registers, as the static method __ffi_init__ (metadata {"auto_init": true}), a
+ * constructor made from the fields of the type and its ancestors: it builds the object with
+ * __ffi_new__ (which the type must have) and binds arguments to the fields without
+ * kTVMFFIFieldFlagBitMaskInitOff, positionally (required fields first, then defaulted ones, in
+ * declaration order) and, after the argument that is the KWARGS object (the global
+ * ffi.GetKwargsObject), as name, value pairs. Fields left out take their defaults; a required
+ * one left out is a TypeError.
+ */
+TVM_FFI_DLL int TVMFFITypeRegisterAutoInit(int32_t type_index);
 
 /* ------------------------------------------------------------------ */
 /* Strings, bytes, dtypes, tensors                                      */

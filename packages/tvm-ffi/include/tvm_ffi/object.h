@@ -147,6 +147,27 @@ class Object {
 #define TVM_FFI_DECLARE_FINAL_OBJECT_INFO(TypeKey, TypeName, ParentType) \
   TVM_FFI_DECLARE_OBJECT_INFO_IMPL_(TypeKey, ParentType, true)
 
+/*!
+ * A C++ view of a type registered by another library (the headers tvm_ffi.dataclasses.gen_abi_cpp
+ * writes): the index is looked up by key at first use, never allocated (an unregistered key is a
+ * KeyError); Depth is the type's depth below Object.
+ */
+#define TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP(TypeKey, Depth)                 \
+  static constexpr const char* _type_key = TypeKey;                        \
+  static constexpr bool _type_final = false;                               \
+  static constexpr int32_t _type_depth = Depth;                            \
+  static int32_t RuntimeTypeIndex() {                                      \
+    static int32_t tindex = ::tvm::ffi::details::LookupTypeIndex(TypeKey); \
+    return tindex;                                                         \
+  }
+
+/*!
+ * Whether T is an object class; a header may specialize it to true for a class it only
+ * declares (std::is_base_of_v needs the complete type).
+ */
+template <typename T>
+inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
+
 /*! For the built-in kinds whose index is fixed by the ABI. */
 #define TVM_FFI_DECLARE_STATIC_OBJECT_INFO(TypeKey, TypeName, ParentType, Index) \
   static constexpr const char* _type_key = TypeKey;                              \

@@ -10,6 +10,15 @@
 
 namespace tvm {
 namespace ffi {
+namespace details {
+/*! The index of a registered type key (TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP); KeyError if none. */
+inline int32_t LookupTypeIndex(const char* type_key) {
+  TVMFFIByteArray key{type_key, std::char_traits<char>::length(type_key)};
+  int32_t index = -1;
+  if (TVMFFITypeKeyToIndex(&key, &index) != 0) throw MoveFromRaised();
+  return index;
+}
+}  // namespace details
 namespace reflection {
 
 namespace details {
@@ -76,13 +85,40 @@ const T* SelfAs(const ObjectRef& self, const char* method) {
 
 /*!
  * A constructor for ObjectDef::def: `.def(init<int64_t, int64_t>())` registers
- * `__ffi_init__` building T from those arguments. `ObjectDef<T>(init(false))` says T has
- * no constructor from other languages (the default here too).
+ * `__ffi_init__` building T from those arguments. Without one, a default-constructible T gets
+ * an `__ffi_init__` made from its fields (positional, or by name after tvm_ffi.core.KWARGS);
+ * `ObjectDef<T>(init(false))` turns that off, and `init(false)` after a field leaves the field
+ * out of it.
  */
 template <typename... Args>
 struct init {
   explicit init(bool enabled = true) : enabled(enabled) {}
   bool enabled;
+};
+init(bool) -> init<>;
+
+/*!
+ * Field traits of the generated `__ffi_init__`: default_value(v) lets a call leave the field
+ * out (it is then set to v), kw_only(true) takes it only by name.
+ */
+class default_value {
+ public:
+  explicit default_value(Any value) : value_(std::move(value)) {}
+  const Any& value() const { return value_; }
+
+ private:
+  Any value_;
+};
+using DefaultValue = default_value;
+class kw_only {
+ public:
+  explicit kw_only(bool only) : only_(only) {}
+  void Apply(TVMFFIFieldInfo* info) const {
+    if (only_) info->flags |= kTVMFFIFieldFlagBitMaskKwOnly;
+  }
+
+ private:
+  bool only_;
 };
 
 /*! A field trait: def_ro("span", &T::span, AttachFieldFlag::SEqHashIgnore()). */
@@ -152,7 +188,18 @@ class ObjectDef {
       def_static("__ffi_new__", []() { return ObjectRef(make_object<T>()); });
     }
   }
-  explicit ObjectDef(init<>) : ObjectDef() {}
+  explicit ObjectDef(init<> ctor) : ObjectDef() { auto_init_ = ctor.enabled; }
+  ObjectDef(const ObjectDef&) = delete;
+  ObjectDef& operator=(const ObjectDef&) = delete;
+  /*! A default-constructible T with no constructor given gets one made from its fields. */
+  ~ObjectDef() noexcept(false) {
+    if constexpr (std::is_default_constructible_v<T>) {
+      if (auto_init_ && !has_init_) {
+        if (TVMFFITypeRegisterAutoInit(type_index_) != 0)
+          throw ::tvm::ffi::details::MoveFromRaised();
+      }
+    }
+  }
 
   template <typename... Args>
   ObjectDef& def(init<Args...> ctor, const char* doc = "") {
@@ -203,6 +250,21 @@ class ObjectDef {
   static void ApplyTrait(TVMFFIFieldInfo* info, const repr& trait) { trait.Apply(info); }
   static void ApplyTrait(TVMFFIFieldInfo* info, const compare& trait) { trait.Apply(info); }
   static void ApplyTrait(TVMFFIFieldInfo* info, const hash& trait) { trait.Apply(info); }
+  static void ApplyTrait(TVMFFIFieldInfo* info, const kw_only& trait) { trait.Apply(info); }
+  static void ApplyTrait(TVMFFIFieldInfo* info, const init<>& trait) {
+    if (!trait.enabled) info->flags |= kTVMFFIFieldFlagBitMaskInitOff;
+  }
+  static void ApplyTrait(TVMFFIFieldInfo* info, const default_value&) {
+    info->flags |= kTVMFFIFieldFlagBitMaskHasDefault;
+  }
+  // Traits that act once the field is registered: a default is kept by the library.
+  template <typename Trait>
+  void AfterField(const char*, const Trait&) {}
+  void AfterField(const char* name, const default_value& trait) {
+    TVMFFIByteArray name_bytes{name, std::char_traits<char>::length(name)};
+    if (TVMFFITypeRegisterFieldDefault(type_index_, &name_bytes, trait.value().raw()) != 0)
+      throw ::tvm::ffi::details::MoveFromRaised();
+  }
 
   template <typename F, typename... Traits>
   ObjectDef& AddField(const char* name, F T::* field, bool writable, Traits... traits) {
@@ -225,6 +287,7 @@ class ObjectDef {
     if (TVMFFITypeRegisterField(type_index_, &info) != 0)
       throw ::tvm::ffi::details::MoveFromRaised();
     RegisterMemberSchema(kTVMFFIMemberField, name, ::tvm::ffi::details::TypeSchemaOf<F>());
+    (AfterField(name, traits), ...);
     return *this;
   }
   /*! Records a member's type schema as its metadata (what TypeField/TypeMethod.metadata show). */
@@ -237,6 +300,7 @@ class ObjectDef {
   }
   ObjectDef& AddMethod(const char* name, const char* doc, Function f, bool is_static,
                        const std::string& schema) {
+    if (std::char_traits<char>::compare(name, "__ffi_init__", 13) == 0) has_init_ = true;
     TVMFFIMethodInfo info;
     info.name = {name, std::char_traits<char>::length(name)};
     info.doc = {doc, std::char_traits<char>::length(doc)};
@@ -249,6 +313,8 @@ class ObjectDef {
     return *this;
   }
   int32_t type_index_;
+  bool auto_init_ = true;
+  bool has_init_ = false;
 };
 
 }  // namespace reflection

@@ -124,6 +124,10 @@ def _object_repr(obj, active) -> str:
     if obj.__ffi_type_index__ == _TENSOR:
         return _tensor_repr(obj)
     if not fields and not info.all_fields():
+        from ._auto_init import KWARGS
+
+        if obj.__ffi_handle__ == KWARGS.__ffi_handle__:
+            return "<KWARGS>"  # as upstream prints the sentinel
         return info.type_key + _addr(obj)  # a Function, an opaque object: the type key alone
     active.add(obj.__ffi_handle__)
     try:

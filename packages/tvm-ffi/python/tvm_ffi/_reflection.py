@@ -18,6 +18,11 @@ FLAG_SEQ_DEF = 1 << 4
 FLAG_REPR_OFF = 1 << 6
 FLAG_COMPARE_OFF = 1 << 7
 FLAG_HASH_OFF = 1 << 8
+# The generated __ffi_init__ (ABI 1.4): the field may be left out / takes no argument / is
+# taken only by name.
+FLAG_HAS_DEFAULT = 1 << 1
+FLAG_INIT_OFF = 1 << 9
+FLAG_KW_ONLY = 1 << 10
 
 # TVMFFISEqHashKind, by the names py_class(structural_eq=...) takes
 SEQ_KINDS = {None: 0, "tree": 1, "var": 2, "dag": 3, "const-tree": 4, "singleton": 5}
@@ -343,6 +348,14 @@ def _seq_name(flags: int) -> str | None:
     return None
 
 
+def _field_default(type_index: int, name: str, flags: int):
+    """The default a C++ field registered (reflection::default_value), else MISSING."""
+    if not flags & FLAG_HAS_DEFAULT:
+        return MISSING
+    found, value = _core.field_default(type_index, name)
+    return value if found else MISSING
+
+
 def _metadata_dict(text: str | None) -> dict:
     """The registry's metadata JSON of a function, field or method as a dict ({} when none)."""
     if not text:
@@ -394,6 +407,10 @@ def type_info_of(type_index: int, cls=None) -> TypeInfo:
                 # A field left out of == is left out of the hash too, so the two agree.
                 c_hash=not (flags & (FLAG_HASH_OFF | FLAG_COMPARE_OFF)),
                 c_structural_eq=_seq_name(flags),
+                c_init=not (flags & FLAG_INIT_OFF),
+                c_kw_only=bool(flags & FLAG_KW_ONLY),
+                c_has_default=bool(flags & FLAG_HAS_DEFAULT),
+                c_default=_field_default(type_index, name, flags),
             )
         )
     methods = [

@@ -11,6 +11,9 @@ FLAG_SEQ_DEF: int
 FLAG_REPR_OFF: int
 FLAG_COMPARE_OFF: int
 FLAG_HASH_OFF: int
+FLAG_HAS_DEFAULT: int
+FLAG_INIT_OFF: int
+FLAG_KW_ONLY: int
 SEQ_KINDS: dict[str | None, int]
 
 class _MissingType:

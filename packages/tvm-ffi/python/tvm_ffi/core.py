@@ -235,5 +235,7 @@ def _type_index_of(value):
     return 74  # anything else travels as an opaque Python object
 
 
-# MISSING is one object here, in tvm_ffi.dataclasses and in the reflection layer.
+# KWARGS marks keyword arguments in a call of a C++ type's generated __ffi_init__. MISSING is
+# one object here, in tvm_ffi.dataclasses and in the reflection layer.
+from ._auto_init import KWARGS  # noqa: F401,E402
 from ._reflection import MISSING, TypeField, TypeInfo, TypeMethod, TypeSchema  # noqa: F401,E402

@@ -87,6 +87,8 @@ class CAny:
     def to_py(self) -> Any: ...
 
 from ._reflection import MISSING as MISSING
+
+KWARGS: Object
 from ._reflection import TypeField as TypeField
 from ._reflection import TypeInfo as TypeInfo
 from ._reflection import TypeMethod as TypeMethod

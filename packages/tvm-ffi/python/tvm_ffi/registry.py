@@ -3,6 +3,7 @@
 import sys
 
 from . import _core
+from ._auto_init import is_auto_init, make_auto_init
 from ._core import Object
 from ._reflection import _metadata_dict, type_info_of
 
@@ -145,17 +146,23 @@ def register_object(type_key=None):
         for name, _doc, descriptor in info["fields"]:
             if name not in cls.__dict__:
                 setattr(cls, name, descriptor)
+        auto_init = None
         for name, _doc, is_static, func in info["methods"]:
             if name in _COPY_METHODS:
                 continue  # reached through copy.copy and deserialization, not as attributes
             if name == "__ffi_init__":
                 if "__init__" not in cls.__dict__:
-                    cls.__init__ = _make_init(func)
+                    if is_auto_init(index):
+                        auto_init = func  # its __init__ takes keywords: made from the fields
+                    else:
+                        cls.__init__ = _make_init(func)
             elif name not in cls.__dict__:
                 setattr(cls, name, staticmethod(func) if is_static else _make_method(func, name))
         cls.__ffi_type_key__ = key
         cls.__ffi_type_index__ = index
         cls.__tvm_ffi_type_info__ = type_info_of(index, cls)
+        if auto_init is not None:
+            cls.__init__ = make_auto_init(auto_init, cls.__tvm_ffi_type_info__)
         return cls
 
     if isinstance(type_key, type):

@@ -267,6 +267,14 @@ NB_MODULE(_core, m) {
           std::optional<std::string> text = out.try_cast<std::string>();
           return text.has_value() ? nb::object(nb::str(text->data(), text->size())) : nb::none();
         });
+  // (found, value) of a field's registered default (reflection::default_value).
+  m.def("field_default", [](int32_t type_index, const std::string& name) -> nb::object {
+    TVMFFIByteArray key = Bytes(name);
+    Any out;
+    int32_t found = 0;
+    CheckFFI(TVMFFITypeGetFieldDefault(type_index, &key, out.raw_mutable(), &found));
+    return nb::make_tuple(found != 0, ToPy(out));
+  });
   m.def("type_metadata", [](int32_t type_index) -> nb::object {
     const TVMFFITypeMetadata* meta = TVMFFIGetTypeMetadata(type_index);
     if (meta == nullptr) return nb::none();

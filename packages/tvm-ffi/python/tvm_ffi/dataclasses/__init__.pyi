@@ -11,6 +11,7 @@ from .enum import IntEnum as IntEnum
 from .enum import StrEnum as StrEnum
 from .enum import auto as auto
 from .enum import entry as entry
+from .gen_abi_cpp import gen_abi_cpp as gen_abi_cpp
 
 _T = TypeVar("_T")
 
@@ -124,6 +125,7 @@ __all__ = [
     "entry",
     "field",
     "fields",
+    "gen_abi_cpp",
     "init_property",
     "is_dataclass",
     "py_class",

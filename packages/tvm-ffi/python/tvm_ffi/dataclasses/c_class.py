@@ -35,9 +35,16 @@ def c_class(
         info = cls.__tvm_ffi_type_info__
         fields = []
         for tf in info.all_fields():
-            # The C++ field traits repr(false) / compare(false) / hash(false) carry over.
+            # The C++ field traits repr(false) / compare(false) / hash(false), init(false),
+            # kw_only(true) and default_value(v) carry over.
             f = Field(
-                frozen=tf.frozen or frozen, repr=tf.c_repr, compare=tf.c_compare, hash=tf.c_hash
+                frozen=tf.frozen or frozen,
+                repr=tf.c_repr,
+                compare=tf.c_compare,
+                hash=tf.c_hash,
+                init=tf.c_init,
+                kw_only=tf.c_kw_only,
+                default=tf.c_default,
             )
             f.name, f.type = tf.name, tf.ty
             fields.append(f)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import typing
 from typing import Any, ClassVar
 
+from .. import _core
 from .._core import Object
-from .._reflection import MISSING
+from .._reflection import MISSING, type_info_of
 from ..container import Dict, List
+from ..registry import register_object
 from .field import field
 from .py_class import py_class
 
@@ -145,6 +147,9 @@ class Enum(Object, metaclass=_EnumMeta):
         for alias in [*binders, *declarations]:
             _refuse_shadowing(cls, alias)  # before the type key is taken
         _strip_class_vars(cls)
+        if _cxx_enum_index(type_key) is not None:
+            _bind_cxx_enum(cls, type_key, payload, own_repr, binders, declarations)
+            return
         # init / repr are options of C++-declared enums (c_class); a Python enum always gets
         # an __init__ (its variants are made with it) and the `key.name` repr, as upstream.
         py_class(type_key, frozen=frozen, structural_eq="singleton")(cls)
@@ -400,6 +405,54 @@ def _refuse_shadowing(cls, alias) -> None:
                 f"{cls.__name__}.{alias}: a variant cannot be named {alias!r}, which "
                 f"{base.__name__} defines"
             )
+
+
+def _cxx_enum_index(type_key: str) -> int | None:
+    """The index of `type_key` when C++ declares it as an enum (it publishes its variants by the
+    static method __ffi_enum_entries__), else None."""
+    try:
+        index = _core.type_key_to_index(type_key)
+    except KeyError:
+        return None
+    return index if type_info_of(index).find_method("__ffi_enum_entries__") is not None else None
+
+
+def _bind_cxx_enum(cls, type_key, payload, own_repr, binders, declarations) -> None:
+    """Makes `cls` the Python class of the C++-declared enum `type_key`: its variants are the C++
+    singletons (``name: ClassVar[Cls]`` binds one by name), its attributes the C++ ones."""
+    if declarations:
+        names = ", ".join(declarations)
+        raise TypeError(
+            f"{cls.__name__}: the variants of the C++ enum `{type_key}` are declared in C++; "
+            f"bind them with `name: ClassVar[{cls.__name__}]`, not by value ({names})"
+        )
+    # Before the class takes the key the variants come back as plain Objects: read the name
+    # through the reflected field.
+    raw = type_info_of(_core.type_key_to_index(type_key))
+    name_of = next(f for f in raw.all_fields() if f.name == "_str_index").getter
+    names = {name_of.__get__(v) for v in raw.find_method("__ffi_enum_entries__").func()}
+    for alias in binders:  # checked before the class takes the key
+        if alias not in names:
+            raise TypeError(
+                f"{cls.__name__}.{alias}: the C++ enum `{type_key}` has no such variant"
+            )
+    register_object(type_key)(cls)
+    if payload is not None:
+        _install_payload(cls, payload, own_repr)
+    info = cls.__tvm_ffi_type_info__
+    # A class bound again (another Python class for the key) gets a registry of its own; the
+    # variants come back wrapped by this class.
+    state = _STATES[cls.__ffi_type_index__] = EnumState()
+    for variant in info.find_method("__ffi_enum_entries__").func():
+        state.entries.append(variant)
+        state.indexes[variant._int_index] = variant
+        state.indexes[variant._str_index] = variant
+    attrs_method = info.find_method("__ffi_enum_attrs__")
+    for attr, column in (attrs_method.func() if attrs_method is not None else {}).items():
+        state.attrs[attr] = Dict({state.indexes[name]: value for name, value in column.items()})
+    for variant in state.entries:  # every C++ variant is a class attribute, bound or not
+        _refuse_shadowing(cls, variant._str_index)
+        setattr(cls, variant._str_index, variant)
 
 
 def _register_variants(cls, payload, binders, declarations) -> None:

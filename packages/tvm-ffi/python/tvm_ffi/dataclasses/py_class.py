@@ -110,11 +110,12 @@ def _resolve(cls, annotation):
     return annotation
 
 
-def _own_fields(cls, frozen, kw_only):
+def _own_fields(cls, hints, frozen, kw_only):
+    """The Fields declared by `cls` from its resolved annotations `hints` (name -> type); the
+    class attributes holding their defaults / field(...) are taken off the class."""
     fields = []
     kw_after = False
-    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
-        annotation = _resolve(cls, annotation)
+    for name, annotation in hints.items():
         if annotation is KW_ONLY:
             kw_after = True
             continue
@@ -337,8 +338,58 @@ def _process(
         pass
     else:
         raise ValueError(f"Type key {key!r} is already registered")
+    _base, parent_index, _parent_fields = _parent(cls)
+    info = TypeInfo(cls, -1, key, [], [], [], type_info_of(parent_index))
+    info._decorator_args = dict(  # type: ignore[attr-defined]
+        frozen=frozen,
+        init=init,
+        repr=repr,
+        eq=eq,
+        order=order,
+        unsafe_hash=unsafe_hash,
+        match_args=match_args,
+        kw_only=kw_only,
+        structural_eq=structural_eq,
+    )
+    hints = {
+        name: _resolve(cls, annotation)
+        for name, annotation in cls.__dict__.get("__annotations__", {}).items()
+    }
+    on_fields_resolved(info, ([cls], {cls: hints}))
+    return cls
+
+
+def on_fields_resolved(type_info, resolved_fields) -> None:
+    """Finishes a ``@py_class`` once its annotations are resolved (apache-tvm-ffi's phase two).
+
+    `type_info` is the class's TypeInfo before registration (``type_cls``, ``type_key``, the
+    decorator's options as ``_decorator_args``); `resolved_fields` is ``(owners,
+    hints_by_owner)``: the classes declaring fields, each with its ``{name: type}``. It makes
+    the Fields, runs the ``__ffi_on_fields_resolved__`` hooks, registers the type and its fields
+    and installs ``__init__``, ``__repr__``, comparison, ``__setattr__`` and
+    ``__match_args__``.
+    """
+    params = getattr(type_info, "_decorator_args", None)
+    if not isinstance(getattr(type_info, "type_cls", None), type) or not isinstance(params, dict):
+        raise TypeError(
+            "on_fields_resolved: argument `type_info` must be a TypeInfo with type_cls and "
+            "_decorator_args (what py_class prepares)"
+        )
+    try:
+        owners, hints_by_owner = resolved_fields
+        hints = [(owner, dict(hints_by_owner[owner])) for owner in owners]
+    except (TypeError, ValueError, KeyError):
+        raise TypeError(
+            "on_fields_resolved: argument `resolved_fields` must be (owners, hints_by_owner), "
+            "a {name: type} dict for each owner class"
+        ) from None
+    cls: typing.Any = type_info.type_cls  # the class py_class adds fields and dunders to
+    key = type_info.type_key
+    frozen, kw_only = params["frozen"], params["kw_only"]
     _base, parent_index, parent_fields = _parent(cls)
-    own = _own_fields(cls, frozen, kw_only)
+    own = [
+        f for owner, owner_hints in hints for f in _own_fields(owner, owner_hints, frozen, kw_only)
+    ]
     names = {f.name for f in parent_fields}
     for f in own:
         if f.name in names:
@@ -366,24 +417,23 @@ def _process(
         [f.name for f in own],
         flags,
         [f.doc or "" for f in own],
-        SEQ_KINDS[structural_eq],
+        SEQ_KINDS[params["structural_eq"]],
     )
     cls.__tvm_ffi_py_fields__ = tuple(fields)
     _register_methods(cls, index)
     register_object(key)(cls)
-    if init and "__init__" not in cls.__dict__:
+    if params["init"] and "__init__" not in cls.__dict__:
         cls.__init__ = _make_init(cls, key, index, fields)
-    if not repr and "__repr__" not in cls.__dict__:
+    if not params["repr"] and "__repr__" not in cls.__dict__:
         cls.__repr__ = Object.__repr__
-    _install_compare(cls, fields, eq, order, unsafe_hash)
+    _install_compare(cls, fields, params["eq"], params["order"], params["unsafe_hash"])
     if "__setattr__" not in cls.__dict__:
         cls.__setattr__ = _make_setattr(cls, key, fields)
-    if match_args and "__match_args__" not in cls.__dict__:
+    if params["match_args"] and "__match_args__" not in cls.__dict__:
         # setattr: mypy rejects assigning __match_args__ on a class object ("Cannot assign").
         match = tuple(f.name for f in fields if f.init and not f.kw_only)
         setattr(cls, "__match_args__", match)  # noqa: B010
     _annotate_type_info(cls, fields)
-    return cls
 
 
 def py_class(
@@ -431,4 +481,13 @@ def py_class(
     return lambda cls: _process(cls, key, **options)
 
 
-__all__ = ["KW_ONLY", "MISSING", "Field", "TypeSchema", "field", "method", "py_class"]
+__all__ = [
+    "KW_ONLY",
+    "MISSING",
+    "Field",
+    "TypeSchema",
+    "field",
+    "method",
+    "on_fields_resolved",
+    "py_class",
+]

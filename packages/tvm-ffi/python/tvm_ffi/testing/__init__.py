@@ -25,7 +25,7 @@ from .testing import (
 # The testing.* globals bound by their short name (add_one and make_unregistered_object are
 # the Python helpers above, as apache-tvm-ffi has them).
 _GLOBALS = (
-    "TestIntPairSum", "apply", "call_n_times", "echo", "get_add_one_c_symbol",
+    "TestIntPairSum", "apply", "call_n_times", "echo", "enum_variant_get", "get_add_one_c_symbol",
     "get_mlir_add_one_c_symbol", "make_array_with_mixed", "make_array_with_tensor",
     "make_dict_with_tensor", "make_empty_array_with_tensor_input", "make_list_with_tensor",
     "make_map_with_tensor", "make_nested", "make_nested_array_with_tensor",

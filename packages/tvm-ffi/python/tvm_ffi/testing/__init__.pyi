@@ -55,6 +55,7 @@ TestIntPairSum: Function
 apply: Function
 call_n_times: Function
 echo: Function
+enum_variant_get: Function
 get_add_one_c_symbol: Function
 get_mlir_add_one_c_symbol: Function
 make_array_with_mixed: Function
@@ -130,6 +131,7 @@ __all__ = [
     "apply",
     "call_n_times",
     "echo",
+    "enum_variant_get",
     "get_add_one_c_symbol",
     "get_mlir_add_one_c_symbol",
     "make_array_with_mixed",

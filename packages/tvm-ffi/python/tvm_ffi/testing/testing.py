@@ -2,10 +2,11 @@
 
 import sys
 
+from .._auto_init import is_auto_init, kwargs_tail
 from .._core import Object, type_key_to_index
 from .._reflection import type_info_of
 from ..dataclasses.c_class import c_class
-from ..dataclasses.enum import IntEnum, StrEnum, entry
+from ..dataclasses.enum import Enum, IntEnum, StrEnum, entry
 from ..registry import get_global_func, register_object
 
 
@@ -27,14 +28,14 @@ requires_py313 = _requires_python(3, 13)
 
 @register_object("testing.TestObjectBase")
 class TestObjectBase(Object):
-    """A reflected test object with fields v_i64, v_f64 (writable), v_str and method add_i64."""
+    """Fields v_i64 = 10, v_f64 = 10.0 (read-only), v_str = "hello" and method add_i64."""
 
     __test__ = False  # not a pytest test class
 
 
 @register_object("testing.TestObjectDerived")
 class TestObjectDerived(TestObjectBase):
-    """A subclass adding the field v_array."""
+    """A subclass adding the writable fields v_map (a Map) and v_array (an Array)."""
 
     __test__ = False
 
@@ -70,6 +71,12 @@ class TestHash(Object):
 @c_class("testing.TestFrozenCxx", frozen=True)
 class TestFrozenCxx(Object):
     """Fields value, tag: writable in C++, frozen in Python by c_class(frozen=True)."""
+
+    __test__ = False
+
+
+class _TestEnumVariant(Enum, type_key="testing.TestEnumVariant"):
+    """The C++-declared enum testing.TestEnumVariant: variants Alpha, Beta; attribute `code`."""
 
     __test__ = False
 
@@ -139,8 +146,9 @@ class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
 def create_object(type_key, **kwargs):
     """Makes an object of the registered type `type_key` by reflection.
 
-    Fields are given by keyword; a type with a default constructor keeps its C++ defaults
-    for the others, any other type is built by its constructor and needs every field.
+    Fields are given by keyword. A type whose constructor C++ made from its fields fills in the
+    defaults and needs the others; another default-constructible type keeps its C++ values for
+    the fields not given; any other type is built by its constructor and needs every field.
     """
     if not isinstance(type_key, str):
         raise TypeError(
@@ -156,6 +164,13 @@ def create_object(type_key, **kwargs):
         raise TypeError(
             f"create_object: type `{type_key}` has no field(s) {unknown}; fields: {list(fields)}"
         )
+    init = info.find_method("__ffi_init__")
+    if init is not None and is_auto_init(info.type_index):
+        # The constructor made from the fields: pass them by name, it fills in the defaults.
+        for f in info.all_fields():
+            if f.c_init and not f.c_has_default and f.name not in kwargs:
+                raise TypeError(f"Required field `{f.name}` not set in type `{type_key}`")
+        return init.func(*kwargs_tail(kwargs))
     new = info.find_method("__ffi_new__")
     if new is not None:
         obj = new.func()
@@ -167,7 +182,6 @@ def create_object(type_key, **kwargs):
                     f"create_object: field `{name}` of type `{type_key}`: {err}"
                 ) from None
         return obj
-    init = info.find_method("__ffi_init__")
     if init is None:
         raise TypeError(
             f"create_object: type `{type_key}` has no constructor (__ffi_new__ or __ffi_init__)"

@@ -1,9 +1,11 @@
 """The reflected test object types and the helpers built on them (tvm_ffi.testing's classes)."""
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .._core import Object as Object
+from .._reflection import _MissingType
 from ..dataclasses.c_class import c_class as c_class
+from ..dataclasses.enum import Enum as Enum
 from ..dataclasses.enum import IntEnum as IntEnum
 from ..dataclasses.enum import StrEnum as StrEnum
 from ..dataclasses.enum import entry as entry
@@ -14,21 +16,45 @@ requires_py312: Any
 requires_py313: Any
 
 class TestObjectBase(Object):
-    """A reflected test object with fields v_i64, v_f64 (writable), v_str and method add_i64."""
+    """Fields v_i64 = 10, v_f64 = 10.0 (read-only), v_str = "hello" and method add_i64."""
 
     __test__: bool
     v_i64: int
     v_f64: float
     v_str: str
-    def __init__(self, v_i64: int, v_f64: float, v_str: str) -> None: ...
+    # Fields left out (default <MISSING>) take their C++ defaults.
+    def __init__(
+        self,
+        v_i64: int | _MissingType = ...,
+        v_f64: float | _MissingType = ...,
+        v_str: str | _MissingType = ...,
+    ) -> None: ...
     def add_i64(self, other: int) -> int: ...
 
 class TestObjectDerived(TestObjectBase):
-    """A subclass adding the field v_array."""
+    """A subclass adding the writable fields v_map (a Map) and v_array (an Array)."""
 
     __test__: bool
+    v_map: Any
     v_array: Any
-    def __init__(self, v_i64: int, v_f64: float, v_str: str, v_array: Any) -> None: ...
+    def __init__(
+        self,
+        v_map: Any,
+        v_array: Any,
+        v_i64: int | _MissingType = ...,
+        v_f64: float | _MissingType = ...,
+        v_str: str | _MissingType = ...,
+    ) -> None: ...
+
+class _TestEnumVariant(Enum):
+    """The C++-declared enum testing.TestEnumVariant: variants Alpha, Beta; attribute `code`."""
+
+    __test__: bool
+    Alpha: ClassVar[_TestEnumVariant]
+    Beta: ClassVar[_TestEnumVariant]
+    # The C++ type's static methods that publish its variants and their attributes.
+    __ffi_enum_entries__: ClassVar[Any]
+    __ffi_enum_attrs__: ClassVar[Any]
 
 class TestIntPair(Object):
     """A pair of ints `a`, `b` (read-only) with method `sum`."""
