@@ -348,3 +348,31 @@ def test_parameter_list_and_dict():
         m.scales.append(3)
     with pytest.raises(TypeError, match="ParameterDict keys must be strings"):
         m.extra[1] = nn.Parameter((2,))
+
+
+def test_malformed_spec_entries_are_type_and_value_errors_naming_the_method():
+    model = MLPModel()
+    x = nn.spec.Tensor([1, 784], "float32")
+    with pytest.raises(TypeError, match="argument 'x' of method 'forward'"):
+        model.export_tvm({"forward": {"x": np.zeros(3)}})  # was numpy's truth-value ValueError
+    with pytest.raises(TypeError, match=r"\"\$\" entry of the spec of method 'forward'"):
+        model.export_tvm({"forward": {"x": x, "$": 3}})  # was AttributeError
+    with pytest.raises(ValueError, match=r"unknown key\(s\) \['parm_mode'\]"):
+        model.export_tvm({"forward": {"x": x, "$": {"parm_mode": "none"}}})  # was ignored
+    with pytest.raises(TypeError, match="nn.spec.Object: object_type must be a subclass"):
+        nn.spec.Object(5)
+
+
+def test_load_state_dict_names_the_key_of_a_wrong_value():
+    model = MLPModel()
+    with pytest.raises(TypeError, match="state_dict must be a dict"):
+        model.load_state_dict([("fc1.weight", None)])
+    arrays = {name: np.zeros(p.shape, p.dtype) for name, p in model.state_dict().items()}
+    with pytest.raises(TypeError, match="value of 'fc1.weight' must be an nn.Parameter, got nd"):
+        model.load_state_dict(arrays)  # numpy's .data is a memoryview
+    other = MLPModel()
+    other.fc1 = nn.Linear(784, 255)
+    for param in other.state_dict().values():
+        param.data = np.zeros(param.shape, param.dtype)
+    with pytest.raises(ValueError, match=r"parameter 'fc1.weight': .*shape mismatch"):
+        model.load_state_dict(other.state_dict())

@@ -241,17 +241,31 @@ class Module:
     ) -> tuple[list[str], list[str]]:
         """Bind this module's parameters to the data of state_dict's; returns (missing keys,
         unexpected keys) and, with strict, raises KeyError if either is non-empty."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(
+                "nn.Module.load_state_dict: state_dict must be a dict from parameter name to "
+                f"nn.Parameter, got {type(state_dict).__name__}"
+            )
         own = self.state_dict()
         unexpected = []
         for key, value in state_dict.items():
             if key not in own:
                 unexpected.append(key)
                 continue
+            if not isinstance(value, Parameter):
+                # a numpy array's .data is a memoryview: say what was wrong, not that
+                raise TypeError(
+                    f"nn.Module.load_state_dict: the value of {key!r} must be an nn.Parameter, "
+                    f"got {type(value).__name__}; bind arrays with param.data = array"
+                )
             if value.data is None:
                 raise ValueError(
                     f"nn.Module.load_state_dict: parameter {key!r} is not bound to any data"
                 )
-            own.pop(key).data = value.data
+            try:
+                own.pop(key).data = value.data
+            except ValueError as err:  # a shape or dtype mismatch: say which parameter
+                raise ValueError(f"nn.Module.load_state_dict: parameter {key!r}: {err}") from None
         missing = list(own)
         if strict and (missing or unexpected):
             raise KeyError(f"Missing keys: {missing}, Unexpected keys: {unexpected}")
