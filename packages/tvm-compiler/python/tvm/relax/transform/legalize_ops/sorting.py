@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tvm import topi
+from tvm import tir, topi
 
+from ...op._utils import dims_of
 from .common import register_legalize
 
 
@@ -26,8 +27,25 @@ def _argsort(bb, call):
 @register_legalize("relax.topk")
 def _topk(bb, call):
     a = call.attrs
-    return bb.call_te(
+    lowered = bb.call_te(
         lambda x: topi.topk(x, a.k, a.axis, a.ret_type, not a.largest, a.dtype),
         call.args[0],
         primfunc_name_hint="topk",
     )
+    dims = dims_of(call.args[0].struct_info)
+    if a.k >= 1 and dims is not None:
+        extent = dims[a.axis % len(dims)]
+        if not isinstance(extent, tir.IntImm):  # a symbolic axis: k may exceed it at run time
+            _check_k_at_run_time(bb, lowered.args[0], a.k, a.axis, extent)
+    return lowered
+
+
+def _check_k_at_run_time(bb, gv, k, axis, extent):
+    """The kernel asserts k <= the axis' extent: topi's picks past the end would read outside
+    data (an empty axis gave uninitialised memory)."""
+    func = bb.get()[gv]
+    if isinstance(func.body, tir.AssertStmt):
+        return
+    ok = tir.LE(tir.const(k, extent.dtype), extent)
+    message = f"topk: k = {k} is larger than the extent of axis {axis} of data"
+    bb.update_func(gv, func.with_body(tir.AssertStmt(ok, message, func.body)))
