@@ -361,6 +361,8 @@ def test_malformed_spec_entries_are_type_and_value_errors_naming_the_method():
         model.export_tvm({"forward": {"x": x, "$": {"parm_mode": "none"}}})  # was ignored
     with pytest.raises(TypeError, match="nn.spec.Object: object_type must be a subclass"):
         nn.spec.Object(5)
+    with pytest.raises(ValueError, match="the spec of method 'Linear' gives no spec"):
+        model.export_tvm({"fc1": {}})  # a submodule, named by its type (was its repr)
 
 
 def test_load_state_dict_names_the_key_of_a_wrong_value():
@@ -376,3 +378,15 @@ def test_load_state_dict_names_the_key_of_a_wrong_value():
         param.data = np.zeros(param.shape, param.dtype)
     with pytest.raises(ValueError, match=r"parameter 'fc1.weight': .*shape mismatch"):
         model.load_state_dict(other.state_dict())
+
+
+def test_a_result_of_unknown_shape_names_the_op():
+    class AddWeight(nn.Module):
+        def __init__(self):
+            self.w = nn.Parameter(("n", 4))  # its own n, not the argument's
+
+        def forward(self, x):
+            return x + self.w
+
+    with pytest.raises(TypeError, match="nn.op: the result of 'add' has no known shape"):
+        AddWeight().export_tvm({"forward": {"x": nn.spec.Tensor(["n", 4], "float32")}})

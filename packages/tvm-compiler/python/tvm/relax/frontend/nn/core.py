@@ -500,6 +500,13 @@ def wrap_nested(expr: rx.Expr, name: str) -> Tensor | Sequence[Tensor]:
         expr = bb.emit(expr, name)
     sinfo = expr.struct_info
     if isinstance(sinfo, TensorStructInfo):
+        if sinfo.ndim < 0 or sinfo.shape is None:
+            # e.g. a broadcast of two different symbolic dims: a parameter's str dim is not the
+            # same variable as an argument's dim of the same name
+            raise TypeError(
+                f"nn.op: the result of {name!r} has no known shape ({sinfo}); its operands' "
+                "shapes do not determine it (are two symbolic dims different variables?)"
+            )
         return Tensor(_expr=expr)
     if isinstance(sinfo, TupleStructInfo):
         return tuple(

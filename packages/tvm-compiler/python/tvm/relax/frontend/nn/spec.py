@@ -116,7 +116,7 @@ class MethodSpec:
         {"param_mode": ..., "effect_mode": ...} ("plain", "packed" or "none")."""
         if isinstance(spec, MethodSpec):
             return spec
-        name = getattr(method, "__name__", repr(method))
+        name = getattr(method, "__name__", None) or type(method).__name__
         if not isinstance(spec, dict):
             raise TypeError(
                 f"nn.spec.MethodSpec: the spec of method {name!r} must be a dict from argument "
