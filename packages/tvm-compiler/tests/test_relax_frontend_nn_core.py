@@ -390,3 +390,24 @@ def test_a_result_of_unknown_shape_names_the_op():
 
     with pytest.raises(TypeError, match="nn.op: the result of 'add' has no known shape"):
         AddWeight().export_tvm({"forward": {"x": nn.spec.Tensor(["n", 4], "float32")}})
+
+
+def test_a_module_that_contains_itself_is_a_value_error_and_a_shared_one_is_named_twice():
+    class Block(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(4, 4)
+
+    class Net(nn.Module):
+        def __init__(self):
+            self.a = Block()
+            self.b = self.a  # shared: upstream names its parameters under both names
+
+    net = Net()
+    assert [n for n, _ in net.named_parameters()] == ["a.fc.weight", "a.fc.bias"] + [
+        "b.fc.weight",
+        "b.fc.bias",
+    ]
+    net.a.parent = net  # a cycle: was a RecursionError
+    for walk in (net.named_parameters, net.state_dict, lambda: net.to("float16")):
+        with pytest.raises(ValueError, match=r"submodule 'a.parent' \(Net\) contains itself"):
+            list(walk() or [])

@@ -279,6 +279,8 @@ class Module:
 
     def to(self, dtype: str | None = None) -> None:  # noqa: A003
         """Change the dtype of every parameter (and a str `dtype` attribute) recursively."""
+        for _ in _attribute_finder(self, "", lambda x: False):
+            pass  # a module that contains itself is a ValueError here, not endless recursion
         for item in self.__dict__.values():
             if hasattr(item, "to") and callable(item.to):
                 item.to(dtype=dtype)
@@ -516,8 +518,18 @@ def wrap_nested(expr: rx.Expr, name: str) -> Tensor | Sequence[Tensor]:
     raise TypeError(f"nn.wrap_nested: unsupported result struct info {sinfo} for {name!r}")
 
 
-def _attribute_finder(root: Module, prefix: str, condition_yield: Callable[[Any], bool]):
-    """(dotted name, item) for every item under root (recursively) that condition_yield accepts."""
+def _attribute_finder(
+    root: Module, prefix: str, condition_yield: Callable[[Any], bool], _above: tuple = ()
+):
+    """(dotted name, item) for every item under root (recursively) that condition_yield accepts.
+    A module shared by two attributes is visited under each name (as upstream); a module that
+    contains itself is a ValueError, not endless recursion."""
+    if any(root is m for m in _above):
+        raise ValueError(
+            f"nn.Module: submodule {prefix.rstrip('.')!r} ({type(root).__name__}) contains "
+            "itself; a module tree cannot have cycles"
+        )
+    _above = (*_above, root)
     if isinstance(root, ParameterList):
         for i, param in enumerate(root):
             if condition_yield(param):
@@ -530,12 +542,12 @@ def _attribute_finder(root: Module, prefix: str, condition_yield: Callable[[Any]
         return
     if isinstance(root, ModuleList):
         for i, sub in enumerate(root):
-            yield from _attribute_finder(sub, f"{prefix}{i}.", condition_yield)
+            yield from _attribute_finder(sub, f"{prefix}{i}.", condition_yield, _above)
     elif isinstance(root, ModuleDict):
         for key, sub in root.items():
-            yield from _attribute_finder(sub, f"{prefix}{key}.", condition_yield)
+            yield from _attribute_finder(sub, f"{prefix}{key}.", condition_yield, _above)
     for name, item in root.__dict__.items():
         if condition_yield(item):
             yield prefix + name, item
         elif isinstance(item, Module):
-            yield from _attribute_finder(item, f"{prefix}{name}.", condition_yield)
+            yield from _attribute_finder(item, f"{prefix}{name}.", condition_yield, _above)
