@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 import tvm
+import tvm_ffi
 from relax_eval import build_and_run, run
 from tvm import relax, tir
 from tvm.relax import op as R
@@ -394,3 +395,23 @@ def test_more_manipulation_and_nn_ops():
         rtol=1e-4,
         atol=1e-5,
     )
+
+
+@pytest.mark.parametrize("new_shape", ["n,4", "n,-1"])
+def test_a_reshape_whose_symbolic_element_count_differs_at_run_time_raises(new_shape):
+    # topi's index arithmetic wrapped around x: (2, 4) as (3, 4) repeated its first row
+    n = tir.Var("n", "int64")
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((2, 4), "float32"))
+    s = relax.Var("s", relax.ShapeStructInfo([n]))
+    with bb.function("main", [x, s]):
+        with bb.dataflow():
+            out = bb.emit_output(R.reshape(x, (n, 4) if new_shape == "n,4" else (n, -1)))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    data = np.arange(8, dtype="float32").reshape(2, 4)
+    got = vm["main"](tvm.runtime.tensor(data), tvm_ffi.Shape([2])).numpy()
+    np.testing.assert_array_equal(got, data)
+    for wrong in (3, 5, 0):
+        with pytest.raises(ValueError, match=r"reshape: cannot reshape x of shape \(2, 4\) into"):
+            vm["main"](tvm.runtime.tensor(data), tvm_ffi.Shape([wrong]))

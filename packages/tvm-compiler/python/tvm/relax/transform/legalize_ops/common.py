@@ -70,3 +70,15 @@ def shape_from_tensor(bb, tensor, names):
         )
     )
     return bb.match_cast(shape, ShapeStructInfo([tir.Var(n, "int64") for n in names]))
+
+
+def assert_in_kernel(bb, call_tir, condition, message: str):
+    """Make the PrimFunc that call_tir (from bb.call_te) calls assert condition (over the
+    symbolic dims of its buffers) before it runs: a run-time ValueError with message."""
+    from tvm import tir
+
+    gv = call_tir.args[0]
+    func = bb.get()[gv]
+    if isinstance(func.body, tir.AssertStmt) and func.body.message == message:
+        return  # an identical call reused the function
+    bb.update_func(gv, func.with_body(tir.AssertStmt(condition, message, func.body)))

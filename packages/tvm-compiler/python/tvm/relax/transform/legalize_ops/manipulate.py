@@ -4,10 +4,12 @@ flatten, concat, split, broadcast_to)."""
 from __future__ import annotations
 
 from tvm import te, topi
+from tvm.arith import Analyzer
+from tvm.tir import expr as E
 from tvm.tir import op as T
 
 from ...op._utils import dims_of
-from .common import register_legalize
+from .common import assert_in_kernel, register_legalize
 
 
 def _out_dims(call):
@@ -16,7 +18,31 @@ def _out_dims(call):
 
 @register_legalize("relax.reshape")
 def _reshape(bb, call):
-    return bb.call_te(topi.reshape, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
+    out_dims = _out_dims(call)
+    lowered = bb.call_te(topi.reshape, call.args[0], out_dims, primfunc_name_hint="reshape")
+    in_dims = dims_of(call.args[0].struct_info)
+    if in_dims is not None and out_dims is not None:
+        before, after = _product(in_dims), _product(out_dims)
+        if not Analyzer().can_prove(E.EQ(before, after)):
+            # symbolic dims that disagree at run time: topi's index arithmetic would wrap
+            # around x (a (2, 4) x viewed as (3, 4) repeated its first row)
+            message = (
+                f"reshape: cannot reshape x of shape {_fmt(in_dims)} into {_fmt(out_dims)}: "
+                "the element counts differ at run time"
+            )
+            assert_in_kernel(bb, lowered, E.EQ(before, after), message)
+    return lowered
+
+
+def _fmt(dims) -> str:
+    return "(" + ", ".join(str(d.value) if isinstance(d, E.IntImm) else str(d) for d in dims) + ")"
+
+
+def _product(dims):
+    total = E.const(1, "int64")
+    for d in dims:
+        total = total * (E.const(d, "int64") if isinstance(d, int) else E.Cast("int64", d))
+    return total
 
 
 @register_legalize("relax.flatten")

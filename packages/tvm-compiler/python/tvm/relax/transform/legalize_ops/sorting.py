@@ -5,7 +5,7 @@ from __future__ import annotations
 from tvm import tir, topi
 
 from ...op._utils import dims_of
-from .common import register_legalize
+from .common import assert_in_kernel, register_legalize
 
 
 @register_legalize("relax.sort")
@@ -36,16 +36,9 @@ def _topk(bb, call):
     if a.k >= 1 and dims is not None:
         extent = dims[a.axis % len(dims)]
         if not isinstance(extent, tir.IntImm):  # a symbolic axis: k may exceed it at run time
-            _check_k_at_run_time(bb, lowered.args[0], a.k, a.axis, extent)
+            # topi's picks past the axis' end would read outside data (an empty axis gave
+            # uninitialised memory)
+            ok = tir.LE(tir.const(a.k, extent.dtype), extent)
+            message = f"topk: k = {a.k} is larger than the extent of axis {a.axis} of data"
+            assert_in_kernel(bb, lowered, ok, message)
     return lowered
-
-
-def _check_k_at_run_time(bb, gv, k, axis, extent):
-    """The kernel asserts k <= the axis' extent: topi's picks past the end would read outside
-    data (an empty axis gave uninitialised memory)."""
-    func = bb.get()[gv]
-    if isinstance(func.body, tir.AssertStmt):
-        return
-    ok = tir.LE(tir.const(k, extent.dtype), extent)
-    message = f"topk: k = {k} is larger than the extent of axis {axis} of data"
-    bb.update_func(gv, func.with_body(tir.AssertStmt(ok, message, func.body)))
