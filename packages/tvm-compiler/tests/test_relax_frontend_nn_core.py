@@ -411,3 +411,14 @@ def test_a_module_that_contains_itself_is_a_value_error_and_a_shared_one_is_name
     for walk in (net.named_parameters, net.state_dict, lambda: net.to("float16")):
         with pytest.raises(ValueError, match=r"submodule 'a.parent' \(Net\) contains itself"):
             list(walk() or [])
+
+
+def test_parameter_shape_and_dtype_of_the_wrong_type_name_the_parameter():
+    with pytest.raises(TypeError, match="nn.Parameter: shape must be a list or tuple"):
+        nn.Parameter(None)  # was "'NoneType' object is not iterable"
+    with pytest.raises(TypeError, match="nn.Parameter: dtype must be a str"):
+        nn.Parameter((2, 3), dtype=np.float32)
+    model = MLPModel()
+    with pytest.raises(TypeError, match="nn.Parameter.to: dtype must be a str"):
+        model.to(np.float16)
+    assert model.fc1.weight.dtype == "float32"

@@ -31,6 +31,13 @@ def set_default_dtype(dtype: str) -> None:
     _DEFAULT_DTYPE = dtype
 
 
+def _check_shape_and_dtype(who: str, shape, dtype) -> None:
+    if isinstance(shape, (str, int)) or not isinstance(shape, Sequence):
+        raise TypeError(f"{who}: shape must be a list or tuple of extents, got {shape!r}")
+    if not isinstance(dtype, str):
+        raise TypeError(f"{who}: dtype must be a str such as 'float32', got {dtype!r}")
+
+
 def _shape_of(expr) -> list:
     """The symbolic shape of a tensor-valued relax expression, or an error naming what it is."""
     sinfo = expr.struct_info
@@ -74,6 +81,7 @@ class Tensor(_TensorOp):
         shape: Sequence[int | str | tir.PrimExpr], dtype: str, name: str = "tensor"
     ) -> Tensor:
         """A placeholder tensor (a relax.Var); a str extent becomes tir.Var(name, "int64")."""
+        _check_shape_and_dtype("nn.Tensor.placeholder", shape, dtype)
         dims = []
         for dim in shape:
             if isinstance(dim, tir.IntImm):
@@ -126,6 +134,7 @@ class Parameter(Tensor):
         """An unbound parameter of shape and dtype (get_default_dtype() when dtype is None)."""
         if dtype is None:
             dtype = get_default_dtype()
+        _check_shape_and_dtype("nn.Parameter", shape, dtype)
         super().__init__(_expr=Tensor.placeholder(shape, dtype=dtype, name="param")._expr)
         self._data = None
         self.attrs = OrderedDict()
@@ -168,6 +177,7 @@ class Parameter(Tensor):
         """Change the dtype of an unbound parameter (a bound one refuses: it would lose data)."""
         if dtype is None:
             return
+        _check_shape_and_dtype("nn.Parameter.to", self.shape, dtype)
         if self._data is not None:
             raise ValueError(
                 "nn.Parameter.to: cannot change the dtype of a parameter bound to data "
