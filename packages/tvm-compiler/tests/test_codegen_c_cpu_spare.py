@@ -72,18 +72,21 @@ func = tir.PrimFunc([pa], tir.SeqStmt([fill, ask]), buffer_map={pa: a}, ret_type
 report = tvm.compile(func)["main"]
 x = tvm.runtime.tensor(np.zeros(64, "float32"))
 seen = []
-for _ in range(int(sys.argv[1])):
+for call in range(int(sys.argv[1])):
     seen.append(report(x))
     time.sleep(0.06)
+    if call == 0 and sys.argv[2:] == ["narrow"]:  # down to one CPU after the first call
+        import os
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 print(" ".join(map(str, seen)))
 """
 
 
-def _spare_threads_seen(calls, **env):
+def _spare_threads_seen(calls, *extra, **env):
     full = {k: v for k, v in os.environ.items() if k not in ("OMP_DYNAMIC", "OMP_NUM_THREADS")}
     full.update(env)
     proc = subprocess.run(
-        [sys.executable, "-c", _REPORTER, str(calls)],
+        [sys.executable, "-c", _REPORTER, str(calls), *extra],
         env=full,
         capture_output=True,
         text=True,
@@ -102,8 +105,21 @@ _LINUX = pytest.mark.skipif(
 @_LINUX
 def test_the_count_never_exceeds_the_cpus_this_process_may_use():
     seen = _spare_threads_seen(6, OMP_NUM_THREADS=str(_ALLOWED + 2))
-    assert seen[0] == _ALLOWED + 2  # before the first measurement: every thread
+    assert seen[0] == _ALLOWED  # before the first measurement: every allowed CPU
     assert all(1 <= v <= _ALLOWED for v in seen[2:]), seen
+
+
+@_LINUX
+def test_a_huge_omp_num_threads_runs_on_the_allowed_cpus_not_that_many_threads():
+    # libgomp crashed starting 100000 threads for the first call
+    seen = _spare_threads_seen(3, OMP_NUM_THREADS="100000")
+    assert all(1 <= v <= _ALLOWED for v in seen), seen
+
+
+@_LINUX
+def test_narrowing_the_affinity_after_the_first_call_narrows_the_count():
+    seen = _spare_threads_seen(5, "narrow")
+    assert seen[-2:] == [1, 1], seen
 
 
 def test_omp_dynamic_false_keeps_every_thread():

@@ -348,3 +348,77 @@ def test_parameter_list_and_dict():
         m.scales.append(3)
     with pytest.raises(TypeError, match="ParameterDict keys must be strings"):
         m.extra[1] = nn.Parameter((2,))
+
+
+def test_malformed_spec_entries_are_type_and_value_errors_naming_the_method():
+    model = MLPModel()
+    x = nn.spec.Tensor([1, 784], "float32")
+    with pytest.raises(TypeError, match="argument 'x' of method 'forward'"):
+        model.export_tvm({"forward": {"x": np.zeros(3)}})  # was numpy's truth-value ValueError
+    with pytest.raises(TypeError, match=r"\"\$\" entry of the spec of method 'forward'"):
+        model.export_tvm({"forward": {"x": x, "$": 3}})  # was AttributeError
+    with pytest.raises(ValueError, match=r"unknown key\(s\) \['parm_mode'\]"):
+        model.export_tvm({"forward": {"x": x, "$": {"parm_mode": "none"}}})  # was ignored
+    with pytest.raises(TypeError, match="nn.spec.Object: object_type must be a subclass"):
+        nn.spec.Object(5)
+    with pytest.raises(ValueError, match="the spec of method 'Linear' gives no spec"):
+        model.export_tvm({"fc1": {}})  # a submodule, named by its type (was its repr)
+
+
+def test_load_state_dict_names_the_key_of_a_wrong_value():
+    model = MLPModel()
+    with pytest.raises(TypeError, match="state_dict must be a dict"):
+        model.load_state_dict([("fc1.weight", None)])
+    arrays = {name: np.zeros(p.shape, p.dtype) for name, p in model.state_dict().items()}
+    with pytest.raises(TypeError, match="value of 'fc1.weight' must be an nn.Parameter, got nd"):
+        model.load_state_dict(arrays)  # numpy's .data is a memoryview
+    other = MLPModel()
+    other.fc1 = nn.Linear(784, 255)
+    for param in other.state_dict().values():
+        param.data = np.zeros(param.shape, param.dtype)
+    with pytest.raises(ValueError, match=r"parameter 'fc1.weight': .*shape mismatch"):
+        model.load_state_dict(other.state_dict())
+
+
+def test_a_result_of_unknown_shape_names_the_op():
+    class AddWeight(nn.Module):
+        def __init__(self):
+            self.w = nn.Parameter(("n", 4))  # its own n, not the argument's
+
+        def forward(self, x):
+            return x + self.w
+
+    with pytest.raises(TypeError, match="nn.op: the result of 'add' has no known shape"):
+        AddWeight().export_tvm({"forward": {"x": nn.spec.Tensor(["n", 4], "float32")}})
+
+
+def test_a_module_that_contains_itself_is_a_value_error_and_a_shared_one_is_named_twice():
+    class Block(nn.Module):
+        def __init__(self):
+            self.fc = nn.Linear(4, 4)
+
+    class Net(nn.Module):
+        def __init__(self):
+            self.a = Block()
+            self.b = self.a  # shared: upstream names its parameters under both names
+
+    net = Net()
+    assert [n for n, _ in net.named_parameters()] == ["a.fc.weight", "a.fc.bias"] + [
+        "b.fc.weight",
+        "b.fc.bias",
+    ]
+    net.a.parent = net  # a cycle: was a RecursionError
+    for walk in (net.named_parameters, net.state_dict, lambda: net.to("float16")):
+        with pytest.raises(ValueError, match=r"submodule 'a.parent' \(Net\) contains itself"):
+            list(walk() or [])
+
+
+def test_parameter_shape_and_dtype_of_the_wrong_type_name_the_parameter():
+    with pytest.raises(TypeError, match="nn.Parameter: shape must be a list or tuple"):
+        nn.Parameter(None)  # was "'NoneType' object is not iterable"
+    with pytest.raises(TypeError, match="nn.Parameter: dtype must be a str"):
+        nn.Parameter((2, 3), dtype=np.float32)
+    model = MLPModel()
+    with pytest.raises(TypeError, match="nn.Parameter.to: dtype must be a str"):
+        model.to(np.float16)
+    assert model.fc1.weight.dtype == "float32"

@@ -193,6 +193,24 @@ def test_jit_debug_threads_the_effect(capfd):
         j["forward"](np.arange(4, dtype="float32"), 2.0)
 
 
+def test_jit_tuple_argument_runs_and_checks_its_length():
+    class M(nn.Module):
+        def forward(self, t):
+            a, (b, c) = t
+            return a + b * c
+
+    x = nn.spec.Tensor(["n"], "float32")
+    fwd = M().jit({"forward": {"t": (x, (x, x))}}, out_format="tvm")["forward"]
+    a, b, c = (np.arange(3, dtype="float32") + i for i in range(3))
+    np.testing.assert_array_equal(fwd((a, [b, c])).numpy(), a + b * c)
+    with pytest.raises(
+        TypeError, match=r"argument `t` must be a tuple or list of 2, got list of 1"
+    ):
+        fwd([a])  # was an IndexError
+    with pytest.raises(TypeError, match=r"argument `t`\[1\] must be a tuple or list of 2, got nd"):
+        fwd((a, b))
+
+
 @pytest.mark.skipif(importlib.util.find_spec("torch") is not None, reason="torch is installed")
 def test_jit_torch_format_without_torch_says_so():
     m = nn.Linear(3, 2)

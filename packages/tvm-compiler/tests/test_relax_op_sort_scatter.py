@@ -128,3 +128,25 @@ def test_scatter_nd_matches_numpy():
         ref_add[tuple(idx[j])] += upd[j]
     np.testing.assert_allclose(out, ref)
     np.testing.assert_allclose(added, ref_add, rtol=1e-6)
+
+
+def test_topk_over_a_symbolic_axis_checks_k_at_run_time():
+    # picks past the axis' end read outside data: an empty axis gave uninitialised memory
+    import tvm
+
+    n = tir.Var("n", "int64")
+    bb = relax.BlockBuilder()
+    x = _v([3, n])
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(R.topk(x, k=2, axis=1))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    data = RNG.random((3, 5), dtype="float32")
+    values, indices = (o.numpy() for o in vm["main"](tvm.runtime.tensor(data)))
+    np.testing.assert_array_equal(indices, np.argsort(-data, axis=1, kind="stable")[:, :2])
+    np.testing.assert_array_equal(values, np.take_along_axis(data, indices, axis=1))
+    for length in (0, 1):
+        short = tvm.runtime.tensor(np.zeros((3, length), "float32"))
+        with pytest.raises(ValueError, match="topk: k = 2 is larger than the extent of axis 1"):
+            vm["main"](short)

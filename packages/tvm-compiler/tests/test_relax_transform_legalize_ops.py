@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 import tvm
+import tvm_ffi
 from relax_eval import build_and_run, run
 from tvm import relax, tir
 from tvm.relax import op as R
@@ -394,3 +395,54 @@ def test_more_manipulation_and_nn_ops():
         rtol=1e-4,
         atol=1e-5,
     )
+
+
+@pytest.mark.parametrize("new_shape", ["n,4", "n,-1"])
+def test_a_reshape_whose_symbolic_element_count_differs_at_run_time_raises(new_shape):
+    # topi's index arithmetic wrapped around x: (2, 4) as (3, 4) repeated its first row
+    n = tir.Var("n", "int64")
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo((2, 4), "float32"))
+    s = relax.Var("s", relax.ShapeStructInfo([n]))
+    with bb.function("main", [x, s]):
+        with bb.dataflow():
+            out = bb.emit_output(R.reshape(x, (n, 4) if new_shape == "n,4" else (n, -1)))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    data = np.arange(8, dtype="float32").reshape(2, 4)
+    got = vm["main"](tvm.runtime.tensor(data), tvm_ffi.Shape([2])).numpy()
+    np.testing.assert_array_equal(got, data)
+    for wrong in (3, 5, 0):
+        with pytest.raises(ValueError, match=r"reshape: cannot reshape x of shape \(2, 4\) into"):
+            vm["main"](tvm.runtime.tensor(data), tvm_ffi.Shape([wrong]))
+
+
+def _symbolic_vm(params, build):
+    bb = relax.BlockBuilder()
+    args = [relax.Var(f"a{i}", relax.TensorStructInfo(s, d)) for i, (s, d) in enumerate(params)]
+    with bb.function("main", args):
+        with bb.dataflow():
+            out = bb.emit_output(build(*args))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    return lambda *arrays: vm["main"](*map(tvm.runtime.tensor, arrays)).numpy()
+
+
+def test_symbolic_dims_that_disagree_at_run_time_raise_in_matmul_concat_broadcast_to():
+    # each returned a silently wrong result (or read outside x) before
+    m, k, k2, p, q = (tir.Var(c, "int64") for c in ("m", "k", "k2", "p", "q"))
+    f32 = "float32"
+    a, b = _rand(3, 4), _rand(4, 5)
+    matmul = _symbolic_vm([((m, k), f32), ((k2, 5), f32)], R.matmul)
+    np.testing.assert_allclose(matmul(a, b), a @ b, rtol=1e-5)
+    with pytest.raises(ValueError, match=r"matmul: x1 of shape \(m, k\) and x2 of shape"):
+        matmul(a, _rand(5, 5))
+    concat = _symbolic_vm([((m, k), f32), ((p, q), f32)], lambda x, y: R.concat([x, y], axis=0))
+    np.testing.assert_array_equal(concat(a, a[:1]), np.concatenate([a, a[:1]]))
+    with pytest.raises(ValueError, match="concat: the tensors of shapes .* disagree at run time"):
+        concat(a, _rand(1, 5))
+    bcast = _symbolic_vm([((m, 4), f32)], lambda x: R.broadcast_to(x, (3, 4)))
+    np.testing.assert_array_equal(bcast(a), a)
+    for rows in (2, 1):  # 1: topi broadcasts only a constant 1 (it read past x's row)
+        with pytest.raises(ValueError, match=r"broadcast_to: x of shape \(m, 4\) cannot be"):
+            bcast(a[:rows])

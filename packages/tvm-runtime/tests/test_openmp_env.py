@@ -35,3 +35,13 @@ def test_import_tvm_applies_the_defaults_to_the_process_environment():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == SPIN_COUNT
+
+
+def test_a_tvm_num_threads_that_is_not_a_positive_integer_is_ignored_with_a_warning():
+    import pytest
+
+    for bad in ("garbage", "0", "-3", "2.5"):
+        env = {"TVM_NUM_THREADS": bad}
+        with pytest.warns(RuntimeWarning, match=f"TVM_NUM_THREADS='{bad}' is not a positive"):
+            apply_defaults(env)
+        assert "OMP_NUM_THREADS" not in env  # libgomp warned about OMP_NUM_THREADS

@@ -1,6 +1,7 @@
 """The OpenMP settings compiled kernels start with, chosen before the first kernel loads."""
 
 import os
+import warnings
 
 # libgomp's default wait policy spins each worker for about 300,000 iterations (around a
 # millisecond here) after every parallel loop. In a process that also runs NumPy/OpenBLAS or
@@ -21,6 +22,15 @@ def apply_defaults(environ=os.environ) -> None:
     """
     threads = environ.get("TVM_NUM_THREADS")
     if threads and "OMP_NUM_THREADS" not in environ:
-        environ["OMP_NUM_THREADS"] = threads
+        if threads.strip().isdigit() and int(threads) > 0:
+            environ["OMP_NUM_THREADS"] = threads.strip()
+        else:
+            # libgomp would warn about OMP_NUM_THREADS, which the user never set
+            warnings.warn(
+                f"TVM_NUM_THREADS={threads!r} is not a positive integer; ignored (kernels use "
+                "OpenMP's default thread count)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
     if "OMP_WAIT_POLICY" not in environ and "GOMP_SPINCOUNT" not in environ:
         environ["GOMP_SPINCOUNT"] = SPIN_COUNT

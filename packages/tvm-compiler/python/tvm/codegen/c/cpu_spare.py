@@ -57,8 +57,9 @@ static int tvm_cpu_jiffies(const cpu_set_t* allowed, double* busy, double* total
 #endif
 
 /* Threads for a parallel loop now: the allowed CPUs that other processes left idle over the
- * last ~100 ms, at least 1 and at most omp_get_max_threads(); re-measured at most every 100 ms
- * (every thread until the first measurement, 30 ms after the first call).
+ * last ~100 ms, at least 1 and at most omp_get_max_threads() and the allowed CPUs; re-measured
+ * (with the allowed CPUs) at most every 100 ms (every thread of the allowed CPUs until the first
+ * measurement, 30 ms after the first call).
  * OMP_DYNAMIC=false, or a system where this cannot be measured, keeps every thread. */
 static int32_t tvm_spare_threads(void) {
 #ifdef _OPENMP
@@ -80,9 +81,17 @@ static int32_t tvm_spare_threads(void) {
       !__atomic_exchange_n(&refreshing, 1, __ATOMIC_ACQUIRE)) {
     if (enabled < 0) {
       const char* dynamic = getenv("OMP_DYNAMIC");
-      enabled = !(dynamic && (strcasecmp(dynamic, "false") == 0 || strcmp(dynamic, "0") == 0));
-      if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) enabled = 0;
-      allowed_count = enabled ? CPU_COUNT(&allowed) : 0;
+      int32_t off = dynamic && (strcasecmp(dynamic, "false") == 0 || strcmp(dynamic, "0") == 0);
+      __atomic_store_n(&enabled, !off, __ATOMIC_RELAXED);
+    }
+    /* re-read each time: os.sched_setaffinity may have changed the CPUs since the last */
+    if (enabled && sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+      int32_t count = CPU_COUNT(&allowed);
+      if (count != allowed_count) last_total = 0; /* the last sample summed other CPUs */
+      __atomic_store_n(&allowed_count, count, __ATOMIC_RELAXED);
+    } else {
+      __atomic_store_n(&enabled, 0, __ATOMIC_RELAXED);
+      __atomic_store_n(&allowed_count, 0, __ATOMIC_RELAXED);
     }
     double busy, total;
     struct timespec self;
@@ -103,6 +112,14 @@ static int32_t tvm_spare_threads(void) {
     __atomic_store_n(&checked_ms, ms, __ATOMIC_RELEASE);
     __atomic_store_n(&refreshing, 0, __ATOMIC_RELEASE);
   }
+  /* Dynamic adjustment never runs more threads than the process has CPUs, not even before
+   * the first measurement: OMP_NUM_THREADS=100000 would otherwise start 100000 threads. */
+  int32_t cpus = __atomic_load_n(&allowed_count, __ATOMIC_RELAXED);
+  if (cpus == 0 && __atomic_load_n(&enabled, __ATOMIC_RELAXED) != 0) {
+    cpu_set_t mine; /* another thread is taking the first measurement */
+    if (sched_getaffinity(0, sizeof(mine), &mine) == 0) cpus = CPU_COUNT(&mine);
+  }
+  if (cpus > 0 && cpus < most) most = cpus;
   int32_t measured = __atomic_load_n(&threads, __ATOMIC_RELAXED);
   if (measured > 0 && measured < most) return measured;
 #endif

@@ -31,6 +31,13 @@ def set_default_dtype(dtype: str) -> None:
     _DEFAULT_DTYPE = dtype
 
 
+def _check_shape_and_dtype(who: str, shape, dtype) -> None:
+    if isinstance(shape, (str, int)) or not isinstance(shape, Sequence):
+        raise TypeError(f"{who}: shape must be a list or tuple of extents, got {shape!r}")
+    if not isinstance(dtype, str):
+        raise TypeError(f"{who}: dtype must be a str such as 'float32', got {dtype!r}")
+
+
 def _shape_of(expr) -> list:
     """The symbolic shape of a tensor-valued relax expression, or an error naming what it is."""
     sinfo = expr.struct_info
@@ -74,6 +81,7 @@ class Tensor(_TensorOp):
         shape: Sequence[int | str | tir.PrimExpr], dtype: str, name: str = "tensor"
     ) -> Tensor:
         """A placeholder tensor (a relax.Var); a str extent becomes tir.Var(name, "int64")."""
+        _check_shape_and_dtype("nn.Tensor.placeholder", shape, dtype)
         dims = []
         for dim in shape:
             if isinstance(dim, tir.IntImm):
@@ -126,6 +134,7 @@ class Parameter(Tensor):
         """An unbound parameter of shape and dtype (get_default_dtype() when dtype is None)."""
         if dtype is None:
             dtype = get_default_dtype()
+        _check_shape_and_dtype("nn.Parameter", shape, dtype)
         super().__init__(_expr=Tensor.placeholder(shape, dtype=dtype, name="param")._expr)
         self._data = None
         self.attrs = OrderedDict()
@@ -168,6 +177,7 @@ class Parameter(Tensor):
         """Change the dtype of an unbound parameter (a bound one refuses: it would lose data)."""
         if dtype is None:
             return
+        _check_shape_and_dtype("nn.Parameter.to", self.shape, dtype)
         if self._data is not None:
             raise ValueError(
                 "nn.Parameter.to: cannot change the dtype of a parameter bound to data "
@@ -241,17 +251,31 @@ class Module:
     ) -> tuple[list[str], list[str]]:
         """Bind this module's parameters to the data of state_dict's; returns (missing keys,
         unexpected keys) and, with strict, raises KeyError if either is non-empty."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(
+                "nn.Module.load_state_dict: state_dict must be a dict from parameter name to "
+                f"nn.Parameter, got {type(state_dict).__name__}"
+            )
         own = self.state_dict()
         unexpected = []
         for key, value in state_dict.items():
             if key not in own:
                 unexpected.append(key)
                 continue
+            if not isinstance(value, Parameter):
+                # a numpy array's .data is a memoryview: say what was wrong, not that
+                raise TypeError(
+                    f"nn.Module.load_state_dict: the value of {key!r} must be an nn.Parameter, "
+                    f"got {type(value).__name__}; bind arrays with param.data = array"
+                )
             if value.data is None:
                 raise ValueError(
                     f"nn.Module.load_state_dict: parameter {key!r} is not bound to any data"
                 )
-            own.pop(key).data = value.data
+            try:
+                own.pop(key).data = value.data
+            except ValueError as err:  # a shape or dtype mismatch: say which parameter
+                raise ValueError(f"nn.Module.load_state_dict: parameter {key!r}: {err}") from None
         missing = list(own)
         if strict and (missing or unexpected):
             raise KeyError(f"Missing keys: {missing}, Unexpected keys: {unexpected}")
@@ -265,6 +289,8 @@ class Module:
 
     def to(self, dtype: str | None = None) -> None:  # noqa: A003
         """Change the dtype of every parameter (and a str `dtype` attribute) recursively."""
+        for _ in _attribute_finder(self, "", lambda x: False):
+            pass  # a module that contains itself is a ValueError here, not endless recursion
         for item in self.__dict__.values():
             if hasattr(item, "to") and callable(item.to):
                 item.to(dtype=dtype)
@@ -486,6 +512,13 @@ def wrap_nested(expr: rx.Expr, name: str) -> Tensor | Sequence[Tensor]:
         expr = bb.emit(expr, name)
     sinfo = expr.struct_info
     if isinstance(sinfo, TensorStructInfo):
+        if sinfo.ndim < 0 or sinfo.shape is None:
+            # e.g. a broadcast of two different symbolic dims: a parameter's str dim is not the
+            # same variable as an argument's dim of the same name
+            raise TypeError(
+                f"nn.op: the result of {name!r} has no known shape ({sinfo}); its operands' "
+                "shapes do not determine it (are two symbolic dims different variables?)"
+            )
         return Tensor(_expr=expr)
     if isinstance(sinfo, TupleStructInfo):
         return tuple(
@@ -495,8 +528,18 @@ def wrap_nested(expr: rx.Expr, name: str) -> Tensor | Sequence[Tensor]:
     raise TypeError(f"nn.wrap_nested: unsupported result struct info {sinfo} for {name!r}")
 
 
-def _attribute_finder(root: Module, prefix: str, condition_yield: Callable[[Any], bool]):
-    """(dotted name, item) for every item under root (recursively) that condition_yield accepts."""
+def _attribute_finder(
+    root: Module, prefix: str, condition_yield: Callable[[Any], bool], _above: tuple = ()
+):
+    """(dotted name, item) for every item under root (recursively) that condition_yield accepts.
+    A module shared by two attributes is visited under each name (as upstream); a module that
+    contains itself is a ValueError, not endless recursion."""
+    if any(root is m for m in _above):
+        raise ValueError(
+            f"nn.Module: submodule {prefix.rstrip('.')!r} ({type(root).__name__}) contains "
+            "itself; a module tree cannot have cycles"
+        )
+    _above = (*_above, root)
     if isinstance(root, ParameterList):
         for i, param in enumerate(root):
             if condition_yield(param):
@@ -509,12 +552,12 @@ def _attribute_finder(root: Module, prefix: str, condition_yield: Callable[[Any]
         return
     if isinstance(root, ModuleList):
         for i, sub in enumerate(root):
-            yield from _attribute_finder(sub, f"{prefix}{i}.", condition_yield)
+            yield from _attribute_finder(sub, f"{prefix}{i}.", condition_yield, _above)
     elif isinstance(root, ModuleDict):
         for key, sub in root.items():
-            yield from _attribute_finder(sub, f"{prefix}{key}.", condition_yield)
+            yield from _attribute_finder(sub, f"{prefix}{key}.", condition_yield, _above)
     for name, item in root.__dict__.items():
         if condition_yield(item):
             yield prefix + name, item
         elif isinstance(item, Module):
-            yield from _attribute_finder(item, f"{prefix}{name}.", condition_yield)
+            yield from _attribute_finder(item, f"{prefix}{name}.", condition_yield, _above)

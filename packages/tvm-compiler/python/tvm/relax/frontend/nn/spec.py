@@ -47,6 +47,12 @@ class Object:
     object_type: type
 
     def __init__(self, object_type: type) -> None:
+        from .core import Object as _NNObject  # core imports this module
+
+        if not (isinstance(object_type, type) and issubclass(object_type, _NNObject)):
+            raise TypeError(
+                f"nn.spec.Object: object_type must be a subclass of nn.Object, got {object_type!r}"
+            )
         self.object_type = object_type
 
     def __repr__(self) -> str:
@@ -110,7 +116,7 @@ class MethodSpec:
         {"param_mode": ..., "effect_mode": ...} ("plain", "packed" or "none")."""
         if isinstance(spec, MethodSpec):
             return spec
-        name = getattr(method, "__name__", repr(method))
+        name = getattr(method, "__name__", None) or type(method).__name__
         if not isinstance(spec, dict):
             raise TypeError(
                 f"nn.spec.MethodSpec: the spec of method {name!r} must be a dict from argument "
@@ -118,6 +124,17 @@ class MethodSpec:
             )
         spec = dict(spec)
         config = spec.pop("$", {})
+        if not isinstance(config, dict):
+            raise TypeError(
+                f'nn.spec.MethodSpec: the "$" entry of the spec of method {name!r} must be a dict '
+                f'of "param_mode" and "effect_mode", got {config!r}'
+            )
+        unknown_config = [k for k in config if k not in ("param_mode", "effect_mode")]
+        if unknown_config:
+            raise ValueError(
+                f'nn.spec.MethodSpec: the "$" entry of the spec of method {name!r} has unknown '
+                f'key(s) {unknown_config}; expected "param_mode" and "effect_mode"'
+            )
         params = inspect.signature(method).parameters
         unknown = [a for a in spec if a not in params]
         if unknown:
@@ -137,7 +154,11 @@ class MethodSpec:
         arg_names = [a for a in params if a in spec]
 
         def convert(arg_spec, arg_name):
-            if arg_spec is Int or arg_spec is int or arg_spec == "int":
+            if (
+                arg_spec is Int
+                or arg_spec is int
+                or (isinstance(arg_spec, str) and arg_spec == "int")
+            ):
                 return Int()
             if isinstance(arg_spec, (Int, Tensor, Object)):
                 return arg_spec

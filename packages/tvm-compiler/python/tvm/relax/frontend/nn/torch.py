@@ -100,6 +100,14 @@ class _JitModule:
                 raise TypeError(f"{where} must be an int, got {type(arg).__name__}")
             return tvm_ffi.Shape([arg])
         if isinstance(arg_spec, _spec.Tuple):
+            expected = len(arg_spec.elements)
+            if not isinstance(arg, (tuple, list)) or len(arg) != expected:
+                got = (
+                    f"{type(arg).__name__} of {len(arg)}"
+                    if isinstance(arg, (tuple, list))
+                    else type(arg).__name__
+                )
+                raise TypeError(f"{where} must be a tuple or list of {expected}, got {got}")
             return [
                 self._to_tvm(f"{where}[{i}]", s, arg[i]) for i, s in enumerate(arg_spec.elements)
             ]

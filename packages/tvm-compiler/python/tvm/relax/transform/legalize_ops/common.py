@@ -70,3 +70,35 @@ def shape_from_tensor(bb, tensor, names):
         )
     )
     return bb.match_cast(shape, ShapeStructInfo([tir.Var(n, "int64") for n in names]))
+
+
+def assert_in_kernel(bb, call_tir, condition, message: str):
+    """Make the PrimFunc that call_tir (from bb.call_te) calls assert condition (over the
+    symbolic dims of its buffers) before it runs: a run-time ValueError with message."""
+    from tvm import tir
+
+    gv = call_tir.args[0]
+    func = bb.get()[gv]
+    if isinstance(func.body, tir.AssertStmt) and func.body.message == message:
+        return  # an identical call reused the function
+    bb.update_func(gv, func.with_body(tir.AssertStmt(condition, message, func.body)))
+
+
+def assert_dims_agree(bb, call_tir, conditions, message: str):
+    """assert_in_kernel of the conjunction of conditions (bool PrimExprs over symbolic dims)
+    that the analyzer cannot prove; nothing when it proves them all."""
+    from tvm.arith import Analyzer
+
+    analyzer = Analyzer()
+    left = [c for c in conditions if not analyzer.can_prove(c)]
+    if not left:
+        return
+    condition = left[0]
+    for c in left[1:]:
+        condition = E.And(condition, c)
+    assert_in_kernel(bb, call_tir, condition, message)
+
+
+def fmt_dims(dims) -> str:
+    """(2, n) for a message: constant dims as plain ints."""
+    return "(" + ", ".join(str(d.value) if isinstance(d, E.IntImm) else str(d) for d in dims) + ")"

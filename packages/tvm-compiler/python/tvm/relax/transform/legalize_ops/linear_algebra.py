@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from tvm import te
+from tvm.tir import expr as E
 from tvm.topi.broadcast import broadcast_shape
 
-from .common import index_at, register_legalize
+from ...op._utils import dims_of
+from .common import assert_dims_agree, fmt_dims, index_at, register_legalize
 
 
 def matmul_te(a, b, out_dtype=None):
@@ -55,4 +57,21 @@ def _batch_index(tensor, batch_idx, matrix_dims):
 def _matmul(bb, call):
     out_dtype = call.attrs.out_dtype
     out_dtype = None if out_dtype == "void" else out_dtype
-    return bb.call_te(matmul_te, call.args[0], call.args[1], out_dtype, primfunc_name_hint="matmul")
+    lowered = bb.call_te(
+        matmul_te, call.args[0], call.args[1], out_dtype, primfunc_name_hint="matmul"
+    )
+    a, b = dims_of(call.args[0].struct_info), dims_of(call.args[1].struct_info)
+    if a is not None and b is not None:
+        # symbolic dims that disagree at run time: the kernel would read past the shorter
+        # operand's reduction axis and pair the wrong batches
+        k_b = b[-1] if len(b) == 1 else b[-2]
+        agree = [E.EQ(a[-1], k_b)]
+        for x, y in zip(reversed(a[:-2]), reversed(b[:-2])):
+            if not any(isinstance(d, E.IntImm) and d.value == 1 for d in (x, y)):
+                agree.append(E.EQ(x, y))  # index_at broadcasts only a constant 1
+        message = (
+            f"matmul: x1 of shape {fmt_dims(a)} and x2 of shape {fmt_dims(b)} disagree at run "
+            "time on the reduction axis or a batch axis"
+        )
+        assert_dims_agree(bb, lowered, agree, message)
+    return lowered

@@ -4,10 +4,12 @@ flatten, concat, split, broadcast_to)."""
 from __future__ import annotations
 
 from tvm import te, topi
+from tvm.arith import Analyzer
+from tvm.tir import expr as E
 from tvm.tir import op as T
 
 from ...op._utils import dims_of
-from .common import register_legalize
+from .common import assert_dims_agree, assert_in_kernel, fmt_dims, register_legalize
 
 
 def _out_dims(call):
@@ -16,7 +18,27 @@ def _out_dims(call):
 
 @register_legalize("relax.reshape")
 def _reshape(bb, call):
-    return bb.call_te(topi.reshape, call.args[0], _out_dims(call), primfunc_name_hint="reshape")
+    out_dims = _out_dims(call)
+    lowered = bb.call_te(topi.reshape, call.args[0], out_dims, primfunc_name_hint="reshape")
+    in_dims = dims_of(call.args[0].struct_info)
+    if in_dims is not None and out_dims is not None:
+        before, after = _product(in_dims), _product(out_dims)
+        if not Analyzer().can_prove(E.EQ(before, after)):
+            # symbolic dims that disagree at run time: topi's index arithmetic would wrap
+            # around x (a (2, 4) x viewed as (3, 4) repeated its first row)
+            message = (
+                f"reshape: cannot reshape x of shape {fmt_dims(in_dims)} into "
+                f"{fmt_dims(out_dims)}: the element counts differ at run time"
+            )
+            assert_in_kernel(bb, lowered, E.EQ(before, after), message)
+    return lowered
+
+
+def _product(dims):
+    total = E.const(1, "int64")
+    for d in dims:
+        total = total * (E.const(d, "int64") if isinstance(d, int) else E.Cast("int64", d))
+    return total
 
 
 @register_legalize("relax.flatten")
@@ -69,9 +91,20 @@ def _squeeze(bb, call):
 
 @register_legalize("relax.concat")
 def _concat(bb, call):
-    return bb.call_te(
+    lowered = bb.call_te(
         topi.concatenate, call.args[0], call.attrs.axis, primfunc_name_hint="concatenate"
     )
+    fields = call.args[0].struct_info.fields
+    dims = [dims_of(f) for f in fields]
+    if dims and all(d is not None for d in dims):
+        axis = call.attrs.axis % len(dims[0])
+        agree = [E.EQ(d[i], dims[0][i]) for d in dims[1:] for i in range(len(d)) if i != axis]
+        message = (
+            f"concat: the tensors of shapes {', '.join(fmt_dims(d) for d in dims)} disagree at "
+            f"run time on an axis other than {axis}"
+        )
+        assert_dims_agree(bb, lowered, agree, message)
+    return lowered
 
 
 def _split_te(x, bounds, axis):
@@ -109,6 +142,21 @@ def _split(bb, call):
 
 @register_legalize("relax.broadcast_to")
 def _broadcast_to(bb, call):
-    return bb.call_te(
-        topi.broadcast_to, call.args[0], _out_dims(call), primfunc_name_hint="broadcast_to"
+    out_dims = _out_dims(call)
+    lowered = bb.call_te(
+        topi.broadcast_to, call.args[0], out_dims, primfunc_name_hint="broadcast_to"
     )
+    in_dims = dims_of(call.args[0].struct_info)
+    if in_dims is not None and out_dims is not None:
+        # topi broadcasts a constant 1; a symbolic dim must equal its target
+        agree = [
+            E.EQ(d, o)
+            for d, o in zip(reversed(in_dims), reversed(out_dims))
+            if not (isinstance(d, E.IntImm) and d.value == 1)
+        ]
+        message = (
+            f"broadcast_to: x of shape {fmt_dims(in_dims)} cannot be broadcast to "
+            f"{fmt_dims(out_dims)} at run time (a symbolic dim must equal its target)"
+        )
+        assert_dims_agree(bb, lowered, agree, message)
+    return lowered

@@ -6,6 +6,7 @@ from tvm.ir.module import IRModule
 from tvm.target import Target
 from tvm.tir.function import PrimFunc
 from tvm.tir.schedule import Schedule
+from tvm.tir.stmt import AssertStmt
 from tvm.transform import module_pass
 
 from .schedule_rule import ScheduleRule
@@ -58,7 +59,13 @@ class ApplyDefaultSchedule:
             if not isinstance(func, PrimFunc) or _is_scheduled(func):
                 continue
             target = _get_target(func)
-            spaces = _apply_rules(func, target, self.rules, tunable=False)
+            # Run-time checks a legalisation put before the root block (symbolic dims that
+            # must agree) stay in front of whatever the rules make of the rest.
+            checks, body = [], func.body
+            while isinstance(body, AssertStmt):
+                checks.append(body)
+                body = body.body
+            spaces = _apply_rules(func.with_body(body), target, self.rules, tunable=False)
             if spaces is None:
                 continue
             if len(spaces) != 1:
@@ -66,7 +73,12 @@ class ApplyDefaultSchedule:
                     f"ApplyDefaultSchedule: a rule gave {len(spaces)} schedules for "
                     f"{gv.name_hint!r}; without tuning it must give one"
                 )
-            updated[gv] = spaces[0].mod["main"].with_attr(IS_SCHEDULED, True)
+            scheduled = spaces[0].mod["main"]
+            for check in reversed(checks):
+                scheduled = scheduled.with_body(
+                    AssertStmt(check.condition, check.message, scheduled.body)
+                )
+            updated[gv] = scheduled.with_attr(IS_SCHEDULED, True)
         if not updated:
             return mod
         return mod._with_replaced_functions(updated)
