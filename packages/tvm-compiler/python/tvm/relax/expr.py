@@ -599,3 +599,14 @@ __all__ = [
     "get_shape_of",
     "prim_value",
 ]
+
+
+def _update_struct_info(expr: Expr, struct_info: StructInfo) -> None:
+    """Give expr (one not normalised yet: a fresh GlobalVar, Call, ...) its struct info, as
+    upstream's helper of that name does; an expr that already has other struct info keeps it
+    and this raises ValueError."""
+    _check_expr(expr, "_update_struct_info", "expr")
+    if not isinstance(struct_info, StructInfo):
+        got = type(struct_info).__name__
+        raise TypeError(f"_update_struct_info: struct_info must be a StructInfo, got {got}")
+    expr._fill_late_field("struct_info_", struct_info)

@@ -51,7 +51,7 @@ def _dim(value, who: str):
 
 
 def _dims(values, who: str) -> list:
-    if not isinstance(values, (list, tuple)):
+    if not isinstance(values, (list, _b.tuple)):
         raise TypeError(f"{who}: expected a tuple or list of dimensions, got {values!r}")
     return [_dim(v, who) for v in values]
 
@@ -97,8 +97,8 @@ def Prim(dtype=None, value=None):  # noqa: N802
 
 def Tuple(*fields):  # noqa: N802
     """R.Tuple(R.Tensor(...), ...)."""
-    if len(fields) == 1 and isinstance(fields[0], (list, tuple)):
-        fields = tuple(fields[0])
+    if len(fields) == 1 and isinstance(fields[0], (list, _b.tuple)):
+        fields = _b.tuple(fields[0])
     return TupleStructInfo([as_struct_info(f, "R.Tuple") for f in fields])
 
 
@@ -194,6 +194,11 @@ def shape(values):
     return _rx.ShapeExpr(_dims(values, "R.shape"))
 
 
+def tuple(*fields):  # noqa: A001
+    """R.tuple(a, b): a relax Tuple of the fields (R.tuple() is the empty tuple)."""
+    return _rx.Tuple([_as_relax(f) for f in fields])
+
+
 def str(value):  # noqa: A001
     """R.str("text"): a StringImm."""
     return _rx.StringImm(value)
@@ -207,12 +212,12 @@ def dtype(value):
 def _sinfo_args(value, who):
     if value is None:
         return None
-    items = value if isinstance(value, (list, tuple)) else [value]
+    items = value if isinstance(value, (list, _b.tuple)) else [value]
     return [as_struct_info(v, who) for v in items]
 
 
 def _out_sinfo(value, who):
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, _b.tuple)):
         return [as_struct_info(v, who) for v in value]
     return as_struct_info(value, who)
 
