@@ -84,3 +84,11 @@ def test_prim_func_returning_none():
 
     assert isinstance(f, tvm.tir.PrimFunc)
     assert f.ret_type is None
+
+
+def test_tir_pow_is_power():
+    from tvm import tir
+
+    x = tir.Var("x", "float32")
+    assert tir.pow is tir.power
+    tvm.ir.assert_structural_equal(tir.pow(x, 2.0), tir.power(x, 2.0))
