@@ -36,6 +36,14 @@ def _stack() -> list:
     return _STATE.stack
 
 
+def _python_tuples_as_relax(value):
+    """A (nested) Python tuple or list of relax Exprs as a (nested) relax Tuple, as upstream's
+    BlockBuilder accepts them wherever it takes an Expr."""
+    if isinstance(value, (list, tuple)):
+        return Tuple([_python_tuples_as_relax(v) for v in value])
+    return value
+
+
 class _Frame:
     """A binding block being built."""
 
@@ -128,6 +136,10 @@ class BlockBuilder(Normalizer):
         self._func_done = False
         self._blocks: list = []
         self._frame: _Frame | None = None
+        self._outer_frames: list = []  # frames under the top one (_begin_*_block)
+
+    def normalize(self, expr):
+        return super().normalize(_python_tuples_as_relax(expr))
 
     @staticmethod
     def current() -> BlockBuilder | None:
@@ -197,6 +209,24 @@ class BlockBuilder(Normalizer):
         self._frame = None
         return frame.to_block()
 
+    # Upstream's low-level block API: blocks nest as a stack. A begun block sits on top of the
+    # open one (which stays open), and _end_block returns the top block, not adding it to the
+    # function, and reopens the one below.
+    def _begin_dataflow_block(self) -> None:
+        self._outer_frames.append(self._frame)
+        self._begin_frame(True)
+
+    def _begin_binding_block(self) -> None:
+        self._outer_frames.append(self._frame)
+        self._begin_frame(False)
+
+    def _end_block(self) -> BindingBlock:
+        if self._frame is None:
+            raise RuntimeError("BlockBuilder._end_block: no block is open")
+        block = self._frame.to_block()
+        self._frame = self._outer_frames.pop() if self._outer_frames else None
+        return block
+
     # -- names ------------------------------------------------------------------------------
     def get_unique_name(self, name_prefix: str) -> str:
         """name_prefix, or name_prefix1, name_prefix2, ... when taken (function names)."""
@@ -227,7 +257,7 @@ class BlockBuilder(Normalizer):
     def emit(self, expr, name_hint: str = "") -> Var:
         """Bind expr (normalised) to a new variable in the current block."""
         frame = self._require_frame("emit")
-        expr = self.normalize(expr)
+        expr = self.normalize(_python_tuples_as_relax(expr))
         var = self._new_var(name_hint, expr.struct_info, frame.is_dataflow)
         frame.append(VarBinding(var, expr))
         self._bindings[var] = expr
@@ -259,9 +289,7 @@ class BlockBuilder(Normalizer):
         frame = self._require_frame("emit_output")
         if not frame.is_dataflow:
             raise RuntimeError("BlockBuilder.emit_output: only inside `with bb.dataflow()`")
-        if isinstance(output, (list, tuple)):
-            output = Tuple(list(output))
-        output = self.normalize(output)
+        output = self.normalize(_python_tuples_as_relax(output))
         var = self._new_var(name_hint, output.struct_info, dataflow=False)
         frame.append(VarBinding(var, output))
         self._bindings[var] = output
@@ -291,9 +319,7 @@ class BlockBuilder(Normalizer):
                 f"BlockBuilder.emit_func_output: function {scope._name!r} has no params; pass "
                 "them to function() or emit_func_output()"
             )
-        if isinstance(output, (list, tuple)):
-            output = Tuple(list(output))
-        output = self._normalize_arg(output)
+        output = self._normalize_arg(_python_tuples_as_relax(output))
         self._end_frame()
         body = SeqExpr(self._blocks, output)
         defined = function_defined_tir_vars(scope._params)
