@@ -9,6 +9,7 @@ import threading
 from tvm import relax as _rx
 from tvm.ir.expr import PrimExpr, RelaxExpr
 from tvm.relax import op as _op
+from tvm.relax.op.base import out_struct_info
 from tvm.relax.struct_info import (
     FuncStructInfo,
     ObjectStructInfo,
@@ -228,8 +229,9 @@ def _tir_vars(tir_vars):
     return tir_vars
 
 
-def call_tir(gvar, args, out_sinfo, tir_vars=None):
-    """R.call_tir(cls.f, (x,), out_sinfo=R.Tensor(...))."""
+def call_tir(gvar, args, out_sinfo=None, tir_vars=None, *, out_ty=None):
+    """R.call_tir(cls.f, (x,), out_sinfo=R.Tensor(...)) (out_ty=: upstream 0.27's name)."""
+    out_sinfo = out_struct_info("R.call_tir", out_sinfo, out_ty)
     return _op.call_tir(gvar, args, _out_sinfo(out_sinfo, "R.call_tir"), _tir_vars(tir_vars))
 
 
@@ -265,8 +267,9 @@ def emit_te(func, *args, **kwargs):
     return call.with_fields(args=(gv, *call.args[1:]))
 
 
-def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
+def call_tir_inplace(gvar, args, inplace_indices, out_sinfo=None, tir_vars=None, *, out_ty=None):
     """R.call_tir_inplace(cls.f, (x,), inplace_indices=[0], out_sinfo=...)."""
+    out_sinfo = out_struct_info("R.call_tir_inplace", out_sinfo, out_ty)
     return _op.call_tir_inplace(
         gvar,
         args,
@@ -276,8 +279,9 @@ def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
     )
 
 
-def call_dps_packed(func, args, out_sinfo):
+def call_dps_packed(func, args, out_sinfo=None, *, out_ty=None):
     """R.call_dps_packed("name", (x,), out_sinfo=...)."""
+    out_sinfo = out_struct_info("R.call_dps_packed", out_sinfo, out_ty)
     return _op.call_dps_packed(func, args, _out_sinfo(out_sinfo, "R.call_dps_packed"))
 
 
