@@ -76,3 +76,10 @@ def test_match_cast_defining_a_symbol_others_use_stays_unread():
     # nothing else, so that one goes
     assert kept == ["_x", "y"]
     assert relax.analysis.well_formed(tvm.IRModule({"f": out}))
+
+
+def test_extern_funcs_are_kept_though_nothing_calls_them():
+    bb = relax.BlockBuilder()
+    bb.add_func(relax.extern("extern_func"), "extern_func")
+    mod = bb.get()
+    assert transform.DeadCodeElimination()(mod) is mod

@@ -130,11 +130,12 @@ def DeadCodeElimination(entry_functions=None):  # noqa: N802
 
     @module_pass(opt_level=0, name="DeadCodeElimination")
     def dead_code_elimination(mod, ctx):
-        from tvm.relax.expr import Function
+        from tvm.relax.expr import ExternFunc, Function
 
         entries = set(entry_functions or ())
         for gv, func in mod.functions.items():
-            if "global_symbol" in func.attrs:
+            # an ExternFunc names a symbol found at run time: always kept, as upstream
+            if "global_symbol" in func.attrs or isinstance(func, ExternFunc):
                 entries.add(gv.name_hint)
         changed = {}
         for gv, func in mod.functions.items():
