@@ -76,3 +76,42 @@ def test_function_bind_params_takes_exprs_and_arrays():
     assert isinstance(by_name.body.blocks[0].bindings[0].value.args[1], rx.Constant)
     with pytest.raises(TypeError, match="Function.bind_params: binding_map must be a dict"):
         func.bind_params([x])
+
+
+def _seq_adding_consts():
+    bb = rx.BlockBuilder()
+    with bb.function("inner", []):
+        a = bb.emit(rx.const(1, "int64"), "a")
+        b = bb.emit(rx.const(2, "int64"), "b")
+        bb.emit_func_output(bb.emit(rx.op.add(a, b), "c"))
+    return bb.get()["inner"].body
+
+
+def test_emitted_seq_expr_is_unwrapped_into_the_block():
+    seq = _seq_adding_consts()
+    bb = rx.BlockBuilder()
+    with bb.function("f", [], private=True):
+        d = bb.emit(rx.const(3, "int64"), "d")
+        e = bb.emit(seq, "e")
+        bb.emit_func_output(bb.emit(rx.op.add(d, e), "f"))
+    (block,) = bb.get()["f"].body.blocks
+    assert [b.var.name_hint for b in block.bindings] == ["d", "a", "b", "c", "e", "f"]
+    assert block.bindings[4].value is seq.body  # e = c
+
+
+def test_non_dataflow_seq_expr_splits_the_dataflow_block_around_it():
+    seq = _seq_adding_consts()
+    bb = rx.BlockBuilder()
+    with bb.function("f", [], private=True):
+        with bb.dataflow():
+            bb.emit(rx.const(3, "int64"), "d")
+            e = bb.emit(seq, "e")
+            out = bb.emit_output(e, "g")
+        bb.emit_func_output(out)
+    blocks = bb.get()["f"].body.blocks
+    assert [type(b).__name__ for b in blocks] == ["DataflowBlock", "BindingBlock", "DataflowBlock"]
+    assert [[b.var.name_hint for b in blk.bindings] for blk in blocks] == [
+        ["d"],
+        ["a", "b", "c"],
+        ["e", "g"],
+    ]

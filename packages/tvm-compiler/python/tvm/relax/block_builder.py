@@ -255,13 +255,32 @@ class BlockBuilder(Normalizer):
         return self._frame
 
     def emit(self, expr, name_hint: str = "") -> Var:
-        """Bind expr (normalised) to a new variable in the current block."""
-        frame = self._require_frame("emit")
+        """Bind expr (normalised) to a new variable in the current block. A SeqExpr is
+        unwrapped, as upstream's: its bindings join the current block (a non-dataflow block of
+        it splits the current dataflow block around itself) and its body is bound."""
+        self._require_frame("emit")
         expr = self.normalize(_python_tuples_as_relax(expr))
+        if isinstance(expr, SeqExpr):
+            expr = self._inline_seq(expr)
+        frame = self._frame
         var = self._new_var(name_hint, expr.struct_info, frame.is_dataflow)
         frame.append(VarBinding(var, expr))
         self._bindings[var] = expr
         return var
+
+    def _inline_seq(self, seq):
+        for block in seq.blocks:
+            split = self._frame.is_dataflow and not isinstance(block, DataflowBlock)
+            if split:
+                self._end_frame()
+                self._begin_frame(False)
+            for binding in block.bindings:
+                self._frame.append(binding)
+                self._bindings[binding.var] = binding.value
+            if split:
+                self._end_frame()
+                self._begin_frame(True)
+        return seq.body
 
     def emit_normalized(self, binding) -> None:
         """Append an already normalised binding."""
