@@ -37,15 +37,56 @@ def set_symbols(symbols: dict | None):
     return previous
 
 
+def _symbol(name: _b.str):
+    table = _symbols()
+    if table is None:  # Python evaluating an annotation before the parser runs
+        return E.Var(name, "int64")
+    var = table.get(name)
+    if var is None:
+        var = table[name] = E.Var(name, "int64")
+    return var
+
+
+def _dim_expression(text: _b.str, who: str):
+    """A dimension written as an expression of symbolic names ("N-2", "n*4 + 1"), as
+    upstream reads them: names are the function's int64 symbolic variables."""
+    import ast
+    import operator
+
+    binary = {
+        ast.Add: operator.add,
+        ast.Sub: operator.sub,
+        ast.Mult: operator.mul,
+        ast.FloorDiv: operator.floordiv,
+        ast.Mod: operator.mod,
+    }
+
+    def build(node):
+        if isinstance(node, ast.Name):
+            return _symbol(node.id)
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return E.const(node.value, "int64")
+        if isinstance(node, ast.BinOp) and type(node.op) in binary:
+            return binary[type(node.op)](build(node.left), build(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return E.const(0, "int64") - build(node.operand)
+        raise ValueError(
+            f"{who}: dimension {text!r} must be a name or an integer expression of names "
+            "(+, -, *, //, %)"
+        )
+
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise ValueError(f"{who}: dimension {text!r} is not an expression") from None
+    return build(tree.body)
+
+
 def _dim(value, who: str):
     if isinstance(value, _b.str):
-        table = _symbols()
-        if table is None:  # Python evaluating an annotation before the parser runs
-            return E.Var(value, "int64")
-        var = table.get(value)
-        if var is None:
-            var = table[value] = E.Var(value, "int64")
-        return var
+        if value.isidentifier():
+            return _symbol(value)
+        return _dim_expression(value, who)
     if isinstance(value, bool) or not isinstance(value, (int, PrimExpr)):
         raise TypeError(f"{who}: a dimension must be an int, a PrimExpr or a name, got {value!r}")
     return E.const(value, "int64") if isinstance(value, int) else value
