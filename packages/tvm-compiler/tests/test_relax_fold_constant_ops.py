@@ -108,3 +108,24 @@ def test_out_ty_is_out_sinfo():
         relax.op.call_tir(gv, [x], R.Tensor((2,), "float32"), out_ty=R.Tensor((2,), "float32"))
     with pytest.raises(TypeError, match="call_tir: missing the output struct info"):
         relax.op.call_tir(gv, [x])
+
+
+def test_call_tir_takes_a_symbolic_scalar_in_its_args_and_runs_it():
+    @I.ir_module
+    class Module:
+        @T.prim_func(private=True)
+        def fill(m: T.int64, out: T.Buffer((T.int64(1),), "int64")):
+            out[0] = m
+
+        @R.function
+        def main(x: R.Tensor(("m",), "float32")):
+            m = T.int64()
+            gv = R.call_tir(Module.fill, (m,), R.Tensor((1,), "int64"))
+            return gv
+
+    (arg,) = Module["main"].body.blocks[0].bindings[0].value.args[1].fields
+    assert isinstance(arg, relax.PrimValue)
+    # its value is not a constant: FoldConstant leaves the call
+    tvm.ir.assert_structural_equal(relax.transform.FoldConstant()(Module), Module)
+    vm = relax.VirtualMachine(tvm.compile(Module, "llvm"), tvm.cpu())
+    assert vm["main"](tvm.runtime.tensor(np.zeros(5, "float32"))).numpy().tolist() == [5]

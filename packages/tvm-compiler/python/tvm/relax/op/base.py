@@ -53,7 +53,11 @@ def out_struct_info(who: str, out_sinfo, out_ty):
 
 def _args_tuple(who: str, args) -> RelaxExpr:
     if isinstance(args, (list, tuple)):
-        return Tuple(list(args))
+        # a symbolic scalar (`(m,)` with m a TIR variable, as upstream 0.27 passes the scalars
+        # it no longer takes as tir_vars) is a PrimValue argument
+        return Tuple([PrimValue(a) if isinstance(a, PrimExpr) else a for a in args])
+    if isinstance(args, PrimExpr):
+        return Tuple([PrimValue(args)])
     if not isinstance(args, RelaxExpr):
         raise TypeError(f"{who}: args must be a relax Expr or a list of them, got {args!r}")
     sinfo = args.__dict__.get("struct_info_")
