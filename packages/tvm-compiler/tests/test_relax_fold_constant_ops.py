@@ -129,3 +129,28 @@ def test_call_tir_takes_a_symbolic_scalar_in_its_args_and_runs_it():
     tvm.ir.assert_structural_equal(relax.transform.FoldConstant()(Module), Module)
     vm = relax.VirtualMachine(tvm.compile(Module, "llvm"), tvm.cpu())
     assert vm["main"](tvm.runtime.tensor(np.zeros(5, "float32"))).numpy().tolist() == [5]
+
+
+def test_shape_to_tensor_of_a_static_shape_folds_even_without_its_legalisation():
+    @I.ir_module
+    class Module:
+        @R.function
+        def main(x: R.Tensor(("m",), "float32")):
+            m = T.int64()
+            with R.dataflow():
+                static = R.shape_to_tensor(R.shape([2, 3]))
+                symbolic = R.shape_to_tensor(R.shape([m]))
+                R.output(static, symbolic)
+            return (static, symbolic)
+
+    op = tvm.ir.Op.get("relax.shape_to_tensor")
+    legalize = op.get_attr("FLegalize")
+    op.reset_attr("FLegalize")
+    try:
+        after = relax.transform.FoldConstant()(Module)
+    finally:
+        op.set_attr("FLegalize", legalize)
+    static, symbolic = after["main"].body.body.fields
+    assert isinstance(static, relax.Constant) and static.data.numpy().tolist() == [2, 3]
+    assert str(static.data.dtype) == "int64"
+    assert not isinstance(symbolic, relax.Constant)

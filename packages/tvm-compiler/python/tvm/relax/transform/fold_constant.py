@@ -110,6 +110,20 @@ def _is_constant_arg(arg) -> bool:
     return False
 
 
+def _fold_shape_op(name, args):
+    """shape_to_tensor of a static shape, as an int64 Constant, without its legalisation (as
+    upstream's fallback does); None for anything else."""
+    import numpy as np
+    from tvm.relax.expr import Constant, ShapeExpr
+    from tvm.tir.expr import IntImm
+
+    if name != "relax.shape_to_tensor" or len(args) != 1 or not isinstance(args[0], ShapeExpr):
+        return None
+    if not all(isinstance(v, IntImm) for v in args[0].values):
+        return None
+    return Constant(np.array([int(v.value) for v in args[0].values], dtype="int64"))
+
+
 class _Folder(BindingRewriter):
     def __init__(self, mod, target, kernels):
         super().__init__()
@@ -147,6 +161,9 @@ class _Folder(BindingRewriter):
         op = value.op
         if not isinstance(op, Op) or op.name in _STRUCTURAL:
             return None
+        direct = _fold_shape_op(op.name, value.args)
+        if direct is not None:
+            return direct
         legalize = op.get_attr("FLegalize")
         shape = _static_shape(value.__dict__.get("struct_info_"))
         if legalize is None or shape is None:
