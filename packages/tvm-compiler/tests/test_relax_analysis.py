@@ -171,3 +171,24 @@ def tvm_simplify(e):
 def test_well_formed_rejects_other_objects():
     with pytest.raises(TypeError, match="well_formed: expected an IRModule or a relax Function"):
         well_formed(relax.const(1.0))
+
+
+def test_normal_form_leaves_seq_body_if_condition_and_tuple_of_an_item(caplog):
+    x = relax.Var("x", _t([2]))
+    y = relax.Var("y", _t([2]))
+    ok, text = _messages(caplog, _func([], R.add(x, y), [x, y]))
+    assert not ok and "the body of a SeqExpr is a Call, not a leaf" in text
+
+    c = relax.Var("c", relax.TensorStructInfo([], "bool"))
+    item = relax.TupleGetItem(relax.Tuple([c]), 0)
+    cond = relax.If(item, relax.SeqExpr([], x), relax.SeqExpr([], x))
+    r = relax.Var("r", _t([2]))
+    ok, text = _messages(
+        caplog, _func([relax.BindingBlock([relax.VarBinding(r, cond)])], r, [x, c])
+    )
+    assert not ok and "the condition of an If is a TupleGetItem, not a leaf" in text
+
+    t = relax.Var("t", relax.TupleStructInfo([relax.TupleStructInfo([_t([2])])]))
+    nested = relax.TupleGetItem(relax.TupleGetItem(t, 0), 0)
+    ok, text = _messages(caplog, _func([relax.BindingBlock([relax.VarBinding(r, nested)])], r, [t]))
+    assert not ok and "the tuple of a TupleGetItem is a TupleGetItem, not a leaf" in text

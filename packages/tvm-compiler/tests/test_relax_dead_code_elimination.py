@@ -56,3 +56,30 @@ def test_bind_params_folds_weights_into_constants():
 def test_bind_params_refuses_a_wrong_shape():
     with pytest.raises(ValueError, match="'w0' is declared with shape"):
         transform.BindParams("main", {"w0": np.zeros((3, 8), "float32")})(mlp_module((4, 8)))
+
+
+def test_match_cast_defining_a_symbol_others_use_stays_unread():
+    from tvm.script import relax as R
+    from tvm.script import tir as T
+
+    @R.function
+    def f(x: R.Tensor("float32", ndim=1)):
+        n = T.int64()
+        _x = R.match_cast(x, R.Tensor((n,), "float32"))
+        _dead = R.match_cast(x, R.Tensor(("k",), "float32"))
+        y = R.call_pure_packed("ext", x, sinfo_args=R.Tensor((n,), "float32"))
+        return y
+
+    out = relax.analysis.remove_all_unused(f)
+    kept = [b.var.name_hint for b in out.body.blocks[0].bindings]
+    # n names y's struct info, so its match_cast stays although nothing reads _x; k names
+    # nothing else, so that one goes
+    assert kept == ["_x", "y"]
+    assert relax.analysis.well_formed(tvm.IRModule({"f": out}))
+
+
+def test_extern_funcs_are_kept_though_nothing_calls_them():
+    bb = relax.BlockBuilder()
+    bb.add_func(relax.extern("extern_func"), "extern_func")
+    mod = bb.get()
+    assert transform.DeadCodeElimination()(mod) is mod

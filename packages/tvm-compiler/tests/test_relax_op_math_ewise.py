@@ -143,6 +143,6 @@ def test_binary_dtype_kinds_are_checked():
     with bb.function("main", [f, i]):
         with pytest.raises(TypeError, match="left_shift: argument 'x1' must be an integer"):
             bb.emit(relax.op.left_shift(f, f))
-        with pytest.raises(TypeError, match="atan2: argument 'x1' must be a float"):
-            bb.emit(relax.op.atan2(i, i))
+        # as upstream, atan2 takes any one dtype (its struct info does not restrict the kind)
+        assert bb.emit(relax.op.atan2(i, i)).struct_info.dtype == "int32"
         bb.emit_func_output(f)

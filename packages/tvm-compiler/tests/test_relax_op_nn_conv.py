@@ -175,3 +175,29 @@ def test_batch_norm_and_dropout_inference():
         relax.BlockBuilder().normalize(
             R.nn.batch_norm(_v([2, 3]), _v([4]), _v([3]), _v([3]), _v([3]))
         )
+
+
+@pytest.mark.parametrize("layout", ["OHWI", "IHWO", "HWOI"])
+def test_conv2d_weight_in_any_axis_order_matches_oihw(layout):
+    x = RNG.standard_normal((1, 4, 6, 6)).astype("float32")
+    w = RNG.standard_normal((6, 4, 3, 3)).astype("float32")
+    w_laid = np.ascontiguousarray(w.transpose(["OIHW".index(a) for a in layout]))
+    assert _dims(
+        R.nn.conv2d(_v([1, 4, 6, 6]), _v(list(w_laid.shape), "w"), kernel_layout=layout)
+    ) == [
+        1,
+        6,
+        4,
+        4,
+    ]
+
+    def build(bb, x, w):
+        return bb.emit(R.nn.conv2d(x, w, padding=1, kernel_layout=layout))
+
+    got, _ = build_and_run(build, x, w_laid)
+    np.testing.assert_allclose(got, _conv_ref(x, w, 1, (1, 1, 1, 1), 1, 1), rtol=1e-4, atol=1e-4)
+
+
+def test_conv2d_kernel_layout_must_name_the_four_weight_axes():
+    with pytest.raises(ValueError, match="nn.conv2d: kernel_layout must be one of .* got 'OIHX'"):
+        R.nn.conv2d(_v([1, 4, 6, 6]), _v([6, 4, 3, 3], "w"), kernel_layout="OIHX")

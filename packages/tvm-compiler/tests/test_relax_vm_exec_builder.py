@@ -81,3 +81,39 @@ def test_refusals_name_the_method_and_the_argument():
         with pytest.raises(ValueError, match="cannot open 'x' inside the body of 'main'"):
             ib3.function("x")
         ib3.emit_ret(ib3.r(0))
+
+
+def test_registers_are_renumbered_in_order_of_definition():
+    def build(regs):
+        ib = relax.ExecBuilder()
+        with ib.function("f", num_inputs=2):
+            ib.emit_call("test.vm.add", args=[ib.r(0), ib.r(1)], dst=ib.r(regs[0]))
+            ib.emit_call("test.vm.mul", args=[ib.r(1), ib.r(regs[0])], dst=ib.r(regs[1]))
+            ib.emit_ret(ib.r(regs[1]))
+        return ib.get()
+
+    sparse, dense = build((100, 50)), build((2, 3))
+    assert sparse.as_text() == dense.as_text()
+    assert "# registers: 4" in sparse.as_text()
+
+
+def test_a_register_read_before_any_definition_is_an_internal_error():
+    from tvm.error import InternalError
+
+    ib = relax.ExecBuilder()
+    with ib.function("f", num_inputs=2):
+        ib.emit_call("test.vm.add", args=[ib.r(0), ib.r(2)], dst=ib.r(2))
+        ib.emit_ret(ib.r(2))
+    with pytest.raises(InternalError, match=r"register r\(2\) in VM function 'f' is used as input"):
+        ib.get()
+
+
+def test_equal_host_tensors_share_one_constant():
+    ib = relax.ExecBuilder()
+    with ib.function("f", num_inputs=1):
+        a = ib.convert_constant(tvm.runtime.tensor(np.array([1, 2, 3], "int32")))
+        b = ib.convert_constant(tvm.runtime.tensor(np.array([1, 2, 3], "int32")))
+        c = ib.convert_constant(tvm.runtime.tensor(np.array([1, 2, 4], "int32")))
+        d = ib.convert_constant(tvm.runtime.tensor(np.array([1, 2, 3], "int64")))
+        ib.emit_ret(ib.r(0))
+    assert a == b and len({a, c, d}) == 3

@@ -371,3 +371,16 @@ def test_a_shape_op_on_two_constants_keeps_its_node_and_int64_dtype():
         bb.emit_func_output(x)
     text = _round_trip(bb.get()["main"])
     assert 'x: R.Tensor((2, T.FloorDiv(T.int64(6), T.int64(2)) + 1), dtype="float32")' in text
+
+
+def test_symbolic_variables_declared_in_one_tuple_assignment():
+    @R.function
+    def f(x: R.Tensor(("n", "m"), "float32")):
+        n, m = T.int64(), T.int64()
+        y = R.reshape(x, (m, n))
+        return y
+
+    n, m = f.params[0].struct_info.shape.values
+    assert (n.name, m.name) == ("n", "m")
+    assert list(f.ret_struct_info.shape.values) == [m, n]
+    assert "n = T.int64()\n    m = T.int64()" in f.script()

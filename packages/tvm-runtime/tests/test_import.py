@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import check_ok, run_python
 
 
@@ -46,3 +47,15 @@ def test_public_names():
     assert not hasattr(tvm, "TVMError")
     for name in ("device", "cpu", "cuda", "runtime", "error", "base", "backend"):
         assert hasattr(tvm, name)
+
+
+def test_data_type_is_tvm_ffi_dtype():
+    # upstream 0.27: tvm.DataType and tvm.runtime.DataType are tvm_ffi.dtype
+    import tvm
+    import tvm_ffi
+
+    assert tvm.DataType is tvm.runtime.DataType is tvm_ffi.dtype
+    f32 = tvm.DataType("float32")
+    assert (f32.bits, f32.lanes, f32 == "float32") == (32, 1, True)
+    with pytest.raises((ValueError, TypeError)):
+        tvm.DataType("not_a_dtype")

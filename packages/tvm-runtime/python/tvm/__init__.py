@@ -21,7 +21,7 @@ from tvm_ffi import get_global_func, register_global_func  # noqa: E402
 
 from . import runtime  # noqa: E402
 from ._excepthook import install as _install_excepthook  # noqa: E402
-from .runtime import Device, cpu, cuda, device  # noqa: E402
+from .runtime import DataType, Device, cpu, cuda, device  # noqa: E402
 
 register_func = register_global_func
 

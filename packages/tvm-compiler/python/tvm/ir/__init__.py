@@ -46,3 +46,22 @@ __all__ = [
     "structural_equal",
     "structural_hash",
 ]
+
+# Names upstream's tvm.ir also exports whose classes live in packages above tvm.ir here (the
+# relax virtual device and prim type, the pass infrastructure): resolved on first use, since
+# importing them eagerly would import those packages from inside tvm.ir.
+_LAZY = {
+    "VDevice": ("tvm.relax.global_info", "VDevice"),
+    "PrimType": ("tvm.relax.struct_info", "PrimType"),
+    "transform": ("tvm.ir.transform", None),
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'tvm.ir' has no attribute {name!r}")
+    import importlib
+
+    module_name, attr = _LAZY[name]
+    module = importlib.import_module(module_name)
+    return module if attr is None else getattr(module, attr)

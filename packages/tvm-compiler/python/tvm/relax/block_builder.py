@@ -36,6 +36,14 @@ def _stack() -> list:
     return _STATE.stack
 
 
+def _python_tuples_as_relax(value):
+    """A (nested) Python tuple or list of relax Exprs as a (nested) relax Tuple, as upstream's
+    BlockBuilder accepts them wherever it takes an Expr."""
+    if isinstance(value, (list, tuple)):
+        return Tuple([_python_tuples_as_relax(v) for v in value])
+    return value
+
+
 class _Frame:
     """A binding block being built."""
 
@@ -128,6 +136,10 @@ class BlockBuilder(Normalizer):
         self._func_done = False
         self._blocks: list = []
         self._frame: _Frame | None = None
+        self._outer_frames: list = []  # frames under the top one (_begin_*_block)
+
+    def normalize(self, expr):
+        return super().normalize(_python_tuples_as_relax(expr))
 
     @staticmethod
     def current() -> BlockBuilder | None:
@@ -197,6 +209,24 @@ class BlockBuilder(Normalizer):
         self._frame = None
         return frame.to_block()
 
+    # Upstream's low-level block API: blocks nest as a stack. A begun block sits on top of the
+    # open one (which stays open), and _end_block returns the top block, not adding it to the
+    # function, and reopens the one below.
+    def _begin_dataflow_block(self) -> None:
+        self._outer_frames.append(self._frame)
+        self._begin_frame(True)
+
+    def _begin_binding_block(self) -> None:
+        self._outer_frames.append(self._frame)
+        self._begin_frame(False)
+
+    def _end_block(self) -> BindingBlock:
+        if self._frame is None:
+            raise RuntimeError("BlockBuilder._end_block: no block is open")
+        block = self._frame.to_block()
+        self._frame = self._outer_frames.pop() if self._outer_frames else None
+        return block
+
     # -- names ------------------------------------------------------------------------------
     def get_unique_name(self, name_prefix: str) -> str:
         """name_prefix, or name_prefix1, name_prefix2, ... when taken (function names)."""
@@ -225,13 +255,32 @@ class BlockBuilder(Normalizer):
         return self._frame
 
     def emit(self, expr, name_hint: str = "") -> Var:
-        """Bind expr (normalised) to a new variable in the current block."""
-        frame = self._require_frame("emit")
-        expr = self.normalize(expr)
+        """Bind expr (normalised) to a new variable in the current block. A SeqExpr is
+        unwrapped, as upstream's: its bindings join the current block (a non-dataflow block of
+        it splits the current dataflow block around itself) and its body is bound."""
+        self._require_frame("emit")
+        expr = self.normalize(_python_tuples_as_relax(expr))
+        if isinstance(expr, SeqExpr):
+            expr = self._inline_seq(expr)
+        frame = self._frame
         var = self._new_var(name_hint, expr.struct_info, frame.is_dataflow)
         frame.append(VarBinding(var, expr))
         self._bindings[var] = expr
         return var
+
+    def _inline_seq(self, seq):
+        for block in seq.blocks:
+            split = self._frame.is_dataflow and not isinstance(block, DataflowBlock)
+            if split:
+                self._end_frame()
+                self._begin_frame(False)
+            for binding in block.bindings:
+                self._frame.append(binding)
+                self._bindings[binding.var] = binding.value
+            if split:
+                self._end_frame()
+                self._begin_frame(True)
+        return seq.body
 
     def emit_normalized(self, binding) -> None:
         """Append an already normalised binding."""
@@ -259,9 +308,7 @@ class BlockBuilder(Normalizer):
         frame = self._require_frame("emit_output")
         if not frame.is_dataflow:
             raise RuntimeError("BlockBuilder.emit_output: only inside `with bb.dataflow()`")
-        if isinstance(output, (list, tuple)):
-            output = Tuple(list(output))
-        output = self.normalize(output)
+        output = self.normalize(_python_tuples_as_relax(output))
         var = self._new_var(name_hint, output.struct_info, dataflow=False)
         frame.append(VarBinding(var, output))
         self._bindings[var] = output
@@ -291,9 +338,7 @@ class BlockBuilder(Normalizer):
                 f"BlockBuilder.emit_func_output: function {scope._name!r} has no params; pass "
                 "them to function() or emit_func_output()"
             )
-        if isinstance(output, (list, tuple)):
-            output = Tuple(list(output))
-        output = self._normalize_arg(output)
+        output = self._normalize_arg(_python_tuples_as_relax(output))
         self._end_frame()
         body = SeqExpr(self._blocks, output)
         defined = function_defined_tir_vars(scope._params)

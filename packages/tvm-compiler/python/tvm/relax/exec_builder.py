@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 
 import tvm_ffi
 from tvm.runtime.vm import Executable, Instruction, Opcode, SpecialReg, VMFuncInfo, VMFuncKind
@@ -140,7 +141,9 @@ class ExecBuilder:
 
     def convert_constant(self, const) -> int:
         """Put const in the pool (once per distinct value) and return the argument naming it."""
-        if isinstance(const, tvm_ffi.Tensor) or not _hashable(const):
+        if isinstance(const, tvm_ffi.Tensor):
+            key = _tensor_key(const)
+        elif not _hashable(const):
             key = ("id", id(const))
         else:
             key = (type(const).__name__, _const_key(const))
@@ -213,9 +216,74 @@ class ExecBuilder:
                 raise ValueError(
                     f"ExecBuilder.get: VM function {info.name!r} is declared but has no body"
                 )
-        return Executable(
-            [_copy_info(f) for f in self._functions], self._constants, self._instructions
-        )
+        # As upstream: registers renumbered in order of first definition, then every register
+        # read checked to be a parameter or defined by an earlier instruction.
+        infos = [_copy_info(f) for f in self._functions]
+        instructions = [dataclasses.replace(i, args=list(i.args)) for i in self._instructions]
+        for info in infos:
+            if info.kind == VMFuncKind.VM_FUNC:
+                _formalize(info, instructions)
+                _check_registers(info, instructions, self._functions)
+        return Executable(infos, self._constants, instructions)
+
+
+_SPECIAL = (SpecialReg.VOID_ARG, SpecialReg.VM_STATE)
+
+
+def _register(arg):
+    """The register index arg names, or None when it names no frame register."""
+    if arg in _SPECIAL:
+        return None
+    kind, value = decode_arg(arg)
+    return value if kind == ArgKind.Register else None
+
+
+def _formalize(info: VMFuncInfo, instructions: list) -> None:
+    """Renumber info's registers past its parameters 0, 1, 2, ... in order of first definition
+    (as the destination of a call) and size its register file to match."""
+    mapping: dict = {}
+    next_reg = max(info.num_args, 0)
+
+    def remap(arg):
+        reg = _register(arg)
+        if reg is None or reg < info.num_args or reg not in mapping:
+            return arg
+        return encode_arg(ArgKind.Register, mapping[reg])
+
+    for ins in instructions[info.start_instr : info.end_instr]:
+        if ins.op == Opcode.Call:
+            ins.args = [remap(a) for a in ins.args]
+            reg = _register(ins.dst)
+            if reg is not None and reg >= info.num_args:
+                if reg not in mapping:
+                    mapping[reg] = next_reg
+                    next_reg += 1
+                ins.dst = encode_arg(ArgKind.Register, mapping[reg])
+        elif ins.op == Opcode.Ret:
+            ins.result = remap(ins.result)
+        elif ins.op == Opcode.If:
+            ins.cond = remap(ins.cond)
+    info.register_file_size = next_reg
+
+
+def _check_registers(info: VMFuncInfo, instructions: list, functions: list) -> None:
+    from tvm.error import InternalError
+    from tvm.runtime.vm.bytecode import describe_arg
+
+    defined: set = set()
+    for ins in instructions[info.start_instr : info.end_instr]:
+        reads = {Opcode.Call: ins.args, Opcode.Ret: [ins.result], Opcode.If: [ins.cond]}
+        for arg in reads.get(ins.op, []):
+            reg = _register(arg)
+            if reg is not None and reg >= info.num_args and reg not in defined:
+                names = [f.name for f in functions]
+                raise InternalError(
+                    f"register r({reg}) in VM function {info.name!r} is used as input "
+                    f"(as {describe_arg(arg, None, names)}) while it is never defined as a "
+                    f"destination before; the function has {info.num_args} parameter(s)"
+                )
+        if ins.op == Opcode.Call and _register(ins.dst) is not None:
+            defined.add(_register(ins.dst))
 
 
 def _copy_info(info: VMFuncInfo) -> VMFuncInfo:
@@ -228,6 +296,17 @@ def _copy_info(info: VMFuncInfo) -> VMFuncInfo:
         info.register_file_size,
         list(info.param_names),
     )
+
+
+def _tensor_key(tensor):
+    """A host tensor's pool key is its content (equal tensors share one slot, as upstream's
+    structural dedup); a device tensor's is its identity."""
+    import hashlib
+
+    if tensor.device.device_type != 1:  # not kDLCPU
+        return ("id", id(tensor))
+    digest = hashlib.blake2b(tensor.numpy().tobytes(), digest_size=32).digest()
+    return ("tensor", str(tensor.dtype), tuple(tensor.shape), digest)
 
 
 def _hashable(value) -> bool:

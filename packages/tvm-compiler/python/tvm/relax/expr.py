@@ -334,6 +334,11 @@ class Call(ExprWithOp):
             op=op, args=args, attrs=attrs, sinfo_args=sinfo_args, struct_info_=None, span=span
         )
 
+    @property
+    def ty_args(self):
+        """The 0.26+ name of sinfo_args (upstream renamed StructInfo to Type)."""
+        return self.sinfo_args
+
 
 class If(ExprWithOp):
     """cond ? true_branch : false_branch; cond is a scalar bool tensor or a bool PrimValue."""
@@ -394,6 +399,11 @@ class MatchCast(Binding):
                 f"MatchCast: struct_info must be a StructInfo, got {type(struct_info).__name__}"
             )
         self._set(var=var, value=value, struct_info=struct_info, span=span)
+
+    @property
+    def ty(self):
+        """The 0.26+ name of struct_info (upstream renamed StructInfo to Type)."""
+        return self.struct_info
 
 
 class BindingBlock(Node):
@@ -494,6 +504,21 @@ class Function(BaseFunc, ExprWithOp):
 
     def __call__(self, *args):
         return Call(self, [_as_operand(a) for a in args])
+
+    @property
+    def ret_ty(self):
+        """The 0.26+ name of ret_struct_info (upstream renamed StructInfo to Type)."""
+        return self.ret_struct_info
+
+    def bind_params(self, binding_map) -> Function:
+        """This function with params (keyed by Var or by name) replaced by values: relax
+        Exprs as they are, arrays as Constants; the bound params leave the signature."""
+        from .transform.bind_params import bind_params
+
+        if not hasattr(binding_map, "items"):
+            got = type(binding_map).__name__
+            raise TypeError(f"Function.bind_params: binding_map must be a dict, got {got}")
+        return bind_params(self, dict(binding_map.items()))
 
 
 class ExternFunc(BaseFunc, ExprWithOp):
@@ -599,3 +624,14 @@ __all__ = [
     "get_shape_of",
     "prim_value",
 ]
+
+
+def _update_struct_info(expr: Expr, struct_info: StructInfo) -> None:
+    """Give expr (one not normalised yet: a fresh GlobalVar, Call, ...) its struct info, as
+    upstream's helper of that name does; an expr that already has other struct info keeps it
+    and this raises ValueError."""
+    _check_expr(expr, "_update_struct_info", "expr")
+    if not isinstance(struct_info, StructInfo):
+        got = type(struct_info).__name__
+        raise TypeError(f"_update_struct_info: struct_info must be a StructInfo, got {got}")
+    expr._fill_late_field("struct_info_", struct_info)

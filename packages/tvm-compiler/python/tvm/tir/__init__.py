@@ -99,6 +99,7 @@ from .op import (
     min,
     min_value,
     nextafter,
+    pow,
     power,
     reinterpret,
     ret,

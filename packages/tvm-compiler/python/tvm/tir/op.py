@@ -271,6 +271,9 @@ def power(x, y):
     return _math("pow", x, y)
 
 
+pow = power  # noqa: A001  (upstream's tvm.tir.pow: the same x ** y)
+
+
 def abs(x):  # noqa: A001
     x = convert(x)
     if x.dtype.is_float:

@@ -1,6 +1,7 @@
 """tvm.runtime: devices, tensors and modules."""
 
 from tvm_ffi import convert
+from tvm_ffi import dtype as DataType  # noqa: N812  (upstream 0.27: tvm.runtime.DataType is it)
 
 from .device import Device, cpu, cuda, device, register_device_name
 from .device_api import DeviceAPI, device_exists, get_device_api, register_device_api
@@ -10,6 +11,7 @@ from .tensor import Tensor, copy_tensor, empty, tensor
 from .time_evaluator import ProfileResult
 
 __all__ = [
+    "DataType",
     "Device",
     "DeviceAPI",
     "Module",

@@ -230,22 +230,36 @@ def erase_to_well_defined(sinfo: StructInfo, shape_var_map=None, var_map=None) -
     replaced by their values. A tensor shape held by a Relax variable is replaced by its
     value in var_map, or erased (keeping the ndim) when the variable is not in it, as upstream:
     outside its scope the variable means nothing."""
+    from tvm.arith import Analyzer
     from tvm.tir.functor import substitute
 
     shape_var_map = dict(shape_var_map or {})
+    if isinstance(sinfo, FuncStructInfo) and not sinfo.is_opaque():
+        # a signature binds the variables its parameters define: its result may use them
+        for param in sinfo.params:
+            for var in _definable_vars(param):
+                shape_var_map.setdefault(var, var)
 
     def fmap(value):
         used = tir_vars_in(value)
         if not used:
             return value
         if all(any(v is k for k in shape_var_map) for v in used):
-            return substitute(value, shape_var_map)
+            if all(shape_var_map[v] is v for v in used):
+                return value
+            return Analyzer().simplify(substitute(value, shape_var_map))  # n + 1 at n=2: 3
         return None
 
     def fshape_var(var):
         return next((value for key, value in (var_map or {}).items() if key is var), None)
 
     return map_struct_info_dims(sinfo, fmap, fshape_var)
+
+
+def _definable_vars(sinfo) -> list:
+    from .symbolic_vars import definable_tir_vars_in_struct_info
+
+    return definable_tir_vars_in_struct_info(sinfo)
 
 
 def _bind_params(param: StructInfo, arg: StructInfo, binding: dict) -> None:

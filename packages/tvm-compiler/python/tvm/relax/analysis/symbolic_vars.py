@@ -40,6 +40,18 @@ def _shape_exprs(sinfo, with_prim_values: bool):
             yield from _shape_exprs(field, with_prim_values)
 
 
+def _signature_exprs(sinfo, with_prim_values: bool, with_ret: bool):
+    """_shape_exprs, entering a function signature's parameters (and result, with_ret), as
+    upstream's definable / non-negative collections do for a FuncStructInfo."""
+    if isinstance(sinfo, FuncStructInfo):
+        for param in sinfo.params or ():
+            yield from _signature_exprs(param, with_prim_values, with_ret)
+        if with_ret and sinfo.ret is not None:
+            yield from _signature_exprs(sinfo.ret, with_prim_values, with_ret)
+        return
+    yield from _shape_exprs(sinfo, with_prim_values)
+
+
 def tir_vars_in_struct_info(sinfo) -> list:
     """Every TIR variable sinfo mentions, each once, in order of occurrence."""
     expect_struct_info("tir_vars_in_struct_info", sinfo)
@@ -50,14 +62,15 @@ def definable_tir_vars_in_struct_info(sinfo) -> list:
     """The TIR variables a value of sinfo defines when matched: those standing alone as a
     dimension or a prim value (n in (n, m * 2), not m)."""
     expect_struct_info("definable_tir_vars_in_struct_info", sinfo)
-    return _dedup(e for e in _shape_exprs(sinfo, True) if isinstance(e, E.Var))
+    return _dedup(e for e in _signature_exprs(sinfo, True, False) if isinstance(e, E.Var))
 
 
 def collect_non_negative_expressions(sinfo) -> list:
     """The non-constant expressions sinfo uses as extents (tensor and shape dimensions), which
     are therefore non-negative wherever sinfo holds; each once, in order of occurrence."""
     expect_struct_info("collect_non_negative_expressions", sinfo)
-    return _dedup(e for e in _shape_exprs(sinfo, False) if not isinstance(e, E.IntImm))
+    exprs = _signature_exprs(sinfo, False, True)
+    return _dedup(e for e in exprs if not isinstance(e, E.IntImm))
 
 
 def _function_symbolic_vars(func):

@@ -81,10 +81,28 @@ class _Checker(ExprVisitor):
         self.scopes.append(set())
         for block in seq.blocks:
             self.visit_binding_block(block)
+        if not is_leaf(seq.body):
+            self.error(
+                f"the body of a SeqExpr is a {type(seq.body).__name__}, not a leaf (bind it to a "
+                "variable: normal form)"
+            )
         self.visit_expr(seq.body)
         self.scopes.pop()
 
+    def visit_TupleGetItem(self, node):
+        if not is_leaf(node.tuple_value):
+            self.error(
+                f"the tuple of a TupleGetItem is a {type(node.tuple_value).__name__}, not a leaf "
+                "(bind it to a variable: normal form)"
+            )
+        self.visit_expr(node.tuple_value)
+
     def visit_If(self, node):
+        if not is_leaf(node.cond):
+            self.error(
+                f"the condition of an If is a {type(node.cond).__name__}, not a leaf (bind it to "
+                "a variable: normal form)"
+            )
         self.visit_expr(node.cond)
         for branch in (node.true_branch, node.false_branch):
             if not isinstance(branch, SeqExpr):

@@ -42,9 +42,22 @@ def _out_sinfo(who: str, out_sinfo) -> StructInfo:
     return items[0] if len(items) == 1 else TupleStructInfo(items)
 
 
+def out_struct_info(who: str, out_sinfo, out_ty):
+    """The output struct info given as out_sinfo or by upstream 0.27's name for it, out_ty."""
+    if out_sinfo is None and out_ty is None:
+        raise TypeError(f"{who}: missing the output struct info (out_sinfo, or out_ty)")
+    if out_sinfo is not None and out_ty is not None:
+        raise TypeError(f"{who}: give out_sinfo or out_ty (the same argument), not both")
+    return out_ty if out_sinfo is None else out_sinfo
+
+
 def _args_tuple(who: str, args) -> RelaxExpr:
     if isinstance(args, (list, tuple)):
-        return Tuple(list(args))
+        # a symbolic scalar (`(m,)` with m a TIR variable, as upstream 0.27 passes the scalars
+        # it no longer takes as tir_vars) is a PrimValue argument
+        return Tuple([PrimValue(a) if isinstance(a, PrimExpr) else a for a in args])
+    if isinstance(args, PrimExpr):
+        return Tuple([PrimValue(args)])
     if not isinstance(args, RelaxExpr):
         raise TypeError(f"{who}: args must be a relax Expr or a list of them, got {args!r}")
     sinfo = args.__dict__.get("struct_info_")
@@ -129,9 +142,11 @@ def _tir_vars(who, tir_vars):
     return [ShapeExpr(list(tir_vars))]
 
 
-def call_tir(gvar, args, out_sinfo, tir_vars=None) -> Call:
-    """Call the PrimFunc gvar in destination-passing style: its outputs (out_sinfo) are
-    allocated by the caller; tir_vars are extra scalar arguments."""
+def call_tir(gvar, args, out_sinfo=None, tir_vars=None, *, out_ty=None) -> Call:
+    """Call the PrimFunc gvar in destination-passing style: its outputs (out_sinfo, or out_ty
+    as upstream 0.27 names it) are allocated by the caller; tir_vars are extra scalar
+    arguments."""
+    out_sinfo = out_struct_info("call_tir", out_sinfo, out_ty)
     args = _args_tuple("call_tir", args)
     return call_op(
         "call_tir",
@@ -140,10 +155,13 @@ def call_tir(gvar, args, out_sinfo, tir_vars=None) -> Call:
     )
 
 
-def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None) -> Call:
+def call_tir_inplace(
+    gvar, args, inplace_indices, out_sinfo=None, tir_vars=None, *, out_ty=None
+) -> Call:
     """call_tir where output i is written into argument inplace_indices[i] (-1: a new tensor)."""
     from .op_attrs import CallTIRInplaceAttrs
 
+    out_sinfo = out_struct_info("call_tir_inplace", out_sinfo, out_ty)
     indices = [inplace_indices] if isinstance(inplace_indices, int) else list(inplace_indices)
     return call_op(
         "call_tir_inplace",
@@ -153,8 +171,9 @@ def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None) -> C
     )
 
 
-def call_dps_packed(func, args, out_sinfo) -> Call:
+def call_dps_packed(func, args, out_sinfo=None, *, out_ty=None) -> Call:
     """Call a packed function in destination-passing style."""
+    out_sinfo = out_struct_info("call_dps_packed", out_sinfo, out_ty)
     if isinstance(func, str):
         func = ExternFunc(func)
     return call_op(

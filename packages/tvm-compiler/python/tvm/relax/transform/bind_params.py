@@ -11,10 +11,11 @@ from .lowering_utils import substitute_vars
 def _as_constant(value, param):
     import numpy as np
     import tvm.runtime
+    from tvm.ir.expr import RelaxExpr
     from tvm.relax.expr import Constant
 
-    if isinstance(value, Constant):
-        return value
+    if isinstance(value, RelaxExpr):
+        return value  # an expression (a Constant, another function's variable) is bound as is
     if not isinstance(value, tvm.runtime.Tensor):
         value = tvm.runtime.tensor(np.asarray(value))
     sinfo = param.struct_info

@@ -37,14 +37,47 @@ def _has_effect(value, mod) -> bool:
     return True  # an extern or a closure: unknown effects
 
 
+def _symbols_in_use(func) -> dict:
+    """Each symbolic (TIR) variable in the struct info of func's result and of its bound
+    variables, with the bound variables whose struct info names it."""
+    from tvm.relax.analysis import tir_vars_in_struct_info
+    from tvm.relax.analysis.bindings import _bindings
+
+    uses: dict = {}
+    for var in tir_vars_in_struct_info(func.ret_struct_info):
+        uses.setdefault(var, set()).add(None)
+    for binding in _bindings(func):
+        for var in tir_vars_in_struct_info(binding.var.struct_info):
+            uses.setdefault(var, set()).add(binding.var)
+    return uses
+
+
 class _RemoveUnused(BindingRewriter):
-    def __init__(self, mod, used):
+    def __init__(self, mod, used, symbols=None):
         super().__init__()
         self.mod = mod
         self.used = used
+        self.symbols = symbols or {}
+
+    def _defines_used_symbol(self, binding) -> bool:
+        # A match_cast that defines a symbolic variable another binding's (or the result's)
+        # struct info names stays, read or not: removing it would leave that name undefined.
+        from tvm.relax.analysis import definable_tir_vars_in_struct_info
+        from tvm.relax.expr import MatchCast
+
+        if not isinstance(binding, MatchCast):
+            return False
+        return any(
+            self.symbols.get(v, set()) - {binding.var}
+            for v in definable_tir_vars_in_struct_info(binding.struct_info)
+        )
 
     def rewrite_binding(self, binding, emit):
-        if binding.var in self.used or _has_effect(binding.value, self.mod):
+        if (
+            binding.var in self.used
+            or _has_effect(binding.value, self.mod)
+            or self._defines_used_symbol(binding)
+        ):
             emit(binding)
 
 
@@ -52,7 +85,7 @@ def remove_unused_bindings(func, mod):
     """func without its dead bindings (repeated until nothing more dies)."""
     while True:
         used = set(free_relax_uses(func.body))
-        new = _RemoveUnused(mod, used).rewrite_function(func)
+        new = _RemoveUnused(mod, used, _symbols_in_use(func)).rewrite_function(func)
         if new is func:
             return func
         func = new
@@ -97,11 +130,12 @@ def DeadCodeElimination(entry_functions=None):  # noqa: N802
 
     @module_pass(opt_level=0, name="DeadCodeElimination")
     def dead_code_elimination(mod, ctx):
-        from tvm.relax.expr import Function
+        from tvm.relax.expr import ExternFunc, Function
 
         entries = set(entry_functions or ())
         for gv, func in mod.functions.items():
-            if "global_symbol" in func.attrs:
+            # an ExternFunc names a symbol found at run time: always kept, as upstream
+            if "global_symbol" in func.attrs or isinstance(func, ExternFunc):
                 entries.add(gv.name_hint)
         changed = {}
         for gv, func in mod.functions.items():

@@ -167,3 +167,13 @@ dataflowblock_pass.__doc__ = """Decorate fn(block, mod, ctx) -> block, or a clas
 transform_dataflowblock(self, block, mod, ctx), as a pass over every DataflowBlock."""
 
 __all__ = ["DataflowBlockPass", "FunctionPass", "dataflowblock_pass", "function_pass"]
+
+
+def __getattr__(name: str):
+    # Upstream defines every pass constructor in tvm/relax/transform/transform.py, and code
+    # imports them from there: here they live in modules of their own, one per pass.
+    import tvm.relax.transform as package
+
+    if name.startswith("__") or name not in getattr(package, "__all__", ()):
+        raise AttributeError(f"module 'tvm.relax.transform.transform' has no attribute {name!r}")
+    return getattr(package, name)

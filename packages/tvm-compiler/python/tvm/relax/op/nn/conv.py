@@ -3,6 +3,8 @@ dilation, groups; shapes inferred with symbolic extents."""
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from tvm.tir import expr as E
 
 from ...struct_info import TensorStructInfo
@@ -16,6 +18,13 @@ class AdaptivePool2DAttrs(Attrs):
 
 
 _LAYOUTS = {"NCHW": (0, 1, 2, 3), "NHWC": (0, 3, 1, 2)}  # positions of N, C, H, W
+# A conv2d weight may be laid out in any order of its four axes (OIHW, HWIO, OHWI, ...).
+_KERNEL_LAYOUTS = {"".join(p) for p in permutations("OIHW")}
+
+
+def kernel_oihw(dims, layout: str) -> list:
+    """A conv2d weight's dims (or axes) in O, I, H, W order, from its layout."""
+    return [dims[layout.index(axis)] for axis in "OIHW"]
 
 
 def _pair(who, name, value):
@@ -72,7 +81,7 @@ def _infer_conv2d(call, ctx):
     if d is None or w is None:
         return TensorStructInfo(dtype=dtype, vdevice=data.vdevice, ndim=4)
     n, c, h, wd = _nchw(d, a.data_layout)
-    o, i, kh, kw = w if a.kernel_layout == "OIHW" else (w[3], w[2], w[0], w[1])
+    o, i, kh, kw = kernel_oihw(w, a.kernel_layout)
     if static(c) is not None and static(i) is not None and static(c) != static(i) * a.groups:
         raise ValueError(
             f"{who}: data of shape {fmt_shape(data)} ({a.data_layout}) has {static(c)} channels "
@@ -112,7 +121,7 @@ def conv2d(
         dilation=_pair(who, "dilation", dilation),
         groups=groups,
         data_layout=_layout(who, "data_layout", data_layout, _LAYOUTS),
-        kernel_layout=_layout(who, "kernel_layout", kernel_layout, {"OIHW", "HWIO"}),
+        kernel_layout=_layout(who, "kernel_layout", kernel_layout, _KERNEL_LAYOUTS),
         out_layout=_layout(who, "out_layout", out_layout or data_layout, _LAYOUTS),
         out_dtype=str(out_dtype or "void"),
     )

@@ -1,5 +1,6 @@
-"""Legalisation of conv2d (groups, NCHW/NHWC, OIHW/HWIO), the 2-D pools, adaptive average
-pooling, batch_norm (inference) and dropout (inference: the identity)."""
+"""Legalisation of conv2d (groups, NCHW/NHWC data, the weight's OIHW axes in any order), the
+2-D pools, adaptive average pooling, batch_norm (inference) and dropout (inference: the
+identity)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from tvm import te, topi
 from tvm.tir import expr as E
 from tvm.tir import op as T
 
+from ...op.nn.conv import kernel_oihw
 from .common import register_legalize, scalar, scale_shift
 
 _TO_NCHW = {"NCHW": None, "NHWC": [0, 3, 1, 2]}
@@ -20,7 +22,8 @@ def _relayout(t, axes):
 def conv2d_te(data, weight, attrs):
     a = attrs
     x = _relayout(data, _TO_NCHW[a.data_layout])
-    w = weight if a.kernel_layout == "OIHW" else topi.transpose(weight, [3, 2, 0, 1])
+    axes = kernel_oihw(list(range(4)), a.kernel_layout)
+    w = weight if a.kernel_layout == "OIHW" else topi.transpose(weight, axes)
     out_dtype = a.out_dtype if a.out_dtype != "void" else x.dtype
     top, left, bottom, right = a.padding
     padded = topi.nn.pad(x, (0, 0, top, left), (0, 0, bottom, right), name="pad_temp")

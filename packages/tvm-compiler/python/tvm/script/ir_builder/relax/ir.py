@@ -9,6 +9,7 @@ import threading
 from tvm import relax as _rx
 from tvm.ir.expr import PrimExpr, RelaxExpr
 from tvm.relax import op as _op
+from tvm.relax.op.base import out_struct_info
 from tvm.relax.struct_info import (
     FuncStructInfo,
     ObjectStructInfo,
@@ -36,22 +37,63 @@ def set_symbols(symbols: dict | None):
     return previous
 
 
+def _symbol(name: _b.str):
+    table = _symbols()
+    if table is None:  # Python evaluating an annotation before the parser runs
+        return E.Var(name, "int64")
+    var = table.get(name)
+    if var is None:
+        var = table[name] = E.Var(name, "int64")
+    return var
+
+
+def _dim_expression(text: _b.str, who: str):
+    """A dimension written as an expression of symbolic names ("N-2", "n*4 + 1"), as
+    upstream reads them: names are the function's int64 symbolic variables."""
+    import ast
+    import operator
+
+    binary = {
+        ast.Add: operator.add,
+        ast.Sub: operator.sub,
+        ast.Mult: operator.mul,
+        ast.FloorDiv: operator.floordiv,
+        ast.Mod: operator.mod,
+    }
+
+    def build(node):
+        if isinstance(node, ast.Name):
+            return _symbol(node.id)
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return E.const(node.value, "int64")
+        if isinstance(node, ast.BinOp) and type(node.op) in binary:
+            return binary[type(node.op)](build(node.left), build(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return E.const(0, "int64") - build(node.operand)
+        raise ValueError(
+            f"{who}: dimension {text!r} must be a name or an integer expression of names "
+            "(+, -, *, //, %)"
+        )
+
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise ValueError(f"{who}: dimension {text!r} is not an expression") from None
+    return build(tree.body)
+
+
 def _dim(value, who: str):
     if isinstance(value, _b.str):
-        table = _symbols()
-        if table is None:  # Python evaluating an annotation before the parser runs
-            return E.Var(value, "int64")
-        var = table.get(value)
-        if var is None:
-            var = table[value] = E.Var(value, "int64")
-        return var
+        if value.isidentifier():
+            return _symbol(value)
+        return _dim_expression(value, who)
     if isinstance(value, bool) or not isinstance(value, (int, PrimExpr)):
         raise TypeError(f"{who}: a dimension must be an int, a PrimExpr or a name, got {value!r}")
     return E.const(value, "int64") if isinstance(value, int) else value
 
 
 def _dims(values, who: str) -> list:
-    if not isinstance(values, (list, tuple)):
+    if not isinstance(values, (list, _b.tuple)):
         raise TypeError(f"{who}: expected a tuple or list of dimensions, got {values!r}")
     return [_dim(v, who) for v in values]
 
@@ -97,8 +139,8 @@ def Prim(dtype=None, value=None):  # noqa: N802
 
 def Tuple(*fields):  # noqa: N802
     """R.Tuple(R.Tensor(...), ...)."""
-    if len(fields) == 1 and isinstance(fields[0], (list, tuple)):
-        fields = tuple(fields[0])
+    if len(fields) == 1 and isinstance(fields[0], (list, _b.tuple)):
+        fields = _b.tuple(fields[0])
     return TupleStructInfo([as_struct_info(f, "R.Tuple") for f in fields])
 
 
@@ -194,6 +236,11 @@ def shape(values):
     return _rx.ShapeExpr(_dims(values, "R.shape"))
 
 
+def tuple(*fields):  # noqa: A001
+    """R.tuple(a, b): a relax Tuple of the fields (R.tuple() is the empty tuple)."""
+    return _rx.Tuple([_as_relax(f) for f in fields])
+
+
 def str(value):  # noqa: A001
     """R.str("text"): a StringImm."""
     return _rx.StringImm(value)
@@ -207,12 +254,12 @@ def dtype(value):
 def _sinfo_args(value, who):
     if value is None:
         return None
-    items = value if isinstance(value, (list, tuple)) else [value]
+    items = value if isinstance(value, (list, _b.tuple)) else [value]
     return [as_struct_info(v, who) for v in items]
 
 
 def _out_sinfo(value, who):
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, _b.tuple)):
         return [as_struct_info(v, who) for v in value]
     return as_struct_info(value, who)
 
@@ -223,8 +270,9 @@ def _tir_vars(tir_vars):
     return tir_vars
 
 
-def call_tir(gvar, args, out_sinfo, tir_vars=None):
-    """R.call_tir(cls.f, (x,), out_sinfo=R.Tensor(...))."""
+def call_tir(gvar, args, out_sinfo=None, tir_vars=None, *, out_ty=None):
+    """R.call_tir(cls.f, (x,), out_sinfo=R.Tensor(...)) (out_ty=: upstream 0.27's name)."""
+    out_sinfo = out_struct_info("R.call_tir", out_sinfo, out_ty)
     return _op.call_tir(gvar, args, _out_sinfo(out_sinfo, "R.call_tir"), _tir_vars(tir_vars))
 
 
@@ -260,8 +308,9 @@ def emit_te(func, *args, **kwargs):
     return call.with_fields(args=(gv, *call.args[1:]))
 
 
-def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
+def call_tir_inplace(gvar, args, inplace_indices, out_sinfo=None, tir_vars=None, *, out_ty=None):
     """R.call_tir_inplace(cls.f, (x,), inplace_indices=[0], out_sinfo=...)."""
+    out_sinfo = out_struct_info("R.call_tir_inplace", out_sinfo, out_ty)
     return _op.call_tir_inplace(
         gvar,
         args,
@@ -271,8 +320,9 @@ def call_tir_inplace(gvar, args, inplace_indices, out_sinfo, tir_vars=None):
     )
 
 
-def call_dps_packed(func, args, out_sinfo):
+def call_dps_packed(func, args, out_sinfo=None, *, out_ty=None):
     """R.call_dps_packed("name", (x,), out_sinfo=...)."""
+    out_sinfo = out_struct_info("R.call_dps_packed", out_sinfo, out_ty)
     return _op.call_dps_packed(func, args, _out_sinfo(out_sinfo, "R.call_dps_packed"))
 
 

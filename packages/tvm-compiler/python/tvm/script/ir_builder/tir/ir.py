@@ -374,6 +374,9 @@ def block(name: str = "", no_realize: bool = False) -> BlockFrame:
     return BlockFrame(name or "block", no_realize)
 
 
+sblock = block  # upstream 0.27's name of the same frame (a schedulable block)
+
+
 def init() -> BlockInitFrame:
     _block_frame("T.init()")
     return BlockInitFrame()
@@ -478,7 +481,7 @@ class axis:  # noqa: N801  (upstream's namespace T.axis)
                 raise ValueError(f"T.axis.remap: {value!r} is not a variable of an enclosing loop")
             iter_type = S.IterVar.DataPar if kind == "S" else S.IterVar.CommReduce
             out.append(axis._new(loop[2], value, iter_type, dtype, "T.axis.remap"))
-        return out
+        return out[0] if len(out) == 1 else out  # as upstream: `vi = T.axis.remap("S", [i])`
 
 
 def _loop_of(value, _frame):

@@ -59,26 +59,45 @@ class Parser:
             self.scopes.pop()
 
     def declared_symbols(self, body, excluded=("handle",)):
-        """(statement, name, dtype) for each `n = T.int64()` among body's statements: the
-        declarations of the symbolic variables a signature names as strings ("n")."""
+        """(statement, name, dtype) for each `n = T.int64()` (or `n, m = T.int64(), T.int64()`)
+        among body's statements: the declarations of the symbolic variables a signature names
+        as strings ("n")."""
         import ast
 
         for stmt in body:
-            if (
-                isinstance(stmt, ast.Assign)
-                and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], ast.Name)
-                and isinstance(stmt.value, ast.Call)
-                and not stmt.value.args
-                and not stmt.value.keywords
-            ):
-                try:
-                    maker = self.eval(stmt.value.func)
-                except DiagnosticError:
+            if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+                continue
+            target, value = stmt.targets[0], stmt.value
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+                pairs = list(zip(target.elts, value.elts))
+                if len(target.elts) != len(value.elts):
                     continue
-                dtype = getattr(maker, "dtype", None)
-                if isinstance(dtype, str) and dtype not in excluded:
-                    yield stmt, stmt.targets[0].id, dtype
+            else:
+                pairs = [(target, value)]
+            found = [self._symbol_declaration(t, v, excluded) for t, v in pairs]
+            if found and all(f is not None for f in found):
+                for name, dtype in found:
+                    yield stmt, name, dtype
+
+    def _symbol_declaration(self, target, value, excluded):
+        """(name, dtype) when `target = value` reads `n = T.int64()`, else None."""
+        import ast
+
+        if not (
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.Call)
+            and not value.args
+            and not value.keywords
+        ):
+            return None
+        try:
+            maker = self.eval(value.func)
+        except DiagnosticError:
+            return None
+        dtype = getattr(maker, "dtype", None)
+        if isinstance(dtype, str) and dtype not in excluded:
+            return target.id, dtype
+        return None
 
     def eval(self, node):
         return self.evaluator.eval(node)

@@ -61,7 +61,7 @@ def parse_module(source: Source, node: ast.ClassDef, values: dict):
 
 def _parse_member(source, parser, stmt, relax_defs, gvs, values, frame) -> None:
     from ..relax.entry import parse_relax_function_node
-    from ..tir.entry import decorator_private, parse_prim_func_node
+    from ..tir.entry import decorator_private, decorator_s_tir, mark_s_tir, parse_prim_func_node
 
     if any(stmt is r for r in relax_defs):
         frame.functions[gvs[stmt.name]] = parse_relax_function_node(source, stmt, values)
@@ -69,7 +69,10 @@ def _parse_member(source, parser, stmt, relax_defs, gvs, values, frame) -> None:
         private = decorator_private(parser, stmt)
         if private is None:
             raise source.error(stmt, f"{stmt.name!r}: expected a @T.prim_func")
-        frame.functions[gvs[stmt.name]] = parse_prim_func_node(source, stmt, values, private)
+        func = parse_prim_func_node(source, stmt, values, private)
+        frame.functions[gvs[stmt.name]] = (
+            mark_s_tir(func) if decorator_s_tir(parser, stmt) else func
+        )
     elif not isinstance(stmt, (ast.Pass, ast.Expr)):
         raise source.error(
             stmt,
@@ -78,12 +81,28 @@ def _parse_member(source, parser, stmt, relax_defs, gvs, values, frame) -> None:
         )
 
 
-def ir_module(cls=None, check_well_formed: bool = True):
-    """Parse the decorated class as an IRModule of its functions."""
+def ir_module(cls=None, check_well_formed: bool = True, s_tir: bool = False):
+    """Parse the decorated class as an IRModule of its functions; s_tir=True marks every
+    PrimFunc in it as schedulable TIR (upstream 0.27's {"s_tir": True} attribute)."""
     del check_well_formed
+    if not isinstance(s_tir, bool):
+        raise TypeError(f"I.ir_module: s_tir must be a bool, got {s_tir!r}")
     if cls is None:
-        return lambda c: _parse_class(c, caller_vars())
-    return _parse_class(cls, caller_vars())
+        return lambda c: _mark(_parse_class(c, caller_vars()), s_tir)
+    return _mark(_parse_class(cls, caller_vars()), s_tir)
+
+
+def _mark(mod, s_tir: bool):
+    if not s_tir:
+        return mod
+    from tvm.tir import PrimFunc
+
+    from ..tir.entry import mark_s_tir
+
+    for gv, func in list(mod.functions.items()):
+        if isinstance(func, PrimFunc):
+            mod = mod.with_function(gv, mark_s_tir(func))
+    return mod
 
 
 @through_renderer

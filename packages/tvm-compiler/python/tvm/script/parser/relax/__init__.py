@@ -27,6 +27,7 @@ from tvm.script.ir_builder.relax.ir import (  # noqa: A004, F401
     print,
     shape,
     str,
+    tuple,
 )
 
 from .entry import function, macro  # noqa: F401

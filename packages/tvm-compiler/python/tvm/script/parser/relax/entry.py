@@ -10,6 +10,20 @@ from ..core.entry import caller_vars, in_class_body
 from ..core.macro import macro_decorator
 
 
+class StructInfoProxy:
+    """Upstream's base of deferred annotations (R.Tensor("n") resolved later against a
+    function's symbolic variables). Here R.Tensor, R.Shape, R.Prim, ... resolve at once and
+    return the StructInfo itself, so no annotation is an instance of this class; code written
+    for upstream that tests isinstance(x, StructInfoProxy) before StructInfo-or-callable
+    falls through to those cases, which is what it means. Subclasses give as_struct_info()."""
+
+    def as_struct_info(self, dict_globals=None):
+        raise NotImplementedError(f"{type(self).__name__}.as_struct_info")
+
+
+TypeProxy = StructInfoProxy  # upstream's 0.26+ name of the same base
+
+
 class _FunctionDecorator:
     """What `@R.function(pure=False, private=True)` evaluates to."""
 

@@ -92,7 +92,9 @@ class TIRParser(Parser):
                 )
         if node.returns is not None:
             ret = self.eval(node.returns)
-            frame.ret_type = DataType(getattr(ret, "dtype", ret))
+            # `-> None` is how TVMScript spells a PrimFunc that returns nothing
+            if ret is not None:
+                frame.ret_type = DataType(getattr(ret, "dtype", ret))
 
     def _scalar_params(self, params) -> dict:
         """The scalar parameters (`n: T.int64`), bound before any buffer annotation is read:
