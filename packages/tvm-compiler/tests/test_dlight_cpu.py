@@ -571,16 +571,26 @@ def test_gemv_narrow_columns_equal_numpy_with_avx512():
     np.testing.assert_allclose(out, np.maximum(x @ w + b, 0), rtol=1e-4, atol=1e-4)
 
 
-def test_a_run_time_check_before_the_root_block_is_kept_and_the_rest_scheduled():
-    # legalisations of ops over symbolic dims put such asserts first; dlight skipped the func
+@pytest.mark.parametrize("inside_root", [True, False])
+def test_a_run_time_check_first_in_the_function_is_kept_and_the_rest_scheduled(inside_root):
+    # legalisations of ops over symbolic dims put such asserts first in the root block (so the
+    # text round-trips); dlight skipped the func
     func = dense_bias_relu(None)
     n = func.buffer_map[func.params[0]].shape[0]
-    checked = func.with_body(tir.AssertStmt(tir.GE(n, tir.const(0, "int64")), "n >= 0", func.body))
+    cond = tir.GE(n, tir.const(0, "int64"))
+    root = func.body
+    if inside_root:
+        body = root.with_fields(
+            block=root.block.with_fields(body=tir.AssertStmt(cond, "n >= 0", root.block.body))
+        )
+    else:
+        body = tir.AssertStmt(cond, "n >= 0", root)
     with Target(RUN_TARGET):
-        mod = dl.ApplyDefaultSchedule(dl.cpu.Matmul())(tvm.IRModule({"main": checked}))
+        mod = dl.ApplyDefaultSchedule(dl.cpu.Matmul())(tvm.IRModule({"main": func.with_body(body)}))
     out = mod["main"]
     assert out.attrs["tir.is_scheduled"]
-    assert isinstance(out.body, tir.AssertStmt) and out.body.message == "n >= 0"
+    check = out.body.block.body
+    assert isinstance(check, tir.AssertStmt) and check.message == "n >= 0"
     kinds = []
-    post_order_visit(out.body.body, lambda s: kinds.append(s.kind) if isinstance(s, For) else None)
+    post_order_visit(check.body, lambda s: kinds.append(s.kind) if isinstance(s, For) else None)
     assert ForKind.VECTORIZED in kinds  # Matmul's schedule; the te nest is all serial

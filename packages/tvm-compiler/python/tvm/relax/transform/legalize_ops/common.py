@@ -79,9 +79,16 @@ def assert_in_kernel(bb, call_tir, condition, message: str):
 
     gv = call_tir.args[0]
     func = bb.get()[gv]
-    if isinstance(func.body, tir.AssertStmt) and func.body.message == message:
+    # Inside the root block, where TVMScript's implicit root puts a function's statements
+    # (an assert around the root block would print as a second, explicit root).
+    realize = func.body if isinstance(func.body, tir.BlockRealize) else None
+    body = realize.block.body if realize is not None else func.body
+    if isinstance(body, tir.AssertStmt) and body.message == message:
         return  # an identical call reused the function
-    bb.update_func(gv, func.with_body(tir.AssertStmt(condition, message, func.body)))
+    checked = tir.AssertStmt(condition, message, body)
+    if realize is not None:
+        checked = realize.with_fields(block=realize.block.with_fields(body=checked))
+    bb.update_func(gv, func.with_body(checked))
 
 
 def assert_dims_agree(bb, call_tir, conditions, message: str):

@@ -35,10 +35,16 @@ def _reshape(bb, call):
 
 
 def _product(dims):
-    total = E.const(1, "int64")
+    """The product of dims as an int64 PrimExpr, with no cast or factor of 1 that printing and
+    parsing the kernel would fold away (the round trip must give the same text)."""
+    total = None
     for d in dims:
-        total = total * (E.const(d, "int64") if isinstance(d, int) else E.Cast("int64", d))
-    return total
+        if isinstance(d, int):
+            d = E.const(d, "int64")
+        elif str(d.dtype) != "int64":
+            d = E.Cast("int64", d)
+        total = d if total is None else total * d
+    return E.const(1, "int64") if total is None else total
 
 
 @register_legalize("relax.flatten")
