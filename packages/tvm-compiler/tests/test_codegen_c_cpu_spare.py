@@ -118,7 +118,7 @@ def test_a_huge_omp_num_threads_runs_on_the_allowed_cpus_not_that_many_threads()
 
 @_LINUX
 def test_narrowing_the_affinity_after_the_first_call_narrows_the_count():
-    seen = _spare_threads_seen(5, "narrow")
+    seen = _spare_threads_seen(9, "narrow")  # a measurement every 200 ms, a call every 60
     assert seen[-2:] == [1, 1], seen
 
 
@@ -134,7 +134,7 @@ def test_cpus_other_processes_keep_busy_are_not_counted_as_spare():
     ]
     try:
         time.sleep(0.3)  # the spinners run before the measurement starts
-        seen = _spare_threads_seen(8)
+        seen = _spare_threads_seen(10)
     finally:
         for p in spinners:
             p.kill()

@@ -5,8 +5,8 @@ A parallel loop whose team shares its CPUs with another busy process waits at it
 barrier for a worker the scheduler is not running: on a 2-CPU machine with one other busy
 process, a 0.26 ms batch-64 MLP took 1-4 ms with two threads and a steady 0.41 ms with one. So
 each parallel loop runs on as many threads as there are CPUs (of those this process may use)
-that other processes left idle over the last ~100 ms: the CPUs' busy time from /proc/stat less
-this process's own CPU time (its spinning workers are not contention). This is OpenMP's
+that other processes left idle over the last ~200 ms: the CPUs' busy time (wall clock less
+their idle time from /proc/stat) less this process's own CPU time (its spinning workers are not contention). This is OpenMP's
 dynamic adjustment (OMP_DYNAMIC) with a measure that leaves out the process itself; libgomp's
 own reads the load average, which counts its spinning workers as load. OMP_DYNAMIC=false turns
 it off."""
@@ -20,14 +20,37 @@ CPU_SPARE_HELPER = r"""
 #endif
 #ifdef _OPENMP
 extern int omp_get_max_threads(void);
+extern int omp_get_num_places(void);
+extern int omp_get_place_num_procs(int place);
+extern void omp_get_place_proc_ids(int place, int* ids);
 #endif
 
 #if defined(__linux__)
-/* Busy and total jiffies of the CPUs in `allowed`, summed from /proc/stat's per-CPU lines. */
-static int tvm_cpu_jiffies(const cpu_set_t* allowed, double* busy, double* total) {
+/* The CPUs of all of OpenMP's places (OMP_PLACES); 0 when there are none. */
+static int tvm_place_cpus(cpu_set_t* cpus) {
+  CPU_ZERO(cpus);
+#ifdef _OPENMP
+  int ids[CPU_SETSIZE];
+  for (int place = 0; place < omp_get_num_places(); ++place) {
+    int n = omp_get_place_num_procs(place);
+    if (n <= 0 || n > CPU_SETSIZE) continue;
+    omp_get_place_proc_ids(place, ids);
+    for (int i = 0; i < n; ++i) {
+      if (ids[i] >= 0 && ids[i] < CPU_SETSIZE) CPU_SET(ids[i], cpus);
+    }
+  }
+#endif
+  return CPU_COUNT(cpus);
+}
+#endif
+
+#if defined(__linux__)
+/* Idle jiffies (idle + iowait) of the CPUs in `allowed`, summed from /proc/stat's per-CPU
+ * lines; -1 when it cannot be read. */
+static double tvm_idle_jiffies(const cpu_set_t* allowed) {
   static char text[1 << 16];
   int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
+  if (fd < 0) return -1;
   size_t size = 0;
   while (size < sizeof(text) - 1) {
     ssize_t got = read(fd, text + size, sizeof(text) - 1 - size);
@@ -36,30 +59,27 @@ static int tvm_cpu_jiffies(const cpu_set_t* allowed, double* busy, double* total
   }
   close(fd);
   text[size] = 0;
-  *busy = *total = 0;
+  double idle = 0;
   int found = 0;
   for (char* line = strstr(text, "\ncpu"); line; line = strstr(line + 1, "\ncpu")) {
     char* p = line + 4;
     if (*p < '0' || *p > '9') continue;
     long cpu = strtol(p, &p, 10);
     if (cpu >= CPU_SETSIZE || !CPU_ISSET((int)cpu, allowed)) continue;
-    /* user nice system idle iowait irq softirq steal */
-    double field[8] = {0};
-    for (int i = 0; i < 8; ++i) field[i] = (double)strtoull(p, &p, 10);
-    double idle = field[3] + field[4];
-    double used = field[0] + field[1] + field[2] + field[5] + field[6] + field[7];
-    *busy += used;
-    *total += used + idle;
+    /* user nice system idle iowait ... */
+    double field[5] = {0};
+    for (int i = 0; i < 5; ++i) field[i] = (double)strtoull(p, &p, 10);
+    idle += field[3] + field[4];
     ++found;
   }
-  return found;
+  return found ? idle : -1;
 }
 #endif
 
 /* Threads for a parallel loop now: the allowed CPUs that other processes left idle over the
- * last ~100 ms, at least 1 and at most omp_get_max_threads() and the allowed CPUs; re-measured
- * (with the allowed CPUs) at most every 100 ms (every thread of the allowed CPUs until the first
- * measurement, 30 ms after the first call).
+ * last ~200 ms, at least 1 and at most omp_get_max_threads() and the allowed CPUs; re-measured
+ * (with the allowed CPUs) at most every 200 ms (every thread of the allowed CPUs until the first
+ * measurement, 200 ms after the first call).
  * OMP_DYNAMIC=false, or a system where this cannot be measured, keeps every thread. */
 static int32_t tvm_spare_threads(void) {
 #ifdef _OPENMP
@@ -69,45 +89,58 @@ static int32_t tvm_spare_threads(void) {
 #endif
 #if defined(__linux__)
   static int32_t threads = 0; /* 0: not measured yet */
-  static int64_t checked_ms = -1000;
+  static int64_t checked_ms = -1000000;
   static int32_t refreshing = 0, enabled = -1;
-  static double last_busy, last_total, last_self;
+  static double last_idle, last_wall, last_self; /* last_wall 0: no sample yet */
   static cpu_set_t allowed;
   static int32_t allowed_count = 0;
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
   int64_t ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-  if (ms - __atomic_load_n(&checked_ms, __ATOMIC_ACQUIRE) >= 100 &&
+  if (ms - __atomic_load_n(&checked_ms, __ATOMIC_ACQUIRE) >= 200 &&
       !__atomic_exchange_n(&refreshing, 1, __ATOMIC_ACQUIRE)) {
+    static int32_t bound = 0;
     if (enabled < 0) {
       const char* dynamic = getenv("OMP_DYNAMIC");
       int32_t off = dynamic && (strcasecmp(dynamic, "false") == 0 || strcmp(dynamic, "0") == 0);
+      const char* bind = getenv("OMP_PROC_BIND");
+      bound = bind && strcasecmp(bind, "false") != 0;
       __atomic_store_n(&enabled, !off, __ATOMIC_RELAXED);
     }
-    /* re-read each time: os.sched_setaffinity may have changed the CPUs since the last */
-    if (enabled && sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+    /* re-read each time: os.sched_setaffinity may have changed the CPUs since the last. Under
+     * OMP_PROC_BIND libgomp pins this very thread to one place when it loads: the CPUs are
+     * then those of all its places. */
+    if (enabled && bound && tvm_place_cpus(&allowed) > 0) {
       int32_t count = CPU_COUNT(&allowed);
-      if (count != allowed_count) last_total = 0; /* the last sample summed other CPUs */
+      if (count != allowed_count) last_wall = 0;
+      __atomic_store_n(&allowed_count, count, __ATOMIC_RELAXED);
+    } else if (enabled && sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+      int32_t count = CPU_COUNT(&allowed);
+      if (count != allowed_count) last_wall = 0; /* the last sample summed other CPUs */
       __atomic_store_n(&allowed_count, count, __ATOMIC_RELAXED);
     } else {
       __atomic_store_n(&enabled, 0, __ATOMIC_RELAXED);
       __atomic_store_n(&allowed_count, 0, __ATOMIC_RELAXED);
     }
-    double busy, total;
-    struct timespec self;
-    if (enabled && tvm_cpu_jiffies(&allowed, &busy, &total) > 0 &&
+    /* Others' use over the window: its length on every allowed CPU (wall clock) less their
+     * idle time less this process's CPU time. /proc/stat counts in jiffies (10 ms), so the
+     * window is at least 200 ms: over 30 ms the rounding alone read as half a CPU busy. */
+    struct timespec wall, self;
+    double idle = enabled ? tvm_idle_jiffies(&allowed) : -1;
+    if (idle >= 0 && clock_gettime(CLOCK_MONOTONIC, &wall) == 0 &&
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &self) == 0) {
-      double self_jiffies = ((double)self.tv_sec + self.tv_nsec * 1e-9) * sysconf(_SC_CLK_TCK);
-      double window = (total - last_total) / allowed_count; /* jiffies each CPU lived through */
-      if (last_total > 0 && window > 0) {
-        double others = ((busy - last_busy) - (self_jiffies - last_self)) / window;
+      double hz = (double)sysconf(_SC_CLK_TCK);
+      double wall_jiffies = ((double)wall.tv_sec + wall.tv_nsec * 1e-9) * hz;
+      double self_jiffies = ((double)self.tv_sec + self.tv_nsec * 1e-9) * hz;
+      double window = wall_jiffies - last_wall; /* jiffies each CPU lived through */
+      if (last_wall > 0 && window > 0) {
+        double busy = window * allowed_count - (idle - last_idle);
+        double others = (busy - (self_jiffies - last_self)) / window;
         /* a quarter of a CPU of others' use is noise, not a reason to drop a thread */
         int32_t spare = allowed_count - (int32_t)ceil(others - 0.25);
         __atomic_store_n(&threads, spare < 1 ? 1 : spare, __ATOMIC_RELAXED);
       }
-      /* the first decision comes after 30 ms (3 jiffies), the later ones every 100 ms */
-      if (last_total == 0) ms -= 70;
-      last_busy = busy, last_total = total, last_self = self_jiffies;
+      last_idle = idle, last_wall = wall_jiffies, last_self = self_jiffies;
     }
     __atomic_store_n(&checked_ms, ms, __ATOMIC_RELEASE);
     __atomic_store_n(&refreshing, 0, __ATOMIC_RELEASE);
