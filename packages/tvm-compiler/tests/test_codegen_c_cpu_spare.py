@@ -140,3 +140,10 @@ def test_cpus_other_processes_keep_busy_are_not_counted_as_spare():
             p.kill()
             p.wait()
     assert seen[-1] == 1, seen
+
+
+@_LINUX
+def test_under_omp_proc_bind_the_cpus_are_openmps_places_not_the_pinned_caller():
+    # libgomp pins the calling thread to one place when it loads; its own affinity read as one
+    seen = _spare_threads_seen(2, OMP_PROC_BIND="true")
+    assert seen[0] == _ALLOWED, seen
