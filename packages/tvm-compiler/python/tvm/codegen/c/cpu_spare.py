@@ -6,10 +6,10 @@ barrier for a worker the scheduler is not running: on a 2-CPU machine with one o
 process, a 0.26 ms batch-64 MLP took 1-4 ms with two threads and a steady 0.41 ms with one. So
 each parallel loop runs on as many threads as there are CPUs (of those this process may use)
 that other processes left idle over the last ~200 ms: the CPUs' busy time (wall clock less
-their idle time from /proc/stat) less this process's own CPU time (its spinning workers are not contention). This is OpenMP's
-dynamic adjustment (OMP_DYNAMIC) with a measure that leaves out the process itself; libgomp's
-own reads the load average, which counts its spinning workers as load. OMP_DYNAMIC=false turns
-it off."""
+their idle time from /proc/stat) less this process's own CPU time (its spinning workers are not
+contention). This is OpenMP's dynamic adjustment (OMP_DYNAMIC) with a measure that leaves out
+the process itself; libgomp's own reads the load average, which counts its spinning workers as
+load. OMP_DYNAMIC=false turns it off."""
 
 CPU_SPARE_HELPER = r"""
 #if defined(__linux__)
