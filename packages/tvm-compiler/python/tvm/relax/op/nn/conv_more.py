@@ -161,6 +161,23 @@ def conv1d(
     return call_op(who, [data, weight], attrs)
 
 
+def _output_padding(who, output_padding, strides, dilation):
+    """output_padding as a tuple of one int per spatial axis (len(strides) of them), each
+    smaller than its axis' stride or dilation."""
+    rank = len(strides)
+    out_pad = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
+    if len(out_pad) != rank or not all(
+        isinstance(p, int) and 0 <= p < max(s, d) for p, s, d in zip(out_pad, strides, dilation)
+    ):
+        what = (
+            "an int smaller than the stride or dilation"
+            if rank == 1
+            else "a pair of ints each smaller than its stride or dilation"
+        )
+        raise ValueError(f"{who}: output_padding must be {what}, got {output_padding!r}")
+    return out_pad
+
+
 def conv1d_transpose(
     data,
     weight,
@@ -177,16 +194,7 @@ def conv1d_transpose(
     """The transposed 1-D convolution: weight is (in channels, out channels / groups, k)."""
     who = "nn.conv1d_transpose"
     strides, dilation = _one(who, "strides", strides), _one(who, "dilation", dilation)
-    out_pad = (output_padding,) if isinstance(output_padding, int) else tuple(output_padding)
-    if (
-        len(out_pad) != 1
-        or not isinstance(out_pad[0], int)
-        or not 0 <= out_pad[0] < max(strides[0], dilation[0])
-    ):
-        raise ValueError(
-            f"{who}: output_padding must be an int smaller than the stride or dilation, "
-            f"got {output_padding!r}"
-        )
+    out_pad = _output_padding(who, output_padding, strides, dilation)
     attrs = Conv1DTransposeAttrs(
         strides=strides,
         padding=_pads_1d(who, padding),
@@ -218,14 +226,7 @@ def conv2d_transpose(
     weight is (in channels, out channels / groups, kh, kw)."""
     who = "nn.conv2d_transpose"
     strides, dilation = _pair(who, "strides", strides), _pair(who, "dilation", dilation)
-    out_pad = (output_padding,) * 2 if isinstance(output_padding, int) else tuple(output_padding)
-    if len(out_pad) != 2 or not all(
-        isinstance(p, int) and 0 <= p < max(s, d) for p, s, d in zip(out_pad, strides, dilation)
-    ):
-        raise ValueError(
-            f"{who}: output_padding must be a pair of ints each smaller than its stride or "
-            f"dilation, got {output_padding!r}"
-        )
+    out_pad = _output_padding(who, output_padding, strides, dilation)
     attrs = Conv2DTransposeAttrs(
         strides=strides,
         padding=_padding(who, padding),
