@@ -75,20 +75,14 @@ def shape_from_tensor(bb, tensor, names):
 def assert_in_kernel(bb, call_tir, condition, message: str):
     """Make the PrimFunc that call_tir (from bb.call_te) calls assert condition (over the
     symbolic dims of its buffers) before it runs: a run-time ValueError with message."""
-    from tvm import tir
+    from tvm.tir.leading_checks import leading_checks, with_leading_checks
 
     gv = call_tir.args[0]
     func = bb.get()[gv]
-    # Inside the root block, where TVMScript's implicit root puts a function's statements
-    # (an assert around the root block would print as a second, explicit root).
-    realize = func.body if isinstance(func.body, tir.BlockRealize) else None
-    body = realize.block.body if realize is not None else func.body
-    if isinstance(body, tir.AssertStmt) and body.message == message:
+    checks, unchecked = leading_checks(func)
+    if checks and checks[0][1] == message:
         return  # an identical call reused the function
-    checked = tir.AssertStmt(condition, message, body)
-    if realize is not None:
-        checked = realize.with_fields(block=realize.block.with_fields(body=checked))
-    bb.update_func(gv, func.with_body(checked))
+    bb.update_func(gv, with_leading_checks(unchecked, [(condition, message), *checks]))
 
 
 def assert_dims_agree(bb, call_tir, conditions, message: str):

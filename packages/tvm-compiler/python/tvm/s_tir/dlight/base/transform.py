@@ -5,8 +5,8 @@ from __future__ import annotations
 from tvm.ir.module import IRModule
 from tvm.target import Target
 from tvm.tir.function import PrimFunc
+from tvm.tir.leading_checks import leading_checks, with_leading_checks
 from tvm.tir.schedule import Schedule
-from tvm.tir.stmt import AssertStmt, BlockRealize
 from tvm.transform import module_pass
 
 from .schedule_rule import ScheduleRule
@@ -61,7 +61,7 @@ class ApplyDefaultSchedule:
             target = _get_target(func)
             # Run-time checks a legalisation put first in the root block (symbolic dims that
             # must agree) stay in front of whatever the rules make of the rest.
-            checks, unchecked = _peel_checks(func)
+            checks, unchecked = leading_checks(func)
             spaces = _apply_rules(unchecked, target, self.rules, tunable=False)
             if spaces is None:
                 continue
@@ -70,35 +70,8 @@ class ApplyDefaultSchedule:
                     f"ApplyDefaultSchedule: a rule gave {len(spaces)} schedules for "
                     f"{gv.name_hint!r}; without tuning it must give one"
                 )
-            scheduled = _with_checks(spaces[0].mod["main"], checks)
+            scheduled = with_leading_checks(spaces[0].mod["main"], checks)
             updated[gv] = scheduled.with_attr(IS_SCHEDULED, True)
         if not updated:
             return mod
         return mod._with_replaced_functions(updated)
-
-
-def _peel_checks(func):
-    """(the AssertStmts the body starts with, in or before the root block; func without)."""
-    checks, body = [], func.body
-    while isinstance(body, AssertStmt):
-        checks.append(body)
-        body = body.body
-    if isinstance(body, BlockRealize):
-        inner = body.block.body
-        while isinstance(inner, AssertStmt):
-            checks.append(inner)
-            inner = inner.body
-        body = body.with_fields(block=body.block.with_fields(body=inner))
-    return checks, func.with_body(body)
-
-
-def _with_checks(func, checks):
-    """func with checks first in its root block (or first in its body when it has none)."""
-    body = func.body
-    realize = body if isinstance(body, BlockRealize) else None
-    inner = realize.block.body if realize is not None else body
-    for check in reversed(checks):
-        inner = AssertStmt(check.condition, check.message, inner)
-    if realize is not None:
-        inner = realize.with_fields(block=realize.block.with_fields(body=inner))
-    return func.with_body(inner)
