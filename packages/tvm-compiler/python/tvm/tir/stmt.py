@@ -62,8 +62,8 @@ class ForKind(enum.Enum):
 PARALLEL_IF = "parallel_if"
 # Functions the C backend defines in a module whose loops call them (codegen/c/cpu_spare.py;
 # tir.call_extern("int32", name)). SPARE_THREADS: how many threads a parallel loop runs on now,
-# the CPUs other processes left idle over the last ~200 ms (every top-level parallel loop of
-# the C backend asks it: on a CPU another process keeps busy a loop's closing barrier waits
+# the CPUs other threads left idle over the last ~200 ms (every top-level parallel loop of
+# the C backend asks it: on a CPU another thread keeps busy a loop's closing barrier waits
 # for a worker the scheduler is not running, a 20 us loop took 0.7 ms). CPU_SPARE: nonzero
 # while that is more than one, for a PARALLEL_IF condition (dlight's GEMV asks it, so its
 # loop does not even start a team when no second CPU is free).

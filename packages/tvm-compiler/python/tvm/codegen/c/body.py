@@ -27,6 +27,7 @@ from .c_types import (
     store_value,
     wrap_sub_byte,
 )
+from .cpu_spare import TEAM_THREAD
 from .int_division import guarded_division, needs_guard
 from .streaming import contains_stream_store
 from .vector_math import SIMD_FLOAT32
@@ -554,20 +555,21 @@ class BodyWriter:
         lo, ext = self.expr(s.min), self.expr(s.extent)
         end = ext if isinstance(s.min, E.IntImm) and s.min.value == 0 else f"{lo} + {ext}"
         kind = s.kind
-        fenced = False
+        region = fenced = False
         if kind == S.ForKind.PARALLEL and not self.in_parallel:
+            region = True
             fenced = bool(self.streamed) and contains_stream_store(s.body, self.streamed)
             condition = s.annotations.get(S.PARALLEL_IF) if s.annotations else None
             clause = "" if condition is None else f" if({self.expr(condition)})"
             clause += f" num_threads({S.SPARE_THREADS}())"
             self.uses_cpu_spare = True
-            if fenced:
-                # Each thread fences its streaming stores before the region's closing barrier.
-                self.emit(f"#pragma omp parallel{clause}", depth)
-                self.emit("{", depth)
-                self.emit("#pragma omp for schedule(static) nowait", depth)
-            else:
-                self.emit(f"#pragma omp parallel for schedule(static){clause}", depth)
+            # Each thread of the team makes itself known to the spare-thread count (its CPU
+            # time is the module's own, not contention), and fences its streaming stores
+            # before the region's closing barrier.
+            self.emit(f"#pragma omp parallel{clause}", depth)
+            self.emit("{", depth)
+            self.emit(f"{TEAM_THREAD}();", depth)
+            self.emit("#pragma omp for schedule(static) nowait", depth)
             self.uses_openmp = True
         elif kind == S.ForKind.VECTORIZED:
             self.emit("#pragma omp simd", depth)
@@ -587,6 +589,7 @@ class BodyWriter:
         self.emit("}", depth)
         if fenced:
             self.emit("tvm_stream_fence();", depth)
+        if region:
             self.emit("}", depth)
 
     def _s_IfThenElse(self, s, depth):

@@ -1,19 +1,25 @@
 """The C definitions of tir.stmt.SPARE_THREADS and CPU_SPARE, added to a module whose parallel
 loops call them.
 
-A parallel loop whose team shares its CPUs with another busy process waits at its closing
+A parallel loop whose team shares its CPUs with another busy thread waits at its closing
 barrier for a worker the scheduler is not running: on a 2-CPU machine with one other busy
 process, a 0.26 ms batch-64 MLP took 1-4 ms with two threads and a steady 0.41 ms with one. So
 each parallel loop runs on as many threads as there are CPUs (of those this process may use)
-that other processes left idle over the last ~200 ms: the CPUs' busy time (wall clock less
-their idle time from /proc/stat) less this process's own CPU time (its spinning workers are not
-contention). This is OpenMP's dynamic adjustment (OMP_DYNAMIC) with a measure that leaves out
-the process itself; libgomp's own reads the load average, which counts its spinning workers as
-load. OMP_DYNAMIC=false turns it off."""
+that other threads left idle over the last ~200 ms: the CPUs' busy time (wall clock less their
+idle time from /proc/stat) less the CPU time of the threads that ran this module's parallel
+loops (its spinning workers are not contention; every other thread is, in this process too:
+NumPy's BLAS workers busy-wait ~100 ms after each matmul). This is OpenMP's dynamic adjustment
+(OMP_DYNAMIC) with a measure that leaves out the team itself; libgomp's own reads the load
+average, which counts its spinning workers as load. OMP_DYNAMIC=false turns it off."""
+
+# Called by every thread at the start of each top-level parallel region: the thread joins the
+# set whose CPU time is the module's own.
+TEAM_THREAD = "tvm_team_thread"
 
 CPU_SPARE_HELPER = r"""
 #if defined(__linux__)
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +48,58 @@ static int tvm_place_cpus(cpu_set_t* cpus) {
 #endif
   return CPU_COUNT(cpus);
 }
+#endif
+
+#if defined(__linux__)
+/* The CPU clocks of the threads that ran this module's parallel loops (OpenMP's workers and
+ * the threads that called in): their CPU time is the module's own, any other thread's is
+ * contention. A slot whose thread exited reads as an error and is dropped. Past TVM_TEAM_MAX
+ * threads the count falls back to the whole process's CPU time. */
+#define TVM_TEAM_MAX 256
+static clockid_t tvm_team_clock[TVM_TEAM_MAX];
+static int32_t tvm_team_ready[TVM_TEAM_MAX]; /* 1: clock set, 2: thread gone */
+static double tvm_team_last[TVM_TEAM_MAX];   /* seconds at the last measurement */
+static int32_t tvm_team_size = 0;
+static __thread int32_t tvm_team_joined = 0;
+
+static double tvm_clock_seconds(clockid_t id) {
+  struct timespec t;
+  if (clock_gettime(id, &t) != 0) return -1;
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void tvm_team_thread(void) {
+  if (tvm_team_joined) return;
+  tvm_team_joined = 1;
+  clockid_t id;
+  if (pthread_getcpuclockid(pthread_self(), &id) != 0) return;
+  int32_t slot = __atomic_fetch_add(&tvm_team_size, 1, __ATOMIC_ACQ_REL);
+  if (slot >= TVM_TEAM_MAX) return;
+  tvm_team_clock[slot] = id;
+  tvm_team_last[slot] = tvm_clock_seconds(id);
+  __atomic_store_n(&tvm_team_ready[slot], 1, __ATOMIC_RELEASE);
+}
+
+/* Seconds of CPU the team used since the last call (only the measuring thread calls it); -1
+ * when the team outgrew its table. */
+static double tvm_team_seconds(void) {
+  int32_t size = __atomic_load_n(&tvm_team_size, __ATOMIC_ACQUIRE);
+  if (size > TVM_TEAM_MAX) return -1;
+  double used = 0;
+  for (int32_t slot = 0; slot < size; ++slot) {
+    if (__atomic_load_n(&tvm_team_ready[slot], __ATOMIC_ACQUIRE) != 1) continue;
+    double now = tvm_clock_seconds(tvm_team_clock[slot]);
+    if (now < 0) {
+      tvm_team_ready[slot] = 2;
+      continue;
+    }
+    used += now - tvm_team_last[slot];
+    tvm_team_last[slot] = now;
+  }
+  return used;
+}
+#else
+static void tvm_team_thread(void) {}
 #endif
 
 #if defined(__linux__)
@@ -123,10 +181,12 @@ static int32_t tvm_spare_threads(void) {
       __atomic_store_n(&allowed_count, 0, __ATOMIC_RELAXED);
     }
     /* Others' use over the window: its length on every allowed CPU (wall clock) less their
-     * idle time less this process's CPU time. /proc/stat counts in jiffies (10 ms), so the
-     * window is at least 200 ms: over 30 ms the rounding alone read as half a CPU busy. */
+     * idle time less the team's CPU time (the whole process's where the team table is full).
+     * /proc/stat counts in jiffies (10 ms), so the window is at least 200 ms: over 30 ms the
+     * rounding alone read as half a CPU busy. */
     struct timespec wall, self;
     double idle = enabled ? tvm_idle_jiffies(&allowed) : -1;
+    double team = tvm_team_seconds();
     if (idle >= 0 && clock_gettime(CLOCK_MONOTONIC, &wall) == 0 &&
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &self) == 0) {
       double hz = (double)sysconf(_SC_CLK_TCK);
@@ -135,7 +195,8 @@ static int32_t tvm_spare_threads(void) {
       double window = wall_jiffies - last_wall; /* jiffies each CPU lived through */
       if (last_wall > 0 && window > 0) {
         double busy = window * allowed_count - (idle - last_idle);
-        double others = (busy - (self_jiffies - last_self)) / window;
+        double own = team >= 0 ? team * hz : self_jiffies - last_self;
+        double others = (busy - own) / window;
         /* a quarter of a CPU of others' use is noise, not a reason to drop a thread */
         int32_t spare = allowed_count - (int32_t)ceil(others - 0.25);
         __atomic_store_n(&threads, spare < 1 ? 1 : spare, __ATOMIC_RELAXED);
