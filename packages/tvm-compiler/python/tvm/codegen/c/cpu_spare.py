@@ -68,9 +68,20 @@ static double tvm_clock_seconds(clockid_t id) {
   return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* A forked child has only the forking thread, under a new thread id: the table starts over. */
+static void tvm_team_forget(void) {
+  for (int32_t slot = 0; slot < TVM_TEAM_MAX; ++slot) tvm_team_ready[slot] = 0;
+  tvm_team_size = 0;
+  tvm_team_joined = 0;
+}
+
 static void tvm_team_thread(void) {
   if (tvm_team_joined) return;
   tvm_team_joined = 1;
+  static int32_t forget_on_fork = 0;
+  if (!__atomic_exchange_n(&forget_on_fork, 1, __ATOMIC_ACQ_REL)) {
+    pthread_atfork(NULL, NULL, tvm_team_forget); /* glibc drops it if the module is unloaded */
+  }
   clockid_t id;
   if (pthread_getcpuclockid(pthread_self(), &id) != 0) return;
   int32_t slot = __atomic_fetch_add(&tvm_team_size, 1, __ATOMIC_ACQ_REL);
