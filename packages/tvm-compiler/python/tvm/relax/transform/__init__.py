@@ -27,6 +27,7 @@ from .fuse_transpose_matmul import FuseTransposeMatmul
 from .inline_private_functions import InlinePrivateFunctions
 from .kill_after_last_use import KillAfterLastUse
 from .lambda_lift import LambdaLift
+from .lazy_transform_params import LazyTransformParams
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
 from .lift_transform_params import LiftTransformParams
@@ -97,6 +98,7 @@ __all__ = [
     "InlinePrivateFunctions",
     "KillAfterLastUse",
     "LambdaLift",
+    "LazyTransformParams",
     "LegalizeOps",
     "LiftTransformParams",
     "LowerAllocTensor",
