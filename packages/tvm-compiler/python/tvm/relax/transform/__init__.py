@@ -27,6 +27,7 @@ from .fuse_transpose_matmul import FuseTransposeMatmul
 from .inline_private_functions import InlinePrivateFunctions
 from .kill_after_last_use import KillAfterLastUse
 from .lambda_lift import LambdaLift
+from .lazy_get_set import LazyGetInput, LazySetOutput
 from .lazy_transform_params import LazyTransformParams
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
@@ -98,6 +99,8 @@ __all__ = [
     "InlinePrivateFunctions",
     "KillAfterLastUse",
     "LambdaLift",
+    "LazyGetInput",
+    "LazySetOutput",
     "LazyTransformParams",
     "LegalizeOps",
     "LiftTransformParams",
