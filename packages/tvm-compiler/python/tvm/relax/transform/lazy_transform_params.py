@@ -151,6 +151,28 @@ class _Lazify:
             ends[k] = ended
         return ends
 
+    def check_tuple_param_uses(self, bindings, result):
+        """The parameter tuple can only be read item by item (each item is fetched alone)."""
+        from tvm.relax.expr import TupleGetItem
+
+        param = self.tuple_param
+        if param is None:
+            return
+        for b in bindings:
+            value = b.value
+            if isinstance(value, TupleGetItem) and value.tuple_value is param:
+                continue
+            if param in free_relax_uses(value):
+                raise ValueError(
+                    f"{_PASS}: the parameter tuple {param.name_hint!r} may only be read by "
+                    f"indexing it (params[i]), but binding {b.var.name_hint!r} uses it whole"
+                )
+        if param in free_relax_uses(result):
+            raise ValueError(
+                f"{_PASS}: the parameter tuple {param.name_hint!r} is returned whole; only "
+                f"its items (params[i]) can be loaded lazily"
+            )
+
     # -- the rewrite --------------------------------------------------------------------------
     def run(self):
         from tvm.relax.expr import (
@@ -167,6 +189,7 @@ class _Lazify:
         func = self.func
         body = func.body
         bindings = [b for block in body.blocks for b in block.bindings]
+        self.check_tuple_param_uses(bindings, body.body)
         out_var, fields, ends = None, [], {}
         self.out_index, self.kill, self.used = {}, set(), set()
         leaves = {}
@@ -201,12 +224,6 @@ class _Lazify:
                 self.emit(MatchCast(typed, untyped, b.var.struct_info))
                 b = VarBinding(b.var, typed)
                 self.kill.add(b.var)
-            elif self.tuple_param is not None and self.tuple_param in free_relax_uses(value):
-                raise ValueError(
-                    f"{_PASS}: the parameter tuple {self.tuple_param.name_hint!r} may only be "
-                    f"read by indexing it (params[i]), but binding {b.var.name_hint!r} uses it "
-                    f"whole"
-                )
             else:
                 self.load_params_used_by(value)
             self.emit(b)
@@ -224,11 +241,6 @@ class _Lazify:
                     value = packed_object_call(self.fset_item, args)
                     self.emit(VarBinding(Var("_", value.struct_info), value))
             result = new_out_var if new_out_var is not None else empty
-        if self.tuple_param is not None and self.tuple_param in free_relax_uses(result):
-            raise ValueError(
-                f"{_PASS}: the parameter tuple {self.tuple_param.name_hint!r} is returned whole; "
-                f"only its items (params[i]) can be loaded lazily"
-            )
         new_body = with_sinfo(SeqExpr([BindingBlock(self.out)], result), result.struct_info)
 
         params = [*func.params[: self.num_input], *self.extra_get, *self.extra_set]
