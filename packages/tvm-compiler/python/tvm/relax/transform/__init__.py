@@ -7,6 +7,7 @@ from .annotate_tir_op_pattern import AnnotateTIROpPattern
 from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
 from .bind_symbolic_vars import BindSymbolicVars
+from .bundle_model_params import BundleModelParams
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .combine_parallel_matmul import CombineParallelMatmul
@@ -76,6 +77,7 @@ __all__ = [
     "AttachGlobalSymbol",
     "BindParams",
     "BindSymbolicVars",
+    "BundleModelParams",
     "CallTIRRewrite",
     "CanonicalizeBindings",
     "CombineParallelMatmul",
