@@ -130,6 +130,36 @@ def test_extra_get_and_set_item_params_come_first_and_are_passed_through():
     np.testing.assert_allclose(out, x @ w.T + b + 2 * b + 1, rtol=1e-5)
 
 
+def test_separate_weight_parameters_returned_weights_and_constants_run_in_the_vm():
+    """Weights as separate parameters (no tuple): a weight only returned is fetched, handed
+    over and killed at the return; an inline constant output is handed over at the end."""
+
+    @I.ir_module
+    class Before:
+        @RS.function
+        def transform_params(A: RS.Tensor((16, 16), "float32"), B: RS.Tensor((16, 16), "float32")):
+            C = RS.multiply(A, RS.const(2, "float32"))
+            D = RS.add(C, A)
+            return (D, B, C, RS.const(1.5, "float32"))
+
+    mod = transform.LazyTransformParams(
+        fget_item="test.lazy_sep.get_item", fset_item="test.lazy_sep.set_item"
+    )(Before)
+    assert len(mod["transform_params"].params) == 0
+    assert relax.analysis.well_formed(mod)
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal((16, 16)).astype("float32") for _ in range(2))
+    log, results = _callbacks("test.lazy_sep", [a, b])
+    vm = relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
+    vm["transform_params"]()
+    # C is handed over before D's slot is filled, B only after D (it is fetched at the return)
+    assert log == [("get", 0), ("set", 2), ("set", 0), ("get", 1), ("set", 1), ("set", 3)]
+    np.testing.assert_allclose(results[0], 3 * a, rtol=1e-6)
+    np.testing.assert_array_equal(results[1], b)
+    np.testing.assert_allclose(results[2], 2 * a, rtol=1e-6)
+    assert float(results[3]) == 1.5
+
+
 def test_lazy_get_input_and_set_output_run_in_the_vm():
     x, w, b = _data()
     mod = transform.LazySetOutput()(transform.LazyGetInput()(_module()))
