@@ -175,9 +175,11 @@ class _Lazify:
 
     # -- the rewrite --------------------------------------------------------------------------
     def run(self):
+        from tvm.relax.analysis import defined_symbolic_vars
         from tvm.relax.expr import (
             BindingBlock,
             Function,
+            MatchCast,
             SeqExpr,
             Tuple,
             TupleGetItem,
@@ -217,8 +219,6 @@ class _Lazify:
                 and isinstance(value, TupleGetItem)
                 and value.tuple_value is self.tuple_param
             ):
-                from tvm.relax.expr import MatchCast
-
                 untyped = self.emit_get(value.index, b.var.name_hint)
                 typed = Var(b.var.name_hint, b.var.struct_info)
                 self.emit(MatchCast(typed, untyped, b.var.struct_info))
@@ -244,8 +244,6 @@ class _Lazify:
         new_body = with_sinfo(SeqExpr([BindingBlock(self.out)], result), result.struct_info)
 
         params = [*func.params[: self.num_input], *self.extra_get, *self.extra_set]
-        from tvm.relax.analysis import defined_symbolic_vars
-
         if defined_symbolic_vars(func):
             # a weight's shape or prim value may define a symbolic variable the body uses: the
             # caller passes those in (the tensors themselves come from get_item)
