@@ -103,6 +103,7 @@ def test_nodes_are_immutable_and_keyed_in_the_relax_namespace():
     x = relax.Var("x", relax.ObjectStructInfo())
     with pytest.raises(AttributeError, match="immutable"):
         x.name_hint = "y"
+    assert x.name == "x" and relax.DataflowVar("d").name == "d"  # upstream's newer spelling
     assert relax.Var._type_key == "relax.Var"
     assert relax.StringImm._type_key == "relax.StringImm"
     assert relax.Function._type_key == "relax.Function"

@@ -188,6 +188,17 @@ def test_expressions_scalars_and_intrinsics():
     assert isinstance(stores[10], S.AssertStmt) and stores[10].message == "x is small"
 
 
+def test_a_buffer_shape_may_be_a_bare_int():
+    # T.Buffer(16, ...) is T.Buffer((16,), ...) (the module's T.bool once hid builtins.bool)
+    @T.prim_func
+    def f(a: T.Buffer(16, "float32"), b: T.Buffer((16,), "float32")):
+        for i in range(16):
+            b[i] = a[i]
+
+    (a, b) = f.params
+    assert [int(d) for d in f.buffer_map[a].shape] == [16]
+
+
 def test_from_source_parses_text_with_its_imports():
     text = (
         "from tvm.script import tir as T\n\n"

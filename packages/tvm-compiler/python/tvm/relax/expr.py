@@ -184,6 +184,11 @@ class Var(ExprWithOp):
     def vid(self) -> Id:
         return Id(self.name_hint)
 
+    @property
+    def name(self) -> str:
+        """The variable's name (upstream's newer spelling of name_hint)."""
+        return self.name_hint
+
 
 class DataflowVar(Var):
     """A variable local to a dataflow block: invisible outside it."""

@@ -343,7 +343,9 @@ class _Lowerer:
                     self.match(value, binding.struct_info, err)
                     self.compute_ready()
                     self._assert_composites(value, binding.struct_info, err)
-                    self.out.append(VarBinding(binding.var, value))
+                    # kept a match_cast (codegen binds it like a plain binding), as upstream
+                    # does: the symbolic variables its struct info defines stay defined
+                    self.out.append(MatchCast(binding.var, value, binding.struct_info))
                 else:
                     self.out.append(
                         binding if value is binding.value else VarBinding(binding.var, value)

@@ -7,6 +7,7 @@ from .annotate_tir_op_pattern import AnnotateTIROpPattern
 from .attach_global_symbol import AttachGlobalSymbol
 from .bind_params import BindParams
 from .bind_symbolic_vars import BindSymbolicVars
+from .bundle_model_params import BundleModelParams
 from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .combine_parallel_matmul import CombineParallelMatmul
@@ -27,6 +28,8 @@ from .fuse_transpose_matmul import FuseTransposeMatmul
 from .inline_private_functions import InlinePrivateFunctions
 from .kill_after_last_use import KillAfterLastUse
 from .lambda_lift import LambdaLift
+from .lazy_get_set import LazyGetInput, LazySetOutput
+from .lazy_transform_params import LazyTransformParams
 from .legalize_ops.common import register_legalize
 from .legalize_ops.legalize import LegalizeOps
 from .lift_transform_params import LiftTransformParams
@@ -74,6 +77,7 @@ __all__ = [
     "AttachGlobalSymbol",
     "BindParams",
     "BindSymbolicVars",
+    "BundleModelParams",
     "CallTIRRewrite",
     "CanonicalizeBindings",
     "CombineParallelMatmul",
@@ -97,6 +101,9 @@ __all__ = [
     "InlinePrivateFunctions",
     "KillAfterLastUse",
     "LambdaLift",
+    "LazyGetInput",
+    "LazySetOutput",
+    "LazyTransformParams",
     "LegalizeOps",
     "LiftTransformParams",
     "LowerAllocTensor",
