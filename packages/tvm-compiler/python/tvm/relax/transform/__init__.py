@@ -44,6 +44,7 @@ from .reorder_take_after_matmul import ReorderTakeAfterMatmul
 from .rewrite_dataflow_reshape import RewriteDataflowReshape
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
+from .to_mixed_precision import ToMixedPrecision
 from .topological_sort import TopologicalSort
 from .update_param_type import UpdateParamType
 from .transform import DataflowBlockPass, FunctionPass, dataflowblock_pass, function_pass
@@ -114,6 +115,7 @@ __all__ = [
     "RewriteDataflowReshape",
     "StaticPlanBlockMemory",
     "ToNonDataflow",
+    "ToMixedPrecision",
     "TopologicalSort",
     "UpdateParamType",
     "VMBuiltinLower",
