@@ -18,6 +18,7 @@ from .decompose_ops_for_training import DecomposeOpsForTraining
 from .eliminate_common_subexpr import EliminateCommonSubexpr
 from .expand_matmul_of_sum import ExpandMatmulOfSum
 from .expand_tuple_arguments import ExpandTupleArguments
+from .fast_math import FastMathTransform
 from .fold_batch_norm_to_conv2d_for_inference import FoldBatchnormToConv2D
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
@@ -87,6 +88,7 @@ __all__ = [
     "EliminateCommonSubexpr",
     "ExpandMatmulOfSum",
     "ExpandTupleArguments",
+    "FastMathTransform",
     "FoldBatchnormToConv2D",
     "FoldConstant",
     "FunctionPass",
