@@ -341,7 +341,10 @@ class _ToMixedPrecisionRewriter(ExprMutator):
             self._reemit(binding, value)
             return
         args = self._cast_args(args, dtype)
-        value = bb.normalize(Call(new.op, args, new.attrs, new.sinfo_args, new.span))
+        if new is call and all(a is b for a, b in zip(args, call.args)):
+            value = call  # already in that dtype (or not a float): kept as it is
+        else:
+            value = bb.normalize(Call(new.op, args, new.attrs, new.sinfo_args, new.span))
         if not isinstance(binding.var, DataflowVar):
             value = self._to_var_dtype(binding, value)
         elif policy == kAlways:
