@@ -24,7 +24,8 @@ def _horner(x, coefficients):
 def exp_float32(x):
     """exp(x) = 2^n * exp(f) with n = round(x / ln 2), f = x - n ln 2 in [-ln2/2, ln2/2] and
     exp(f) a degree-7 polynomial (Cephes' coefficients); 2^n is built in the exponent bits.
-    Within a few ulp of exp over the float32 range."""
+    Within a few ulp of exp wherever that is a normal float32 (x >= -87); below, it flushes
+    to zero, and past 88.38 it is inf, as exp is."""
     x_hi, x_lo = _f32(88.3762626647950), _f32(-88.3762626647949)
     log2e, ln2 = _f32(1.44269504088896341), _f32(0.6931471805599453)
     p = (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1)
