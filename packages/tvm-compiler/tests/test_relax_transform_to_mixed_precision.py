@@ -173,3 +173,38 @@ def test_bad_arguments_name_the_pass_and_argument():
         ToMixedPrecision(fp16_input_names="w1")
     with pytest.raises(TypeError, match=who + r" 'fp16_input_names' must hold str"):
         ToMixedPrecision(fp16_input_names=["w1", 2])
+
+
+def test_tuple_output_is_computed_once_and_returned_in_float32():
+    @I.ir_module
+    class Split:
+        @R.function
+        def main(x: R.Tensor((1, 3, 8, 8), "float32"), w: R.Tensor((4, 3, 3, 3), "float32")):
+            with R.dataflow():
+                c = R.nn.conv2d(x, w)
+                s = R.split(c, 2, axis=1)
+                R.output(s)
+            return s
+
+    mod = ToMixedPrecision()(Split)
+    (split,) = _calls(mod["main"], "relax.split")
+    assert str(split.struct_info.fields[0].dtype) == "float16"  # follows the stored conv
+    x, w = _rng_inputs([(1, 3, 8, 8), (4, 3, 3, 3)], seed=4)
+    out = run(relax.build(mod, "llvm"), x, w)
+    want = _conv(x.astype("float64"), w)
+    for i, part in enumerate(out):
+        assert part.numpy().dtype == np.float32
+        np.testing.assert_allclose(part.numpy(), want[:, 2 * i : 2 * i + 2], rtol=2e-2, atol=2e-2)
+
+
+def test_integer_matmul_is_left_alone():
+    @I.ir_module
+    class IntMM:
+        @R.function
+        def main(x: R.Tensor((2, 3), "int32"), w: R.Tensor((3, 4), "int32")):
+            with R.dataflow():
+                y = R.matmul(x, w)
+                R.output(y)
+            return y
+
+    assert ToMixedPrecision()(IntMM) is IntMM

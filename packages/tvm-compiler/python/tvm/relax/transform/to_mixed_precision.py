@@ -27,7 +27,7 @@ from ..expr import (
 from ..expr_functor import ExprMutator
 from ..struct_info import TensorStructInfo, TupleStructInfo
 from .lowering_utils import relax_function_pass
-from .mixed_precision_policy import kAlways, kFollow, policy_of
+from .mixed_precision_policy import kAlways, kFollow, kNever, policy_of
 
 _FP16, _FP32 = "float16", "float32"
 _UNKNOWN = ""  # a variable none of whose uses was seen yet
@@ -66,6 +66,26 @@ def _merge(a, b):
     if a is None or b is None:
         return a if b is None else b
     return a if _RANK.get(a, 2) >= _RANK.get(b, 2) else b
+
+
+def _cast_needed(sinfo, to) -> bool:
+    """Whether some float16/float32 tensor leaf of sinfo has another dtype in to."""
+    if isinstance(sinfo, TupleStructInfo) and isinstance(to, tuple):
+        return any(_cast_needed(f, t) for f, t in zip(sinfo.fields, to))
+    if not isinstance(sinfo, TensorStructInfo) or to is None:
+        return False
+    return str(sinfo.dtype) in (_FP16, _FP32) and str(sinfo.dtype) != to
+
+
+def _all_float(args) -> bool:
+    """Whether every tensor leaf among args is float16 or float32."""
+
+    def leaves_float(sinfo):
+        if isinstance(sinfo, TupleStructInfo):
+            return all(leaves_float(f) for f in sinfo.fields)
+        return not isinstance(sinfo, TensorStructInfo) or str(sinfo.dtype) in (_FP16, _FP32)
+
+    return all(leaves_float(_sinfo(a)) for a in args)
 
 
 def _fp16_if_required(have, required):
@@ -183,6 +203,8 @@ class _ToMixedPrecisionRewriter(ExprMutator):
 
         sinfo = _sinfo(expr)
         if isinstance(sinfo, TupleStructInfo) and isinstance(to, tuple):
+            if not isinstance(expr, (Tuple, Var)) and _cast_needed(sinfo, to):
+                expr = self.builder_.emit(expr)  # a call's tuple: computed once, read by field
             fields, same = [], True
             for i, sub in enumerate(to):
                 field = expr.fields[i] if isinstance(expr, Tuple) else TupleGetItem(expr, i)
@@ -320,6 +342,8 @@ class _ToMixedPrecisionRewriter(ExprMutator):
             return
         policy = policy_of(call)
         args = [self._remap(a) for a in call.args]
+        if policy == kAlways and not _all_float(args):
+            policy = kNever  # an integer gemm/conv is not this pass's business
         new = call
         dtype = None
         if policy == kAlways:
