@@ -208,3 +208,29 @@ def test_integer_matmul_is_left_alone():
             return y
 
     assert ToMixedPrecision()(IntMM) is IntMM
+
+
+def test_attention_runs_on_float16_operands_and_keeps_its_attributes():
+    @I.ir_module
+    class Attn:
+        @R.function
+        def main(
+            q: R.Tensor((1, 4, 2, 8), "float32"),
+            k: R.Tensor((1, 4, 2, 8), "float32"),
+            v: R.Tensor((1, 4, 2, 8), "float32"),
+        ):
+            with R.dataflow():
+                y = R.nn.attention(q, k, v, scale=0.5, causal_mask="TopLeft")
+                R.output(y)
+            return y
+
+    mod = ToMixedPrecision()(Attn)
+    (attn,) = _calls(mod["main"], "relax.nn.attention")
+    assert [str(a.struct_info.dtype) for a in attn.args] == ["float16"] * 3
+    assert attn.attrs.scale == 0.5 and attn.attrs.causal_mask == "TopLeft"
+    q, k, v = _rng_inputs([(1, 4, 2, 8)] * 3, seed=5)
+    got = run(relax.build(mod, "llvm"), q, k, v).numpy()
+    scores = np.einsum("bqhd,bkhd->bhqk", q.astype("float64"), k) * 0.5
+    scores = np.where(np.tril(np.ones((4, 4), bool)), scores, -np.inf)
+    want = np.einsum("bhqk,bkhd->bqhd", _softmax(scores, -1), v)
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)

@@ -11,10 +11,11 @@ kAlways = 0  # noqa: N816  (upstream's names)
 kFollow = 1  # noqa: N816
 kNever = 2  # noqa: N816
 
-# gemm and conv: float16 operands favour tensor cores and halve the bandwidth, and the
-# accumulator dtype (out_dtype) keeps the sums exact enough.
+# gemm, conv and attention: float16 operands favour tensor cores and halve the bandwidth, and
+# the accumulator dtype (out_dtype; attention has none) keeps the sums exact enough.
 _ALWAYS = (
     "matmul",
+    "nn.attention",
     "nn.conv1d",
     "nn.conv2d",
     "nn.conv1d_transpose",
@@ -23,8 +24,8 @@ _ALWAYS = (
 
 # Elementwise and data-movement ops are as accurate in float16 as their inputs are, so they run
 # in float16 when every input already is (or is a constant float16 can hold), else in float32.
-# Ops not listed (softmax, reductions, norms of statistics, call_tir, ...) are kNever: their
-# inputs keep the dtype they had.
+# Ops not listed (softmax, reductions, take, call_tir, ...) are kNever: their inputs keep the
+# dtype they had.
 _FOLLOW = (
     # unary
     "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "clip",
@@ -38,8 +39,8 @@ _FOLLOW = (
     "multiply", "not_equal", "power", "right_shift", "subtract", "ewise_fma",
     # data movement
     "astype", "broadcast_to", "concat", "dynamic_strided_slice", "expand_dims", "flatten",
-    "flip", "permute_dims", "repeat", "reshape", "split", "squeeze", "strided_slice", "take",
-    "tile", "image.resize2d",
+    "flip", "permute_dims", "repeat", "reshape", "split", "squeeze", "strided_slice", "tile",
+    "image.resize2d",
     # nn
     "nn.adaptive_avg_pool1d", "nn.adaptive_avg_pool2d", "nn.avg_pool1d", "nn.avg_pool2d",
     "nn.batch_norm", "nn.gelu", "nn.gelu_tanh", "nn.group_norm", "nn.layer_norm",
@@ -57,11 +58,18 @@ def _with_out_dtype(call, out_dtype: str):
     return Call(call.op, list(call.args), attrs, list(call.sinfo_args), call.span)
 
 
+def _same_call(call, out_dtype: str):
+    """attention has no accumulator dtype: its float16 operands give a float16 result (upstream
+    rebuilds the call without its scale and mask; this keeps them)."""
+    return call
+
+
 def _register() -> None:
     for name in _ALWAYS:
         op = Op.get("relax." + name)
         op.set_attr("TMixedPrecisionPolicy", kAlways)
-        op.set_attr("FInferMixedPrecision", _with_out_dtype)
+        infer = _same_call if name == "nn.attention" else _with_out_dtype
+        op.set_attr("FInferMixedPrecision", infer)
     for name in _FOLLOW:
         Op.get("relax." + name).set_attr("TMixedPrecisionPolicy", kFollow)
 
