@@ -7,6 +7,8 @@ from tvm import te
 from tvm.tir import expr as E
 from tvm.tir import op as tir_op
 
+from . import fast_math
+
 
 def _const(value, dtype):
     dtype = str(dtype)
@@ -137,21 +139,27 @@ def identity(x):
 
 
 def fast_exp(x):
-    """exp(x) elementwise (upstream approximates it; this computes it exactly)."""
+    """exp(x) elementwise, approximated in float32 (topi.fast_math.exp_float32); other dtypes
+    exact, as upstream."""
     _tensor_arg("fast_exp", "x", x)
-    return te.compute(x.shape, lambda *i: tir_op.exp(x[i]), name="T_fast_exp")
+    element = fast_math.approximate(fast_math.exp_float32, tir_op.exp)
+    return te.compute(x.shape, lambda *i: element(x[i]), name="T_fast_exp")
 
 
 def fast_erf(x):
-    """erf(x) elementwise (upstream approximates it; this computes it exactly)."""
+    """erf(x) elementwise, approximated in float32 and float16 (topi.fast_math.erf_float32);
+    other dtypes exact."""
     _tensor_arg("fast_erf", "x", x)
-    return te.compute(x.shape, lambda *i: tir_op.erf(x[i]), name="T_fast_erf")
+    element = fast_math.approximate(fast_math.erf_float32, tir_op.erf, float16_too=True)
+    return te.compute(x.shape, lambda *i: element(x[i]), name="T_fast_erf")
 
 
 def fast_tanh(x):
-    """tanh(x) elementwise (upstream approximates it; this computes it exactly)."""
+    """tanh(x) elementwise, approximated in float32 (topi.fast_math.tanh_float32); other dtypes
+    exact, as upstream."""
     _tensor_arg("fast_tanh", "x", x)
-    return te.compute(x.shape, lambda *i: tir_op.tanh(x[i]), name="T_fast_tanh")
+    element = fast_math.approximate(fast_math.tanh_float32, tir_op.tanh)
+    return te.compute(x.shape, lambda *i: element(x[i]), name="T_fast_tanh")
 
 
 def ceil_log2(x):

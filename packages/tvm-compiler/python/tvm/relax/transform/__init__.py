@@ -19,6 +19,7 @@ from .decompose_ops_for_training import DecomposeOpsForTraining
 from .eliminate_common_subexpr import EliminateCommonSubexpr
 from .expand_matmul_of_sum import ExpandMatmulOfSum
 from .expand_tuple_arguments import ExpandTupleArguments
+from .fast_math import FastMathTransform
 from .fold_batch_norm_to_conv2d_for_inference import FoldBatchnormToConv2D
 from .fold_constant import FoldConstant
 from .fuse_ops import FuseOps
@@ -47,6 +48,7 @@ from .reorder_take_after_matmul import ReorderTakeAfterMatmul
 from .rewrite_dataflow_reshape import RewriteDataflowReshape
 from .static_plan_block_memory import StaticPlanBlockMemory
 from .to_non_dataflow import ToNonDataflow
+from .to_mixed_precision import ToMixedPrecision
 from .topological_sort import TopologicalSort
 from .update_param_type import UpdateParamType
 from .transform import DataflowBlockPass, FunctionPass, dataflowblock_pass, function_pass
@@ -90,6 +92,7 @@ __all__ = [
     "EliminateCommonSubexpr",
     "ExpandMatmulOfSum",
     "ExpandTupleArguments",
+    "FastMathTransform",
     "FoldBatchnormToConv2D",
     "FoldConstant",
     "FunctionPass",
@@ -121,6 +124,7 @@ __all__ = [
     "RewriteDataflowReshape",
     "StaticPlanBlockMemory",
     "ToNonDataflow",
+    "ToMixedPrecision",
     "TopologicalSort",
     "UpdateParamType",
     "VMBuiltinLower",

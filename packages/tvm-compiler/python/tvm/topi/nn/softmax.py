@@ -6,12 +6,14 @@ from tvm.tir import op as tir_op
 
 def softmax(x, axis=-1):
     """The softmax of x along axis, stabilised by the maximum (as upstream)."""
+    return _softmax("softmax", x, axis, tir_op.exp)
+
+
+def _softmax(who, x, axis, exp):
     if not isinstance(x, te.Tensor):
-        raise TypeError(
-            f"topi.nn.softmax: argument 'x' must be a te.Tensor, got {type(x).__name__}"
-        )
+        raise TypeError(f"topi.nn.{who}: argument 'x' must be a te.Tensor, got {type(x).__name__}")
     if not -x.ndim <= axis < x.ndim:
-        raise ValueError(f"topi.nn.softmax: axis {axis} is out of range for {x.ndim} dimensions")
+        raise ValueError(f"topi.nn.{who}: axis {axis} is out of range for {x.ndim} dimensions")
     axis %= x.ndim
     outer = [s for k, s in enumerate(x.shape) if k != axis]
 
@@ -23,20 +25,22 @@ def softmax(x, axis=-1):
     k2 = te.reduce_axis((0, x.shape[axis]), name="k2")
     expsum = te.compute(
         outer,
-        lambda *i: te.sum(tir_op.exp(x[at(i, k2)] - maxelem[i]), axis=k2),
+        lambda *i: te.sum(exp(x[at(i, k2)] - maxelem[i]), axis=k2),
         name="T_softmax_expsum",
     )
 
     def norm(*i):
         rest = i[:axis] + i[axis + 1 :]
-        return tir_op.exp(x[i] - maxelem[rest]) / expsum[rest]
+        return exp(x[i] - maxelem[rest]) / expsum[rest]
 
     return te.compute(x.shape, norm, name="T_softmax_norm")
 
 
 def fast_softmax(x, axis=-1):
-    """softmax (upstream approximates exp here; this computes it exactly)."""
-    return softmax(x, axis)
+    """softmax with exp approximated as topi.fast_exp does (float32)."""
+    from ..fast_math import approximate, exp_float32
+
+    return _softmax("fast_softmax", x, axis, approximate(exp_float32, tir_op.exp))
 
 
 def log_softmax(x, axis=-1):

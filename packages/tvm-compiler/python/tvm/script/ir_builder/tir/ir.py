@@ -66,6 +66,7 @@ def _dim(value, who: str):
 def _shape(shape, who: str) -> tuple:
     if isinstance(shape, (list, tuple)):
         return tuple(_dim(d, who) for d in shape)
+    # `bool` here is T.bool (the dtype), so the builtin is named through builtins
     if isinstance(shape, (int, E.PrimExpr)) and not isinstance(shape, _builtins.bool):
         return (_dim(shape, who),)
     raise TypeError(f"{who}: shape must be a tuple such as (128,) or (n, 4), got {shape!r}")
