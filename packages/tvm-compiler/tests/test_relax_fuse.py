@@ -508,3 +508,22 @@ def test_values_read_only_inside_a_nested_tuple_stay_bound_after_fusion():
     np.testing.assert_array_equal(got[0][0].numpy(), x0 * 5)
     np.testing.assert_array_equal(got[0][1].numpy(), x1 * 5)
     np.testing.assert_array_equal(got[1][0].numpy(), [3])
+
+
+def test_a_fused_function_defines_its_own_symbolic_vars():
+    # Upstream renews the symbolic vars of each fused function: a tir Var in main and in the
+    # fused function would make the module malformed (well_formed: one function per var).
+    n = tir.Var("n", "int64")
+    x = relax.Var("x", relax.TensorStructInfo([n, 4], "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            lv = bb.emit_te(topi.exp, x)
+            gv = bb.emit_output(bb.call_te(topi.add, lv, relax.const(1.0)))
+        bb.emit_func_output(gv)
+    fused = transform.FuseOps()(transform.AnnotateTIROpPattern()(bb.get()))
+    (prim,) = [f for gv, f in fused.functions.items() if gv.name_hint.startswith("fused_")]
+    (inner_n,) = {v.name: v for v in relax.analysis.defined_symbolic_vars(prim)}.values()
+    assert inner_n.name == "n" and not inner_n.same_as(n)
+    assert fused["main"].params[0].struct_info.shape[0].same_as(n)
+    assert relax.analysis.well_formed(fused)

@@ -239,7 +239,9 @@ class _Fuser:
             params.append(Var("tir_vars", ShapeStructInfo(free)))
             args.append(shape)
         seq = with_sinfo(SeqExpr([DataflowBlock(inner)], result), result.struct_info)
-        func = Function(params, seq, result.struct_info, True, {"Primitive": 1})
+        func = _renew_symbolic_vars(
+            Function(params, seq, result.struct_info, True, {"Primitive": 1})
+        )
         names = [
             n.binding.value.args[0].name_hint for n in group_nodes if is_tir_call(n.binding.value)
         ]
@@ -257,6 +259,24 @@ class _Fuser:
         for i, var in enumerate(outputs):
             new.append(VarBinding(var, with_sinfo(TupleGetItem(tuple_var, i), var.struct_info)))
         return last, new, group_nodes
+
+
+def _renew_symbolic_vars(func):
+    """func with a fresh copy of each symbolic var it mentions: every function of a module
+    defines its own (upstream's well_formed rejects one var in two functions)."""
+    from tvm.tir.expr import Var as TVar
+
+    from ..analysis.symbolic_vars import _function_symbolic_vars
+    from .symbolic_binder import SymbolicBinder
+
+    defined, used = _function_symbolic_vars(func)
+    fresh: dict = {}
+    for v in [*defined, *used]:
+        if v not in fresh:
+            fresh[v] = TVar(v.name, v.dtype)
+    if not fresh:
+        return func
+    return SymbolicBinder(tir_map=fresh, simplify=False).visit_expr(func)
 
 
 def _free_symbolic_vars(params, bindings) -> list:
