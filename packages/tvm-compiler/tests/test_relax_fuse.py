@@ -356,7 +356,8 @@ def test_a_trailing_tuple_stays_outside_the_group():
 
 def test_a_tuple_parameter_of_a_group_is_passed_as_its_tensors():
     # Regression: a group starting with an item of a tuple parameter took the tuple whole,
-    # and the fused PrimFunc (one buffer per tensor) was called with too few arguments.
+    # and the fused PrimFunc (one buffer per tensor) was called with too few arguments. As
+    # upstream, the group now takes only the item it reads (pair[1]) and the constant.
     pair = relax.Var("pair", relax.TupleStructInfo([_t(4), _t(4)]))
     bb = relax.BlockBuilder()
     with bb.function("main", [pair]):
@@ -367,7 +368,7 @@ def test_a_tuple_parameter_of_a_group_is_passed_as_its_tensors():
     mod = transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
     fused = transform.FuseTIR()(transform.FuseOps()(mod))
     call = fused["main"].body.blocks[0].bindings[-1].value
-    assert [a.struct_info.ndim for a in call.args[1].fields] == [1, 1, 0]
+    assert [a.struct_info.ndim for a in call.args[1].fields] == [1, 0]
     ex = tvm.compile(fused, target="llvm")
     a, b = np.ones(4, "float32"), np.arange(4, dtype="float32")
     got = relax.VirtualMachine(ex, tvm.cpu())["main"](
@@ -527,3 +528,65 @@ def test_a_fused_function_defines_its_own_symbolic_vars():
     assert inner_n.name == "n" and not inner_n.same_as(n)
     assert fused["main"].params[0].struct_info.shape[0].same_as(n)
     assert relax.analysis.well_formed(fused)
+
+
+def _items_then_kernels(num_input=None):
+    # main(x, packed): a = packed[0]; b = packed[1]; exp(a) + b, legalized and annotated
+    t = relax.TensorStructInfo((4,), "float32")
+    x, packed = relax.Var("x", t), relax.Var("packed", relax.TupleStructInfo([t, t, t]))
+    bb = relax.BlockBuilder()
+    attrs = None if num_input is None else {"num_input": num_input}
+    with bb.function("main", [x, packed], attrs=attrs):
+        with bb.dataflow():
+            a = bb.emit(relax.TupleGetItem(packed, 0))
+            b = bb.emit(relax.TupleGetItem(packed, 2))
+            lv = bb.emit(R.exp(a))
+            gv = bb.emit_output(R.add(lv, b))
+        bb.emit_func_output(gv)
+    return transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
+
+
+def test_a_group_takes_the_items_it_reads_of_a_tuple_parameter():
+    # Upstream: items of a tuple parameter join the group (injective), and the fused function
+    # takes those items ("packed_0", "packed_2"), unpacked before the call, not the tuple.
+    fused = transform.FuseOps()(_items_then_kernels())
+    (prim,) = [f for gv, f in fused.functions.items() if gv.name_hint.startswith("fused_")]
+    assert [p.name_hint for p in prim.params] == ["packed_0", "packed_2"]
+    assert all(isinstance(b.value, relax.Call) for b in prim.body.blocks[0].bindings)
+    main = fused["main"].body.blocks[0].bindings
+    assert [type(b.value).__name__ for b in main] == ["TupleGetItem", "TupleGetItem", "Call"]
+    assert [b.value.index for b in main[:2]] == [0, 2]
+    assert relax.analysis.well_formed(fused)
+    ex = tvm.compile(transform.FuseTIR()(fused), target="llvm")
+    vals = [np.arange(4, dtype="float32") + k for k in range(3)]
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](
+        tvm.runtime.tensor(vals[0]), [tvm.runtime.tensor(v) for v in vals]
+    )
+    np.testing.assert_allclose(got.numpy(), np.exp(vals[0]) + vals[2], rtol=1e-5)
+
+
+def test_items_of_the_model_parameters_stay_outside_groups():
+    # Upstream: an item of a parameter after num_input (packed weights) is opaque to fusion.
+    fused = transform.FuseOps()(_items_then_kernels(num_input=1))
+    main = fused["main"].body.blocks[0].bindings
+    assert [type(b.value).__name__ for b in main] == ["TupleGetItem", "TupleGetItem", "Call"]
+    (prim,) = [f for gv, f in fused.functions.items() if gv.name_hint.startswith("fused_")]
+    assert [p.name_hint for p in prim.params] == ["lv", "lv1"]
+
+
+def test_a_split_and_its_item_fuse():
+    # Upstream fuses a kernel returning a tuple with the item read of it (fused_split).
+    x = relax.Var("x", relax.TensorStructInfo((1, 30), "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((10, 10), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, w]):
+        with bb.dataflow():
+            parts = bb.emit_te(topi.split, x, indices_or_sections=3, axis=1)
+            first = bb.emit(relax.TupleGetItem(parts, 0))
+            gv = bb.emit_output(bb.call_te(topi.nn.dense, first, w))
+        bb.emit_func_output(gv)
+    fused = transform.FuseOps()(transform.AnnotateTIROpPattern()(bb.get()))
+    prim = fused["fused_split"]
+    kinds = [type(b.value).__name__ for b in prim.body.blocks[0].bindings]
+    assert kinds == ["Call", "TupleGetItem"]
+    assert prim.ret_struct_info.ndim == 2
