@@ -590,3 +590,22 @@ def test_a_split_and_its_item_fuse():
     kinds = [type(b.value).__name__ for b in prim.body.blocks[0].bindings]
     assert kinds == ["Call", "TupleGetItem"]
     assert prim.ret_struct_info.ndim == 2
+
+
+def test_a_group_nothing_reads_is_dropped_with_a_warning(caplog):
+    # Upstream: a group without outputs (dead code) gets no function; its bindings go.
+    x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            dead = bb.emit(R.exp(x))
+            bb.emit(R.add(dead, x))
+            gv = bb.emit_output(R.multiply(x, x))
+        bb.emit_func_output(gv)
+    mod = transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
+    with caplog.at_level("WARNING", logger="tvm.relax.transform"):
+        fused = transform.FuseOps()(mod)
+    assert "dead code" in caplog.text and "DeadCodeElimination" in caplog.text
+    assert not [gv for gv in fused.functions if gv.name_hint.startswith("fused_")]
+    (binding,) = fused["main"].body.blocks[0].bindings
+    assert binding.value.args[0].name_hint == "multiply"

@@ -4,6 +4,8 @@ Relax function with attribute Primitive=1, called where the group's last binding
 
 from __future__ import annotations
 
+import logging
+
 from tvm.ir.module import GlobalVar, IRModule
 from tvm.transform import PassContext, module_pass, register_config_option
 
@@ -16,6 +18,8 @@ from .lowering_utils import (
     rewrite_relax_functions,
     with_sinfo,
 )
+
+_LOG = logging.getLogger("tvm.relax.transform")
 
 # The most kernels one group may take (upstream's config key and default).
 register_config_option("relax.FuseOps.max_depth", int)
@@ -209,6 +213,12 @@ class _Fuser:
         for b in between:  # the fused call goes at the last member: nothing before may need it
             if any(u in member_vars for u in free_relax_uses(b.value)):
                 return None
+        if not outputs:  # nothing reads the group: upstream drops its bindings, with a warning
+            _LOG.warning(
+                "FuseOps: there is dead code in the module (a group nothing reads); run "
+                "DeadCodeElimination before FuseOps"
+            )
+            return last, [], group_nodes
         ordered = sorted(group_nodes, key=lambda n: position[id(n.binding)])
         params, args, mapping = [], [], {}
         n_consts = 0
