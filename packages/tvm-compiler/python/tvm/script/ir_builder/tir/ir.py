@@ -66,7 +66,7 @@ def _dim(value, who: str):
 def _shape(shape, who: str) -> tuple:
     if isinstance(shape, (list, tuple)):
         return tuple(_dim(d, who) for d in shape)
-    if isinstance(shape, (int, E.PrimExpr)) and not isinstance(shape, bool):
+    if isinstance(shape, (int, E.PrimExpr)) and not isinstance(shape, _builtins.bool):
         return (_dim(shape, who),)
     raise TypeError(f"{who}: shape must be a tuple such as (128,) or (n, 4), got {shape!r}")
 
