@@ -609,3 +609,91 @@ def test_a_group_nothing_reads_is_dropped_with_a_warning(caplog):
     assert not [gv for gv in fused.functions if gv.name_hint.startswith("fused_")]
     (binding,) = fused["main"].body.blocks[0].bindings
     assert binding.value.args[0].name_hint == "multiply"
+
+
+def _kernel_without_attrs():
+    # one primitive function calling a hand-written PrimFunc with no attributes at all
+    a = tir.Var("a", "handle")
+    b = tir.Var("b", "handle")
+    A = tir.decl_buffer((4,), "float32", "A")
+    B = tir.decl_buffer((4,), "float32", "B")
+    i = tir.Var("i", "int64")
+    body = tir.For(i, 0, 4, tir.ForKind.SERIAL, tir.BufferStore(B, A[i] + 1.0, [i]))
+    return tir.PrimFunc([a, b], body, buffer_map={a: A, b: B})
+
+
+def test_a_fused_kernel_is_noalias():
+    # Upstream's FuseTIR marks every fused PrimFunc tir.noalias (and keeps no kernel's attrs).
+    x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+    bb = relax.BlockBuilder()
+    kernel = bb.add_func(_kernel_without_attrs(), "kernel")
+    sinfo = relax.TensorStructInfo((4,), "float32")
+    with bb.function("fused", [x], attrs={"Primitive": 1}, private=True):
+        with bb.dataflow():
+            lv = bb.emit(relax.call_tir(kernel, (x,), sinfo))
+            gv = bb.emit_output(relax.call_tir(kernel, (lv,), sinfo))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused")
+    y = relax.Var("y", sinfo)
+    with bb.function("main", [y]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [y]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    assert dict(mod["fused"].attrs) == {"tir.noalias": True}
+
+
+def test_fuse_tir_unpacks_a_tuple_argument_into_dataflow_vars():
+    # Upstream emits the items of a tuple argument inside the dataflow block as DataflowVars.
+    t = relax.TensorStructInfo((10,), "float32")
+    pair = relax.TupleStructInfo([t, t])
+    bb = relax.BlockBuilder()
+    p = relax.Var("p", pair)
+    with bb.function("fused_exp_add", [p], attrs={"Primitive": 1}, private=True):
+        with bb.dataflow():
+            a = bb.emit(relax.TupleGetItem(p, 0))
+            b = bb.emit(relax.TupleGetItem(p, 1))
+            e = bb.emit_te(topi.exp, a)
+            gv = bb.emit_output(bb.call_te(topi.add, e, b))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused_exp_add")
+    x = relax.Var("x", pair)
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [x]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    block = mod["main"].body.blocks[0]
+    assert isinstance(block, relax.DataflowBlock)
+    kinds = [type(b.var).__name__ for b in block.bindings]
+    assert kinds == ["DataflowVar", "DataflowVar", "Var"]
+    assert relax.analysis.well_formed(mod)
+
+
+def test_fuse_tir_takes_buffers_through_a_nested_tuple():
+    # Regression: a tuple binding with a tuple field (x, (x, y)) raised KeyError in FuseTIR.
+    t = relax.TensorStructInfo((10,), "float32")
+    bb = relax.BlockBuilder()
+    x, y = relax.Var("x", t), relax.Var("y", t)
+    with bb.function("fused_add", [x, y], attrs={"Primitive": 1}, private=True):
+        with bb.dataflow():
+            tup = bb.emit(relax.Tuple([x, relax.Tuple([x, y])]))
+            first = bb.emit(relax.TupleGetItem(tup, 0))
+            inner = bb.emit(relax.TupleGetItem(tup, 1))
+            second = bb.emit(relax.TupleGetItem(inner, 1))
+            gv = bb.emit_output(bb.call_te(topi.add, first, second))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused_add")
+    a, b = relax.Var("a", t), relax.Var("b", t)
+    with bb.function("main", [a, b]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [a, b]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    assert [p.name for p in mod["fused_add"].params][:2] == ["x", "y"]
+    ex = tvm.compile(mod, target="llvm")
+    va, vb = np.arange(10, dtype="float32"), np.ones(10, "float32")
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](
+        tvm.runtime.tensor(va), tvm.runtime.tensor(vb)
+    )
+    np.testing.assert_allclose(got.numpy(), va + vb)

@@ -141,7 +141,8 @@ class _Fuse:
         self.buffer_map: dict = {}
         self.allocs: list = []
         self.bodies: list = []
-        self.attrs: dict = {}
+        # upstream: a fused kernel never aliases its buffers (each is a distinct tensor)
+        self.attrs: dict = {"tir.noalias": True}
         self.buffers_of: dict = {}  # relax var -> its flattened list of buffers
         self.scalars: list = []  # TIR vars of the group's shape parameter: trailing params
         self.inplace_of: dict = {}  # id(buffer) -> True when an in-place kernel wrote it
@@ -194,7 +195,7 @@ class _Fuse:
                     count = len(_tensor_sinfos(var.struct_info))
                     self.buffers_of[var] = src[start : start + count]
                 elif isinstance(value, Tuple):
-                    self.buffers_of[var] = [b for f in value.fields for b in self.buffers_of[f]]
+                    self.buffers_of[var] = self._tuple_buffers(value)
                 elif isinstance(value, Var):
                     self.buffers_of[var] = self.buffers_of[value]
                 else:
@@ -300,6 +301,15 @@ class _Fuse:
             if key not in ("global_symbol", "op_pattern"):
                 self.attrs.setdefault(key, value)
 
+    def _tuple_buffers(self, tup) -> list:
+        """The buffers of a tuple's fields in order, a field itself a tuple included."""
+        from tvm.relax.expr import Tuple
+
+        out: list = []
+        for f in tup.fields:
+            out += self._tuple_buffers(f) if isinstance(f, Tuple) else self.buffers_of[f]
+        return out
+
     def _prim_func(self):
         from tvm.tir.function import PrimFunc
         from tvm.tir.stmt import Block, BlockRealize, SeqStmt
@@ -321,6 +331,14 @@ def _rewrite_calls(func, fused, mod):
     from .lowering_utils import BindingRewriter
 
     class _Calls(BindingRewriter):
+        in_dataflow = False
+
+        def rewrite_block(self, block):
+            from tvm.relax.expr import DataflowBlock
+
+            self.in_dataflow = isinstance(block, DataflowBlock)
+            return super().rewrite_block(block)
+
         def rewrite_binding(self, binding, emit):
             value = binding.value
             if isinstance(value, Call) and isinstance(value.op, GlobalVar):
@@ -333,7 +351,7 @@ def _rewrite_calls(func, fused, mod):
                         if isinstance(arg.struct_info, ShapeStructInfo):
                             shapes.append(arg)  # the group's "tir_vars" parameter
                             continue
-                        fields += _flatten_arg(arg, emit)
+                        fields += _flatten_arg(arg, emit, self.in_dataflow)
                     tir_vars = _tir_vars_arg(shapes)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
                     sinfo = nested = value.struct_info
@@ -417,10 +435,11 @@ def _rebuild_nested(name, call, sinfo, emit):
     return build(sinfo)
 
 
-def _flatten_arg(arg, emit) -> list:
+def _flatten_arg(arg, emit, in_dataflow=False) -> list:
     """The tensors of arg: a tuple-typed argument is taken apart into item bindings (the
-    fused PrimFunc has one buffer per tensor, as FuseTIR's _Fuse flattens parameters)."""
-    from tvm.relax.expr import TupleGetItem, Var, VarBinding
+    fused PrimFunc has one buffer per tensor, as FuseTIR's _Fuse flattens parameters); in a
+    dataflow block the items are DataflowVars, as upstream's builder emits them."""
+    from tvm.relax.expr import DataflowVar, TupleGetItem, Var, VarBinding
     from tvm.relax.struct_info import TupleStructInfo
 
     sinfo = arg.struct_info
@@ -428,9 +447,10 @@ def _flatten_arg(arg, emit) -> list:
         return [arg]
     out = []
     for i, field in enumerate(sinfo.fields):
-        item = Var(f"{getattr(arg, 'name_hint', 'tup')}_{i}", field)
+        cls = DataflowVar if in_dataflow else Var
+        item = cls(f"{getattr(arg, 'name_hint', 'tup')}_{i}", field)
         emit(VarBinding(item, with_sinfo(TupleGetItem(arg, i), field)))
-        out += _flatten_arg(item, emit)
+        out += _flatten_arg(item, emit, in_dataflow)
     return out
 
 
