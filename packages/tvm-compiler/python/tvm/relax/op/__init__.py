@@ -1,7 +1,7 @@
 """tvm.relax.op: Relax operators (one module per family), each a constructor plus its
 struct-info inference registered on the Op ("FInferStructInfo")."""
 
-from . import image, nn, op_attrs
+from . import builtin, image, memory, nn, op_attrs
 from .base import (
     assert_op,
     call_builtin_with_ctx,
@@ -169,6 +169,8 @@ __all__ = [
     "ones_like",
     "op_attrs",
     "image",
+    "builtin",
+    "memory",
     "permute_dims",
     "power",
     "print",
