@@ -697,3 +697,33 @@ def test_fuse_tir_takes_buffers_through_a_nested_tuple():
         tvm.runtime.tensor(va), tvm.runtime.tensor(vb)
     )
     np.testing.assert_allclose(got.numpy(), va + vb)
+
+
+def test_fuse_tir_passes_only_the_items_a_primitive_function_reads():
+    # Upstream: a tuple parameter read only through items becomes just those items' buffers;
+    # the caller unpacks only them (the other field is never passed).
+    t = relax.TensorStructInfo((4,), "float32")
+    pair = relax.TupleStructInfo([t, t])
+    bb = relax.BlockBuilder()
+    p = relax.Var("p", pair)
+    with bb.function("fused_exp", [p], attrs={"Primitive": 1}):
+        with bb.dataflow():
+            second = bb.emit(relax.TupleGetItem(p, 1))
+            gv = bb.emit_output(bb.call_te(topi.exp, second))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused_exp")
+    x = relax.Var("x", pair)
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [x]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    assert len(mod["fused_exp"].params) == 2  # x[1] and the output
+    items = [b.value for b in mod["main"].body.blocks[0].bindings[:-1]]
+    assert [i.index for i in items] == [1]
+    ex = tvm.compile(mod, target="llvm")
+    a, b = np.zeros(4, "float32"), np.arange(4, dtype="float32")
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](
+        [tvm.runtime.tensor(a), tvm.runtime.tensor(b)]
+    )
+    np.testing.assert_allclose(got.numpy(), np.exp(b), rtol=1e-5)

@@ -146,6 +146,9 @@ class _Fuse:
         self.buffers_of: dict = {}  # relax var -> its flattened list of buffers
         self.scalars: list = []  # TIR vars of the group's shape parameter: trailing params
         self.inplace_of: dict = {}  # id(buffer) -> True when an in-place kernel wrote it
+        # per non-shape parameter: the tuple fields it reads (a tuple read only through items,
+        # as upstream passes just those), or None for all of it
+        self.param_items: list = []
 
     def build(self):
         from tvm.relax.expr import SeqExpr, Tuple, TupleGetItem, Var
@@ -165,8 +168,13 @@ class _Fuse:
                     if all(v is not w for w in self.scalars):
                         self.scalars.append(v)
                 continue
+            items = _items_read(self.func, p)
+            self.param_items.append(items)
             bufs = []
             for i, sinfo in enumerate(_tensor_sinfos(p.struct_info)):
+                if items is not None and _field_of(p.struct_info, i) not in items:
+                    bufs.append(None)  # a field the function never reads: no buffer
+                    continue
                 name = p.name_hint if i == 0 else f"{p.name_hint}_{i}"
                 buf = _new_buffer(name, sinfo)
                 handle = TVar(name, "handle")
@@ -347,17 +355,18 @@ def _rewrite_calls(func, fused, mod):
                     from tvm.relax.struct_info import ShapeStructInfo, TupleStructInfo
 
                     fields, shapes = [], []
+                    param_items = iter(target[2])
                     for arg in value.args:
                         if isinstance(arg.struct_info, ShapeStructInfo):
                             shapes.append(arg)  # the group's "tir_vars" parameter
                             continue
-                        fields += _flatten_arg(arg, emit, self.in_dataflow)
+                        fields += _flatten_arg(arg, emit, self.in_dataflow, next(param_items))
                     tir_vars = _tir_vars_arg(shapes)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
                     sinfo = nested = value.struct_info
                     if _is_nested_tuple(nested):  # the PrimFunc writes the tensors flat
                         sinfo = TupleStructInfo(_tensor_sinfos(nested))
-                    gv, inplace = target
+                    gv, inplace, _ = target
                     if any(i >= 0 for i in inplace):
                         from tvm.relax.op.op_attrs import CallTIRInplaceAttrs
 
@@ -435,7 +444,7 @@ def _rebuild_nested(name, call, sinfo, emit):
     return build(sinfo)
 
 
-def _flatten_arg(arg, emit, in_dataflow=False) -> list:
+def _flatten_arg(arg, emit, in_dataflow=False, items=None) -> list:
     """The tensors of arg: a tuple-typed argument is taken apart into item bindings (the
     fused PrimFunc has one buffer per tensor, as FuseTIR's _Fuse flattens parameters); in a
     dataflow block the items are DataflowVars, as upstream's builder emits them."""
@@ -447,11 +456,47 @@ def _flatten_arg(arg, emit, in_dataflow=False) -> list:
         return [arg]
     out = []
     for i, field in enumerate(sinfo.fields):
+        if items is not None and i not in items:
+            continue  # a field the primitive function never reads
         cls = DataflowVar if in_dataflow else Var
         item = cls(f"{getattr(arg, 'name_hint', 'tup')}_{i}", field)
         emit(VarBinding(item, with_sinfo(TupleGetItem(arg, i), field)))
         out += _flatten_arg(item, emit, in_dataflow)
     return out
+
+
+def _items_read(func, param):
+    """The top-level fields of tuple parameter param that func reads through TupleGetItem, or
+    None when param is no tuple or is also read whole."""
+    from tvm.relax.expr import TupleGetItem
+    from tvm.relax.struct_info import TupleStructInfo
+
+    from .lowering_utils import free_relax_uses
+
+    if not isinstance(param.struct_info, TupleStructInfo):
+        return None
+    items: set = set()
+    for block in func.body.blocks:
+        for binding in block.bindings:
+            value = binding.value
+            if isinstance(value, TupleGetItem) and value.tuple_value is param:
+                items.add(value.index)
+            elif any(u is param for u in free_relax_uses(value)):
+                return None
+    result = func.body.body
+    if result is param or any(u is param for u in free_relax_uses(result)):
+        return None
+    return items
+
+
+def _field_of(sinfo, tensor_index) -> int:
+    """The top-level field of tuple sinfo holding its tensor_index-th tensor."""
+    count = 0
+    for i, field in enumerate(sinfo.fields):
+        count += len(_tensor_sinfos(field))
+        if tensor_index < count:
+            return i
+    raise IndexError(tensor_index)
 
 
 def _tuple_sinfo(fields):
@@ -490,7 +535,11 @@ def FuseTIR():  # noqa: N802  (pass constructors are capitalised)
         for gv, f in primitive.items():
             fuse = _Fuse(mod, f)
             prim = fuse.build()
-            fused[gv.name_hint] = (bb.add_func(prim, gv.name_hint), fuse.inplace_indices)
+            fused[gv.name_hint] = (
+                bb.add_func(prim, gv.name_hint),
+                fuse.inplace_indices,
+                fuse.param_items,
+            )
         for gv, f in kept.items():
             if isinstance(f, Function):
                 new = _rewrite_calls(f, fused, mod)
