@@ -727,3 +727,59 @@ def test_fuse_tir_passes_only_the_items_a_primitive_function_reads():
         [tvm.runtime.tensor(a), tvm.runtime.tensor(b)]
     )
     np.testing.assert_allclose(got.numpy(), np.exp(b), rtol=1e-5)
+
+
+def test_fuse_tir_keeps_one_access_region_per_buffer():
+    # Upstream: a kernel given one tensor for two parameters (cat(x, x)) reads it through one
+    # region (the first) in the fused PrimFunc; the fused kernel still computes the same.
+    from tvm.script import ir as I
+    from tvm.script import relax as RS
+    from tvm.script import tir as T
+
+    @I.ir_module
+    class Module:
+        @T.prim_func(private=True)
+        def cat(
+            A: T.Buffer((2,), "float32"), B: T.Buffer((2,), "float32"), C: T.Buffer((4,), "float32")
+        ):
+            for i in range(4):
+                with T.block("C"):
+                    vi = T.axis.spatial(4, i)
+                    C[vi] = T.if_then_else(vi < 2, A[vi], B[vi - 2])
+
+        @T.prim_func(private=True)
+        def double(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+            for i in range(4):
+                with T.block("B"):
+                    vi = T.axis.spatial(4, i)
+                    B[vi] = A[vi] * T.float32(2)
+
+        @RS.function(private=True)
+        def fused(x: RS.Tensor((2,), "float32")) -> RS.Tensor((4,), "float32"):
+            RS.func_attr({"Primitive": 1})
+            cls = Module
+            with RS.dataflow():
+                c = RS.call_tir(cls.cat, (x, x), out_sinfo=RS.Tensor((4,), "float32"))
+                gv = RS.call_tir(cls.double, (c,), out_sinfo=RS.Tensor((4,), "float32"))
+                RS.output(gv)
+            return gv
+
+        @RS.function
+        def main(x: RS.Tensor((2,), "float32")) -> RS.Tensor((4,), "float32"):
+            cls = Module
+            with RS.dataflow():
+                gv = cls.fused(x)
+                RS.output(gv)
+            return gv
+
+    mod = transform.FuseTIR()(Module)
+    blocks = []
+    tvm.tir.stmt_functor.post_order_visit(
+        mod["fused"].body, lambda n: blocks.append(n) if isinstance(n, tvm.tir.Block) else None
+    )
+    cat = next(b for b in blocks if b.name_hint == "C")
+    assert len(cat.reads) == 1 and cat.reads[0].buffer.name == "x"
+    ex = tvm.compile(mod, target="llvm")
+    a = np.array([1.0, 2.0], "float32")
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](tvm.runtime.tensor(a))
+    np.testing.assert_allclose(got.numpy(), 2 * np.concatenate([a, a]))

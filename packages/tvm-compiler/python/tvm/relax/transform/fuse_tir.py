@@ -27,6 +27,17 @@ def _new_buffer(name, sinfo):
     return Buffer(Var(name, "handle"), sinfo.dtype, dims, name=name)
 
 
+def _first_region_each(regions) -> list:
+    """regions with one region per buffer, the first (upstream's FuseTIR: two arguments bound
+    to one buffer, as concatenate(x, x), make one access)."""
+    out, seen = [], []
+    for r in regions:
+        if all(r.buffer is not b for b in seen):
+            seen.append(r.buffer)
+            out.append(r)
+    return out
+
+
 def _tensor_sinfos(sinfo) -> list:
     from tvm.relax.struct_info import TensorStructInfo, TupleStructInfo
 
@@ -67,6 +78,9 @@ class _Inline:
                 new = self.generic_visit(node)
                 if any(a is not b for a, b in zip(allocs, node.alloc_buffers)):
                     new = new.with_fields(alloc_buffers=allocs)
+                reads, writes = _first_region_each(new.reads), _first_region_each(new.writes)
+                if len(reads) != len(new.reads) or len(writes) != len(new.writes):
+                    new = new.with_fields(reads=reads, writes=writes)
                 return new
 
             def visit_BufferLoad(self, node):  # noqa: N802
