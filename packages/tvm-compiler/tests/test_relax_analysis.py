@@ -3,6 +3,7 @@
 import logging
 
 import pytest
+import tvm
 from tvm import relax, tir
 from tvm.relax import op as R
 from tvm.relax.analysis import (
@@ -192,3 +193,18 @@ def test_normal_form_leaves_seq_body_if_condition_and_tuple_of_an_item(caplog):
     nested = relax.TupleGetItem(relax.TupleGetItem(t, 0), 0)
     ok, text = _messages(caplog, _func([relax.BindingBlock([relax.VarBinding(r, nested)])], r, [t]))
     assert not ok and "the tuple of a TupleGetItem is a TupleGetItem, not a leaf" in text
+
+
+def test_a_symbolic_var_shared_by_two_functions(caplog):
+    # Upstream: each function defines its own symbolic vars; one tir Var in two is malformed.
+    n = tir.Var("n", "int64")
+    x, y = relax.Var("x", _t([n])), relax.Var("y", _t([n]))
+    mod = tvm.IRModule({"f": _func([], x, [x]), "g": _func([], y, [y])})
+    ok, text = _messages(caplog, mod)
+    assert not ok and "g: symbolic variable 'n' is also used in function f" in text
+    m = tir.Var("n", "int64")  # the same name, another var: well formed
+    z = relax.Var("z", _t([m]))
+    assert _messages(caplog, tvm.IRModule({"f": _func([], x, [x]), "g": _func([], z, [z])})) == (
+        True,
+        "",
+    )

@@ -356,7 +356,8 @@ def test_a_trailing_tuple_stays_outside_the_group():
 
 def test_a_tuple_parameter_of_a_group_is_passed_as_its_tensors():
     # Regression: a group starting with an item of a tuple parameter took the tuple whole,
-    # and the fused PrimFunc (one buffer per tensor) was called with too few arguments.
+    # and the fused PrimFunc (one buffer per tensor) was called with too few arguments. As
+    # upstream, the group now takes only the item it reads (pair[1]) and the constant.
     pair = relax.Var("pair", relax.TupleStructInfo([_t(4), _t(4)]))
     bb = relax.BlockBuilder()
     with bb.function("main", [pair]):
@@ -367,7 +368,7 @@ def test_a_tuple_parameter_of_a_group_is_passed_as_its_tensors():
     mod = transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
     fused = transform.FuseTIR()(transform.FuseOps()(mod))
     call = fused["main"].body.blocks[0].bindings[-1].value
-    assert [a.struct_info.ndim for a in call.args[1].fields] == [1, 1, 0]
+    assert [a.struct_info.ndim for a in call.args[1].fields] == [1, 0]
     ex = tvm.compile(fused, target="llvm")
     a, b = np.ones(4, "float32"), np.arange(4, dtype="float32")
     got = relax.VirtualMachine(ex, tvm.cpu())["main"](
@@ -508,3 +509,277 @@ def test_values_read_only_inside_a_nested_tuple_stay_bound_after_fusion():
     np.testing.assert_array_equal(got[0][0].numpy(), x0 * 5)
     np.testing.assert_array_equal(got[0][1].numpy(), x1 * 5)
     np.testing.assert_array_equal(got[1][0].numpy(), [3])
+
+
+def test_a_fused_function_defines_its_own_symbolic_vars():
+    # Upstream renews the symbolic vars of each fused function: a tir Var in main and in the
+    # fused function would make the module malformed (well_formed: one function per var).
+    n = tir.Var("n", "int64")
+    x = relax.Var("x", relax.TensorStructInfo([n, 4], "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            lv = bb.emit_te(topi.exp, x)
+            gv = bb.emit_output(bb.call_te(topi.add, lv, relax.const(1.0)))
+        bb.emit_func_output(gv)
+    fused = transform.FuseOps()(transform.AnnotateTIROpPattern()(bb.get()))
+    (prim,) = [f for gv, f in fused.functions.items() if gv.name_hint.startswith("fused_")]
+    (inner_n,) = {v.name: v for v in relax.analysis.defined_symbolic_vars(prim)}.values()
+    assert inner_n.name == "n" and not inner_n.same_as(n)
+    assert fused["main"].params[0].struct_info.shape[0].same_as(n)
+    assert relax.analysis.well_formed(fused)
+
+
+def _items_then_kernels(num_input=None):
+    # main(x, packed): a = packed[0]; b = packed[1]; exp(a) + b, legalized and annotated
+    t = relax.TensorStructInfo((4,), "float32")
+    x, packed = relax.Var("x", t), relax.Var("packed", relax.TupleStructInfo([t, t, t]))
+    bb = relax.BlockBuilder()
+    attrs = None if num_input is None else {"num_input": num_input}
+    with bb.function("main", [x, packed], attrs=attrs):
+        with bb.dataflow():
+            a = bb.emit(relax.TupleGetItem(packed, 0))
+            b = bb.emit(relax.TupleGetItem(packed, 2))
+            lv = bb.emit(R.exp(a))
+            gv = bb.emit_output(R.add(lv, b))
+        bb.emit_func_output(gv)
+    return transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
+
+
+def test_a_group_takes_the_items_it_reads_of_a_tuple_parameter():
+    # Upstream: items of a tuple parameter join the group (injective), and the fused function
+    # takes those items ("packed_0", "packed_2"), unpacked before the call, not the tuple.
+    fused = transform.FuseOps()(_items_then_kernels())
+    (prim,) = [f for gv, f in fused.functions.items() if gv.name_hint.startswith("fused_")]
+    assert [p.name_hint for p in prim.params] == ["packed_0", "packed_2"]
+    assert all(isinstance(b.value, relax.Call) for b in prim.body.blocks[0].bindings)
+    main = fused["main"].body.blocks[0].bindings
+    assert [type(b.value).__name__ for b in main] == ["TupleGetItem", "TupleGetItem", "Call"]
+    assert [b.value.index for b in main[:2]] == [0, 2]
+    assert relax.analysis.well_formed(fused)
+    ex = tvm.compile(transform.FuseTIR()(fused), target="llvm")
+    vals = [np.arange(4, dtype="float32") + k for k in range(3)]
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](
+        tvm.runtime.tensor(vals[0]), [tvm.runtime.tensor(v) for v in vals]
+    )
+    np.testing.assert_allclose(got.numpy(), np.exp(vals[0]) + vals[2], rtol=1e-5)
+
+
+def test_items_of_the_model_parameters_stay_outside_groups():
+    # Upstream: an item of a parameter after num_input (packed weights) is opaque to fusion.
+    fused = transform.FuseOps()(_items_then_kernels(num_input=1))
+    main = fused["main"].body.blocks[0].bindings
+    assert [type(b.value).__name__ for b in main] == ["TupleGetItem", "TupleGetItem", "Call"]
+    (prim,) = [f for gv, f in fused.functions.items() if gv.name_hint.startswith("fused_")]
+    assert [p.name_hint for p in prim.params] == ["lv", "lv1"]
+
+
+def test_a_split_and_its_item_fuse():
+    # Upstream fuses a kernel returning a tuple with the item read of it (fused_split).
+    x = relax.Var("x", relax.TensorStructInfo((1, 30), "float32"))
+    w = relax.Var("w", relax.TensorStructInfo((10, 10), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, w]):
+        with bb.dataflow():
+            parts = bb.emit_te(topi.split, x, indices_or_sections=3, axis=1)
+            first = bb.emit(relax.TupleGetItem(parts, 0))
+            gv = bb.emit_output(bb.call_te(topi.nn.dense, first, w))
+        bb.emit_func_output(gv)
+    fused = transform.FuseOps()(transform.AnnotateTIROpPattern()(bb.get()))
+    prim = fused["fused_split"]
+    kinds = [type(b.value).__name__ for b in prim.body.blocks[0].bindings]
+    assert kinds == ["Call", "TupleGetItem"]
+    assert prim.ret_struct_info.ndim == 2
+
+
+def test_a_group_nothing_reads_is_dropped_with_a_warning(caplog):
+    # Upstream: a group without outputs (dead code) gets no function; its bindings go.
+    x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            dead = bb.emit(R.exp(x))
+            bb.emit(R.add(dead, x))
+            gv = bb.emit_output(R.multiply(x, x))
+        bb.emit_func_output(gv)
+    mod = transform.AnnotateTIROpPattern()(transform.LegalizeOps()(bb.get()))
+    with caplog.at_level("WARNING", logger="tvm.relax.transform"):
+        fused = transform.FuseOps()(mod)
+    assert "dead code" in caplog.text and "DeadCodeElimination" in caplog.text
+    assert not [gv for gv in fused.functions if gv.name_hint.startswith("fused_")]
+    (binding,) = fused["main"].body.blocks[0].bindings
+    assert binding.value.args[0].name_hint == "multiply"
+
+
+def _kernel_without_attrs():
+    # one primitive function calling a hand-written PrimFunc with no attributes at all
+    a = tir.Var("a", "handle")
+    b = tir.Var("b", "handle")
+    A = tir.decl_buffer((4,), "float32", "A")
+    B = tir.decl_buffer((4,), "float32", "B")
+    i = tir.Var("i", "int64")
+    body = tir.For(i, 0, 4, tir.ForKind.SERIAL, tir.BufferStore(B, A[i] + 1.0, [i]))
+    return tir.PrimFunc([a, b], body, buffer_map={a: A, b: B})
+
+
+def test_a_fused_kernel_is_noalias():
+    # Upstream's FuseTIR marks every fused PrimFunc tir.noalias (and keeps no kernel's attrs).
+    x = relax.Var("x", relax.TensorStructInfo((4,), "float32"))
+    bb = relax.BlockBuilder()
+    kernel = bb.add_func(_kernel_without_attrs(), "kernel")
+    sinfo = relax.TensorStructInfo((4,), "float32")
+    with bb.function("fused", [x], attrs={"Primitive": 1}, private=True):
+        with bb.dataflow():
+            lv = bb.emit(relax.call_tir(kernel, (x,), sinfo))
+            gv = bb.emit_output(relax.call_tir(kernel, (lv,), sinfo))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused")
+    y = relax.Var("y", sinfo)
+    with bb.function("main", [y]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [y]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    assert dict(mod["fused"].attrs) == {"tir.noalias": True}
+
+
+def test_fuse_tir_unpacks_a_tuple_argument_into_dataflow_vars():
+    # Upstream emits the items of a tuple argument inside the dataflow block as DataflowVars.
+    t = relax.TensorStructInfo((10,), "float32")
+    pair = relax.TupleStructInfo([t, t])
+    bb = relax.BlockBuilder()
+    p = relax.Var("p", pair)
+    with bb.function("fused_exp_add", [p], attrs={"Primitive": 1}, private=True):
+        with bb.dataflow():
+            a = bb.emit(relax.TupleGetItem(p, 0))
+            b = bb.emit(relax.TupleGetItem(p, 1))
+            e = bb.emit_te(topi.exp, a)
+            gv = bb.emit_output(bb.call_te(topi.add, e, b))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused_exp_add")
+    x = relax.Var("x", pair)
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [x]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    block = mod["main"].body.blocks[0]
+    assert isinstance(block, relax.DataflowBlock)
+    kinds = [type(b.var).__name__ for b in block.bindings]
+    assert kinds == ["DataflowVar", "DataflowVar", "Var"]
+    assert relax.analysis.well_formed(mod)
+
+
+def test_fuse_tir_takes_buffers_through_a_nested_tuple():
+    # Regression: a tuple binding with a tuple field (x, (x, y)) raised KeyError in FuseTIR.
+    t = relax.TensorStructInfo((10,), "float32")
+    bb = relax.BlockBuilder()
+    x, y = relax.Var("x", t), relax.Var("y", t)
+    with bb.function("fused_add", [x, y], attrs={"Primitive": 1}, private=True):
+        with bb.dataflow():
+            tup = bb.emit(relax.Tuple([x, relax.Tuple([x, y])]))
+            first = bb.emit(relax.TupleGetItem(tup, 0))
+            inner = bb.emit(relax.TupleGetItem(tup, 1))
+            second = bb.emit(relax.TupleGetItem(inner, 1))
+            gv = bb.emit_output(bb.call_te(topi.add, first, second))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused_add")
+    a, b = relax.Var("a", t), relax.Var("b", t)
+    with bb.function("main", [a, b]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [a, b]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    assert [p.name for p in mod["fused_add"].params][:2] == ["x", "y"]
+    ex = tvm.compile(mod, target="llvm")
+    va, vb = np.arange(10, dtype="float32"), np.ones(10, "float32")
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](
+        tvm.runtime.tensor(va), tvm.runtime.tensor(vb)
+    )
+    np.testing.assert_allclose(got.numpy(), va + vb)
+
+
+def test_fuse_tir_passes_only_the_items_a_primitive_function_reads():
+    # Upstream: a tuple parameter read only through items becomes just those items' buffers;
+    # the caller unpacks only them (the other field is never passed).
+    t = relax.TensorStructInfo((4,), "float32")
+    pair = relax.TupleStructInfo([t, t])
+    bb = relax.BlockBuilder()
+    p = relax.Var("p", pair)
+    with bb.function("fused_exp", [p], attrs={"Primitive": 1}):
+        with bb.dataflow():
+            second = bb.emit(relax.TupleGetItem(p, 1))
+            gv = bb.emit_output(bb.call_te(topi.exp, second))
+        bb.emit_func_output(gv)
+    fused_gv = bb.get().get_global_var("fused_exp")
+    x = relax.Var("x", pair)
+    with bb.function("main", [x]):
+        with bb.dataflow():
+            out = bb.emit_output(relax.Call(fused_gv, [x]))
+        bb.emit_func_output(out)
+    mod = transform.FuseTIR()(bb.get())
+    assert len(mod["fused_exp"].params) == 2  # x[1] and the output
+    items = [b.value for b in mod["main"].body.blocks[0].bindings[:-1]]
+    assert [i.index for i in items] == [1]
+    ex = tvm.compile(mod, target="llvm")
+    a, b = np.zeros(4, "float32"), np.arange(4, dtype="float32")
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](
+        [tvm.runtime.tensor(a), tvm.runtime.tensor(b)]
+    )
+    np.testing.assert_allclose(got.numpy(), np.exp(b), rtol=1e-5)
+
+
+def test_fuse_tir_keeps_one_access_region_per_buffer():
+    # Upstream: a kernel given one tensor for two parameters (cat(x, x)) reads it through one
+    # region (the first) in the fused PrimFunc; the fused kernel still computes the same.
+    from tvm.script import ir as I
+    from tvm.script import relax as RS
+    from tvm.script import tir as T
+
+    @I.ir_module
+    class Module:
+        @T.prim_func(private=True)
+        def cat(
+            A: T.Buffer((2,), "float32"), B: T.Buffer((2,), "float32"), C: T.Buffer((4,), "float32")
+        ):
+            for i in range(4):
+                with T.block("C"):
+                    vi = T.axis.spatial(4, i)
+                    C[vi] = T.if_then_else(vi < 2, A[vi], B[vi - 2])
+
+        @T.prim_func(private=True)
+        def double(A: T.Buffer((4,), "float32"), B: T.Buffer((4,), "float32")):
+            for i in range(4):
+                with T.block("B"):
+                    vi = T.axis.spatial(4, i)
+                    B[vi] = A[vi] * T.float32(2)
+
+        @RS.function(private=True)
+        def fused(x: RS.Tensor((2,), "float32")) -> RS.Tensor((4,), "float32"):
+            RS.func_attr({"Primitive": 1})
+            cls = Module
+            with RS.dataflow():
+                c = RS.call_tir(cls.cat, (x, x), out_sinfo=RS.Tensor((4,), "float32"))
+                gv = RS.call_tir(cls.double, (c,), out_sinfo=RS.Tensor((4,), "float32"))
+                RS.output(gv)
+            return gv
+
+        @RS.function
+        def main(x: RS.Tensor((2,), "float32")) -> RS.Tensor((4,), "float32"):
+            cls = Module
+            with RS.dataflow():
+                gv = cls.fused(x)
+                RS.output(gv)
+            return gv
+
+    mod = transform.FuseTIR()(Module)
+    blocks = []
+    tvm.tir.stmt_functor.post_order_visit(
+        mod["fused"].body, lambda n: blocks.append(n) if isinstance(n, tvm.tir.Block) else None
+    )
+    cat = next(b for b in blocks if b.name_hint == "C")
+    assert len(cat.reads) == 1 and cat.reads[0].buffer.name == "x"
+    ex = tvm.compile(mod, target="llvm")
+    a = np.array([1.0, 2.0], "float32")
+    got = relax.VirtualMachine(ex, tvm.cpu())["main"](tvm.runtime.tensor(a))
+    np.testing.assert_allclose(got.numpy(), 2 * np.concatenate([a, a]))

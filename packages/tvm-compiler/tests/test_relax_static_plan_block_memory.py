@@ -256,3 +256,41 @@ def test_the_bound_written_as_tvmscript_func_attr_is_honoured():
     func = _planned(transform.LegalizeOps()(Script))["main"]
     (storage,) = _storages(func)
     assert storage.value.args[0].values[0].value == 1024  # 256 floats
+
+
+def test_a_tensor_read_by_control_flow_is_not_planned():
+    # Upstream leaves to the runtime what an If reads (its condition, or a value its branches
+    # use): only the allocation nothing but kernels read gets a planned storage.
+    from tvm.script import ir as I
+    from tvm.script import relax as R
+    from tvm.script import tir as T
+
+    @I.ir_module
+    class Module:
+        @T.prim_func
+        def exp(A: T.Buffer((2, 3), "float32"), B: T.Buffer((2, 3), "float32")):
+            T.evaluate(0)
+
+        @R.function
+        def main(cond: R.Tensor((), "bool"), x: R.Tensor((2, 3), "float32")):
+            R.func_attr({"relax.force_pure": True})
+            cls = Module
+            a = R.builtin.alloc_tensor(R.shape([2, 3]), dtype="float32", runtime_device_index=0)
+            _ = cls.exp(x, a)
+            b = R.builtin.alloc_tensor(R.shape([2, 3]), dtype="float32", runtime_device_index=0)
+            _1 = cls.exp(x, b)
+            if cond:
+                z = a
+            else:
+                z = x  # noqa: F841  (TVMScript: the If's result, unused)
+            return x
+
+    out = transform.StaticPlanBlockMemory()(Module)["main"]
+    bindings = out.body.blocks[0].bindings
+    calls = [b.value for b in bindings if isinstance(b.value, relax.Call)]
+    kinds = [c.op.name for c in calls if isinstance(c.op, tvm.ir.Op) and "alloc" in c.op.name]
+    assert kinds == [
+        "relax.builtin.alloc_tensor",
+        "relax.memory.alloc_storage",
+        "relax.memory.alloc_tensor",
+    ]

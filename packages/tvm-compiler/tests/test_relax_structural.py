@@ -87,3 +87,17 @@ def test_function_attrs_are_equal_whatever_order_their_keys_were_set_in():
     assert tvm.ir.structural_hash(a) == tvm.ir.structural_hash(b)
     c = _identity_fn(lambda n: [n, 4]).with_attr("global_symbol", "f").with_attr("num_input", 2)
     assert not tvm.ir.structural_equal(a, c)
+
+
+def test_a_bool_attribute_equals_its_bool_imm():
+    # Upstream's attribute maps hold T.bool(True) (an IntImm) where ours hold True: a fused
+    # kernel's {"tir.noalias": True} equals one parsed from {"tir.noalias": T.bool(True)}.
+    body = tir.Evaluate(tir.IntImm("int32", 0))
+    plain = tir.PrimFunc([], body, attrs={"tir.noalias": True})
+    imm = tir.PrimFunc([], body, attrs={"tir.noalias": tir.IntImm("bool", 1)})
+    tvm.ir.assert_structural_equal(plain, imm)
+    assert tvm.ir.structural_hash(plain) == tvm.ir.structural_hash(imm)
+    other = tir.PrimFunc([], body, attrs={"tir.noalias": tir.IntImm("bool", 0)})
+    assert not tvm.ir.structural_equal(plain, other)
+    one = tir.PrimFunc([], body, attrs={"tir.noalias": tir.IntImm("int32", 1)})
+    assert not tvm.ir.structural_equal(plain, one)

@@ -95,3 +95,39 @@ def test_match_cast_to_static_dims_in_a_function_without_symbolic_ones():
         ValueError, match=r"match_cast .* dimension 0 of the shape \(4,\) is 4, expected 3"
     ):
         vm["main"](tvm.runtime.tensor(np.zeros(4, "float32")))
+
+
+def _symbolic_identity():
+    n = tir.Var("n", "int64")
+    x = relax.Var("x", relax.TensorStructInfo([n, 4], "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x], attrs={"relax.force_pure": True}):
+        bb.emit_func_output(x)
+    return bb.get()
+
+
+def test_without_error_context_the_checks_carry_empty_messages():
+    # Upstream's VMShapeLower(emit_err_ctx=False): each check's message argument is "".
+    func = relax.transform.VMShapeLower(emit_err_ctx=False)(_symbolic_identity())["main"]
+    checks = _packed(func, "vm.builtin.check_tensor_info") + _packed(func, "vm.builtin.match_shape")
+    assert len(checks) >= 2 and all(c.args[-1].value == "" for c in checks)
+    func = relax.transform.VMShapeLower()(_symbolic_identity())["main"]
+    (check,) = _packed(func, "vm.builtin.check_tensor_info")
+    assert check.args[-1].value.startswith("ErrorContext(fn=main, loc=param[0], param=x")
+
+
+def test_call_builtin_with_ctx_constructor_and_script():
+    from tvm.script import relax as R
+
+    heap_sinfo = relax.TensorStructInfo(ndim=1, dtype="int64")
+    call = R.call_builtin_with_ctx(
+        "vm.builtin.alloc_shape_heap", [R.prim_value(2)], sinfo_args=[heap_sinfo]
+    )
+    assert call.op.name == "relax.call_builtin_with_ctx"
+    assert call.args[0].global_symbol == "vm.builtin.alloc_shape_heap"
+    assert isinstance(call.args[1], relax.Tuple) and len(call.args[1].fields) == 1
+    assert relax.BlockBuilder().normalize(call).struct_info.ndim == 1
+    import pytest
+
+    with pytest.raises(TypeError, match="call_builtin_with_ctx: func must be a str"):
+        relax.op.call_builtin_with_ctx(3, [])

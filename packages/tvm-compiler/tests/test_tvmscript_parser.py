@@ -230,3 +230,37 @@ def test_scalar_constructors_give_typed_constants_and_variables():
         assert isinstance(T.int32(), tir.Var)
     with pytest.raises(ValueError, match="lanes must be an int of at least 2"):
         T.Ramp(0, 1, 1)
+
+
+def test_a_loop_over_a_grid_may_bind_one_name_to_all_its_vars():
+    # Upstream: `for ij in T.grid(m, n)` binds ij to the list of loop vars (T.axis.remap takes it).
+    @T.prim_func
+    def f(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):
+        for ij in T.grid(4, 8):
+            with T.block("B"):
+                i, j = T.axis.remap("SS", ij)
+                B[i, j] = A[i, j] * T.float32(2)
+
+    @T.prim_func
+    def g(A: T.Buffer((4, 8), "float32"), B: T.Buffer((4, 8), "float32")):
+        for i0, j0 in T.grid(4, 8):
+            with T.block("B"):
+                i, j = T.axis.remap("SS", [i0, j0])
+                B[i, j] = A[i, j] * T.float32(2)
+
+    tvm.ir.assert_structural_equal(f.body, g.body, map_free_vars=True)
+
+
+def test_a_buffer_shape_may_be_one_dimension_not_in_a_tuple():
+    # Upstream: T.Buffer(T.int64(512), "float32") is a 1-D buffer of 512 (as T.Buffer(512)).
+    @T.prim_func
+    def f(A: T.Buffer(T.int64(512), "float32"), B: T.Buffer(16, "float32")):
+        T.evaluate(0)
+
+    assert [int(d) for d in f.buffer_map[f.params[0]].shape] == [512]
+    assert [int(d) for d in f.buffer_map[f.params[1]].shape] == [16]
+    with pytest.raises(tvm.error.DiagnosticError, match="shape must be a tuple"):
+
+        @T.prim_func
+        def bad(A: T.Buffer(True, "float32")):
+            T.evaluate(0)

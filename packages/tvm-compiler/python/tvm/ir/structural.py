@@ -80,7 +80,8 @@ class _EqualChecker:
                 if set(lhs) != set(rhs):
                     raise _Mismatch(path, f"keys {sorted(lhs)} vs {sorted(rhs)}")
                 for key in sorted(lhs):
-                    self.check(lhs[key], rhs[key], (path, _KEY, key), defining)
+                    a, b = _attr_value(lhs[key]), _attr_value(rhs[key])
+                    self.check(a, b, (path, _KEY, key), defining)
                 return
             pairs = zip(_ordered_items(lhs), _ordered_items(rhs))
             for (ka, va), (kb, vb) in pairs:
@@ -253,7 +254,10 @@ class _Hasher:
             return
         if isinstance(value, dict):
             out.append(f"map{len(value)}")
-            items = sorted(value.items()) if _string_keyed(value) else _ordered_items(value)
+            if _string_keyed(value):
+                items = sorted((k, _attr_value(v)) for k, v in value.items())
+            else:
+                items = _ordered_items(value)
             for key, item in items:
                 self.feed(key, out, defining)
                 self.feed(item, out, defining)
@@ -293,6 +297,15 @@ def _ordered_items(mapping):
     if names and all(names):
         return sorted(mapping.items(), key=lambda kv: getattr(kv[0], names[0]))
     return list(mapping.items())
+
+
+def _attr_value(value):
+    """An attribute value as compared: a bool IntImm (upstream's T.bool(True), what its
+    attribute maps hold for True) is the Python bool our maps hold for it."""
+    if isinstance(value, Node) and getattr(value, "_type_key", None) == "tir.IntImm":
+        if str(value.dtype) == "bool":
+            return bool(value.value)
+    return value
 
 
 def _string_keyed(mapping) -> bool:

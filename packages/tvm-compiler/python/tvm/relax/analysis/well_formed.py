@@ -29,6 +29,9 @@ class _Checker(ExprVisitor):
         self.defined_ever: set = set()
         self.in_dataflow = False
         self.keep: list = []
+        # id(tir Var) -> the module function whose code mentions it (upstream: a symbolic var
+        # belongs to one function; a callee's struct info at a call site does not count)
+        self.tir_owner: dict = {}
 
     def error(self, message):
         self.errors.append(f"{self.func_name}: {message}")
@@ -46,14 +49,24 @@ class _Checker(ExprVisitor):
         if isinstance(var, DataflowVar) and self.dataflow_vars is not None:
             self.dataflow_vars.add(id(var))
 
+    def _claim_tir(self, v):
+        owner = self.tir_owner.setdefault(id(v), (self.func_name, v))[0]  # v kept alive
+        if owner != self.func_name:
+            self.error(
+                f"symbolic variable {v.name!r} is also used in function {owner}; each function "
+                "must define its own symbolic variables"
+            )
+
     def _define_tir(self, sinfo):
         for v in tir_vars_in(sinfo):
+            self._claim_tir(v)
             if not any(id(v) in s for s in self.tir_scopes):
                 self.tir_scopes[-1].add(id(v))
                 self.keep.append(v)
 
     def _check_tir_defined(self, value, where):
         for v in tir_vars_in(value):
+            self._claim_tir(v)
             if not any(id(v) in s for s in self.tir_scopes):
                 self.error(f"symbolic variable {v.name!r} used in {where} is not defined")
 

@@ -46,8 +46,11 @@ def _is_const(expr) -> bool:
 class _Lowerer:
     """Lowers one function; heap slots are given to symbolic vars and composite expressions."""
 
-    def __init__(self, func_name: str, func, new_funcs: dict, taken_names: set):
+    def __init__(
+        self, func_name: str, func, new_funcs: dict, taken_names: set, emit_err_ctx: bool = True
+    ):
         self.func_name = func_name
+        self.emit_err_ctx = emit_err_ctx
         self.func = func
         self.new_funcs = new_funcs
         self.taken = taken_names
@@ -103,6 +106,8 @@ class _Lowerer:
         return var
 
     def err(self, loc: str, param=None, sinfo=None) -> str:
+        if not self.emit_err_ctx:  # upstream: an empty context string
+            return ""
         parts = [f"fn={self.func_name}", f"loc={loc}"]
         if param is not None:
             parts.append(f"param={param.name_hint}")
@@ -485,7 +490,9 @@ def _fresh(base: str, taken: set) -> str:
 
 
 def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
-    """Lower symbolic shapes to the VM's shape heap (relax.transform.VMShapeLower)."""
+    """Lower symbolic shapes to the VM's shape heap (relax.transform.VMShapeLower); the checks'
+    error messages name where they are (ErrorContext(fn=..., loc=...)) unless emit_err_ctx is
+    False."""
 
     @module_pass(opt_level=0, name="VMShapeLower")
     def vm_shape_lower(mod, ctx):
@@ -496,7 +503,8 @@ def VMShapeLower(*, emit_err_ctx: bool = True):  # noqa: N802
         changed = {}
         for gv, func in mod.functions.items():
             if isinstance(func, Function):
-                changed[gv] = _Lowerer(gv.name_hint, func, new_funcs, taken).lower()
+                lowerer = _Lowerer(gv.name_hint, func, new_funcs, taken, emit_err_ctx)
+                changed[gv] = lowerer.lower()
         if not changed:
             return mod
         funcs = {gv: changed.get(gv, f) for gv, f in mod.functions.items()}

@@ -1,9 +1,10 @@
 """tvm.relax.op: Relax operators (one module per family), each a constructor plus its
 struct-info inference registered on the Op ("FInferStructInfo")."""
 
-from . import image, nn, op_attrs
+from . import builtin, image, memory, nn, op_attrs
 from .base import (
     assert_op,
+    call_builtin_with_ctx,
     call_dps_packed,
     call_packed,
     call_pure_packed,
@@ -119,6 +120,7 @@ __all__ = [
     "bitwise_xor",
     "broadcast_to",
     "call_dps_packed",
+    "call_builtin_with_ctx",
     "call_packed",
     "call_pure_packed",
     "call_tir",
@@ -167,6 +169,8 @@ __all__ = [
     "ones_like",
     "op_attrs",
     "image",
+    "builtin",
+    "memory",
     "permute_dims",
     "power",
     "print",

@@ -221,6 +221,26 @@ def call_packed(func, *args, sinfo_args=None) -> Call:
     return Call(func, [_as_arg(a) for a in args], sinfo_args=items or [ObjectStructInfo()])
 
 
+def call_builtin_with_ctx(func, args, *, sinfo_args=None) -> Call:
+    """Call a VM builtin that takes the VM's context first (relax.call_builtin_with_ctx): func
+    is its name (or an ExternFunc), args its other arguments (a tuple); the result has
+    sinfo_args[0], an opaque object without."""
+    if isinstance(func, str):
+        func = ExternFunc(func)
+    if not isinstance(func, RelaxExpr):
+        raise TypeError(
+            f"call_builtin_with_ctx: func must be a str or an ExternFunc, got {type(func).__name__}"
+        )
+    if isinstance(args, (list, tuple)):
+        args = Tuple([_as_arg(a) for a in args])
+    items = _sinfo_list("call_builtin_with_ctx", sinfo_args)
+    return call_op("call_builtin_with_ctx", [func, args], sinfo_args=items)
+
+
+def _infer_builtin_with_ctx(call, ctx):
+    return call.sinfo_args[0] if call.sinfo_args else ObjectStructInfo()
+
+
 def shape_of(expr) -> Call:
     """The runtime shape of a tensor."""
     return call_op("shape_of", [expr])
@@ -278,6 +298,7 @@ register("call_tir_inplace", _infer_call_tir_inplace)
 register("call_dps_packed", _infer_from_sinfo_args)
 register("call_pure_packed", _infer_call_pure_packed)
 register("shape_of", _infer_shape_of)
+register("call_builtin_with_ctx", _infer_builtin_with_ctx, purity=False)
 register("null_value", lambda call, ctx: ObjectStructInfo())
 register("print", lambda call, ctx: TupleStructInfo([]), purity=False)
 register("assert_op", _infer_assert, purity=False)

@@ -4,6 +4,8 @@ Relax function with attribute Primitive=1, called where the group's last binding
 
 from __future__ import annotations
 
+import logging
+
 from tvm.ir.module import GlobalVar, IRModule
 from tvm.transform import PassContext, module_pass, register_config_option
 
@@ -16,6 +18,8 @@ from .lowering_utils import (
     rewrite_relax_functions,
     with_sinfo,
 )
+
+_LOG = logging.getLogger("tvm.relax.transform")
 
 # The most kernels one group may take (upstream's config key and default).
 register_config_option("relax.FuseOps.max_depth", int)
@@ -62,21 +66,31 @@ def _operands(value):
     return free_relax_uses(value)
 
 
-def _pattern(value, mod):
-    from tvm.relax.expr import Constant, Tuple, TupleGetItem, Var
+def _pattern(value, mod, model_params=()):
+    """A binding's op pattern as upstream's graph creator sets it: a call_tir's PrimFunc's,
+    injective for a tuple item (opaque for one of a packed model-parameter tuple, which would
+    otherwise pull the weights' unpacking into the first group), opaque for the rest (a Tuple
+    binding included)."""
+    from tvm.relax.expr import Constant, TupleGetItem, Var
 
     if is_tir_call(value):
         if all(isinstance(a, (Var, Constant)) for a in value.args[1].fields):
             return _call_tir_pattern(value, mod)
         return K.kOpaque
     if isinstance(value, TupleGetItem):
+        if any(value.tuple_value is p for p in model_params):
+            return K.kOpaque
         return K.kInjective
-    if isinstance(value, Tuple) and all(isinstance(f, (Var, Constant)) for f in value.fields):
-        return K.kTuple
     return K.kOpaque
 
 
-def build_graph(block, mod, used_outside) -> list:
+def _model_params(func) -> list:
+    """The params after the first num_input (upstream: the model's weights)."""
+    num_input = func.attrs.get("num_input") if func.attrs is not None else None
+    return [] if num_input is None else list(func.params[int(num_input) :])
+
+
+def build_graph(block, mod, used_outside, model_params=()) -> list:
     """The block's bindings (and the leaves they read) as fusion-graph nodes, in order."""
     from tvm.relax.expr import DataflowVar, MatchCast
 
@@ -93,7 +107,9 @@ def build_graph(block, mod, used_outside) -> list:
 
     for binding in block.bindings:
         value = binding.value
-        pattern = K.kOpaque if isinstance(binding, MatchCast) else _pattern(value, mod)
+        pattern = (
+            K.kOpaque if isinstance(binding, MatchCast) else _pattern(value, mod, model_params)
+        )
         inputs = [node_of(e) for e in _operands(value)]
         node = Node(len(nodes), binding.var, binding, pattern)
         nodes.append(node)
@@ -138,8 +154,10 @@ class _Fuser:
         self.opt_level = opt_level
         self.max_depth = max_depth
         self.builder = BlockBuilder(mod)
+        self.model_params: list = []
 
     def fuse_function(self, func):
+        self.model_params = _model_params(func)
         return rewrite_dataflow_blocks(func, self.fuse_block)
 
     def fuse_block(self, block, uses):
@@ -150,7 +168,7 @@ class _Fuser:
             inside.update(free_relax_uses(binding.value))
         total = Counter(uses)
         used_outside = {v for v, n in total.items() if n > inside.get(v, 0)}
-        nodes = build_graph(block, self.mod, used_outside)
+        nodes = build_graph(block, self.mod, used_outside, self.model_params)
         groups = Partitioner(nodes, self.opt_level, self.max_depth).partition()
         members: dict = {}
         for node in nodes:
@@ -181,9 +199,6 @@ class _Fuser:
     def make_group(self, block, group_nodes, position, used_outside):
         from tvm.relax.expr import Constant, DataflowBlock, DataflowVar, SeqExpr, Var, VarBinding
 
-        group_nodes = _without_trailing_tuples(group_nodes)
-        if len(group_nodes) < 2:
-            return None
         member_vars = {n.binding.var for n in group_nodes}
         idx = sorted(position[id(n.binding)] for n in group_nodes)
         first, last = idx[0], idx[-1]
@@ -198,22 +213,36 @@ class _Fuser:
         for b in between:  # the fused call goes at the last member: nothing before may need it
             if any(u in member_vars for u in free_relax_uses(b.value)):
                 return None
+        if not outputs:  # nothing reads the group: upstream drops its bindings, with a warning
+            _LOG.warning(
+                "FuseOps: there is dead code in the module (a group nothing reads); run "
+                "DeadCodeElimination before FuseOps"
+            )
+            return last, [], group_nodes
+        ordered = sorted(group_nodes, key=lambda n: position[id(n.binding)])
         params, args, mapping = [], [], {}
-        for n in sorted(group_nodes, key=lambda n: position[id(n.binding)]):
+        n_consts = 0
+        for n in ordered:
             for operand in _operands(n.binding.value):
                 if id(operand) in mapping or operand in member_vars:
                     continue
                 if isinstance(operand, Constant):
-                    param = Var(f"param_{len(params)}", operand.struct_info)
+                    param = Var(f"param_{n_consts}", operand.struct_info)
+                    n_consts += 1
                 else:
                     param = Var(operand.name_hint, operand.struct_info)
                 mapping[id(operand)] = param
                 params.append(param)
                 args.append(operand)
+        params, args, items, unpack = _split_partial_tuples(ordered, params, args)
         inner = []
         single = len(outputs) == 1
-        for n in sorted(group_nodes, key=lambda n: position[id(n.binding)]):
+        for n in ordered:
             var = n.binding.var
+            key = _item_key(n.binding.value)
+            if key in items:  # an item of a partially used tuple: the item's own parameter
+                mapping[id(var)] = items[key]
+                continue
             if single and var is outputs[0]:
                 new_var = Var("gv", var.struct_info)
             else:
@@ -239,7 +268,9 @@ class _Fuser:
             params.append(Var("tir_vars", ShapeStructInfo(free)))
             args.append(shape)
         seq = with_sinfo(SeqExpr([DataflowBlock(inner)], result), result.struct_info)
-        func = Function(params, seq, result.struct_info, True, {"Primitive": 1})
+        func = _renew_symbolic_vars(
+            Function(params, seq, result.struct_info, True, {"Primitive": 1})
+        )
         names = [
             n.binding.value.args[0].name_hint for n in group_nodes if is_tir_call(n.binding.value)
         ]
@@ -249,14 +280,76 @@ class _Fuser:
 
         call = with_sinfo(Call(gv, args), result.struct_info)
         if single:
-            return last, [VarBinding(outputs[0], call)], group_nodes
+            return last, [*unpack, VarBinding(outputs[0], call)], group_nodes
         from tvm.relax.expr import TupleGetItem
 
         tuple_var = DataflowVar("lv", result.struct_info)
-        new = [VarBinding(tuple_var, call)]
+        new = [*unpack, VarBinding(tuple_var, call)]
         for i, var in enumerate(outputs):
             new.append(VarBinding(var, with_sinfo(TupleGetItem(tuple_var, i), var.struct_info)))
         return last, new, group_nodes
+
+
+def _item_key(value):
+    from tvm.relax.expr import TupleGetItem
+
+    return (id(value.tuple_value), value.index) if isinstance(value, TupleGetItem) else None
+
+
+def _split_partial_tuples(ordered, params, args):
+    """Upstream's partially used tuple parameters: a tuple the group only takes items of is
+    passed as those items (parameter "<name>_<index>", bound from the tuple before the call)
+    instead of whole. Returns (params, args, {(id(tuple), index): item param}, the caller's
+    item bindings)."""
+    from tvm.relax.expr import DataflowVar, TupleGetItem, Var, VarBinding
+    from tvm.relax.struct_info import TupleStructInfo
+
+    indices: dict = {}  # id(outer tuple) -> the items read, or None when read whole
+    outer = {id(a) for a in args}
+    for n in ordered:
+        value = n.binding.value
+        for operand in _operands(value):
+            if id(operand) not in outer or not isinstance(operand.struct_info, TupleStructInfo):
+                continue
+            if isinstance(value, TupleGetItem) and indices.get(id(operand), []) is not None:
+                seen = indices.setdefault(id(operand), [])
+                if value.index not in seen:
+                    seen.append(value.index)
+            else:
+                indices[id(operand)] = None
+    new_params, new_args, items, unpack = [], [], {}, []
+    for param, arg in zip(params, args):
+        if not indices.get(id(arg)):
+            new_params.append(param)
+            new_args.append(arg)
+            continue
+        for i in indices[id(arg)]:
+            sinfo = arg.struct_info.fields[i]
+            item = Var(f"{param.name_hint}_{i}", sinfo)
+            bound = DataflowVar("lv", sinfo)
+            unpack.append(VarBinding(bound, with_sinfo(TupleGetItem(arg, i), sinfo)))
+            items[(id(arg), i)] = item
+            new_params.append(item)
+            new_args.append(bound)
+    return new_params, new_args, items, unpack
+
+
+def _renew_symbolic_vars(func):
+    """func with a fresh copy of each symbolic var it mentions: every function of a module
+    defines its own (upstream's well_formed rejects one var in two functions)."""
+    from tvm.tir.expr import Var as TVar
+
+    from ..analysis.symbolic_vars import _function_symbolic_vars
+    from .symbolic_binder import SymbolicBinder
+
+    defined, used = _function_symbolic_vars(func)
+    fresh: dict = {}
+    for v in [*defined, *used]:
+        if v not in fresh:
+            fresh[v] = TVar(v.name, v.dtype)
+    if not fresh:
+        return func
+    return SymbolicBinder(tir_map=fresh, simplify=False).visit_expr(func)
 
 
 def _free_symbolic_vars(params, bindings) -> list:
@@ -287,23 +380,6 @@ def _free_symbolic_vars(params, bindings) -> list:
         if all(v is not d for d in defined) and all(v is not f for f in free):
             free.append(v)
     return free
-
-
-def _without_trailing_tuples(group_nodes):
-    """The group less the tuples and tuple items no kernel of it reads (upstream leaves a
-    group's trailing tuple outside the primitive function)."""
-    members = list(group_nodes)
-    while True:
-        member_vars = {n.binding.var for n in members}
-        keep = [
-            n
-            for n in members
-            if is_tir_call(n.binding.value)
-            or any(c.binding is not None and c.binding.var in member_vars for c, _ in n.outputs)
-        ]
-        if len(keep) == len(members):
-            return members
-        members = keep
 
 
 def _tuple_sinfo(fields):

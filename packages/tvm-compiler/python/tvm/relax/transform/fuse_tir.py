@@ -27,6 +27,17 @@ def _new_buffer(name, sinfo):
     return Buffer(Var(name, "handle"), sinfo.dtype, dims, name=name)
 
 
+def _first_region_each(regions) -> list:
+    """regions with one region per buffer, the first (upstream's FuseTIR: two arguments bound
+    to one buffer, as concatenate(x, x), make one access)."""
+    out, seen = [], []
+    for r in regions:
+        if all(r.buffer is not b for b in seen):
+            seen.append(r.buffer)
+            out.append(r)
+    return out
+
+
 def _tensor_sinfos(sinfo) -> list:
     from tvm.relax.struct_info import TensorStructInfo, TupleStructInfo
 
@@ -67,6 +78,9 @@ class _Inline:
                 new = self.generic_visit(node)
                 if any(a is not b for a, b in zip(allocs, node.alloc_buffers)):
                     new = new.with_fields(alloc_buffers=allocs)
+                reads, writes = _first_region_each(new.reads), _first_region_each(new.writes)
+                if len(reads) != len(new.reads) or len(writes) != len(new.writes):
+                    new = new.with_fields(reads=reads, writes=writes)
                 return new
 
             def visit_BufferLoad(self, node):  # noqa: N802
@@ -141,10 +155,14 @@ class _Fuse:
         self.buffer_map: dict = {}
         self.allocs: list = []
         self.bodies: list = []
-        self.attrs: dict = {}
+        # upstream: a fused kernel never aliases its buffers (each is a distinct tensor)
+        self.attrs: dict = {"tir.noalias": True}
         self.buffers_of: dict = {}  # relax var -> its flattened list of buffers
         self.scalars: list = []  # TIR vars of the group's shape parameter: trailing params
         self.inplace_of: dict = {}  # id(buffer) -> True when an in-place kernel wrote it
+        # per non-shape parameter: the tuple fields it reads (a tuple read only through items,
+        # as upstream passes just those), or None for all of it
+        self.param_items: list = []
 
     def build(self):
         from tvm.relax.expr import SeqExpr, Tuple, TupleGetItem, Var
@@ -164,8 +182,13 @@ class _Fuse:
                     if all(v is not w for w in self.scalars):
                         self.scalars.append(v)
                 continue
+            items = _items_read(self.func, p)
+            self.param_items.append(items)
             bufs = []
             for i, sinfo in enumerate(_tensor_sinfos(p.struct_info)):
+                if items is not None and _field_of(p.struct_info, i) not in items:
+                    bufs.append(None)  # a field the function never reads: no buffer
+                    continue
                 name = p.name_hint if i == 0 else f"{p.name_hint}_{i}"
                 buf = _new_buffer(name, sinfo)
                 handle = TVar(name, "handle")
@@ -194,7 +217,7 @@ class _Fuse:
                     count = len(_tensor_sinfos(var.struct_info))
                     self.buffers_of[var] = src[start : start + count]
                 elif isinstance(value, Tuple):
-                    self.buffers_of[var] = [b for f in value.fields for b in self.buffers_of[f]]
+                    self.buffers_of[var] = self._tuple_buffers(value)
                 elif isinstance(value, Var):
                     self.buffers_of[var] = self.buffers_of[value]
                 else:
@@ -300,6 +323,15 @@ class _Fuse:
             if key not in ("global_symbol", "op_pattern"):
                 self.attrs.setdefault(key, value)
 
+    def _tuple_buffers(self, tup) -> list:
+        """The buffers of a tuple's fields in order, a field itself a tuple included."""
+        from tvm.relax.expr import Tuple
+
+        out: list = []
+        for f in tup.fields:
+            out += self._tuple_buffers(f) if isinstance(f, Tuple) else self.buffers_of[f]
+        return out
+
     def _prim_func(self):
         from tvm.tir.function import PrimFunc
         from tvm.tir.stmt import Block, BlockRealize, SeqStmt
@@ -321,6 +353,14 @@ def _rewrite_calls(func, fused, mod):
     from .lowering_utils import BindingRewriter
 
     class _Calls(BindingRewriter):
+        in_dataflow = False
+
+        def rewrite_block(self, block):
+            from tvm.relax.expr import DataflowBlock
+
+            self.in_dataflow = isinstance(block, DataflowBlock)
+            return super().rewrite_block(block)
+
         def rewrite_binding(self, binding, emit):
             value = binding.value
             if isinstance(value, Call) and isinstance(value.op, GlobalVar):
@@ -329,17 +369,18 @@ def _rewrite_calls(func, fused, mod):
                     from tvm.relax.struct_info import ShapeStructInfo, TupleStructInfo
 
                     fields, shapes = [], []
+                    param_items = iter(target[2])
                     for arg in value.args:
                         if isinstance(arg.struct_info, ShapeStructInfo):
                             shapes.append(arg)  # the group's "tir_vars" parameter
                             continue
-                        fields += _flatten_arg(arg, emit)
+                        fields += _flatten_arg(arg, emit, self.in_dataflow, next(param_items))
                     tir_vars = _tir_vars_arg(shapes)
                     args = with_sinfo(Tuple(fields), _tuple_sinfo(fields))
                     sinfo = nested = value.struct_info
                     if _is_nested_tuple(nested):  # the PrimFunc writes the tensors flat
                         sinfo = TupleStructInfo(_tensor_sinfos(nested))
-                    gv, inplace = target
+                    gv, inplace, _ = target
                     if any(i >= 0 for i in inplace):
                         from tvm.relax.op.op_attrs import CallTIRInplaceAttrs
 
@@ -417,10 +458,11 @@ def _rebuild_nested(name, call, sinfo, emit):
     return build(sinfo)
 
 
-def _flatten_arg(arg, emit) -> list:
+def _flatten_arg(arg, emit, in_dataflow=False, items=None) -> list:
     """The tensors of arg: a tuple-typed argument is taken apart into item bindings (the
-    fused PrimFunc has one buffer per tensor, as FuseTIR's _Fuse flattens parameters)."""
-    from tvm.relax.expr import TupleGetItem, Var, VarBinding
+    fused PrimFunc has one buffer per tensor, as FuseTIR's _Fuse flattens parameters); in a
+    dataflow block the items are DataflowVars, as upstream's builder emits them."""
+    from tvm.relax.expr import DataflowVar, TupleGetItem, Var, VarBinding
     from tvm.relax.struct_info import TupleStructInfo
 
     sinfo = arg.struct_info
@@ -428,10 +470,47 @@ def _flatten_arg(arg, emit) -> list:
         return [arg]
     out = []
     for i, field in enumerate(sinfo.fields):
-        item = Var(f"{getattr(arg, 'name_hint', 'tup')}_{i}", field)
+        if items is not None and i not in items:
+            continue  # a field the primitive function never reads
+        cls = DataflowVar if in_dataflow else Var
+        item = cls(f"{getattr(arg, 'name_hint', 'tup')}_{i}", field)
         emit(VarBinding(item, with_sinfo(TupleGetItem(arg, i), field)))
-        out += _flatten_arg(item, emit)
+        out += _flatten_arg(item, emit, in_dataflow)
     return out
+
+
+def _items_read(func, param):
+    """The top-level fields of tuple parameter param that func reads through TupleGetItem, or
+    None when param is no tuple or is also read whole."""
+    from tvm.relax.expr import TupleGetItem
+    from tvm.relax.struct_info import TupleStructInfo
+
+    from .lowering_utils import free_relax_uses
+
+    if not isinstance(param.struct_info, TupleStructInfo):
+        return None
+    items: set = set()
+    for block in func.body.blocks:
+        for binding in block.bindings:
+            value = binding.value
+            if isinstance(value, TupleGetItem) and value.tuple_value is param:
+                items.add(value.index)
+            elif any(u is param for u in free_relax_uses(value)):
+                return None
+    result = func.body.body
+    if result is param or any(u is param for u in free_relax_uses(result)):
+        return None
+    return items
+
+
+def _field_of(sinfo, tensor_index) -> int:
+    """The top-level field of tuple sinfo holding its tensor_index-th tensor."""
+    count = 0
+    for i, field in enumerate(sinfo.fields):
+        count += len(_tensor_sinfos(field))
+        if tensor_index < count:
+            return i
+    raise IndexError(tensor_index)
 
 
 def _tuple_sinfo(fields):
@@ -470,7 +549,11 @@ def FuseTIR():  # noqa: N802  (pass constructors are capitalised)
         for gv, f in primitive.items():
             fuse = _Fuse(mod, f)
             prim = fuse.build()
-            fused[gv.name_hint] = (bb.add_func(prim, gv.name_hint), fuse.inplace_indices)
+            fused[gv.name_hint] = (
+                bb.add_func(prim, gv.name_hint),
+                fuse.inplace_indices,
+                fuse.param_items,
+            )
         for gv, f in kept.items():
             if isinstance(f, Function):
                 new = _rewrite_calls(f, fused, mod)

@@ -23,22 +23,26 @@ from ..expr_functor import ExprMutator
 class SymbolicBinder(ExprMutator):
     """var_map: relax Var -> Expr; tir_map: tir Var -> PrimExpr. With fresh=True every variable
     the visited code binds is copied (so the result can be inlined next to the original);
-    plain_vars=True turns DataflowVars into Vars (code leaving a dataflow block)."""
+    plain_vars=True turns DataflowVars into Vars (code leaving a dataflow block);
+    simplify=False substitutes without folding (a renaming keeps each expression's form)."""
 
-    def __init__(self, var_map=None, tir_map=None, fresh=False, plain_vars=False, mod=None):
+    def __init__(
+        self, var_map=None, tir_map=None, fresh=False, plain_vars=False, mod=None, simplify=True
+    ):
         super().__init__(mod)
         self.var_map = dict(var_map or {})
         self.tir_map = dict(tir_map or {})
         self.fresh = fresh
         self.plain_vars = plain_vars
+        self.simplify = simplify
 
     # -- substitution helpers ---------------------------------------------------------------
     def prim(self, value):
         if not self.tir_map:
             return value
         new = substitute(value, self.tir_map)
-        if new is value:
-            return value
+        if new is value or not self.simplify:
+            return new
         from tvm.arith import Analyzer
 
         return Analyzer().simplify(new)  # bound values fold (4 * 8 is 32)

@@ -334,6 +334,14 @@ def call_packed(func, *args, sinfo_args=None):
     return _op.call_packed(func, *args, sinfo_args=_sinfo_args(sinfo_args, "R.call_packed"))
 
 
+def call_builtin_with_ctx(func, args, *, sinfo_args=None):
+    """R.call_builtin_with_ctx("vm.builtin.alloc_shape_heap", [R.prim_value(2)], sinfo_args=...):
+    a VM builtin called with the VM's context (what VMShapeLower and LowerRuntimeBuiltin emit)."""
+    return _op.call_builtin_with_ctx(
+        func, args, sinfo_args=_sinfo_args(sinfo_args, "R.call_builtin_with_ctx")
+    )
+
+
 def call_pure_packed(func, *args, sinfo_args):
     """R.call_pure_packed("name", x, sinfo_args=R.Tensor(...))."""
     return _op.call_pure_packed(

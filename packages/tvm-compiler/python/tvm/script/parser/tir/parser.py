@@ -241,10 +241,15 @@ class TIRParser(Parser):
                 "expected range(...), T.serial/parallel/vectorized/"
                 "unroll/thread_binding(...) or T.grid(...)",
             )
-        if len(frame.vars) != len(elts):
+        if isinstance(target, ast.Name) and len(frame.vars) > 1:
+            # upstream: `for ijk in T.grid(...)` binds the name to the list of loop vars
+            names = {target.id: list(frame.vars)}
+        elif len(frame.vars) != len(elts):
             raise self.error(target, f"{len(frame.vars)} loop variables expected")
+        else:
+            names = {e.id: v for e, v in zip(elts, frame.vars)}
         frame.span = self.source.span(node)
-        with frame, self.scope({e.id: v for e, v in zip(elts, frame.vars)}):
+        with frame, self.scope(names):
             self.visit_body(node.body)
 
     def visit_With(self, node):
