@@ -94,6 +94,22 @@ def test_storage_tensors_view_the_storage():
         g("vm.builtin.alloc_tensor")(1, 0, tvm_ffi.Shape([2]), tvm_ffi.dtype("float32"))
 
 
+def test_storage_refuses_negative_dims_and_sizes_past_int64():
+    alloc_tensor = g("vm.builtin.alloc_tensor")
+    f32 = tvm_ffi.dtype("float32")
+    storage = g("vm.builtin.alloc_storage")(None, tvm_ffi.Shape([16]), 0, f32, "global")
+    # (-2, -2) has the element count of (2, 2): it made a tensor of a negative shape.
+    with pytest.raises(ValueError, match=r"argument 'shape' must hold sizes >= 0, got \(-2, -2\)"):
+        alloc_tensor(storage, 0, tvm_ffi.Shape([-2, -2]), f32)
+    with pytest.raises(ValueError, match="alloc_storage: argument 'buffer_shape'.*more than one"):
+        g("vm.builtin.alloc_storage")(None, tvm_ffi.Shape([2**40, 2**40]), 0, f32, "global")
+    # A 1-d uint8 tensor (the native alloc_storage's kind of storage) gets the same checks.
+    native = tvm.runtime.empty((64,), "uint8")
+    assert tuple(alloc_tensor(native, 16, tvm_ffi.Shape([4, 2]), f32).shape) == (4, 2)
+    with pytest.raises(ValueError, match="needs 73786976294838206464 bytes, the storage has 64"):
+        alloc_tensor(native, 0, tvm_ffi.Shape([2**32, 2**32]), f32)
+
+
 def test_alloc_storage_uses_the_vm_device_inside_a_program():
     p = Program()
     shape, dtype = p.const(tvm_ffi.Shape([8])), p.const(tvm_ffi.dtype("float32"))

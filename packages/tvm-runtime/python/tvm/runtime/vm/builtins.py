@@ -15,7 +15,7 @@ import tvm_ffi
 from ..dlpack_pointer import data_pointer, tensor_from_pointer
 from ..tensor import empty
 from .shape_codes import MakeShapeCode, MatchShapeCode
-from .storage import Storage, dtype_bytes
+from .storage import Storage, checked_view, dtype_bytes
 
 # name -> Python function; the interpreter resolves a packed function here before the registry.
 BUILTINS: dict = {}
@@ -97,12 +97,31 @@ def alloc_storage(vm, buffer_shape, device_index=0, dtype_hint="uint8", mem_scop
             f"vm.builtin.alloc_storage: argument 'buffer_shape' must hold sizes >= 0, got {dims}"
         )
     nbytes = math.prod(int(d) for d in dims) * dtype_bytes(dtype_hint)
+    if nbytes >= 1 << 63:
+        raise ValueError(
+            f"vm.builtin.alloc_storage: argument 'buffer_shape' {dims} of {dtype_hint} needs "
+            f"{nbytes} bytes, more than one storage can address (2**63 - 1)"
+        )
     return Storage(nbytes, _device_of(vm, device_index))
+
+
+def _is_native_storage(value) -> bool:
+    """A 1-d uint8 tensor: a storage the native vm.builtin.alloc_storage made."""
+    return (
+        isinstance(value, tvm_ffi.Tensor) and len(value.shape) == 1 and str(value.dtype) == "uint8"
+    )
 
 
 @builtin("vm.builtin.alloc_tensor")
 def alloc_tensor(storage, offset, shape, dtype, *_device_index):
     """A tensor at byte `offset` of `storage`."""
+    if _is_native_storage(storage):
+        # The native alloc_tensor hands the checks it cannot pass (a negative dim, a size past
+        # int64) to this function: the same errors as a Storage's.
+        dims = checked_view(int(offset), shape, dtype, int(storage.shape[0]))
+        return tensor_from_pointer(
+            data_pointer(storage) + int(offset), dims, str(dtype), storage.device, keepalive=storage
+        )
     if not isinstance(storage, Storage):
         raise TypeError(
             "vm.builtin.alloc_tensor: argument 'storage' must be a Storage from "

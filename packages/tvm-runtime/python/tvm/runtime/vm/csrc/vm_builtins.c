@@ -147,8 +147,9 @@ static int tvmvm_alloc_storage_impl(const TVMFFIAny* args, int32_t n, TVMFFIAny*
   } else if (args[1].type_index == kTVMFFIShape) {
     TVMFFIShapeCell* cell = TVMFFIShapeGetCell(args[1].v_obj);
     for (size_t i = 0; i < cell->size; ++i) {
-      if (cell->data[i] < 0) return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
-      elems *= cell->data[i];
+      if (cell->data[i] < 0 || __builtin_mul_overflow(elems, cell->data[i], &elems)) {
+        return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
+      }
     }
   } else {
     return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
@@ -156,7 +157,11 @@ static int tvmvm_alloc_storage_impl(const TVMFFIAny* args, int32_t n, TVMFFIAny*
   if (n >= 4 && !tvmvm_dtype(&args[3], &hint)) {
     return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
   }
-  int64_t nbytes = elems * tvmvm_dtype_bytes(hint);
+  int64_t nbytes;
+  if (__builtin_mul_overflow(elems, tvmvm_dtype_bytes(hint), &nbytes) ||
+      nbytes > INT64_MAX - TVMVM_ALIGN) {
+    return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
+  }
   size_t rounded = ((size_t)nbytes + TVMVM_ALIGN - 1) / TVMVM_ALIGN * TVMVM_ALIGN;
   if (rounded == 0) rounded = TVMVM_ALIGN;
   void* data = pooled ? tvmvm_pool_take(rounded) : NULL;
@@ -258,9 +263,15 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_tensor(void* self, const TVMFFIAny
   DLTensor* st = TVMFFITensorGetDLTensorPtr(args[0].v_obj);
   TVMFFIShapeCell* shape = TVMFFIShapeGetCell(args[2].v_obj);
   int64_t need = tvmvm_dtype_bytes(dtype);
-  for (size_t i = 0; i < shape->size; ++i) need *= shape->data[i];
+  for (size_t i = 0; i < shape->size; ++i) {
+    /* A negative dim, or a size past int64 (a wrapped product would pass the bounds check
+     * below and hand a kernel a tensor far larger than its storage): Python's error. */
+    if (shape->data[i] < 0 || __builtin_mul_overflow(need, shape->data[i], &need)) {
+      return tvmvm_fallback("vm.builtin.alloc_tensor", args, n, result);
+    }
+  }
   int64_t have = st->ndim == 1 ? st->shape[0] * tvmvm_dtype_bytes(st->dtype) : -1;
-  if (offset < 0 || offset + need > have) {
+  if (offset < 0 || need > have || offset > have - need) {
     char msg[256];
     snprintf(msg, sizeof msg,
              "vm.builtin.alloc_tensor: a tensor of %lld bytes at offset %lld does not fit the "
