@@ -142,6 +142,9 @@ def test_value_builtins():
     np.testing.assert_array_equal(y.numpy(), np.arange(6).reshape(2, 3))
     with pytest.raises(ValueError, match="cannot view a tensor of shape"):
         g("vm.builtin.reshape")(x, tvm_ffi.Shape([4]))
+    # (-2, -3) has the element count of (2, 3): it made a tensor of a negative shape.
+    with pytest.raises(ValueError, match=r"reshape: argument 'shape' must hold sizes >= 0"):
+        g("vm.builtin.reshape")(x, tvm_ffi.Shape([-2, -3]))
     assert g("vm.builtin.null_value")() is None
     assert g("vm.builtin.read_if_cond")(tvm.runtime.tensor(np.array(True))) is True
     assert g("vm.builtin.read_if_cond")(tvm.runtime.tensor(np.array(0, "int32"))) is False

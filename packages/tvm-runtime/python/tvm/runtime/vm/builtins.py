@@ -347,6 +347,8 @@ def reshape(tensor, shape):
             f"vm.builtin.reshape: argument 'tensor' must be a Tensor, got {_type_name(tensor)}"
         )
     dims = tuple(int(d) for d in shape)
+    if any(d < 0 for d in dims):  # (-2, -2) has the element count of (2, 2)
+        raise ValueError(f"vm.builtin.reshape: argument 'shape' must hold sizes >= 0, got {dims}")
     if math.prod(dims) != math.prod(tensor.shape):
         raise ValueError(
             f"vm.builtin.reshape: cannot view a tensor of shape {tuple(tensor.shape)} as {dims} "
