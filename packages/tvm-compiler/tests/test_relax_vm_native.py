@@ -143,6 +143,21 @@ def test_native_shape_heap_is_a_zeroed_int64_tensor_and_bad_sizes_use_the_python
         heap_of(None, -1)
 
 
+def test_native_shape_builtins_refuse_a_heap_slot_past_the_heap():
+    # A corrupt executable's slot index: the native builtins wrote and read past the heap.
+    heap = _native("tvm_vm_alloc_shape_heap")(None, 4)
+    match_shape = _native("tvm_vm_match_shape")
+    make_shape = _native("tvm_vm_make_shape")
+    for slot in (-1, 4, 1 << 40):
+        with pytest.raises(ValueError, match=f"shape heap slot {slot} is out of range"):
+            match_shape(tvm_ffi.Shape([7]), heap, 1, 1, slot, "ctx")
+        with pytest.raises(ValueError, match=f"shape heap slot {slot} is out of range"):
+            match_shape(tvm_ffi.Shape([7]), heap, 1, 3, slot, "ctx")
+        with pytest.raises(ValueError, match=f"shape heap slot {slot} is out of range"):
+            make_shape(heap, 1, 1, slot)
+    np.testing.assert_array_equal(heap.numpy(), np.zeros(4, "int64"))
+
+
 def _calls_a_global(name):
     ib = relax.ExecBuilder()
     with ib.function("main", num_inputs=1, param_names=["x"]):

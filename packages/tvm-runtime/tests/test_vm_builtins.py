@@ -52,6 +52,23 @@ def test_match_shape_mismatch_names_context_dimension_and_both_values():
         g("vm.builtin.match_shape")(x, heap, 3, *[_NOOP, 0] * 3, ctx)
 
 
+def test_a_heap_slot_out_of_range_is_a_value_error():
+    heap = _heap(4)
+    before = heap.numpy().copy()  # the heap is not zeroed
+    x = tvm_ffi.Shape([5])
+    # ctypes read slot -1 as the last one: the store landed in slot 3.
+    for slot in (-1, 4, 1 << 40):
+        with pytest.raises(
+            ValueError, match=f"match_shape: shape heap slot {slot} is out of range"
+        ):
+            g("vm.builtin.match_shape")(x, heap, 1, _STORE, slot)
+        with pytest.raises(ValueError, match=f"match_shape: shape heap slot {slot} is out of"):
+            g("vm.builtin.match_shape")(x, heap, 1, _LOAD, slot)
+        with pytest.raises(ValueError, match=f"make_shape: shape heap slot {slot} is out of"):
+            g("vm.builtin.make_shape")(heap, 1, 1, slot)
+    np.testing.assert_array_equal(heap.numpy(), before)
+
+
 def test_check_tensor_info_types_ndim_and_dtype():
     check = g("vm.builtin.check_tensor_info")
     x = tvm.runtime.empty((2, 3), "float32")

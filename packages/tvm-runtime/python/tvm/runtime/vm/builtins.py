@@ -158,6 +158,13 @@ def _heap_view(heap):
     return view
 
 
+def _check_slot(where: str, view, slot) -> None:
+    # ctypes would read view[-1] as the last slot, and the native builtins past the heap.
+    if view is None or not 0 <= slot < len(view):
+        size = "no heap" if view is None else f"a heap of {len(view)}"
+        raise ValueError(f"{where}: shape heap slot {slot} is out of range ({size})")
+
+
 def _shape_of_value(value, where):
     if isinstance(value, tvm_ffi.Tensor):
         return value.shape
@@ -182,6 +189,8 @@ def match_shape(value, heap, size, *rest):
         dim = int(shape[i])
         if code == MatchShapeCode.kNoOp:
             continue
+        if code in (MatchShapeCode.kStoreToHeap, MatchShapeCode.kAssertEqualToLoad):
+            _check_slot("vm.builtin.match_shape", view, reg)
         if code == MatchShapeCode.kStoreToHeap:
             view[reg] = dim
         elif code == MatchShapeCode.kAssertEqualToImm:
@@ -216,6 +225,7 @@ def make_shape(heap, size, *pairs):
         elif code == MakeShapeCode.kLoadShape:
             if view is None:
                 view = _heap_view(heap)
+            _check_slot("vm.builtin.make_shape", view, value)
             dims.append(view[value])
         else:
             raise ValueError(f"vm.builtin.make_shape: unknown MakeShapeCode {code}")

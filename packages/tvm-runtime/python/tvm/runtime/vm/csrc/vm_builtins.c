@@ -326,13 +326,15 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_shape_heap(void* self, const TVMFF
   return 0;
 }
 
-static int64_t* tvmvm_heap(const TVMFFIAny* heap) {
+/* The heap's items and *size their count; NULL when it is no CPU 1-d int64 tensor. */
+static int64_t* tvmvm_heap(const TVMFFIAny* heap, int64_t* size) {
   if (heap->type_index != kTVMFFITensor) return NULL;
   DLTensor* t = TVMFFITensorGetDLTensorPtr(heap->v_obj);
-  if (t->ndim != 1 || t->dtype.code != kDLInt || t->dtype.bits != 64 ||
+  if (t->ndim != 1 || t->dtype.code != kDLInt || t->dtype.bits != 64 || t->dtype.lanes != 1 ||
       t->device.device_type != kDLCPU) {
     return NULL;
   }
+  *size = t->shape[0];
   return (int64_t*)((char*)t->data + t->byte_offset);
 }
 
@@ -354,11 +356,14 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_match_shape(void* self, const TVMFFIAny*
       ndim = cell->size;
     }
   }
-  int64_t* heap = n >= 2 ? tvmvm_heap(&args[1]) : NULL;
+  int64_t heap_size = 0;
+  int64_t* heap = n >= 2 ? tvmvm_heap(&args[1], &heap_size) : NULL;
   if (dims == NULL || ndim != (size_t)size) goto slow;
   for (int64_t i = 0; i < size; ++i) {
     int64_t code, reg;
     if (!tvmvm_int(&args[3 + 2 * i], &code) || !tvmvm_int(&args[4 + 2 * i], &reg)) goto slow;
+    /* A heap slot past the heap (a corrupt executable): the Python builtin's error. */
+    if ((code == 1 || code == 3) && (reg < 0 || reg >= heap_size)) goto slow;
     int64_t dim = dims[i];
     switch (code) {
       case 0: /* kAssertEqualToImm */
@@ -391,7 +396,8 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_make_shape(void* self, const TVMFFIAny* 
   int64_t size;
   TVMFFIAny dims[16];
   if (n < 2 || !tvmvm_int(&args[1], &size) || size > 16 || n != 2 + 2 * size) goto slow;
-  int64_t* heap = tvmvm_heap(&args[0]);
+  int64_t heap_size = 0;
+  int64_t* heap = tvmvm_heap(&args[0], &heap_size);
   for (int64_t i = 0; i < size; ++i) {
     int64_t code, value;
     if (!tvmvm_int(&args[2 + 2 * i], &code) || !tvmvm_int(&args[3 + 2 * i], &value)) goto slow;
@@ -399,7 +405,7 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_make_shape(void* self, const TVMFFIAny* 
     dims[i].zero_padding = 0;
     if (code == 0) {
       dims[i].v_int64 = value;
-    } else if (code == 1 && heap != NULL) {
+    } else if (code == 1 && heap != NULL && value >= 0 && value < heap_size) {
       dims[i].v_int64 = heap[value];
     } else {
       goto slow;
