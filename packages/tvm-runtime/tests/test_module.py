@@ -131,16 +131,17 @@ def test_profile_result_statistics():
 
 
 @pytest.mark.parametrize(
-    "kwargs, text",
+    "kwargs, error, text",
     [
-        ({"number": 0}, "'number' must be an int >= 1"),
-        ({"repeat": 1.5}, "'repeat' must be an int >= 1"),
-        ({"min_repeat_ms": -1}, "'min_repeat_ms' must be an int >= 0"),
+        ({"number": 0}, ValueError, "'number' must be an int >= 1"),
+        ({"repeat": 1.5}, TypeError, "'repeat' must be an int >= 1, got float 1.5"),
+        ({"number": "3"}, TypeError, "'number' must be an int >= 1, got str '3'"),
+        ({"min_repeat_ms": -1}, ValueError, "'min_repeat_ms' must be an int >= 0"),
     ],
 )
-def test_time_evaluator_bad_arguments(lib_path, kwargs, text):
+def test_time_evaluator_bad_arguments(lib_path, kwargs, error, text):
     mod = runtime.load_module(lib_path)
-    with pytest.raises(ValueError, match=text):
+    with pytest.raises(error, match=text):
         mod.time_evaluator("add_one", tvm.cpu(0), **kwargs)
     with pytest.raises(TypeError, match="'dev' must be a Device"):
         mod.time_evaluator("add_one", "cpu")

@@ -206,6 +206,14 @@ def test_stateful_api_saved_functions_and_timing():
         _vm(_add_program()).get_outputs("main")
     vm.save_function("main", "saved", x, x)
     np.testing.assert_array_equal(vm.get_function("saved")().numpy(), x + x + 1)
+    # The error named save_function.<locals>.saved_call, or (timed) no function 'saved'.
+    with pytest.raises(TypeError, match="saved function 'saved' takes no arguments.*got 1"):
+        vm["saved"](x)
+    with pytest.raises(TypeError, match="saved function 'saved' takes no arguments.*got 2"):
+        vm.time_evaluator("saved", tvm.cpu(), number=1)(x, x)
+    assert vm.time_evaluator("saved", tvm.cpu(), number=1)().mean > 0
+    with pytest.raises(TypeError, match="save_function: argument 'saved_name' must be a str"):
+        vm.save_function("main", 5, x, x)
     result = vm.time_evaluator("main", tvm.cpu(), number=2, repeat=3)(x, x)
     assert len(result.results) == 3 and all(t > 0 for t in result.results)
     stateful = vm.time_evaluator("main", tvm.cpu(), number=1)()
