@@ -209,6 +209,9 @@ def test_memory_cfg_per_device_and_a_wrong_one():
     assert relax.VirtualMachine(ex, tvm.cpu(), {tvm.cpu(): "naive"}).memory_cfg == "naive"
     with pytest.raises(ValueError, match="argument 'memory_cfg' must be one of"):
         relax.VirtualMachine(ex, tvm.cpu(), memory_cfg="arena")
+    # A str key was never looked up: the VM silently used "pooled".
+    with pytest.raises(TypeError, match="'memory_cfg' as a dict maps Devices .* got a key of type"):
+        relax.VirtualMachine(ex, tvm.cpu(), memory_cfg={"cpu": "naive"})
 
 
 @pytest.mark.parametrize("exec_mode", MODES)

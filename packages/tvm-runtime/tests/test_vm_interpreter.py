@@ -214,6 +214,8 @@ def test_stateful_api_saved_functions_and_timing():
     assert vm.time_evaluator("saved", tvm.cpu(), number=1)().mean > 0
     with pytest.raises(TypeError, match="save_function: argument 'saved_name' must be a str"):
         vm.save_function("main", 5, x, x)
+    with pytest.raises(TypeError, match="invoke_closure: argument 'closure' must be a closure"):
+        vm.invoke_closure(5, x)
     result = vm.time_evaluator("main", tvm.cpu(), number=2, repeat=3)(x, x)
     assert len(result.results) == 3 and all(t > 0 for t in result.results)
     stateful = vm.time_evaluator("main", tvm.cpu(), number=1)()

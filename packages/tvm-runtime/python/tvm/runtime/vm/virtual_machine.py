@@ -100,6 +100,13 @@ class VirtualMachine:
             from ..device import cpu
 
             devs.append(cpu(0))
+        if isinstance(memory_cfg, dict):
+            for key in memory_cfg:
+                if not isinstance(key, Device):  # a "cpu" key was never looked up: ignored
+                    raise TypeError(
+                        "VirtualMachine: argument 'memory_cfg' as a dict maps Devices to "
+                        f"allocator names, got a key of type {type(key).__name__}: {key!r}"
+                    )
         cfgs = memory_cfg.values() if isinstance(memory_cfg, dict) else [memory_cfg]
         for cfg in cfgs:
             if cfg is not None and cfg not in _MEMORY_CFGS:
@@ -285,6 +292,11 @@ class VirtualMachine:
 
     def invoke_closure(self, closure, *args):
         """Call a closure a VM function returned."""
+        if not callable(closure):
+            raise TypeError(
+                "VirtualMachine.invoke_closure: argument 'closure' must be a closure a VM "
+                f"function returned, got {type(closure).__name__}"
+            )
         return closure(*[convert_arg(a, "closure", f"#{i}") for i, a in enumerate(args)])
 
     def set_input(self, func_name: str, *args, **kwargs) -> None:
