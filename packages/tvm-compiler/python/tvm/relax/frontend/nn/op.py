@@ -640,6 +640,11 @@ def debug_func(name: str, *args, _line_info: str | None = None):
     debug=True), whose IO effect orders the calls."""
     from .exporter import Exporter
 
+    if not isinstance(name, str):  # StringImm's own error named neither debug_func nor 'name'
+        raise TypeError(
+            f"nn.op.debug_func: argument 'name' must be the str name of a global function, got "
+            f"{type(name).__name__}"
+        )
     exporter = Exporter.current()
     if exporter is None or exporter.io_effect is None:
         raise RuntimeError("Debugging is only supported when debug mode is on.")
@@ -652,7 +657,10 @@ def debug_func(name: str, *args, _line_info: str | None = None):
         if isinstance(arg, Tensor):
             converted.append(arg._expr)
         elif isinstance(arg, bool) or not isinstance(arg, (int, float, str, tir.PrimExpr)):
-            raise TypeError(f"nn.op.debug_func: unsupported argument type {type(arg).__name__}")
+            raise TypeError(
+                f"nn.op.debug_func: unsupported argument type {type(arg).__name__} (expected an "
+                "nn.Tensor, int, float, str or PrimExpr)"
+            )
         elif isinstance(arg, int):
             converted.append(rx.prim_value(tir.IntImm("int64", arg)))
         elif isinstance(arg, float):
