@@ -135,6 +135,12 @@ def test_a_jump_outside_the_function_is_refused_at_load():
     with pytest.raises(ValueError, match="jumps by 50, outside its 4 instructions"):
         Executable.load_from_bytes(_saved_with(edit))
 
+    def to_itself(_functions, instructions):
+        instructions[2].offset = 0
+
+    with pytest.raises(ValueError, match="instruction 2 jumps to itself"):
+        Executable.load_from_bytes(_saved_with(to_itself))
+
 
 def test_tuple_constants_nesting_past_the_limit_are_value_errors_not_recursion():
     from tvm.runtime.vm.serialize import _TUPLE, MAX_CONST_DEPTH, VERSION

@@ -192,6 +192,12 @@ def test_bad_bytecode_is_refused_when_the_vm_loads_it():
     p.function("main", [], 1, [("ret", r(4))])
     with pytest.raises(ValueError, match="uses register %4 but declares 1"):
         _vm(p)
+    # A jump to itself (goto 0, or an if whose false branch is 0) spun forever.
+    for body in ([("goto", 0), ("ret", r(0))], [("if", r(0), 0), ("ret", r(0))]):
+        p = Program()
+        p.function("main", ["x"], 1, body)
+        with pytest.raises(ValueError, match="jumps from instruction 0 to itself"):
+            _vm(p)
 
 
 def test_stateful_api_saved_functions_and_timing():

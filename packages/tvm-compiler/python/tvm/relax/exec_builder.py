@@ -198,13 +198,15 @@ class ExecBuilder:
     def emit_goto(self, pc_offset: int) -> None:
         """Jump by pc_offset instructions."""
         self._check_scope("emit_goto")
-        self._instructions.append(Instruction(Opcode.Goto, offset=int(pc_offset)))
+        self._instructions.append(Instruction(Opcode.Goto, offset=_offset("emit_goto", pc_offset)))
 
     def emit_if(self, cond: int, false_offset: int) -> None:
         """Go on when register cond is true, else jump by false_offset instructions."""
         self._check_scope("emit_if")
         self._instructions.append(
-            Instruction(Opcode.If, cond=self._use(cond), offset=int(false_offset))
+            Instruction(
+                Opcode.If, cond=self._use(cond), offset=_offset("emit_if", false_offset, "false_")
+            )
         )
 
     def get(self) -> Executable:
@@ -225,6 +227,16 @@ class ExecBuilder:
                 _formalize(info, instructions)
                 _check_registers(info, instructions, self._functions)
         return Executable(infos, self._constants, instructions)
+
+
+def _offset(who: str, offset, prefix: str = "pc_") -> int:
+    offset = int(offset)
+    if offset == 0:  # nothing runs between the jump and itself: the VM would spin forever
+        raise ValueError(
+            f"ExecBuilder.{who}: argument '{prefix}offset' must not be 0 (a jump to itself never "
+            "ends)"
+        )
+    return offset
 
 
 _SPECIAL = (SpecialReg.VOID_ARG, SpecialReg.VM_STATE)

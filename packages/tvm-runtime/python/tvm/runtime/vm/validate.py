@@ -61,6 +61,8 @@ def _check_function(info, instructions: list, nconst: int, nfunc: int) -> None:
             regs = [_check_arg(ins.result, info, nconst, nfunc, what)]
         elif ins.op == Opcode.If:
             regs = [_check_arg(ins.cond, info, nconst, nfunc, what)]
+        if ins.op in (Opcode.Goto, Opcode.If) and ins.offset == 0:
+            raise _corrupt(f"function {info.name!r}: {what} jumps to itself")
         if ins.op in (Opcode.Goto, Opcode.If) and not start <= pc + ins.offset < end:
             raise _corrupt(
                 f"function {info.name!r}: {what} jumps by {ins.offset}, outside its "
