@@ -168,6 +168,8 @@ def test_value_builtins():
     assert g("vm.builtin.read_if_cond")(3) is True
     with pytest.raises(IndexError, match="index 5 is out of range"):
         g("vm.builtin.tuple_getitem")((1, 2), 5)
+    with pytest.raises(IndexError, match="index -1 is out of range"):  # it returned item 1
+        g("vm.builtin.tuple_getitem")((1, 2), -1)
 
 
 def test_prim_value_shape_tensor_and_dynamic_call_builtins():

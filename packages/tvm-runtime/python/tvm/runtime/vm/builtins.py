@@ -307,6 +307,8 @@ def shape_of(tensor):
 @builtin("vm.builtin.tuple_getitem")
 def tuple_getitem(tup, index):
     try:
+        if index < 0:  # Python would count -1 from the end: another item, silently
+            raise IndexError
         return tup[index]
     except IndexError:
         raise IndexError(
