@@ -198,15 +198,13 @@ class ExecBuilder:
     def emit_goto(self, pc_offset: int) -> None:
         """Jump by pc_offset instructions."""
         self._check_scope("emit_goto")
-        self._instructions.append(Instruction(Opcode.Goto, offset=_offset("emit_goto", pc_offset)))
+        self._instructions.append(Instruction(Opcode.Goto, offset=int(pc_offset)))
 
     def emit_if(self, cond: int, false_offset: int) -> None:
         """Go on when register cond is true, else jump by false_offset instructions."""
         self._check_scope("emit_if")
         self._instructions.append(
-            Instruction(
-                Opcode.If, cond=self._use(cond), offset=_offset("emit_if", false_offset, "false_")
-            )
+            Instruction(Opcode.If, cond=self._use(cond), offset=int(false_offset))
         )
 
     def get(self) -> Executable:
@@ -218,6 +216,15 @@ class ExecBuilder:
                 raise ValueError(
                     f"ExecBuilder.get: VM function {info.name!r} is declared but has no body"
                 )
+            for pc in range(info.start_instr, info.end_instr):
+                ins = self._instructions[pc]
+                # 0 is the placeholder the code generator patches; one left makes the VM spin.
+                if ins.op in (Opcode.Goto, Opcode.If) and ins.offset == 0:
+                    raise ValueError(
+                        f"ExecBuilder.get: VM function {info.name!r} jumps to itself at "
+                        f"instruction {pc - info.start_instr} (emit_goto/emit_if with offset 0 "
+                        "never ends)"
+                    )
         # As upstream: registers renumbered in order of first definition, then every register
         # read checked to be a parameter or defined by an earlier instruction.
         infos = [_copy_info(f) for f in self._functions]
@@ -227,16 +234,6 @@ class ExecBuilder:
                 _formalize(info, instructions)
                 _check_registers(info, instructions, self._functions)
         return Executable(infos, self._constants, instructions)
-
-
-def _offset(who: str, offset, prefix: str = "pc_") -> int:
-    offset = int(offset)
-    if offset == 0:  # nothing runs between the jump and itself: the VM would spin forever
-        raise ValueError(
-            f"ExecBuilder.{who}: argument '{prefix}offset' must not be 0 (a jump to itself never "
-            "ends)"
-        )
-    return offset
 
 
 _SPECIAL = (SpecialReg.VOID_ARG, SpecialReg.VM_STATE)
