@@ -67,6 +67,19 @@ def test_a_pattern_used_twice_matches_one_expression():
     assert not pat.match(relax.op.add(x, y))
 
 
+def test_patterns_are_immutable_so_none_can_contain_itself():
+    # Mutated into a cycle, repr, dup and matching recursed without end (RecursionError).
+    pat = is_op("relax.add")(wildcard(), wildcard())
+    with pytest.raises(TypeError):
+        pat.args[0] = pat
+    either = wildcard() | wildcard()
+    with pytest.raises(AttributeError, match="OrPattern.left cannot be reassigned"):
+        either.left = either
+    with pytest.raises(AttributeError, match="cannot be deleted"):
+        del either.right
+    assert repr(pat) == "relax.add(*, *)" and pat.dup().match(relax.op.add(x, y))
+
+
 def test_leaf_patterns():
     assert is_const().match(c) and not is_const().match(x)
     assert is_var("x").match(x) and not is_var("y").match(x) and is_var().match(x)

@@ -125,3 +125,18 @@ def test_bad_input():
         rewrite_bindings(ctx, lambda m, b: [1], two_matmuls)
     with pytest.raises(TypeError, match="PatternContext.match_dfb: dfb must be"):
         ctx.match_dfb(two_matmuls)
+
+
+def test_exiting_a_context_that_is_not_innermost_is_refused():
+    # It popped whichever context was innermost (an IndexError when none was active).
+    with pytest.raises(RuntimeError, match="not the innermost active one"):
+        PatternContext().__exit__(None, None, None)
+    outer, inner = PatternContext(), PatternContext()
+    with outer:
+        inner.__enter__()
+        with pytest.raises(RuntimeError, match="not the innermost active one"):
+            outer.__exit__(None, None, None)
+        assert PatternContext.current() is inner
+        inner.__exit__(None, None, None)
+        assert PatternContext.current() is outer
+    assert PatternContext.current() is None

@@ -99,3 +99,16 @@ def test_bad_input():
         rewrite_call(pattern, rewriter, I.ir_module)
     with pytest.raises(TypeError, match="rewrite_call: the rewriter must return a relax Expr"):
         rewrite_call(pattern, lambda e, m: 3, before)
+
+
+def test_a_replacement_naming_a_variable_the_function_lacks_is_refused():
+    # A fresh Var in the result made an ill-formed function that only a later pass noticed.
+    from tvm.relax.dpl import PatternContext, rewrite_bindings
+
+    ghost = relax.Var("ghost", relax.TensorStructInfo((2, 3), "float32"))
+    with pytest.raises(ValueError, match=r"rewrite_call: the rewriter's result uses .*'ghost'"):
+        rewrite_call(is_op("relax.exp")(wildcard()), lambda expr, m: ghost, before)
+    with PatternContext() as ctx:
+        exp = is_op("relax.exp")(wildcard())
+    with pytest.raises(ValueError, match=r"rewrite_bindings: the rewriter's result uses"):
+        rewrite_bindings(ctx, lambda m, b: {m[exp]: R.add(ghost, ghost)}, before)

@@ -365,6 +365,19 @@ def test_malformed_spec_entries_are_type_and_value_errors_naming_the_method():
         model.export_tvm({"fc1": {}})  # a submodule, named by its type (was its repr)
 
 
+def test_variadic_method_arguments_in_a_spec():
+    class Variadic(nn.Module):
+        def forward(self, x, *rest, **options):
+            return nn.op.add(x, x)
+
+    spec = nn.spec.Tensor([2], "float32")
+    # *rest was "missing" (it has no default), and naming it failed in the call, by keyword.
+    mod, _ = Variadic().export_tvm({"forward": {"x": spec}})
+    assert [p.name_hint for p in mod["forward"].params] == ["x"]
+    with pytest.raises(ValueError, match=r"names its variadic argument\(s\) \['rest'\]"):
+        Variadic().export_tvm({"forward": {"x": spec, "rest": spec}})
+
+
 def test_load_state_dict_names_the_key_of_a_wrong_value():
     model = MLPModel()
     with pytest.raises(TypeError, match="state_dict must be a dict"):

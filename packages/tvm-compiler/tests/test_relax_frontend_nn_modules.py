@@ -257,3 +257,12 @@ def test_debug_func_passes_line_info_and_arguments():
                 return x
 
         Bad().export_tvm({"forward": {"x": nn.spec.Tensor([2], "float32")}}, debug=True)
+    # StringImm refused the name with an error naming neither debug_func nor 'name'.
+    with pytest.raises(TypeError, match="debug_func: argument 'name' must be the str name"):
+
+        class BadName(nn.Module):
+            def forward(self, x):
+                nn.op.debug_func(5, x)
+                return x
+
+        BadName().export_tvm({"forward": {"x": nn.spec.Tensor([2], "float32")}}, debug=True)

@@ -175,6 +175,14 @@ def test_bad_arguments_are_clear_errors():
         (lambda x: op.concat(x, dim=0), TypeError, "nn.op.concat: x must be a non-empty list"),
         (lambda x: op.matmul(x, 2.0), TypeError, "nn.op.matmul: argument 'b' must be an nn.Tensor"),
         (lambda x: op.interpolate(x), ValueError, "exactly one of size and scale_factor"),
+        # int() read these: "invalid literal for int()" (ValueError), "'NoneType' object is not
+        # iterable", 0 groups a ZeroDivisionError
+        (lambda x: op.zeros("ab"), TypeError, "zeros: shape must be a list of dims .* got 'ab'"),
+        (lambda x: op.reshape(x, None), TypeError, "reshape: shape must be a list of dims"),
+        (lambda x: op.reshape(x, ["a"]), TypeError, "reshape: shape entries must be ints or Pr"),
+        (lambda x: op.triu(x, diagonal="a"), TypeError, "triu: argument .k. must be an int"),
+        (lambda x: op.group_norm(op.reshape(x, [1, 3, 2]), 0, None, None), ValueError,
+         "num_groups must be a positive int, got 0"),
     ]  # fmt: skip
     for fn, exc, msg in cases:
         with pytest.raises(exc, match=msg):

@@ -366,6 +366,10 @@ def test_attrs_getter_adds_attributes():
     out = FuseOpsByPattern([fusion])(TwoAddRelu)
     attrs = out["fused_relax_add_relax_nn_relu"].attrs
     assert attrs["add_dtype"] == "float32" and attrs["Composite"] == "x.add_relu"
+    # A list was read as dict.update's sequence: "cannot convert dictionary update sequence".
+    bad = FusionPattern("x.add_relu", pat, {"add": add}, attrs_getter=lambda annotated: [1])
+    with pytest.raises(TypeError, match="attrs_getter of pattern 'x.add_relu' must return a dict"):
+        FuseOpsByPattern([bad])(TwoAddRelu)
 
 
 def test_call_tir_patterns_after_legalization():

@@ -192,5 +192,12 @@ def test_more_ops_struct_info_and_errors():
         _infer(R.nn.attention(_v([1, 4, 2, 8]), _v([1, 4, 2, 7]), _v([1, 4, 2, 8])))
     with pytest.raises(ValueError, match=r"nn.group_norm: the 3 channels .* 2 groups"):
         _infer(R.nn.group_norm(_v([2, 3, 4]), _v([3]), _v([3]), 2, 1, [2]))
+    # 0 groups: the channel count modulo it was a ZeroDivisionError
+    with pytest.raises(ValueError, match="nn.group_norm: num_groups must be a positive int, got 0"):
+        _infer(R.nn.group_norm(_v([2, 3, 4]), _v([3]), _v([3]), 0, 1, [2]))
+    with pytest.raises(
+        TypeError, match="nn.group_norm: num_groups must be a positive int, got str"
+    ):
+        R.nn.group_norm(_v([2, 3, 4]), _v([3]), _v([3]), "2", 1, [2])
     with pytest.raises(ValueError, match="tril: x must have at least 2 dimensions"):
         _infer(R.tril(_v([3])))

@@ -117,3 +117,15 @@ def test_equal_host_tensors_share_one_constant():
         d = ib.convert_constant(tvm.runtime.tensor(np.array([1, 2, 3], "int64")))
         ib.emit_ret(ib.r(0))
     assert a == b and len({a, c, d}) == 3
+
+
+def test_a_jump_to_itself_is_refused():
+    # goto 0 (or an if whose false branch is 0) made the VM spin forever; 0 is only the
+    # placeholder the code generator patches before get().
+    for emit in (lambda ib: ib.emit_goto(0), lambda ib: ib.emit_if(ib.r(0), 0)):
+        ib = relax.ExecBuilder()
+        with ib.function("main", num_inputs=1):
+            emit(ib)
+            ib.emit_ret(ib.r(0))
+        with pytest.raises(ValueError, match="'main' jumps to itself at instruction 0"):
+            ib.get()

@@ -90,6 +90,44 @@ def test_native_alloc_tensor_checks_bounds_and_the_storage_kind():
         tensor(3, 0, tvm_ffi.Shape([1]), tvm_ffi.dtype("float32"))
 
 
+def test_native_alloc_tensor_refuses_negative_dims_and_sizes_past_int64():
+    alloc = _native("tvm_vm_alloc_storage")
+    tensor = _native("tvm_vm_alloc_tensor")
+    storage = alloc(None, tvm_ffi.Shape([16]), 0, tvm_ffi.dtype("float32"), "global")
+    f32 = tvm_ffi.dtype("float32")
+    # 4 * 2**32 * 2**32 bytes wraps to 0 in int64, which fitted the 64-byte storage.
+    with pytest.raises(ValueError, match=r"needs 73786976294838206464 bytes, the storage has 64"):
+        tensor(storage, 0, tvm_ffi.Shape([2**32, 2**32]), f32)
+    # (-4, -4) has the element count of (4, 4).
+    with pytest.raises(ValueError, match=r"argument 'shape' must hold sizes >= 0, got \(-4, -4\)"):
+        tensor(storage, 0, tvm_ffi.Shape([-4, -4]), f32)
+    with pytest.raises(ValueError, match="alloc_storage: argument 'buffer_shape'"):
+        alloc(None, tvm_ffi.Shape([2**62, 2**62]), 0, f32, "global")
+
+
+@pytest.mark.parametrize("exec_mode", MODES)
+def test_a_shape_argument_whose_size_wraps_int64_is_a_value_error(exec_mode):
+    from tvm.script import relax as R
+    from tvm.script import tir as T
+
+    @tvm.script.ir_module
+    class Zeros:
+        @R.function
+        def main(s: R.Shape(["n", "m"])):
+            n = T.int64()
+            m = T.int64()
+            return R.zeros(R.shape([n, m]), "float32")
+
+    vm = relax.VirtualMachine(relax.build(Zeros, "llvm", exec_mode=exec_mode), tvm.cpu())
+    np.testing.assert_array_equal(vm["main"](tvm_ffi.Shape([2, 3])).numpy(), np.zeros((2, 3)))
+    # The shape function's n * m * 4 wraps to 0 bytes of storage: the kernel wrote 2**66
+    # bytes into it (a segfault).
+    with pytest.raises(ValueError, match="alloc_tensor: a float32 tensor of shape"):
+        vm["main"](tvm_ffi.Shape([2**32, 2**32]))
+    with pytest.raises(ValueError, match="must hold sizes >= 0"):
+        vm["main"](tvm_ffi.Shape([-2, -3]))
+
+
 def test_native_shape_heap_is_a_zeroed_int64_tensor_and_bad_sizes_use_the_python_error():
     heap_of = _native("tvm_vm_alloc_shape_heap")
     heap = heap_of(None, 5)
@@ -103,6 +141,21 @@ def test_native_shape_heap_is_a_zeroed_int64_tensor_and_bad_sizes_use_the_python
     assert tuple(heap_of(None, 0).shape) == (0,)
     with pytest.raises(ValueError, match="alloc_shape_heap: argument 'size' must be >= 0"):
         heap_of(None, -1)
+
+
+def test_native_shape_builtins_refuse_a_heap_slot_past_the_heap():
+    # A corrupt executable's slot index: the native builtins wrote and read past the heap.
+    heap = _native("tvm_vm_alloc_shape_heap")(None, 4)
+    match_shape = _native("tvm_vm_match_shape")
+    make_shape = _native("tvm_vm_make_shape")
+    for slot in (-1, 4, 1 << 40):
+        with pytest.raises(ValueError, match=f"shape heap slot {slot} is out of range"):
+            match_shape(tvm_ffi.Shape([7]), heap, 1, 1, slot, "ctx")
+        with pytest.raises(ValueError, match=f"shape heap slot {slot} is out of range"):
+            match_shape(tvm_ffi.Shape([7]), heap, 1, 3, slot, "ctx")
+        with pytest.raises(ValueError, match=f"shape heap slot {slot} is out of range"):
+            make_shape(heap, 1, 1, slot)
+    np.testing.assert_array_equal(heap.numpy(), np.zeros(4, "int64"))
 
 
 def _calls_a_global(name):
@@ -156,6 +209,9 @@ def test_memory_cfg_per_device_and_a_wrong_one():
     assert relax.VirtualMachine(ex, tvm.cpu(), {tvm.cpu(): "naive"}).memory_cfg == "naive"
     with pytest.raises(ValueError, match="argument 'memory_cfg' must be one of"):
         relax.VirtualMachine(ex, tvm.cpu(), memory_cfg="arena")
+    # A str key was never looked up: the VM silently used "pooled".
+    with pytest.raises(TypeError, match="'memory_cfg' as a dict maps Devices .* got a key of type"):
+        relax.VirtualMachine(ex, tvm.cpu(), memory_cfg={"cpu": "naive"})
 
 
 @pytest.mark.parametrize("exec_mode", MODES)

@@ -131,3 +131,33 @@ def test_call_builtin_with_ctx_constructor_and_script():
 
     with pytest.raises(TypeError, match="call_builtin_with_ctx: func must be a str"):
         relax.op.call_builtin_with_ctx(3, [])
+
+
+def test_static_parameter_dims_are_checked_when_nothing_is_symbolic():
+    """Without a symbolic dim no match_shape was emitted: a (1, 2) tensor passed for a (3, 2)
+    parameter came back as the (3, 2) result (a kernel without checks of its own would have
+    read past it). A static dim past the VM's 56-bit immediates goes in the constant pool."""
+    import numpy as np
+    import pytest
+    import tvm
+
+    for dims in ([3, 2], [2**60, 2]):
+        bb = relax.BlockBuilder()
+        x = relax.Var("x", relax.TensorStructInfo(dims, "float32"))
+        with bb.function("main", [x]):
+            bb.emit_func_output(x)
+        for exec_mode in ("bytecode", "compiled"):
+            ex = tvm.compile(bb.get(), target="llvm", exec_mode=exec_mode)
+            vm = relax.VirtualMachine(ex, tvm.cpu())
+            with pytest.raises(
+                ValueError,
+                match=rf"param=x.*: dimension 0 of the shape \(1, 2\) is 1, expected {dims[0]}",
+            ):
+                vm["main"](tvm.runtime.tensor(np.zeros((1, 2), "float32")))
+    ok = np.ones((3, 2), "float32")
+    bb = relax.BlockBuilder()
+    x = relax.Var("x", relax.TensorStructInfo([3, 2], "float32"))
+    with bb.function("main", [x]):
+        bb.emit_func_output(x)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    np.testing.assert_array_equal(vm["main"](tvm.runtime.tensor(ok)).numpy(), ok)

@@ -51,6 +51,23 @@ def test_export_library_copies_and_reloads(lib_path, tmp_path):
         mod.export_library(5)
 
 
+def test_export_library_keeps_the_library_mode_and_refuses_a_directory(lib_path, tmp_path):
+    import os
+    import stat
+
+    lib_path.chmod(0o755)
+    mod = runtime.load_module(lib_path)
+    out = tmp_path / "libaddone_mode.so"
+    mod.export_library(out)
+    # The partial file mkstemp made kept its 0600: no other user could load the export.
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o755
+    folder = tmp_path / "a_folder"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError, match="argument 'file_name' .* is a directory"):
+        mod.export_library(folder)
+    assert not list(tmp_path.glob(".export-*"))  # no partial file left beside the folder
+
+
 ADD_TWO = ADD_ONE.replace("args[0].v_int64 + 1", "args[0].v_int64 + 2")
 
 
@@ -131,16 +148,17 @@ def test_profile_result_statistics():
 
 
 @pytest.mark.parametrize(
-    "kwargs, text",
+    "kwargs, error, text",
     [
-        ({"number": 0}, "'number' must be an int >= 1"),
-        ({"repeat": 1.5}, "'repeat' must be an int >= 1"),
-        ({"min_repeat_ms": -1}, "'min_repeat_ms' must be an int >= 0"),
+        ({"number": 0}, ValueError, "'number' must be an int >= 1"),
+        ({"repeat": 1.5}, TypeError, "'repeat' must be an int >= 1, got float 1.5"),
+        ({"number": "3"}, TypeError, "'number' must be an int >= 1, got str '3'"),
+        ({"min_repeat_ms": -1}, ValueError, "'min_repeat_ms' must be an int >= 0"),
     ],
 )
-def test_time_evaluator_bad_arguments(lib_path, kwargs, text):
+def test_time_evaluator_bad_arguments(lib_path, kwargs, error, text):
     mod = runtime.load_module(lib_path)
-    with pytest.raises(ValueError, match=text):
+    with pytest.raises(error, match=text):
         mod.time_evaluator("add_one", tvm.cpu(0), **kwargs)
     with pytest.raises(TypeError, match="'dev' must be a Device"):
         mod.time_evaluator("add_one", "cpu")

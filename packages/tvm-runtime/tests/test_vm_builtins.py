@@ -52,6 +52,23 @@ def test_match_shape_mismatch_names_context_dimension_and_both_values():
         g("vm.builtin.match_shape")(x, heap, 3, *[_NOOP, 0] * 3, ctx)
 
 
+def test_a_heap_slot_out_of_range_is_a_value_error():
+    heap = _heap(4)
+    before = heap.numpy().copy()  # the heap is not zeroed
+    x = tvm_ffi.Shape([5])
+    # ctypes read slot -1 as the last one: the store landed in slot 3.
+    for slot in (-1, 4, 1 << 40):
+        with pytest.raises(
+            ValueError, match=f"match_shape: shape heap slot {slot} is out of range"
+        ):
+            g("vm.builtin.match_shape")(x, heap, 1, _STORE, slot)
+        with pytest.raises(ValueError, match=f"match_shape: shape heap slot {slot} is out of"):
+            g("vm.builtin.match_shape")(x, heap, 1, _LOAD, slot)
+        with pytest.raises(ValueError, match=f"make_shape: shape heap slot {slot} is out of"):
+            g("vm.builtin.make_shape")(heap, 1, 1, slot)
+    np.testing.assert_array_equal(heap.numpy(), before)
+
+
 def test_check_tensor_info_types_ndim_and_dtype():
     check = g("vm.builtin.check_tensor_info")
     x = tvm.runtime.empty((2, 3), "float32")
@@ -94,6 +111,22 @@ def test_storage_tensors_view_the_storage():
         g("vm.builtin.alloc_tensor")(1, 0, tvm_ffi.Shape([2]), tvm_ffi.dtype("float32"))
 
 
+def test_storage_refuses_negative_dims_and_sizes_past_int64():
+    alloc_tensor = g("vm.builtin.alloc_tensor")
+    f32 = tvm_ffi.dtype("float32")
+    storage = g("vm.builtin.alloc_storage")(None, tvm_ffi.Shape([16]), 0, f32, "global")
+    # (-2, -2) has the element count of (2, 2): it made a tensor of a negative shape.
+    with pytest.raises(ValueError, match=r"argument 'shape' must hold sizes >= 0, got \(-2, -2\)"):
+        alloc_tensor(storage, 0, tvm_ffi.Shape([-2, -2]), f32)
+    with pytest.raises(ValueError, match="alloc_storage: argument 'buffer_shape'.*more than one"):
+        g("vm.builtin.alloc_storage")(None, tvm_ffi.Shape([2**40, 2**40]), 0, f32, "global")
+    # A 1-d uint8 tensor (the native alloc_storage's kind of storage) gets the same checks.
+    native = tvm.runtime.empty((64,), "uint8")
+    assert tuple(alloc_tensor(native, 16, tvm_ffi.Shape([4, 2]), f32).shape) == (4, 2)
+    with pytest.raises(ValueError, match="needs 73786976294838206464 bytes, the storage has 64"):
+        alloc_tensor(native, 0, tvm_ffi.Shape([2**32, 2**32]), f32)
+
+
 def test_alloc_storage_uses_the_vm_device_inside_a_program():
     p = Program()
     shape, dtype = p.const(tvm_ffi.Shape([8])), p.const(tvm_ffi.dtype("float32"))
@@ -126,12 +159,17 @@ def test_value_builtins():
     np.testing.assert_array_equal(y.numpy(), np.arange(6).reshape(2, 3))
     with pytest.raises(ValueError, match="cannot view a tensor of shape"):
         g("vm.builtin.reshape")(x, tvm_ffi.Shape([4]))
+    # (-2, -3) has the element count of (2, 3): it made a tensor of a negative shape.
+    with pytest.raises(ValueError, match=r"reshape: argument 'shape' must hold sizes >= 0"):
+        g("vm.builtin.reshape")(x, tvm_ffi.Shape([-2, -3]))
     assert g("vm.builtin.null_value")() is None
     assert g("vm.builtin.read_if_cond")(tvm.runtime.tensor(np.array(True))) is True
     assert g("vm.builtin.read_if_cond")(tvm.runtime.tensor(np.array(0, "int32"))) is False
     assert g("vm.builtin.read_if_cond")(3) is True
     with pytest.raises(IndexError, match="index 5 is out of range"):
         g("vm.builtin.tuple_getitem")((1, 2), 5)
+    with pytest.raises(IndexError, match="index -1 is out of range"):  # it returned item 1
+        g("vm.builtin.tuple_getitem")((1, 2), -1)
 
 
 def test_prim_value_shape_tensor_and_dynamic_call_builtins():

@@ -8,7 +8,7 @@ import tvm
 import tvm_ffi
 from tvm.runtime.vm import BYTECODE_VERSION, Executable
 from tvm.runtime.vm.serialize import MAGIC
-from vm_program import VM, VOID, Program, imm, r
+from vm_program import VM, VOID, Program, c, f, imm, r
 
 
 def _program():
@@ -82,6 +82,86 @@ def test_trailing_bytes_and_corrupt_counts_are_refused():
     huge = data[:12] + struct.pack("<q", 1 << 60) + data[20:]
     with pytest.raises(ValueError, match="cannot fit"):
         Executable.load_from_bytes(huge)
+
+
+def _saved_with(edit):
+    """The bytes of _program() after edit(functions, instructions) changed its tables."""
+    ex = _program()
+    edit(ex.functions, ex.instructions)
+    return ex.save_to_bytes()
+
+
+def _set_main(**fields):
+    def edit(functions, _instructions):
+        (main,) = [info for info in functions if info.name == "main"]
+        for name, value in fields.items():
+            setattr(main, name, value)
+
+    return edit
+
+
+def _set_call(**fields):
+    def edit(_functions, instructions):
+        for name, value in fields.items():
+            setattr(instructions[0], name, value)
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        # A frame (and generated code) of 2**40 registers: the process was killed for memory.
+        (_set_main(register_file_size=1 << 40), "declares 1099511627776 registers"),
+        (_set_main(num_args=1 << 40), "takes 1099511627776 argument"),
+        (_set_main(start_instr=-3), r"owns instructions \[-3, "),
+        (_set_main(end_instr=99), "owns instructions"),
+        (_set_call(func_idx=77), "calls function 77, but there are"),
+        (_set_call(args=[r(9)]), "names Register 9, but there are 4 registers"),
+        (_set_call(args=[c(40)]), "names ConstIdx 40, but there are 9 constants"),
+        (_set_call(args=[f(40)]), "names FuncIdx 40, but there are"),
+        (_set_call(args=[5 << 56]), "has unknown kind 5"),
+    ],
+)
+def test_a_program_naming_what_it_lacks_is_refused_at_load(edit, message):
+    with pytest.raises(ValueError, match="Executable.load_from_bytes: corrupt data: .*" + message):
+        Executable.load_from_bytes(_saved_with(edit))
+
+
+def test_a_jump_outside_the_function_is_refused_at_load():
+    def edit(_functions, instructions):
+        instructions[2].offset = 50  # the goto
+
+    with pytest.raises(ValueError, match="jumps by 50, outside its 4 instructions"):
+        Executable.load_from_bytes(_saved_with(edit))
+
+    def to_itself(_functions, instructions):
+        instructions[2].offset = 0
+
+    with pytest.raises(ValueError, match="instruction 2 jumps to itself"):
+        Executable.load_from_bytes(_saved_with(to_itself))
+
+
+def test_tuple_constants_nesting_past_the_limit_are_value_errors_not_recursion():
+    from tvm.runtime.vm.serialize import _TUPLE, MAX_CONST_DEPTH, VERSION
+
+    blob = MAGIC + struct.pack("<I", VERSION) + struct.pack("<qq", 0, 1)
+    blob += (bytes([_TUPLE]) + struct.pack("<q", 1)) * 100_000 + b"\0" + struct.pack("<q", 0)
+    with pytest.raises(ValueError, match=f"nests more than {MAX_CONST_DEPTH} deep"):
+        Executable.load_from_bytes(blob)
+    nested = None
+    for _ in range(MAX_CONST_DEPTH + 1):
+        nested = (nested,)
+    p = Program()
+    p.const(nested)
+    p.function("main", [], 1, [("ret", VOID)])
+    with pytest.raises(ValueError, match="save_to_bytes: a tuple constant nests more than"):
+        p.executable().save_to_bytes()
+    p.constants[0] = nested[0]  # as deep as the limit: round trips
+    back = Executable.load_from_bytes(p.executable().save_to_bytes()).constants[0]
+    for _ in range(MAX_CONST_DEPTH):
+        back = back[0]
+    assert back is None
 
 
 def test_load_from_bytes_takes_only_bytes():

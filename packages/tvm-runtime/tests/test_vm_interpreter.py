@@ -192,6 +192,12 @@ def test_bad_bytecode_is_refused_when_the_vm_loads_it():
     p.function("main", [], 1, [("ret", r(4))])
     with pytest.raises(ValueError, match="uses register %4 but declares 1"):
         _vm(p)
+    # A jump to itself (goto 0, or an if whose false branch is 0) spun forever.
+    for body in ([("goto", 0), ("ret", r(0))], [("if", r(0), 0), ("ret", r(0))]):
+        p = Program()
+        p.function("main", ["x"], 1, body)
+        with pytest.raises(ValueError, match="jumps from instruction 0 to itself"):
+            _vm(p)
 
 
 def test_stateful_api_saved_functions_and_timing():
@@ -206,6 +212,16 @@ def test_stateful_api_saved_functions_and_timing():
         _vm(_add_program()).get_outputs("main")
     vm.save_function("main", "saved", x, x)
     np.testing.assert_array_equal(vm.get_function("saved")().numpy(), x + x + 1)
+    # The error named save_function.<locals>.saved_call, or (timed) no function 'saved'.
+    with pytest.raises(TypeError, match="saved function 'saved' takes no arguments.*got 1"):
+        vm["saved"](x)
+    with pytest.raises(TypeError, match="saved function 'saved' takes no arguments.*got 2"):
+        vm.time_evaluator("saved", tvm.cpu(), number=1)(x, x)
+    assert vm.time_evaluator("saved", tvm.cpu(), number=1)().mean > 0
+    with pytest.raises(TypeError, match="save_function: argument 'saved_name' must be a str"):
+        vm.save_function("main", 5, x, x)
+    with pytest.raises(TypeError, match="invoke_closure: argument 'closure' must be a closure"):
+        vm.invoke_closure(5, x)
     result = vm.time_evaluator("main", tvm.cpu(), number=2, repeat=3)(x, x)
     assert len(result.results) == 3 and all(t > 0 for t in result.results)
     stateful = vm.time_evaluator("main", tvm.cpu(), number=1)()

@@ -216,6 +216,15 @@ class ExecBuilder:
                 raise ValueError(
                     f"ExecBuilder.get: VM function {info.name!r} is declared but has no body"
                 )
+            for pc in range(info.start_instr, info.end_instr):
+                ins = self._instructions[pc]
+                # 0 is the placeholder the code generator patches; one left makes the VM spin.
+                if ins.op in (Opcode.Goto, Opcode.If) and ins.offset == 0:
+                    raise ValueError(
+                        f"ExecBuilder.get: VM function {info.name!r} jumps to itself at "
+                        f"instruction {pc - info.start_instr} (emit_goto/emit_if with offset 0 "
+                        "never ends)"
+                    )
         # As upstream: registers renumbered in order of first definition, then every register
         # read checked to be a parameter or defined by an earlier instruction.
         infos = [_copy_info(f) for f in self._functions]

@@ -105,12 +105,16 @@ class _FunctionCodegen:
         )
 
     def prim_arg(self, pv):
+        from tvm.runtime.vm.bytecode import IMM_MAX, IMM_MIN
         from tvm.tir.expr import FloatImm, IntImm
 
         value = pv.value
         if isinstance(value, IntImm):
             if str(value.dtype) == "bool":
                 return self.builder.convert_constant(bool(value.value))
+            if not IMM_MIN <= value.value <= IMM_MAX:
+                # Past the 56-bit immediates (a huge static dim): the constant pool, as upstream.
+                return self.builder.convert_constant(int(value.value))
             return self.builder.imm(value.value)
         if isinstance(value, FloatImm):
             return self.builder.convert_constant(float(value.value))

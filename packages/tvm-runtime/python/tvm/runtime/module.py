@@ -75,6 +75,11 @@ class Module(tvm_ffi.Module):
                 f"{type(file_name).__name__}"
             )
         target = os.fspath(file_name)
+        if os.path.isdir(target):  # the partial file went beside it, then failed to replace it
+            raise IsADirectoryError(
+                f"Module.export_library: argument 'file_name' {target!r} is a directory; give "
+                "the path of the library file to write (e.g. model.so)"
+            )
         exporter = _EXPORTERS.get(self.kind)
         if exporter is not None:
             exporter(self, target, **kwargs)
@@ -103,6 +108,9 @@ class Module(tvm_ffi.Module):
             os.close(fd)
             try:
                 shutil.copyfile(source, partial)
+                # mkstemp made the file 0600: keep the compiled library's mode (0755 under the
+                # usual umask), or no other user (a model server) could load the export.
+                shutil.copymode(source, partial)
                 os.replace(partial, target)
             except BaseException:
                 os.unlink(partial)

@@ -48,7 +48,12 @@ class ProfileResult:
 
 
 def _check_count(name: str, value, minimum: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(
+            f"time_evaluator: argument {name!r} must be an int >= {minimum}, got "
+            f"{type(value).__name__} {value!r}"
+        )
+    if value < minimum:
         raise ValueError(
             f"time_evaluator: argument {name!r} must be an int >= {minimum}, got {value!r}"
         )

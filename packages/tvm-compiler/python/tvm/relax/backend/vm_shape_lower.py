@@ -205,9 +205,19 @@ class _Lowerer:
                 self.match(self._item(value, i, field), field, err, store)
 
     def _heap(self):
-        if self.heap is None:
+        if self.heap is not None:
+            return self.heap
+        if self.slot_of:
             raise AssertionError("VMShapeLower: the shape heap is used before it is allocated")
-        return self.heap
+        # Only static dims to check (kAssertEqualToImm reads no heap): a null heap, as upstream.
+        if getattr(self, "null_heap", None) is None:
+            from tvm.relax.op import null_value
+            from tvm.relax.struct_info import ObjectStructInfo
+
+            self.null_heap = self.emit(
+                with_sinfo(null_value(), ObjectStructInfo()), "shape_heap", ObjectStructInfo()
+            )
+        return self.null_heap
 
     def compute_ready(self) -> None:
         """Compute (in one host PrimFunc) each composite expression whose vars are known."""
@@ -395,9 +405,11 @@ class _Lowerer:
         errs = [self.err(f"param[{i}]", p, p.struct_info) for i, p in enumerate(func.params)]
         for param, err in zip(func.params, errs):
             self.check(param, param.struct_info, err)
+        # Static dims are checked too when nothing is symbolic: a (1, 2) tensor passed for a
+        # (3, 2) parameter went unchecked (a kernel without its own checks read past it).
+        for param, err in zip(func.params, errs):
+            self.match(param, param.struct_info, err)
         if self.slot_of:
-            for param, err in zip(func.params, errs):
-                self.match(param, param.struct_info, err)
             self.compute_ready()
             for param, err in zip(func.params, errs):
                 self._assert_composites(param, param.struct_info, err)

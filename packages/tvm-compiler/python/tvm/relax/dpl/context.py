@@ -40,7 +40,13 @@ class PatternContext:
         return self
 
     def __exit__(self, *exc):
-        _stack().pop()
+        stack = _stack()
+        if not stack or stack[-1] is not self:  # popping another context would unbalance both
+            raise RuntimeError(
+                "PatternContext.__exit__: this context is not the innermost active one (exit "
+                "contexts in the reverse order of entering them)"
+            )
+        stack.pop()
 
     def add_node(self, pattern) -> None:
         if all(p is not pattern for p in self.nodes):

@@ -27,14 +27,31 @@ def _pattern(who: str, what: str, value):
     raise TypeError(f"{who}: {what} must be a DFPattern, got {type(value).__name__}")
 
 
-def _patterns(who: str, what: str, values) -> list:
+def _patterns(who: str, what: str, values) -> tuple:
     if isinstance(values, (DFPattern, str)) or not hasattr(values, "__iter__"):
         raise TypeError(f"{who}: {what} must be a list of DFPatterns, got {type(values).__name__}")
-    return [_pattern(who, f"{what}[{i}]", v) for i, v in enumerate(values)]
+    # A tuple, as upstream's Array: a pattern cannot be made to contain itself afterwards.
+    return tuple(_pattern(who, f"{what}[{i}]", v) for i, v in enumerate(values))
 
 
 class DFPattern:
-    """Base of every dataflow pattern (tvm.relax.dpl.DFPattern); compared by identity."""
+    """Base of every dataflow pattern (tvm.relax.dpl.DFPattern); compared by identity.
+
+    Patterns are immutable once made, as upstream's objects: so no pattern can contain itself
+    (a cycle would recurse without end in matching, repr and dup)."""
+
+    def __setattr__(self, name, value):
+        if name in self.__dict__:
+            raise AttributeError(
+                f"{type(self).__name__}.{name} cannot be reassigned: patterns are immutable "
+                "(build a new one)"
+            )
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        raise AttributeError(
+            f"{type(self).__name__}.{name} cannot be deleted: patterns are immutable"
+        )
 
     def __call__(self, *args, varg_default_wildcard=False, add_constraint=True) -> CallPattern:
         return CallPattern(self, list(args), varg_default_wildcard, add_constraint)
@@ -334,7 +351,7 @@ class PrimArrPattern(DFPattern):
         return len(self.fields)
 
 
-def _prim_list(who: str, what: str, values) -> list:
+def _prim_list(who: str, what: str, values) -> tuple:
     from tvm.ir.expr import PrimExpr
     from tvm.tir.expr import IntImm
 
@@ -349,7 +366,7 @@ def _prim_list(who: str, what: str, values) -> list:
                 f"{who}: {what}[{i}] must be an int or a PrimExpr, got {type(v).__name__}"
             )
         out.append(IntImm("int64", v) if isinstance(v, int) else v)
-    return out
+    return tuple(out)
 
 
 class PatternSeq:
@@ -400,8 +417,8 @@ def _dup(pattern, memo: dict):
     for key, value in pattern.__dict__.items():
         if isinstance(value, DFPattern):
             value = _dup(value, memo)
-        elif isinstance(value, list) and any(isinstance(v, DFPattern) for v in value):
-            value = [_dup(v, memo) if isinstance(v, DFPattern) else v for v in value]
+        elif isinstance(value, (list, tuple)) and any(isinstance(v, DFPattern) for v in value):
+            value = type(value)(_dup(v, memo) if isinstance(v, DFPattern) else v for v in value)
         new.__dict__[key] = value
     return new
 

@@ -81,6 +81,21 @@ class _CallRewriter(ExprMutator):
         self.var2val[emitted.var] = emitted.value
 
 
+def _check_no_new_free_vars(who: str, func, new) -> None:
+    """A rewriter result that names a variable the function never defines (a fresh Var) made
+    an ill-formed function that failed only in a later pass."""
+    from ..analysis import free_vars
+
+    before = {id(v) for v in free_vars(func)}
+    stray = [v.name_hint for v in free_vars(new) if id(v) not in before]
+    if stray:
+        raise ValueError(
+            f"{who}: the rewriter's result uses variable(s) {stray} that the function does not "
+            "define; build the replacement from the matched expressions or the function's own "
+            "variables"
+        )
+
+
 def rewrite_call(pattern, rewriter, func):
     """func with every call that pattern matches replaced by rewriter(call, matches), where
     matches maps each sub-pattern to what it matched; a rewriter returning the call itself
@@ -98,6 +113,7 @@ def rewrite_call(pattern, rewriter, func):
     new = _CallRewriter(pattern, rewriter).visit_expr(func)
     if new is func:
         return func
+    _check_no_new_free_vars("rewrite_call", func, new)
     return remove_all_unused(new)
 
 
@@ -119,6 +135,7 @@ def rewrite_bindings(ctx, rewriter, func):
     new = _BindingsRewriter(ctx, rewriter).visit_expr(func)
     if new is func:
         return func
+    _check_no_new_free_vars("rewrite_bindings", func, new)
     return remove_all_unused(new)
 
 

@@ -138,18 +138,24 @@ register("tril", _infer_tri)
 register("triu", _infer_tri)
 
 
+def _diagonal(who: str, k) -> int:
+    if isinstance(k, (bool, str)) or not hasattr(k, "__index__"):
+        raise TypeError(f"{who}: argument 'k' must be an int, got {type(k).__name__} {k!r}")
+    return int(k)
+
+
 def tril(x, k: int = 0):
     """x with the elements above diagonal k set to zero."""
     from .op_attrs import TileAttrs
 
-    return call_op("tril", [x], TileAttrs(k=int(k)))
+    return call_op("tril", [x], TileAttrs(k=_diagonal("tril", k)))
 
 
 def triu(x, k: int = 0):
     """x with the elements below diagonal k set to zero."""
     from .op_attrs import TileAttrs
 
-    return call_op("triu", [x], TileAttrs(k=int(k)))
+    return call_op("triu", [x], TileAttrs(k=_diagonal("triu", k)))
 
 
 __all__ = [

@@ -89,6 +89,16 @@ def _shape_arg(who, shape):
         shape = [shape]
     if not isinstance(shape, (list, tuple)):
         raise TypeError(f"{who}: shape must be a list of dims or a shape Expr, got {shape!r}")
+    for dim in shape:
+        # int() read a str dim as a number, or said only "invalid literal for int()"
+        if (
+            isinstance(dim, (bool, str))
+            or not isinstance(dim, PrimExpr)
+            and not hasattr(dim, "__index__")
+        ):
+            raise TypeError(
+                f"{who}: shape entries must be ints or PrimExprs, got {dim!r} in {shape!r}"
+            )
     return ShapeExpr([int64(d) for d in shape])
 
 

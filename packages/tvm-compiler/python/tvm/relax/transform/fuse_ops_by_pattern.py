@@ -350,7 +350,13 @@ class _Fuser:
         name = "fused_" + "_".join(n for n in (_op_name(b.value) for b in order) if n)
         attrs = {"Composite": self.fusion.name}
         if self.fusion.attrs_getter is not None:  # extra attributes from the annotated exprs
-            attrs.update(self.fusion.attrs_getter(annotated))
+            extra = self.fusion.attrs_getter(annotated)
+            if not isinstance(extra, dict) or not all(isinstance(k, str) for k in extra):
+                raise TypeError(
+                    f"FuseOpsByPattern: the attrs_getter of pattern {self.fusion.name!r} must "
+                    f"return a dict of str attribute names to values, got {type(extra).__name__}"
+                )
+            attrs.update(extra)
         if self.annotate_codegen:
             composite = Function(params, seq, ret, True, attrs)
             func, gv = self.wrap_for_codegen(composite, name)

@@ -15,7 +15,7 @@ import tvm_ffi
 from ..dlpack_pointer import data_pointer, tensor_from_pointer
 from ..tensor import empty
 from .shape_codes import MakeShapeCode, MatchShapeCode
-from .storage import Storage, dtype_bytes
+from .storage import Storage, checked_view, dtype_bytes
 
 # name -> Python function; the interpreter resolves a packed function here before the registry.
 BUILTINS: dict = {}
@@ -97,12 +97,31 @@ def alloc_storage(vm, buffer_shape, device_index=0, dtype_hint="uint8", mem_scop
             f"vm.builtin.alloc_storage: argument 'buffer_shape' must hold sizes >= 0, got {dims}"
         )
     nbytes = math.prod(int(d) for d in dims) * dtype_bytes(dtype_hint)
+    if nbytes >= 1 << 63:
+        raise ValueError(
+            f"vm.builtin.alloc_storage: argument 'buffer_shape' {dims} of {dtype_hint} needs "
+            f"{nbytes} bytes, more than one storage can address (2**63 - 1)"
+        )
     return Storage(nbytes, _device_of(vm, device_index))
+
+
+def _is_native_storage(value) -> bool:
+    """A 1-d uint8 tensor: a storage the native vm.builtin.alloc_storage made."""
+    return (
+        isinstance(value, tvm_ffi.Tensor) and len(value.shape) == 1 and str(value.dtype) == "uint8"
+    )
 
 
 @builtin("vm.builtin.alloc_tensor")
 def alloc_tensor(storage, offset, shape, dtype, *_device_index):
     """A tensor at byte `offset` of `storage`."""
+    if _is_native_storage(storage):
+        # The native alloc_tensor hands the checks it cannot pass (a negative dim, a size past
+        # int64) to this function: the same errors as a Storage's.
+        dims = checked_view(int(offset), shape, dtype, int(storage.shape[0]))
+        return tensor_from_pointer(
+            data_pointer(storage) + int(offset), dims, str(dtype), storage.device, keepalive=storage
+        )
     if not isinstance(storage, Storage):
         raise TypeError(
             "vm.builtin.alloc_tensor: argument 'storage' must be a Storage from "
@@ -139,6 +158,13 @@ def _heap_view(heap):
     return view
 
 
+def _check_slot(where: str, view, slot) -> None:
+    # ctypes would read view[-1] as the last slot, and the native builtins past the heap.
+    if view is None or not 0 <= slot < len(view):
+        size = "no heap" if view is None else f"a heap of {len(view)}"
+        raise ValueError(f"{where}: shape heap slot {slot} is out of range ({size})")
+
+
 def _shape_of_value(value, where):
     if isinstance(value, tvm_ffi.Tensor):
         return value.shape
@@ -163,6 +189,8 @@ def match_shape(value, heap, size, *rest):
         dim = int(shape[i])
         if code == MatchShapeCode.kNoOp:
             continue
+        if code in (MatchShapeCode.kStoreToHeap, MatchShapeCode.kAssertEqualToLoad):
+            _check_slot("vm.builtin.match_shape", view, reg)
         if code == MatchShapeCode.kStoreToHeap:
             view[reg] = dim
         elif code == MatchShapeCode.kAssertEqualToImm:
@@ -197,6 +225,7 @@ def make_shape(heap, size, *pairs):
         elif code == MakeShapeCode.kLoadShape:
             if view is None:
                 view = _heap_view(heap)
+            _check_slot("vm.builtin.make_shape", view, value)
             dims.append(view[value])
         else:
             raise ValueError(f"vm.builtin.make_shape: unknown MakeShapeCode {code}")
@@ -278,6 +307,8 @@ def shape_of(tensor):
 @builtin("vm.builtin.tuple_getitem")
 def tuple_getitem(tup, index):
     try:
+        if index < 0:  # Python would count -1 from the end: another item, silently
+            raise IndexError
         return tup[index]
     except IndexError:
         raise IndexError(
@@ -328,6 +359,8 @@ def reshape(tensor, shape):
             f"vm.builtin.reshape: argument 'tensor' must be a Tensor, got {_type_name(tensor)}"
         )
     dims = tuple(int(d) for d in shape)
+    if any(d < 0 for d in dims):  # (-2, -2) has the element count of (2, 2)
+        raise ValueError(f"vm.builtin.reshape: argument 'shape' must hold sizes >= 0, got {dims}")
     if math.prod(dims) != math.prod(tensor.shape):
         raise ValueError(
             f"vm.builtin.reshape: cannot view a tensor of shape {tuple(tensor.shape)} as {dims} "

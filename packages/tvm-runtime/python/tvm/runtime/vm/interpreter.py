@@ -117,6 +117,10 @@ def decode_function(
         target = None
         if ins.op in (Opcode.Goto, Opcode.If):
             target = pc + ins.offset
+        if target == pc:  # nothing runs between the jump and itself: it would spin forever
+            raise ValueError(
+                f"VirtualMachine: function {name!r} jumps from instruction {pc} to itself"
+            )
         if target is not None and not 0 <= target < len(code):
             raise ValueError(
                 f"VirtualMachine: function {name!r} jumps from instruction {pc} to {target}, "

@@ -9,6 +9,7 @@ import struct
 import tvm_ffi
 
 from .bytecode import Instruction, Opcode, VMFuncInfo, VMFuncKind
+from .validate import check_program
 
 MAGIC = b"TVMSVMEX"
 # Bump on any change of the layout below; a blob of another version is refused, not guessed at.
@@ -20,6 +21,9 @@ _U8, _U32, _I64, _F64 = (
     struct.Struct("<q"),
     struct.Struct("<d"),
 )
+
+# How deep tuple constants may nest: a file nesting deeper is refused (not a RecursionError).
+MAX_CONST_DEPTH = 256
 
 # Constant pool tags.
 _NONE, _INT, _FLOAT, _STR, _SHAPE, _DTYPE, _TENSOR, _BOOL, _BYTES, _TUPLE = range(10)
@@ -120,7 +124,7 @@ def _tensor_bytes(t) -> bytes:
     return ctypes.string_at(data_pointer(t), nbytes) if nbytes else b""
 
 
-def _write_const(w: _Writer, value) -> None:
+def _write_const(w: _Writer, value, depth: int = 0) -> None:
     if value is None:
         w.u8(_NONE)
     elif isinstance(value, bool):
@@ -154,10 +158,14 @@ def _write_const(w: _Writer, value) -> None:
         w.u8(_BYTES)
         w.raw(bytes(value))
     elif isinstance(value, (tuple, list, tvm_ffi.Array)):
+        if depth >= MAX_CONST_DEPTH:
+            raise ValueError(
+                f"Executable.save_to_bytes: a tuple constant nests more than {MAX_CONST_DEPTH} deep"
+            )
         w.u8(_TUPLE)
         w.i64(len(value))
         for item in value:
-            _write_const(w, item)
+            _write_const(w, item, depth + 1)
     else:
         raise TypeError(
             f"Executable.save_to_bytes: a constant of type {type(value).__name__} cannot be "
@@ -166,7 +174,7 @@ def _write_const(w: _Writer, value) -> None:
         )
 
 
-def _read_const(r: _Reader):
+def _read_const(r: _Reader, depth: int = 0):
     tag = r.u8("a constant's tag")
     if tag == _NONE:
         return None
@@ -188,8 +196,12 @@ def _read_const(r: _Reader):
     if tag == _BYTES:
         return r.raw("a bytes constant")
     if tag == _TUPLE:
+        if depth >= MAX_CONST_DEPTH:
+            raise ValueError(
+                f"{r.WHERE}: corrupt data: a tuple constant nests more than {MAX_CONST_DEPTH} deep"
+            )
         n = r.count("tuple items")
-        return tuple(_read_const(r) for _ in range(n))
+        return tuple(_read_const(r, depth + 1) for _ in range(n))
     raise ValueError(f"{r.WHERE}: corrupt data: unknown constant tag {tag} at offset {r.pos - 1}")
 
 
@@ -317,4 +329,5 @@ def load_program(data) -> tuple[list[VMFuncInfo], list, list[Instruction]]:
         raise ValueError(
             f"{r.WHERE}: corrupt data: {len(r.data) - r.pos} bytes follow the last instruction"
         )
+    check_program(functions, constants, instructions)
     return functions, constants, instructions

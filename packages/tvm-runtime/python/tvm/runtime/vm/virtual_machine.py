@@ -100,6 +100,13 @@ class VirtualMachine:
             from ..device import cpu
 
             devs.append(cpu(0))
+        if isinstance(memory_cfg, dict):
+            for key in memory_cfg:
+                if not isinstance(key, Device):  # a "cpu" key was never looked up: ignored
+                    raise TypeError(
+                        "VirtualMachine: argument 'memory_cfg' as a dict maps Devices to "
+                        f"allocator names, got a key of type {type(key).__name__}: {key!r}"
+                    )
         cfgs = memory_cfg.values() if isinstance(memory_cfg, dict) else [memory_cfg]
         for cfg in cfgs:
             if cfg is not None and cfg not in _MEMORY_CFGS:
@@ -206,6 +213,13 @@ class VirtualMachine:
         return vm_tir_function
 
     @staticmethod
+    def _saved_arity_message(saved_name, got) -> str:
+        return (
+            f"VirtualMachine: the saved function {saved_name!r} takes no arguments "
+            f"(save_function bound them), got {got}"
+        )
+
+    @staticmethod
     def _arity_message(name, nargs, params, got) -> str:
         names = f" ({', '.join(params)})" if params else ""
         return f"VirtualMachine: function {name!r} takes {nargs} argument(s){names}, got {got}"
@@ -278,6 +292,11 @@ class VirtualMachine:
 
     def invoke_closure(self, closure, *args):
         """Call a closure a VM function returned."""
+        if not callable(closure):
+            raise TypeError(
+                "VirtualMachine.invoke_closure: argument 'closure' must be a closure a VM "
+                f"function returned, got {type(closure).__name__}"
+            )
         return closure(*[convert_arg(a, "closure", f"#{i}") for i, a in enumerate(args)])
 
     def set_input(self, func_name: str, *args, **kwargs) -> None:
@@ -306,13 +325,24 @@ class VirtualMachine:
         self, func_name: str, saved_name: str, *args, include_return: bool = True, **kwargs
     ) -> None:
         """Make vm[saved_name]() call func_name with these arguments (for timing)."""
+        if not isinstance(saved_name, str):
+            raise TypeError(
+                "VirtualMachine.save_function: argument 'saved_name' must be a str, got "
+                f"{type(saved_name).__name__}"
+            )
         index = self._entry(func_name)
         fn = self._callables[index]
         saved = self._convert_args(func_name, args, kwargs)
 
-        def saved_call():
+        def saved_call(*extra, **extra_kwargs):
+            if extra or extra_kwargs:
+                raise TypeError(
+                    self._saved_arity_message(saved_name, len(extra) + len(extra_kwargs))
+                )
             result = fn(*saved)
             return result if include_return else None
+
+        saved_call.__name__ = saved_name
 
         self._saved = getattr(self, "_saved", {})
         self._saved[saved_name] = saved_call
@@ -351,6 +381,10 @@ class VirtualMachine:
         )
 
         def timed(*args, **kwargs):
+            if func_name in saved:
+                if args or kwargs:
+                    raise TypeError(self._saved_arity_message(func_name, len(args) + len(kwargs)))
+                return evaluator()
             converted = self._convert_args(func_name, args, kwargs) if (args or kwargs) else ()
             return evaluator(*converted)
 

@@ -27,6 +27,16 @@ def _x(value, who: str, arg: str):
     return value._expr
 
 
+def _dims(shape):
+    """A list of a shape's extents; anything but a sequence (None, a str, an int) is left for
+    the relax op to refuse with its TypeError naming the op."""
+    if isinstance(shape, (list, tuple)) or (
+        hasattr(shape, "__len__") and hasattr(shape, "__getitem__") and not isinstance(shape, str)
+    ):
+        return list(shape)
+    return shape
+
+
 def _binary(relax_op, who):
     def apply(a: Tensor, b: Tensor, name: str) -> Tensor:
         return wrap_nested(relax_op(_x(a, who, "a"), _x(b, who, "b")), name)
@@ -200,7 +210,7 @@ def astype(x: Tensor, dtype: str, name: str = "astype") -> Tensor:
 # -- shape manipulation --------------------------------------------------------------------------
 def reshape(x: Tensor, shape: Sequence[IntExpr], name: str = "reshape") -> Tensor:
     """Reshape to shape (one extent may be -1)."""
-    return wrap_nested(_op.reshape(_x(x, "reshape", "x"), list(shape)), name)
+    return wrap_nested(_op.reshape(_x(x, "reshape", "x"), _dims(shape)), name)
 
 
 def permute_dims(x: Tensor, axes: list[int] | None = None, name: str | None = None) -> Tensor:
@@ -257,7 +267,7 @@ def repeat(x: Tensor, repeats: int, axis: int | None = None, name: str = "repeat
 
 def broadcast_to(x: Tensor, shape: Sequence[IntExpr], name: str = "broadcast_to") -> Tensor:
     """Broadcast to shape."""
-    return wrap_nested(_op.broadcast_to(_x(x, "broadcast_to", "x"), list(shape)), name)
+    return wrap_nested(_op.broadcast_to(_x(x, "broadcast_to", "x"), _dims(shape)), name)
 
 
 def take(x: Tensor, indices: Tensor, axis: int | None = None, name: str = "take") -> Tensor:
@@ -349,12 +359,12 @@ def argsort(
 # -- creation ------------------------------------------------------------------------------------
 def zeros(shape: Sequence[IntExpr], dtype: str = "float32", name: str = "zeros") -> Tensor:
     """A tensor of zeros."""
-    return wrap_nested(_op.zeros(list(shape), dtype), name)
+    return wrap_nested(_op.zeros(_dims(shape), dtype), name)
 
 
 def ones(shape: Sequence[IntExpr], dtype: str = "float32", name: str = "ones") -> Tensor:
     """A tensor of ones."""
-    return wrap_nested(_op.ones(list(shape), dtype), name)
+    return wrap_nested(_op.ones(_dims(shape), dtype), name)
 
 
 def full(
@@ -370,7 +380,7 @@ def full(
         fill = rx.const(fill_value, dtype)
     else:
         fill = _x(fill_value, "full", "fill_value")
-    return wrap_nested(_op.full(list(shape), fill, dtype), name)
+    return wrap_nested(_op.full(_dims(shape), fill, dtype), name)
 
 
 def arange(
@@ -630,6 +640,11 @@ def debug_func(name: str, *args, _line_info: str | None = None):
     debug=True), whose IO effect orders the calls."""
     from .exporter import Exporter
 
+    if not isinstance(name, str):  # StringImm's own error named neither debug_func nor 'name'
+        raise TypeError(
+            f"nn.op.debug_func: argument 'name' must be the str name of a global function, got "
+            f"{type(name).__name__}"
+        )
     exporter = Exporter.current()
     if exporter is None or exporter.io_effect is None:
         raise RuntimeError("Debugging is only supported when debug mode is on.")
@@ -642,7 +657,10 @@ def debug_func(name: str, *args, _line_info: str | None = None):
         if isinstance(arg, Tensor):
             converted.append(arg._expr)
         elif isinstance(arg, bool) or not isinstance(arg, (int, float, str, tir.PrimExpr)):
-            raise TypeError(f"nn.op.debug_func: unsupported argument type {type(arg).__name__}")
+            raise TypeError(
+                f"nn.op.debug_func: unsupported argument type {type(arg).__name__} (expected an "
+                "nn.Tensor, int, float, str or PrimExpr)"
+            )
         elif isinstance(arg, int):
             converted.append(rx.prim_value(tir.IntImm("int64", arg)))
         elif isinstance(arg, float):

@@ -142,8 +142,25 @@ class MethodSpec:
                 f"nn.spec.MethodSpec: the spec of method {name!r} names argument(s) {unknown} "
                 f"that it does not take; its arguments are {list(params)}"
             )
+        variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        starred = [a for a in spec if params[a].kind in variadic]
+        if starred:  # each argument is passed by name: M.f() got an unexpected keyword 'xs'
+            raise ValueError(
+                f"nn.spec.MethodSpec: the spec of method {name!r} names its variadic "
+                f"argument(s) {starred} (*args / **kwargs); export_tvm passes each argument by "
+                "name, so give the method one named parameter per input"
+            )
+        if params and all(p.kind in variadic for p in params.values()):
+            # e.g. a submodule, whose __call__(*args, **kwargs) names no input
+            raise ValueError(
+                f"nn.spec.MethodSpec: the spec of method {name!r} gives no spec for any named "
+                f"argument: it takes only {list(params)} (*args / **kwargs); export a method "
+                "with named parameters"
+            )
         missing = [
-            a for a, p in params.items() if a not in spec and p.default is inspect.Parameter.empty
+            a
+            for a, p in params.items()
+            if a not in spec and p.default is inspect.Parameter.empty and p.kind not in variadic
         ]
         if missing:
             raise ValueError(

@@ -248,6 +248,8 @@ def rms_norm(data, weight, axes=-1, epsilon: float = 1e-5):
 def _infer_group_norm(call, ctx):
     data = tensor_arg(call, 0, "data")
     a = call.attrs
+    if a.num_groups <= 0:  # the channel count modulo it was a ZeroDivisionError
+        raise ValueError(f"nn.group_norm: num_groups must be a positive int, got {a.num_groups}")
     dims = dims_of(data)
     if dims is not None:
         axis = normalize_axis("nn.group_norm", a.channel_axis, data.ndim, "channel_axis")
@@ -278,6 +280,10 @@ def group_norm(
 ):
     """Normalisation over each group of channels (and axes)."""
     axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    if isinstance(num_groups, bool) or not hasattr(num_groups, "__index__"):
+        raise TypeError(
+            f"nn.group_norm: num_groups must be a positive int, got {type(num_groups).__name__}"
+        )
     attrs = GroupNormAttrs(
         num_groups=int(num_groups),
         channel_axis=channel_axis,

@@ -147,8 +147,9 @@ static int tvmvm_alloc_storage_impl(const TVMFFIAny* args, int32_t n, TVMFFIAny*
   } else if (args[1].type_index == kTVMFFIShape) {
     TVMFFIShapeCell* cell = TVMFFIShapeGetCell(args[1].v_obj);
     for (size_t i = 0; i < cell->size; ++i) {
-      if (cell->data[i] < 0) return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
-      elems *= cell->data[i];
+      if (cell->data[i] < 0 || __builtin_mul_overflow(elems, cell->data[i], &elems)) {
+        return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
+      }
     }
   } else {
     return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
@@ -156,7 +157,11 @@ static int tvmvm_alloc_storage_impl(const TVMFFIAny* args, int32_t n, TVMFFIAny*
   if (n >= 4 && !tvmvm_dtype(&args[3], &hint)) {
     return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
   }
-  int64_t nbytes = elems * tvmvm_dtype_bytes(hint);
+  int64_t nbytes;
+  if (__builtin_mul_overflow(elems, tvmvm_dtype_bytes(hint), &nbytes) ||
+      nbytes > INT64_MAX - TVMVM_ALIGN) {
+    return tvmvm_fallback("vm.builtin.alloc_storage", args, n, result);
+  }
   size_t rounded = ((size_t)nbytes + TVMVM_ALIGN - 1) / TVMVM_ALIGN * TVMVM_ALIGN;
   if (rounded == 0) rounded = TVMVM_ALIGN;
   void* data = pooled ? tvmvm_pool_take(rounded) : NULL;
@@ -258,9 +263,15 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_tensor(void* self, const TVMFFIAny
   DLTensor* st = TVMFFITensorGetDLTensorPtr(args[0].v_obj);
   TVMFFIShapeCell* shape = TVMFFIShapeGetCell(args[2].v_obj);
   int64_t need = tvmvm_dtype_bytes(dtype);
-  for (size_t i = 0; i < shape->size; ++i) need *= shape->data[i];
+  for (size_t i = 0; i < shape->size; ++i) {
+    /* A negative dim, or a size past int64 (a wrapped product would pass the bounds check
+     * below and hand a kernel a tensor far larger than its storage): Python's error. */
+    if (shape->data[i] < 0 || __builtin_mul_overflow(need, shape->data[i], &need)) {
+      return tvmvm_fallback("vm.builtin.alloc_tensor", args, n, result);
+    }
+  }
   int64_t have = st->ndim == 1 ? st->shape[0] * tvmvm_dtype_bytes(st->dtype) : -1;
-  if (offset < 0 || offset + need > have) {
+  if (offset < 0 || need > have || offset > have - need) {
     char msg[256];
     snprintf(msg, sizeof msg,
              "vm.builtin.alloc_tensor: a tensor of %lld bytes at offset %lld does not fit the "
@@ -315,13 +326,15 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_alloc_shape_heap(void* self, const TVMFF
   return 0;
 }
 
-static int64_t* tvmvm_heap(const TVMFFIAny* heap) {
+/* The heap's items and *size their count; NULL when it is no CPU 1-d int64 tensor. */
+static int64_t* tvmvm_heap(const TVMFFIAny* heap, int64_t* size) {
   if (heap->type_index != kTVMFFITensor) return NULL;
   DLTensor* t = TVMFFITensorGetDLTensorPtr(heap->v_obj);
-  if (t->ndim != 1 || t->dtype.code != kDLInt || t->dtype.bits != 64 ||
+  if (t->ndim != 1 || t->dtype.code != kDLInt || t->dtype.bits != 64 || t->dtype.lanes != 1 ||
       t->device.device_type != kDLCPU) {
     return NULL;
   }
+  *size = t->shape[0];
   return (int64_t*)((char*)t->data + t->byte_offset);
 }
 
@@ -343,11 +356,14 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_match_shape(void* self, const TVMFFIAny*
       ndim = cell->size;
     }
   }
-  int64_t* heap = n >= 2 ? tvmvm_heap(&args[1]) : NULL;
+  int64_t heap_size = 0;
+  int64_t* heap = n >= 2 ? tvmvm_heap(&args[1], &heap_size) : NULL;
   if (dims == NULL || ndim != (size_t)size) goto slow;
   for (int64_t i = 0; i < size; ++i) {
     int64_t code, reg;
     if (!tvmvm_int(&args[3 + 2 * i], &code) || !tvmvm_int(&args[4 + 2 * i], &reg)) goto slow;
+    /* A heap slot past the heap (a corrupt executable): the Python builtin's error. */
+    if ((code == 1 || code == 3) && (reg < 0 || reg >= heap_size)) goto slow;
     int64_t dim = dims[i];
     switch (code) {
       case 0: /* kAssertEqualToImm */
@@ -380,7 +396,8 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_make_shape(void* self, const TVMFFIAny* 
   int64_t size;
   TVMFFIAny dims[16];
   if (n < 2 || !tvmvm_int(&args[1], &size) || size > 16 || n != 2 + 2 * size) goto slow;
-  int64_t* heap = tvmvm_heap(&args[0]);
+  int64_t heap_size = 0;
+  int64_t* heap = tvmvm_heap(&args[0], &heap_size);
   for (int64_t i = 0; i < size; ++i) {
     int64_t code, value;
     if (!tvmvm_int(&args[2 + 2 * i], &code) || !tvmvm_int(&args[3 + 2 * i], &value)) goto slow;
@@ -388,7 +405,7 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_tvm_vm_make_shape(void* self, const TVMFFIAny* 
     dims[i].zero_padding = 0;
     if (code == 0) {
       dims[i].v_int64 = value;
-    } else if (code == 1 && heap != NULL) {
+    } else if (code == 1 && heap != NULL && value >= 0 && value < heap_size) {
       dims[i].v_int64 = heap[value];
     } else {
       goto slow;
