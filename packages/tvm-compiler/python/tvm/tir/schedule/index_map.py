@@ -65,6 +65,25 @@ class IndexMap:
             ) from None
         return IndexMap(outputs, inverse, self)
 
+    def __eq__(self, other):
+        # structural, as upstream's IndexMap node: the same outputs once the inputs are paired
+        if not isinstance(other, IndexMap):
+            return NotImplemented
+        from tvm.ir.structural import structural_equal
+
+        if len(self.initial_indices) != len(other.initial_indices) or len(
+            self.final_indices
+        ) != len(other.final_indices):
+            return False
+        if [v.dtype for v in self.initial_indices] != [v.dtype for v in other.initial_indices]:
+            return False
+        vmap = dict(zip(self.initial_indices, other.initial_indices))
+        mine = [substitute(f, vmap) for f in self.final_indices]
+        return all(structural_equal(a, b) for a, b in zip(mine, other.final_indices))
+
+    def __hash__(self):
+        return hash((len(self.initial_indices), len(self.final_indices)))
+
     def __repr__(self):
         # The form upstream's trace prints: the map as a Python lambda.
         args = ", ".join(v.name for v in self.initial_indices)

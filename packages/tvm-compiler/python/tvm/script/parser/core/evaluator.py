@@ -40,7 +40,6 @@ _COMPARE = {
     ast.NotIn: lambda a, b: a not in b,
 }
 _UNSUPPORTED = {
-    ast.Lambda: "a lambda",
     ast.ListComp: "a list comprehension",
     ast.DictComp: "a dict comprehension",
     ast.SetComp: "a set comprehension",
@@ -94,6 +93,26 @@ class ExprEvaluator:
             what = _UNSUPPORTED.get(type(node), f"the expression {type(node).__name__}")
             raise self.error(node, f"{what} is not supported in TVMScript")
         return self.parser.source.run(node, method)
+
+    def _Lambda(self, node):
+        """A function of positional parameters whose body is evaluated here when called (as
+        T.index_map's argument is)."""
+        import inspect
+
+        a = node.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+            raise self.error(node, "a lambda takes only plain positional parameters in TVMScript")
+        names = [p.arg for p in a.args]
+
+        def call(*values):
+            if len(values) != len(names):
+                raise TypeError(f"the lambda takes {len(names)} arguments, got {len(values)}")
+            with self.parser.scope(dict(zip(names, values))):
+                return self.eval(node.body)
+
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        call.__signature__ = inspect.Signature([inspect.Parameter(n, kind) for n in names])
+        return call
 
     def _Constant(self, node):
         return node.value
