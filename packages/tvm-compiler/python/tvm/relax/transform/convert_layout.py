@@ -117,11 +117,10 @@ class _LayoutConverter(ExprMutator):
             return None
         desired = self.desired
         if self.layout_cb is not None:
-            desired = _check_desired(self.layout_cb(call), "ConvertLayout: layout_cb's result")
+            desired = _check_desired(self.layout_cb(call), "layout_cb's result")
         ins = [self.layout_of(a) for a in args]
-        # the rule sees the call on the visited arguments (their struct info)
-        visited = self.builder_.normalize(Call(call.op, args, call.attrs, call.sinfo_args))
-        return RULES[call.op.name](visited, desired, ins)
+        # the rule reads the original call: its arguments' shapes in their initial layouts
+        return RULES[call.op.name](call, desired, ins)
 
     def _tuple(self, binding, value):
         fields = [self.visit_expr(f) for f in value.fields]
@@ -174,17 +173,17 @@ class _LayoutConverter(ExprMutator):
         self.set_layout(new_var, layout)
 
 
-def _check_desired(desired, who):
+def _check_desired(desired, arg):
+    who = "ConvertLayout"
     if not isinstance(desired, dict) and not hasattr(desired, "items"):
-        raise TypeError(f"{who} must map op names to lists of layouts, got {desired!r}")
+        raise TypeError(f"{who}: {arg} must map op names to lists of layouts, got {desired!r}")
     out = {}
     for name, layouts in desired.items():
         if not isinstance(name, str):
-            raise TypeError(f"{who}: op name {name!r} must be a str")
+            raise TypeError(f"{who}: {arg} has op name {name!r}; op names are str")
         if isinstance(layouts, str) or not all(isinstance(x, str) for x in layouts):
             raise TypeError(
-                f"{who}: desired_layouts[{name!r}] must be a list of layout strings, got "
-                f"{layouts!r}"
+                f"{who}: {arg}[{name!r}] must be a list of layout strings, got {layouts!r}"
             )
         out[str(name)] = [str(x) for x in layouts]
     return out
@@ -198,7 +197,7 @@ def ConvertLayout(desired_layouts, layout_cb=None):  # noqa: N802  (upstream's n
 
     from .transform import function_pass
 
-    desired = _check_desired(desired_layouts, "ConvertLayout: desired_layouts")
+    desired = _check_desired(desired_layouts, "desired_layouts")
     if layout_cb is not None and not callable(layout_cb):
         raise TypeError(f"ConvertLayout: layout_cb must be callable or None, got {layout_cb!r}")
 
