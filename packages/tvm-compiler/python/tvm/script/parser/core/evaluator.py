@@ -40,6 +40,7 @@ _COMPARE = {
     ast.NotIn: lambda a, b: a not in b,
 }
 _UNSUPPORTED = {
+    ast.Lambda: "a lambda",
     ast.ListComp: "a list comprehension",
     ast.DictComp: "a dict comprehension",
     ast.SetComp: "a set comprehension",
@@ -94,9 +95,9 @@ class ExprEvaluator:
             raise self.error(node, f"{what} is not supported in TVMScript")
         return self.parser.source.run(node, method)
 
-    def _Lambda(self, node):
-        """A function of positional parameters whose body is evaluated here when called (as
-        T.index_map's argument is)."""
+    def _lambda_arg(self, node):
+        """A lambda passed to a call (T.index_map(lambda i, j: ...)): a function of positional
+        parameters whose body is evaluated here when called. Elsewhere a lambda is refused."""
         import inspect
 
         a = node.args
@@ -144,6 +145,19 @@ class ExprEvaluator:
     def _List(self, node):
         return list(self._elements(node.elts))
 
+    def call_arg(self, node):
+        """One argument of a call: a lambda is allowed here."""
+        return self._lambda_arg(node) if isinstance(node, ast.Lambda) else self.eval(node)
+
+    def call_args(self, nodes) -> list:
+        out = []
+        for node in nodes:
+            if isinstance(node, ast.Starred):
+                out.extend(self.eval(node.value))
+            else:
+                out.append(self.call_arg(node))
+        return out
+
     def _elements(self, elts):
         out = []
         for e in elts:
@@ -166,12 +180,12 @@ class ExprEvaluator:
         func = self.eval(node.func)
         if getattr(func, "__name__", None) == "Let" and getattr(func, "_tvmscript_let", False):
             return self._let(node)
-        args = self._elements(node.args)
+        args = self.call_args(node.args)
         kwargs = {}
         for kw in node.keywords:
             if kw.arg is None:
                 raise self.error(kw, "**kwargs is not supported in TVMScript")
-            kwargs[kw.arg] = self.eval(kw.value)
+            kwargs[kw.arg] = self.call_arg(kw.value)
         if not callable(func):
             raise self.error(node.func, f"{type(func).__name__} object is not callable")
         try:

@@ -53,12 +53,12 @@ class RelaxEvaluator(ExprEvaluator):
             return rx.Call(func, args, span=self.parser.source.span(node))
         if getattr(func, "_tvmscript_let", False) or not callable(func):
             return super()._Call(node)
-        args = self._elements(node.args)
+        args = self.call_args(node.args)
         kwargs = {}
         for kw in node.keywords:
             if kw.arg is None:
                 raise self.error(kw, "**kwargs is not supported in TVMScript")
-            kwargs[kw.arg] = self.eval(kw.value)
+            kwargs[kw.arg] = self.call_arg(kw.value)
         try:
             return self.parser.call(func, args, kwargs)
         except DiagnosticError:
