@@ -153,3 +153,59 @@ def test_convert_layout_bad_desired_layouts():
         ConvertLayout({"relax.nn.conv2d": "NHWC"})
     with pytest.raises(TypeError, match="ConvertLayout: layout_cb must be callable"):
         ConvertLayout({}, layout_cb=3)
+
+
+@I.ir_module
+class ManyOps:
+    @R.function
+    def main(
+        x: R.Tensor((2, 3, 10, 10), "float32"),
+        w: R.Tensor((4, 3, 3, 3), "float32"),
+        gamma: R.Tensor((8, 8), "float32"),
+        beta: R.Tensor((8, 8), "float32"),
+    ):
+        with R.dataflow():
+            c = R.nn.conv2d(x, w)
+            s = R.nn.softmax(c, axis=1)
+            cat = R.concat((c, s), axis=1)
+            parts = R.split(cat, indices_or_sections=2, axis=1)
+            p0 = parts[0]
+            ln = R.nn.layer_norm(p0, gamma, beta, axes=[-2, -1])
+            sl = R.strided_slice(ln, axes=[1, 2], begin=[1, 0], end=[4, 8], strides=[2, 3])
+            ex = R.expand_dims(sl, axis=[1])
+            sq = R.squeeze(ex, axis=[1])
+            keep = R.sum(sq, axis=[2], keepdims=True)
+            tr = R.permute_dims(keep, axes=[0, 2, 3, 1])
+            gv = (tr, parts[1])
+            R.output(gv)
+        return gv
+
+
+def test_convert_layout_follows_through_many_ops_same_values():
+    converted = ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})(ManyOps)
+    text = converted["main"].script()
+    assert "axis=3" in text  # softmax / concat / split now run along NHWC's channel axis
+    assert relax.analysis.well_formed(converted)
+    args = [
+        rng.standard_normal(s).astype("float32")
+        for s in [(2, 3, 10, 10), (4, 3, 3, 3), (8, 8), (8, 8)]
+    ]
+
+    def run(mod):
+        vm = relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
+        return [t.numpy() for t in vm["main"](*args)]
+
+    for got, want in zip(run(converted), run(ManyOps)):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_convert_layout_callback_chooses_per_call():
+    seen = []
+
+    def callback(call):
+        seen.append(call.op.name)
+        return {"relax.nn.conv2d": ["NHWC", "HWIO"]}
+
+    out = ConvertLayout({"relax.nn.conv2d": ["NCHW", "OIHW"]}, layout_cb=callback)(ConvNet)
+    assert "relax.nn.conv2d" in seen
+    assert out["main"].script().count('kernel_layout="HWIO"') == 2
