@@ -10,11 +10,7 @@ from ..expr import PrimValue
 from ..struct_info import TensorStructInfo
 from ._utils import dims_of, simplify, tensor_arg, tensor_sinfo
 from .base import call_op, register
-from .op_attrs import Attrs
-
-
-class LayoutTransformAttrs(Attrs):
-    """layout_transform: index_map, pad_value, axis_separators, input_axis_separators."""
+from .op_attrs import LayoutTransformAttrs
 
 
 def _const_of(expr):
