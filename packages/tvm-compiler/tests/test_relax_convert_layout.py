@@ -209,3 +209,18 @@ def test_convert_layout_callback_chooses_per_call():
     out = ConvertLayout({"relax.nn.conv2d": ["NCHW", "OIHW"]}, layout_cb=callback)(ConvNet)
     assert "relax.nn.conv2d" in seen
     assert out["main"].script().count('kernel_layout="HWIO"') == 2
+
+
+def test_convert_layout_leaves_bindings_outside_dataflow_blocks():
+    # upstream's pass rewrites dataflow blocks only
+    @I.ir_module
+    class Plain:
+        @R.function
+        def main(
+            x: R.Tensor((1, 3, 8, 8), "float32"), w: R.Tensor((4, 3, 3, 3), "float32")
+        ) -> R.Tensor((1, 4, 6, 6), "float32"):
+            gv = R.nn.conv2d(x, w)
+            return gv
+
+    out = ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})(Plain)
+    tvm.ir.assert_structural_equal(out, Plain)

@@ -5,7 +5,7 @@ dataflow block."""
 
 from __future__ import annotations
 
-from ..expr import Call, DataflowVar, MatchCast, Tuple, TupleGetItem, Var
+from ..expr import Call, DataflowBlock, DataflowVar, MatchCast, Tuple, TupleGetItem, Var
 from ..expr_functor import ExprMutator
 from ..struct_info import TensorStructInfo, TupleStructInfo
 from .layout_inference import LETTERS, RULES, initial
@@ -33,6 +33,7 @@ class _LayoutConverter(ExprMutator):
         self.desired = desired
         self.layout_cb = layout_cb
         self.layouts: dict = {}  # id(new var) -> its layout
+        self.in_dataflow = False
 
     # -- layouts ------------------------------------------------------------------------
     def layout_of(self, expr):
@@ -67,9 +68,19 @@ class _LayoutConverter(ExprMutator):
         return Tuple(fields)
 
     # -- bindings -----------------------------------------------------------------------
+    def visit_BindingBlock(self, block):
+        # upstream's pass rewrites dataflow blocks only; other blocks are kept as they are
+        saved, self.in_dataflow = self.in_dataflow, isinstance(block, DataflowBlock)
+        try:
+            return super().visit_BindingBlock(block)
+        finally:
+            self.in_dataflow = saved
+
     def visit_VarBinding(self, binding):
         value = binding.value
-        if isinstance(value, Call):
+        if not self.in_dataflow:
+            super().visit_VarBinding(binding)
+        elif isinstance(value, Call):
             self._call(binding, value)
         elif isinstance(value, Tuple):
             self._tuple(binding, value)
@@ -148,6 +159,9 @@ class _LayoutConverter(ExprMutator):
         self._emit_as(binding, self.rewrite(var, initial(var.struct_info), emit=False), None)
 
     def visit_MatchCast(self, binding):
+        if not self.in_dataflow:
+            super().visit_MatchCast(binding)
+            return
         value = self.visit_expr(binding.value)
         layout = self.layout_of(value)
         sinfo = binding.struct_info
