@@ -81,18 +81,28 @@ def unary(call, desired, ins):
     return wanted, ins[0], call.attrs
 
 
+def _follow(layout: str, ndim: int) -> str:
+    """layout broadcast to rank ndim: the new leading axes stay in place (upstream's
+    FollowDecision)."""
+    extra = ndim - len(layout)
+    return LETTERS[:extra] + "".join(LETTERS[LETTERS.index(c) + extra] for c in layout)
+
+
 def binary(call, desired, ins):
+    # as upstream: the lower-rank (or, at equal rank, the first) operand's layout decides,
+    # broadcast to the other's rank; a scalar follows the other operand
     a, b = ins[0], ins[1]
     if not isinstance(a, str) or not isinstance(b, str):
         return None
-    if len(a) == len(b):
-        chosen = a if a != LETTERS[: len(a)] else b
-        return [chosen, chosen], chosen, call.attrs
+    if len(a) <= len(b):
+        if len(a) == 0:
+            return [None, b], b, call.attrs
+        out = _follow(a, len(b))
+        return [a, out], out, call.attrs
     if len(b) == 0:
-        return [a, b], a, call.attrs
-    if len(a) == 0:
-        return [a, b], b, call.attrs
-    return None
+        return [a, None], a, call.attrs
+    out = _follow(b, len(a))
+    return [out, b], out, call.attrs
 
 
 def reduce(call, desired, ins):
