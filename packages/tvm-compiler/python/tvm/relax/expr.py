@@ -452,6 +452,33 @@ class SeqExpr(ExprWithOp):
         self._set(blocks=blocks, body=body, struct_info_=_sinfo_of(body), span=span)
 
 
+def _refined_ret(ret, body_sinfo, params):
+    """The body's struct info where it is finer than the declared return struct info (upstream's
+    Function does the same), when it names no symbolic dimension the parameters do not define."""
+    if body_sinfo is None or body_sinfo is ret:
+        return ret
+    from .analysis.struct_info_analysis import struct_info_base_check, tir_vars_in
+
+    if not struct_info_base_check(ret, body_sinfo):
+        return ret
+    defined = {id(v) for v in tir_vars_in([_sinfo_of(p) for p in params])}
+    if any(id(v) not in defined for v in tir_vars_in(body_sinfo)):
+        return ret
+    if _shape_held_by_var(body_sinfo):
+        return ret  # a shape held by a Relax variable of the body is out of scope outside it
+    return body_sinfo
+
+
+def _shape_held_by_var(sinfo) -> bool:
+    from .struct_info import FuncStructInfo, TensorStructInfo, TupleStructInfo
+
+    if isinstance(sinfo, TensorStructInfo):
+        return sinfo.shape is not None and not isinstance(sinfo.shape, ShapeExpr)
+    if isinstance(sinfo, TupleStructInfo):
+        return any(_shape_held_by_var(f) for f in sinfo.fields)
+    return isinstance(sinfo, FuncStructInfo)
+
+
 class Function(BaseFunc, ExprWithOp):
     """A Relax function. Public when attrs carry "global_symbol", private otherwise."""
 
@@ -475,6 +502,8 @@ class Function(BaseFunc, ExprWithOp):
         _check_sinfo(ret_struct_info, "Function", "ret_struct_info")
         if ret_struct_info is None:
             ret_struct_info = _sinfo_of(body)
+        else:
+            ret_struct_info = _refined_ret(ret_struct_info, _sinfo_of(body), params)
         attrs = dict(attrs.items() if hasattr(attrs, "items") else (attrs or {}))
         sinfo = (
             FuncStructInfo([_sinfo_of(p) for p in params], ret_struct_info, bool(is_pure))

@@ -236,11 +236,30 @@ class RelaxPrinter:
         return f"R.{name}({', '.join(text)})"
 
     def attr(self, value) -> str:
+        from tvm.tir.schedule.index_map import IndexMap
+
+        if isinstance(value, IndexMap):
+            return self.index_map(value)
         if isinstance(value, E.PrimExpr):
             return self.prim_expr(value)
         if hasattr(value, "_type_key") and not isinstance(value, (str, int, float)):
             return self.expr(value)
         return literal(value, self.prim_expr)
+
+    def index_map(self, m) -> str:
+        # upstream's form: T.index_map(lambda i0, ...: (...), index_dtype=...)
+        names = ", ".join(v.name for v in m.initial_indices)
+        # the lambda's parameters are bound by it: not symbolic dims of the function
+        fresh = [v for v in m.initial_indices if id(v) not in self.prim.defined]
+        self.prim.defined.update({id(v): v.name for v in fresh})
+        try:
+            outs = [self.prim_expr(f) for f in m.final_indices]
+        finally:
+            for v in fresh:
+                del self.prim.defined[id(v)]
+        body = f"({', '.join(outs)}{',' if len(outs) == 1 else ''})"
+        dtype = m.initial_indices[0].dtype if m.initial_indices else "int64"
+        return f"T.index_map(lambda {names}: {body}, index_dtype={quote(str(dtype))})"
 
     # -- bindings -------------------------------------------------------------------------
     def binding(self, b, pad: str, out: list) -> None:

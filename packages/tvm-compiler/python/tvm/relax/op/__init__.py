@@ -47,6 +47,7 @@ from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros,
 from .datatype import astype, wrap_param
 from .dynamic_slice import dynamic_strided_slice
 from .index import gather_nd, strided_slice, take
+from .layout_transform import layout_transform
 from .linear_algebra import einsum, linear, matmul
 from .manipulate import (
     broadcast_to,
@@ -146,6 +147,7 @@ __all__ = [
     "invoke_pure_closure",
     "less",
     "less_equal",
+    "layout_transform",
     "linear",
     "log",
     "logical_and",

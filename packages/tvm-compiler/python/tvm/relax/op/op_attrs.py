@@ -49,6 +49,10 @@ GatherNDAttrs = _attrs_kind("GatherNDAttrs", "gather_nd: batch_dims.")
 LeakyReluAttrs = _attrs_kind("LeakyReluAttrs", "leakyrelu: alpha.")
 PReluAttrs = _attrs_kind("PReluAttrs", "prelu: axis.")
 SoftplusAttrs = _attrs_kind("SoftplusAttrs", "softplus: beta, threshold.")
+LayoutTransformAttrs = _attrs_kind(
+    "LayoutTransformAttrs",
+    "layout_transform: index_map, pad_value, axis_separators, input_axis_separators.",
+)
 LayerNormAttrs = _attrs_kind("LayerNormAttrs", "layer_norm: axes, epsilon, center, scale.")
 MatmulAttrs = _attrs_kind("MatmulAttrs", "matmul: out_dtype.")
 PermuteDimsAttrs = _attrs_kind("PermuteDimsAttrs", "permute_dims: axes.")

@@ -12,6 +12,7 @@ from .call_tir_rewrite import CallTIRRewrite
 from .canonicalize_bindings import CanonicalizeBindings
 from .combine_parallel_matmul import CombineParallelMatmul
 from .compute_prim_value import ComputePrimValue
+from .convert_layout import ConvertLayout
 from .convert_to_dataflow import ConvertToDataflow
 from .dead_code_elimination import DeadCodeElimination
 from .decompose_ops import DecomposeOpsForInference
@@ -84,6 +85,7 @@ __all__ = [
     "CanonicalizeBindings",
     "CombineParallelMatmul",
     "ComputePrimValue",
+    "ConvertLayout",
     "ConvertToDataflow",
     "DataflowBlockPass",
     "DeadCodeElimination",

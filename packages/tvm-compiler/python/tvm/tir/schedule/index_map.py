@@ -5,18 +5,30 @@ from __future__ import annotations
 import inspect
 
 from tvm.arith import Analyzer
+from tvm.ir.node import Node
 
 from .. import expr as E
 from ..functor import substitute
 
 
-class IndexMap:
-    """initial_indices (Vars) -> final_indices (expressions of them)."""
+class IndexMap(Node):
+    """initial_indices (Vars) -> final_indices (expressions of them). An IR node (upstream's
+    tir.IndexMap): saved with save_json, compared structurally with the initial indices bound
+    (the inverse, when given, takes no part)."""
+
+    _fields = ("initial_indices", "final_indices", "inverse_index_map")
+    _def_fields = ("initial_indices",)
+    _ignored_fields = ("span", "inverse_index_map")
+    _unvisited_fields = ("inverse_index_map",)
+    _key_namespace = "tir"
+    __hash__ = object.__hash__
 
     def __init__(self, initial_indices, final_indices, inverse_index_map=None):
-        self.initial_indices = list(initial_indices)
-        self.final_indices = [E.convert(i) for i in final_indices]
-        self._inverse = inverse_index_map
+        self._set(
+            initial_indices=tuple(initial_indices),
+            final_indices=tuple(E.convert(i) for i in final_indices),
+            inverse_index_map=inverse_index_map,
+        )
 
     @staticmethod
     def from_func(mapping_function, ndim=None, inverse_index_map=None, *, index_dtype="int64"):
@@ -50,8 +62,8 @@ class IndexMap:
     def inverse(self, shape) -> IndexMap:
         """The inverse map over a buffer of this shape: the one given to from_func as
         inverse_index_map, else worked out when the map fuses and splits its inputs."""
-        if self._inverse is not None:
-            return self._inverse
+        if self.inverse_index_map is not None:
+            return self.inverse_index_map
         from .bijection import NotBijective, inverse_and_shape
 
         extents = [int(n) for n in shape]

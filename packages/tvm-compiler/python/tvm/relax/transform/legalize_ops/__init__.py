@@ -8,6 +8,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     extra,
     image,
     index,
+    layout_transform,
     linear_algebra,
     manipulate,
     misc_ewise,

@@ -429,6 +429,13 @@ def func_attr(attrs: dict) -> None:
     _func_frame().attrs.update(attrs)
 
 
+def index_map(mapping, *, inverse_index_map=None, index_dtype="int64"):
+    """T.index_map: the IndexMap of mapping (a function of the input indices)."""
+    from tvm.tir.schedule.index_map import IndexMap
+
+    return IndexMap.from_func(mapping, inverse_index_map=inverse_index_map, index_dtype=index_dtype)
+
+
 def func_name(name: str) -> None:
     _func_frame().name = name
 

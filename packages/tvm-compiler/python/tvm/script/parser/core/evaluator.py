@@ -95,6 +95,26 @@ class ExprEvaluator:
             raise self.error(node, f"{what} is not supported in TVMScript")
         return self.parser.source.run(node, method)
 
+    def _lambda_arg(self, node):
+        """A lambda passed to a call (T.index_map(lambda i, j: ...)): a function of positional
+        parameters whose body is evaluated here when called. Elsewhere a lambda is refused."""
+        import inspect
+
+        a = node.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+            raise self.error(node, "a lambda takes only plain positional parameters in TVMScript")
+        names = [p.arg for p in a.args]
+
+        def call(*values):
+            if len(values) != len(names):
+                raise TypeError(f"the lambda takes {len(names)} arguments, got {len(values)}")
+            with self.parser.scope(dict(zip(names, values))):
+                return self.eval(node.body)
+
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        call.__signature__ = inspect.Signature([inspect.Parameter(n, kind) for n in names])
+        return call
+
     def _Constant(self, node):
         return node.value
 
@@ -125,6 +145,19 @@ class ExprEvaluator:
     def _List(self, node):
         return list(self._elements(node.elts))
 
+    def call_arg(self, node):
+        """One argument of a call: a lambda is allowed here."""
+        return self._lambda_arg(node) if isinstance(node, ast.Lambda) else self.eval(node)
+
+    def call_args(self, nodes) -> list:
+        out = []
+        for node in nodes:
+            if isinstance(node, ast.Starred):
+                out.extend(self.eval(node.value))
+            else:
+                out.append(self.call_arg(node))
+        return out
+
     def _elements(self, elts):
         out = []
         for e in elts:
@@ -147,12 +180,12 @@ class ExprEvaluator:
         func = self.eval(node.func)
         if getattr(func, "__name__", None) == "Let" and getattr(func, "_tvmscript_let", False):
             return self._let(node)
-        args = self._elements(node.args)
+        args = self.call_args(node.args)
         kwargs = {}
         for kw in node.keywords:
             if kw.arg is None:
                 raise self.error(kw, "**kwargs is not supported in TVMScript")
-            kwargs[kw.arg] = self.eval(kw.value)
+            kwargs[kw.arg] = self.call_arg(kw.value)
         if not callable(func):
             raise self.error(node.func, f"{type(func).__name__} object is not callable")
         try:

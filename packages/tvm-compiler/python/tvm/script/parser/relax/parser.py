@@ -53,12 +53,12 @@ class RelaxEvaluator(ExprEvaluator):
             return rx.Call(func, args, span=self.parser.source.span(node))
         if getattr(func, "_tvmscript_let", False) or not callable(func):
             return super()._Call(node)
-        args = self._elements(node.args)
+        args = self.call_args(node.args)
         kwargs = {}
         for kw in node.keywords:
             if kw.arg is None:
                 raise self.error(kw, "**kwargs is not supported in TVMScript")
-            kwargs[kw.arg] = self.eval(kw.value)
+            kwargs[kw.arg] = self.call_arg(kw.value)
         try:
             return self.parser.call(func, args, kwargs)
         except DiagnosticError:
@@ -252,10 +252,26 @@ class RelaxParser(Parser):
         raise self.error(node, f"expected a Relax expression, got {type(value).__name__} {value!r}")
 
     def visit_Assign(self, node):
-        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        target = node.targets[0] if len(node.targets) == 1 else None
+        if isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
+            # `N, C = T.int64(), T.int64()`: a Python tuple unpacked name by name
+            value = self.eval(node.value)
+            if not isinstance(value, (list, tuple)) or len(value) != len(target.elts):
+                raise self.error(node, f"cannot unpack {value!r} into {len(target.elts)} names")
+            for t, v in zip(target.elts, value):
+                if type(v) is E.Var:
+                    # `N = T.int64()` inside the body: a symbolic dimension named N, defined
+                    # by the match_cast that first uses it
+                    var = self.symbols[t.id] = E.Var(t.id, v.dtype)
+                    self.bind(t.id, var)
+                else:
+                    self._assign(t.id, v, node)
+            return
+        if not isinstance(target, ast.Name):
             raise self.error(node, "expected `name = value` (one name on the left)")
-        value = self.eval(node.value)
-        name = node.targets[0].id
+        self._assign(target.id, self.eval(node.value), node)
+
+    def _assign(self, name, value, node):
         if isinstance(value, (RelaxExpr, R.MatchCastMarker, E.PrimExpr, list, tuple, int, float)):
             self.bind_value(name, value, node)
         else:  # a Python value, such as `cls = Module`: a name for the rest of the body
