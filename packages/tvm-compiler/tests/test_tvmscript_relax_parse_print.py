@@ -238,10 +238,26 @@ def test_closure_generic_ops_and_tensor_condition_round_trip():
 def test_every_relax_op_is_reachable_under_its_r_name():
     wrapped = {"assert_op", "call_dps_packed", "call_packed", "call_pure_packed", "call_tir"}
     wrapped |= {"call_tir_inplace", "print", "call_builtin_with_ctx"}  # R. sinfo / format spellings
+    wrapped |= {"invoke_closure", "invoke_pure_closure"}
     for name in relax.op.__all__:
         if name not in wrapped:
             assert getattr(R, name) is getattr(relax.op, name)
     assert R.nn.relu is relax.op.nn.relu
+
+
+def test_closure_calls_take_the_printed_sinfo_spellings():
+    # LazyTransformParams prints sinfo_args=(R.Object,): a bare R.Object parses back
+    @R.function(pure=False)
+    def main(f: R.Callable((R.Prim("int64"),), R.Object)):
+        a = R.invoke_pure_closure(f, (R.prim_value(1),), sinfo_args=(R.Object,))
+        b = R.invoke_closure(f, (R.prim_value(2),), sinfo_args=R.Object)
+        return (a, b)
+
+    a, b = (binding.value for binding in main.body.blocks[0].bindings)
+    assert a.op.name == "relax.invoke_pure_closure" and b.op.name == "relax.invoke_closure"
+    assert all(isinstance(v.sinfo_args[0], relax.ObjectStructInfo) for v in (a, b))
+    with pytest.raises(TypeError, match="R.invoke_closure"):
+        R.invoke_closure(main.params[0], (), sinfo_args=5)
 
 
 def test_parsed_nodes_carry_spans():

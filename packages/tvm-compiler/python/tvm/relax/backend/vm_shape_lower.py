@@ -166,8 +166,10 @@ class _Lowerer:
             self.emit(call_packed("vm.builtin.check_func_info", [value, string(err)], void_sinfo()))
 
     def _item(self, value, index, sinfo):
-        from tvm.relax.expr import TupleGetItem
+        from tvm.relax.expr import Tuple, TupleGetItem
 
+        if isinstance(value, Tuple):  # what normalisation makes of an item of a literal tuple
+            return value.fields[index]
         cache = self.__dict__.setdefault("_items", {})
         key = (id(value), index)
         if key not in cache:

@@ -342,6 +342,17 @@ def call_builtin_with_ctx(func, args, *, sinfo_args=None):
     )
 
 
+def invoke_closure(closure, args, sinfo_args):
+    """R.invoke_closure(f, (x,), sinfo_args=(R.Object,)): sinfo_args in R. spellings, as
+    printed (a bare R.Object is the struct info it makes)."""
+    return _op.invoke_closure(closure, args, _sinfo_args(sinfo_args, "R.invoke_closure"))
+
+
+def invoke_pure_closure(closure, args, sinfo_args):
+    """R.invoke_pure_closure: invoke_closure of a closure known to be pure."""
+    return _op.invoke_pure_closure(closure, args, _sinfo_args(sinfo_args, "R.invoke_pure_closure"))
+
+
 def call_pure_packed(func, *args, sinfo_args):
     """R.call_pure_packed("name", x, sinfo_args=R.Tensor(...))."""
     return _op.call_pure_packed(
