@@ -1,5 +1,5 @@
-# Struct-info rules shared by layer_norm / batch_norm / rms_norm / group_norm (upstream's
-# NormCheckDtypeAndShape): dtype agreement, one param dim per axis, provable extents.
+# Relax nn-op struct-info rules: the norms (upstream's NormCheckDtypeAndShape: dtype agreement,
+# one param dim per axis, provable extents), softmax's int axis, R.Tensor's "" dtype.
 import pytest
 from tvm import relax, tir
 from tvm.script import relax as R
@@ -56,3 +56,16 @@ def test_group_norm_axes_and_param_rank():
         _sinfo(relax.op.nn.group_norm(x, _var((4, 5)), _var((4, 5)), 2, -2, [-1]))
     with pytest.raises(ValueError, match=r"gamma of shape \(3,\) does not match the 4 channels"):
         _sinfo(relax.op.nn.group_norm(x, _var((3,)), _var((4,)), 2, -2, [-1]))
+
+
+def test_softmax_axis_must_be_one_int():
+    x = _var((2, 3, 4))
+    for op in (relax.op.nn.softmax, relax.op.nn.log_softmax):
+        with pytest.raises(TypeError, match="axis must be a single int, got \\[1, 2\\]"):
+            op(x, axis=[1, 2])
+
+
+def test_r_tensor_empty_dtype_is_unknown():
+    # upstream spells an unknown dtype "" as well as None (R.Tensor((3, 4), ""))
+    assert R.Tensor((3, 4), "").dtype == "void"
+    assert relax.Var("t", R.Tensor((3, 4), "")).struct_info.dtype == "void"

@@ -116,14 +116,22 @@ def relu6(data):
     return clip(data, 0, 6)
 
 
+def _int_axis(who: str, axis) -> int:
+    """softmax's single axis; a list is a TypeError at construction, as upstream's FFI
+    signature (int axis) makes it."""
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"{who}: axis must be a single int, got {axis!r}")
+    return axis
+
+
 def softmax(data, axis: int = -1):
     """exp(data) / sum(exp(data)) along axis."""
-    return call_op("nn.softmax", [data], SoftmaxAttrs(axis=axis))
+    return call_op("nn.softmax", [data], SoftmaxAttrs(axis=_int_axis("nn.softmax", axis)))
 
 
 def log_softmax(data, axis: int = -1):
     """log(softmax(data)) along axis, computed stably."""
-    return call_op("nn.log_softmax", [data], SoftmaxAttrs(axis=axis))
+    return call_op("nn.log_softmax", [data], SoftmaxAttrs(axis=_int_axis("nn.log_softmax", axis)))
 
 
 def _provably_unequal(a, b) -> bool:
