@@ -68,7 +68,7 @@ from .scatter import scatter_elements, scatter_nd
 from .search import argmax, argmin, where
 from .shape_ops import shape_to_tensor, tensor_to_shape
 from .sorting import argsort, sort, topk
-from .statistical import cumprod, cumsum, max, mean, min, prod, std, sum, variance
+from .statistical import cumprod, cumsum, max, mean, median, min, prod, std, sum, variance
 from .unary import (
     abs,
     acos,
@@ -190,6 +190,7 @@ __all__ = [
     "tan",
     "tanh",
     "variance",
+    "median",
     "where",
     "zeros",
     "zeros_like",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from numbers import Integral
+
 from ...analysis.struct_info_analysis import _prove_equal
 from ...struct_info import TensorStructInfo, TupleStructInfo
 from .._utils import (
@@ -119,9 +121,9 @@ def relu6(data):
 def _int_axis(who: str, axis) -> int:
     """softmax's single axis; a list is a TypeError at construction, as upstream's FFI
     signature (int axis) makes it."""
-    if not isinstance(axis, int) or isinstance(axis, bool):
+    if not isinstance(axis, Integral) or isinstance(axis, bool):
         raise TypeError(f"{who}: axis must be a single int, got {axis!r}")
-    return axis
+    return int(axis)
 
 
 def softmax(data, axis: int = -1):
