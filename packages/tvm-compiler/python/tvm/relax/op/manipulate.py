@@ -3,7 +3,7 @@ flatten, concat, split, broadcast_to."""
 
 from __future__ import annotations
 
-from tvm.ir.expr import PrimExpr, RelaxExpr
+from tvm.ir.expr import RelaxExpr
 from tvm.tir import expr as E
 
 from ..expr import ShapeExpr, Tuple
@@ -85,10 +85,13 @@ register("reshape", _infer_reshape)
 def _shape_arg(who, shape):
     if isinstance(shape, RelaxExpr):
         return shape
-    if isinstance(shape, (int, PrimExpr)):
-        shape = [shape]
+    # As upstream's Variant<Expr, Array<PrimExpr>> signature: a bare int or PrimExpr is not a
+    # shape (reshape(x, 120) is a TypeError, not (120,)).
     if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"{who}: shape must be a list of dims or a shape Expr, got {shape!r}")
+        raise TypeError(
+            f"{who}: shape must be a tuple/list of dims or a shape Expr, got "
+            f"{type(shape).__name__} {shape!r}"
+        )
     return ShapeExpr([int64(d) for d in shape])
 
 
