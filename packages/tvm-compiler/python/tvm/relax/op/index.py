@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from tvm.tir import expr as E
 
-from ..struct_info import TensorStructInfo
+from ..struct_info import PrimStructInfo, TensorStructInfo
 from ._utils import (
+    arg_sinfo,
     dims_of,
     fmt_shape,
+    literal_dims,
     normalize_axes,
     normalize_axis,
     static,
@@ -33,11 +35,15 @@ def _slice_extent(extent, begin, end, stride):
 def _infer_strided_slice(call, ctx):
     data = tensor_arg(call, 0, "x")
     attrs = call.attrs
+    # As upstream: slicing no axes keeps x's struct info (a shape variable included) unless its
+    # dims are known; slicing some axes of a tensor of unknown dims forgets the shape.
     if data.ndim == -1:
-        return data
+        return data if not attrs.axes else TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice)
     axes = normalize_axes("strided_slice", attrs.axes, data.ndim, "axes")
     dims = dims_of(data)
     if dims is None:
+        if not axes:
+            return data
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
     out = list(dims)
     for axis, b, e, s in zip(axes, attrs.begin, attrs.end, attrs.strides):
@@ -79,12 +85,16 @@ def strided_slice(x, axes, begin, end, strides=None, assume_inbound: bool = Fals
 
 def _infer_take(call, ctx):
     data = tensor_arg(call, 0, "x")
-    indices = tensor_arg(call, 1, "indices")
+    index_sinfo = arg_sinfo(call, 1, "indices")
+    if isinstance(index_sinfo, PrimStructInfo):  # a PrimValue index: a 0-d one
+        indices = TensorStructInfo([], index_sinfo.dtype)
+    else:
+        indices = tensor_arg(call, 1, "indices")
     if indices.dtype != "void" and not indices.dtype.startswith(("int", "uint")):
         raise TypeError(f"take: indices must be an integer tensor, got dtype {indices.dtype}")
     axis = call.attrs.axis
     if axis is None:
-        if data.ndim not in (1, -1):
+        if data.ndim != 1:  # as upstream, a tensor of unknown rank is not known to be 1-D
             raise ValueError(
                 f"take: without an axis, x must be 1-D, got x of shape {fmt_shape(data)}"
             )
@@ -92,7 +102,8 @@ def _infer_take(call, ctx):
     if data.ndim == -1 or indices.ndim == -1:
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)
     axis = normalize_axis("take", axis, data.ndim)
-    dims, idims = dims_of(data), dims_of(indices)
+    # As upstream, only literal shapes (not the values behind a shape variable) give dims.
+    dims, idims = literal_dims(data), literal_dims(indices)
     out_ndim = data.ndim - 1 + indices.ndim
     if dims is None or idims is None:
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=out_ndim)
