@@ -13,6 +13,7 @@ from ._utils import (
     dims_of,
     fmt_shape,
     int64,
+    literal_dims,
     normalize_axes,
     normalize_axis,
     product,
@@ -59,8 +60,8 @@ def _resolve_minus_one(who, data_dims, new_dims, data_sinfo):
 def _infer_reshape(call, ctx):
     data = tensor_arg(call, 0, "x")
     new_dims, ndim = shape_arg_values(call, 1, "shape")
-    if new_dims is None:
-        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=ndim)
+    if new_dims is None:  # a shape variable of unknown values stays the result's shape
+        return TensorStructInfo(call.args[1], data.dtype, data.vdevice)
     data_dims = dims_of(data)
     resolved = _resolve_minus_one("reshape", data_dims, new_dims, data)
     if resolved is None:
@@ -73,7 +74,8 @@ def _infer_reshape(call, ctx):
                 f"reshape: cannot reshape x of shape {fmt_shape(data)} ({before} elements) into "
                 f"{fmt_shape(resolved)} ({after} elements)"
             )
-    if isinstance(call.args[1], ShapeExpr) and resolved is not new_dims:
+    if resolved is not new_dims or not isinstance(call.args[1], ShapeExpr):
+        # a shape variable whose values are known gives those values, as upstream
         return tensor_sinfo(resolved, data.dtype, data.vdevice)
     shape = call.args[1] if resolved is new_dims else ShapeExpr(resolved)
     return TensorStructInfo(shape, data.dtype, data.vdevice)
@@ -95,30 +97,84 @@ def _shape_arg(who, shape):
     return ShapeExpr([int64(d) for d in shape])
 
 
-def reshape(x, shape):
-    """x with a new shape of the same element count; one dim may be -1 (inferred)."""
-    shape = _shape_arg("reshape", shape)
+def _new_shape(x, shape):
+    """Upstream's ConvertNewShapeToExpr: a literal new shape's 0s copy x's dims at the same
+    position and its one -1 is inferred from x's element count; both need x's dims. Malformed
+    shapes are InternalErrors, as upstream's checks make them."""
+    from tvm.error import InternalError
+
+    if isinstance(shape, RelaxExpr) and not isinstance(shape, ShapeExpr):
+        return shape
+    if isinstance(shape, ShapeExpr):
+        raw = list(shape.values)
+    elif isinstance(shape, (list, tuple)):
+        raw = list(shape)
+    else:
+        _shape_arg("reshape", shape)  # TypeError for a bare int / PrimExpr
+    for d in raw:
+        if isinstance(d, RelaxExpr):
+            raise TypeError(
+                f"reshape: the new shape must hold ints or PrimExprs, got the Relax "
+                f"expression {d!r}; pass a shape Expr instead"
+            )
+        dtype = str(d.dtype) if isinstance(d, E.PrimExpr) else None
+        if isinstance(d, bool) or not (isinstance(d, int) or (dtype or "").startswith("int")):
+            raise InternalError(f"reshape: the new shape must hold integers, got {raw}")
+    dims = [int64(d) for d in raw]
+    zeros = [i for i, d in enumerate(dims) if static(d) == 0]
+    holes = [i for i, d in enumerate(dims) if static(d) == -1]
+    if len(holes) > 1:
+        raise InternalError(f"reshape: the new shape may contain -1 only once, got {raw}")
+    bad = [d for d in dims if static(d) is not None and static(d) < -1]
+    if bad:
+        raise InternalError(
+            f"reshape: new shape values must be positive (or one -1, or 0 to copy), got {raw}"
+        )
+    if not holes and not zeros:
+        return ShapeExpr(dims)
     sinfo = x.__dict__.get("struct_info_")
-    if isinstance(shape, ShapeExpr) and isinstance(sinfo, TensorStructInfo):
-        resolved = _resolve_minus_one("reshape", dims_of(sinfo), list(shape.values), sinfo)
-        if resolved is not None:
-            shape = ShapeExpr(resolved)
-    return call_op("reshape", [x, shape])
+    if sinfo is None:  # x not normalised yet: its inference resolves the -1 (0s stay literal)
+        return ShapeExpr(dims)
+    old = dims_of(sinfo) if isinstance(sinfo, TensorStructInfo) else None
+    if old is None:
+        raise InternalError(
+            f"reshape: x must have a known shape to infer the -1 or 0 dims of {raw}"
+        )
+    for i in zeros:
+        dims[i] = old[i]
+    if holes:
+        known = product([d for i, d in enumerate(dims) if i != holes[0]])
+        dims[holes[0]] = simplify(E.FloorDiv(product(old), known))
+    return ShapeExpr(dims)
+
+
+def reshape(x, shape):
+    """x with a new shape of the same element count; one dim may be -1 (inferred) and a 0
+    copies x's dim at that position."""
+    return call_op("reshape", [x, _new_shape(x, shape)])
 
 
 def _infer_permute_dims(call, ctx):
+    from tvm.error import InternalError
+
     data = tensor_arg(call, 0, "x")
     axes = call.attrs.axes
     if axes is None:
         if data.ndim == -1:
-            return data
+            return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice)
         axes = list(range(data.ndim))[::-1]
-    elif data.ndim != -1 and len(axes) != data.ndim:
+    elif data.ndim == -1:
+        raise InternalError(
+            f"permute_dims: x of unknown rank cannot be permuted by the explicit axes {list(axes)}"
+        )
+    elif len(axes) != data.ndim:
         raise ValueError(
             f"permute_dims: axes {list(axes)} must name each of the {data.ndim} dimensions of x"
         )
     axes = normalize_axes("permute_dims", axes, len(axes), "axes")
-    dims = dims_of(data)
+    if axes == sorted(axes):  # the identity keeps x's struct info (a shape variable too)
+        return data
+    dims = literal_dims(data)  # as upstream: a shape variable's values are not looked into
     if dims is None:
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=len(axes))
     return tensor_sinfo([dims[a] for a in axes], data.dtype, data.vdevice)
@@ -136,11 +192,13 @@ def permute_dims(x, axes=None):
 
 def _infer_expand_dims(call, ctx):
     data = tensor_arg(call, 0, "x")
-    if data.ndim == -1:
+    if not call.attrs.axis:  # no new axes: x's struct info as it is
         return data
+    if data.ndim == -1:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice)
     out_ndim = data.ndim + len(call.attrs.axis)
     axes = normalize_axes("expand_dims", call.attrs.axis, out_ndim)
-    dims = dims_of(data)
+    dims = literal_dims(data)  # as upstream: a shape variable's values are not looked into
     if dims is None:
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=out_ndim)
     it = iter(dims)
