@@ -49,3 +49,21 @@ def test_take_with_a_prim_value_index_runs():
     vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
     a = np.arange(40, dtype="float32").reshape(4, 10)
     np.testing.assert_array_equal(vm["main"](tvm.runtime.tensor(a), 3).numpy(), a[:, 3])
+
+
+def test_strided_slice_of_a_symbolic_extent():
+    m = tvm.tir.Var("m", "int64")
+    x = relax.Var("x", R.Tensor((m, 4), "float32"))
+    one = _sinfo(relax.op.strided_slice(x, axes=[0], begin=[1], end=[3]))
+    tvm.ir.assert_structural_equal(one.shape.values[0], tvm.tir.min(3, m) - tvm.tir.min(1, m))
+    three = _sinfo(relax.op.strided_slice(x, axes=[0], begin=[1], end=[8], strides=[3]))
+    want = (tvm.tir.min(8, m) + 2 - tvm.tir.min(1, m)) // 3
+    tvm.ir.assert_structural_equal(three.shape.values[0], want)
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        out = bb.emit(relax.op.strided_slice(x, axes=[0], begin=[1], end=[8], strides=[3]))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    for rows in (0, 2, 5, 11):
+        a = np.arange(rows * 4, dtype="float32").reshape(rows, 4)
+        np.testing.assert_array_equal(vm["main"](tvm.runtime.tensor(a)).numpy(), a[1:8:3])

@@ -9,6 +9,7 @@ from ._utils import (
     arg_sinfo,
     dims_of,
     fmt_shape,
+    int64,
     literal_dims,
     normalize_axes,
     normalize_axis,
@@ -24,6 +25,13 @@ def _slice_extent(extent, begin, end, stride):
     n = static(extent)
     if n is not None:
         return len(range(*slice(begin, end, stride).indices(n)))
+    if stride > 0 and 0 <= begin <= end:
+        # A symbolic extent: both ends clamp to it (upstream's form, which needs no max(0, .)
+        # since begin <= end).
+        stop, start = E.Min(E.const(end, "int64"), extent), E.Min(E.const(begin, "int64"), extent)
+        if stride == 1:
+            return stop - start
+        return E.FloorDiv(stop + E.const(stride - 1, "int64") - start, E.const(stride, "int64"))
     if stride > 0 and begin >= 0 and end >= 0:
         # A symbolic extent: the slice stops at whichever comes first, end or the extent.
         stop = E.Min(E.const(end, "int64"), extent) if end < 2**62 else extent
@@ -53,7 +61,8 @@ def _infer_strided_slice(call, ctx):
         if extent is None:
             return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
         out[axis] = extent
-    return tensor_sinfo(out, data.dtype, data.vdevice)
+    # Not re-simplified: a symbolic extent keeps upstream's min(end, n) - min(begin, n) form.
+    return TensorStructInfo([int64(d) for d in out], data.dtype, data.vdevice)
 
 
 register("strided_slice", _infer_strided_slice)
