@@ -67,3 +67,11 @@ def test_strided_slice_of_a_symbolic_extent():
     for rows in (0, 2, 5, 11):
         a = np.arange(rows * 4, dtype="float32").reshape(rows, 4)
         np.testing.assert_array_equal(vm["main"](tvm.runtime.tensor(a)).numpy(), a[1:8:3])
+
+
+def test_strided_slice_lengths_must_agree():
+    from tvm.error import InternalError
+
+    x = relax.Var("x", R.Tensor((8, 9), "float32"))
+    with pytest.raises(InternalError, match="one entry per axis, got 1, 0, 1, 1"):
+        relax.op.strided_slice(x, axes=[1], begin=[], end=[9])

@@ -82,7 +82,9 @@ def strided_slice(x, axes, begin, end, strides=None, assume_inbound: bool = Fals
     axes, begin, end = _ints(who, "axes", axes), _ints(who, "begin", begin), _ints(who, "end", end)
     strides = (1,) * len(axes) if strides is None else _ints(who, "strides", strides)
     if not len(axes) == len(begin) == len(end) == len(strides):
-        raise ValueError(
+        from tvm.error import InternalError
+
+        raise InternalError(  # upstream's ICHECK at construction
             f"{who}: axes, begin, end and strides must have one entry per axis, got "
             f"{len(axes)}, {len(begin)}, {len(end)}, {len(strides)}"
         )
