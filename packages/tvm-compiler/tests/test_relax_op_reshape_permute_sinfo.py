@@ -3,6 +3,7 @@
 # values become the result's shape, identity permutations and empty expansions keep x's
 # struct info, and only literal shapes are permuted / expanded.
 import pytest
+import tvm
 from tvm import relax
 from tvm.error import InternalError
 from tvm.script import relax as R
@@ -48,3 +49,28 @@ def test_permute_and_expand_keep_or_forget_a_shape_variable():
     assert out.shape is None and out.ndim == 5
     with pytest.raises(InternalError, match="permute_dims: x of unknown rank"):
         _sinfo(relax.op.permute_dims(relax.Var("u", R.Tensor("float32")), [1, 0]))
+
+
+def test_squeeze_as_upstream():
+    x = relax.Var("x", R.Tensor((2, 3, 4), "float32"))
+    assert _sinfo(relax.op.squeeze(x, [0])).same_as(x.struct_info)  # extent 2: a no-op
+    s = relax.Var("s", relax.ShapeStructInfo((2, 1, 3)))
+    y = relax.Var("y", relax.TensorStructInfo(s, "float32"))
+    assert _sinfo(relax.op.squeeze(y, [])).shape.same_as(s)
+    named = _sinfo(relax.op.squeeze(y, [1]))
+    assert named.shape is None and named.ndim == 2
+    assert _sinfo(relax.op.squeeze(y)).ndim == -1  # unnamed axes of a shape variable
+    n = tvm.tir.Var("n", "int64")
+    z = relax.Var("z", R.Tensor((n, 3), "float32"))
+    assert _sinfo(relax.op.squeeze(z, [0])).ndim == 1  # a symbolic extent is taken to be 1
+
+
+def test_flatten_as_upstream():
+    assert _ints(_sinfo(relax.op.flatten(relax.Var("x", R.Tensor("float32", ndim=0))))) == [1]
+    one = relax.Var("s", relax.ShapeStructInfo(ndim=1))
+    x = relax.Var("x", relax.TensorStructInfo(one, "float32"))
+    assert _sinfo(relax.op.flatten(x)).shape.same_as(one)
+    known = relax.Var("s", relax.ShapeStructInfo((3, 4)))
+    y = relax.Var("y", relax.TensorStructInfo(known, "float32"))
+    out = _sinfo(relax.op.flatten(y))
+    assert out.shape is None and out.ndim == 1

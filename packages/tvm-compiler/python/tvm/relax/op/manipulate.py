@@ -216,24 +216,33 @@ def expand_dims(x, axis):
 
 
 def _infer_squeeze(call, ctx):
+    """As upstream: no axes keeps x; a given axis whose extent is a constant other than 1 is
+    left in place (a no-op), a symbolic one is assumed to be 1; without axes every constant 1
+    goes (and any symbolic extent makes the rank unknown). A shape variable's values decide
+    which axes go, but only a literal shape gives the result's dims."""
     data = tensor_arg(call, 0, "x")
-    dims = dims_of(data)
-    if call.attrs.axis is None:
-        if dims is None or any(static(d) is None for d in dims):
-            return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)
-        return tensor_sinfo([d for d in dims if static(d) != 1], data.dtype, data.vdevice)
-    if data.ndim == -1:
+    axis = call.attrs.axis
+    if axis is not None and len(axis) == 0:
         return data
-    axes = normalize_axes("squeeze", call.attrs.axis, data.ndim)
-    if dims is None:
-        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim - len(axes))
-    for a in axes:
-        if static(dims[a]) is not None and static(dims[a]) != 1:
-            raise ValueError(
-                f"squeeze: axis {a} of x (shape {fmt_shape(data)}) "
-                f"has extent {static(dims[a])}, not 1"
-            )
-    return tensor_sinfo([d for k, d in enumerate(dims) if k not in axes], data.dtype, data.vdevice)
+    if data.ndim == -1:
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice)
+    dims = dims_of(data)
+    if axis is not None:
+        axes = normalize_axes("squeeze", axis, data.ndim)
+        drop = {a for a in axes if dims is None or static(dims[a]) in (None, 1)}
+    else:
+        if dims is None or any(static(d) is None for d in dims):
+            return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice)
+        drop = {k for k, d in enumerate(dims) if static(d) == 1}
+    if not drop:
+        return data
+    literal = literal_dims(data)
+    if literal is None:  # upstream keeps the rank only when the axes were named
+        ndim = data.ndim - len(drop) if axis is not None else -1
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=ndim)
+    return tensor_sinfo(
+        [d for k, d in enumerate(literal) if k not in drop], data.dtype, data.vdevice
+    )
 
 
 register("squeeze", _infer_squeeze)
@@ -246,8 +255,14 @@ def squeeze(x, axis=None):
 
 
 def _infer_flatten(call, ctx):
+    """As upstream: a 0-d x flattens to (1,), a 1-D x is itself, else the product of a
+    literal shape (1-D of unknown extent otherwise)."""
     data = tensor_arg(call, 0, "x")
-    dims = dims_of(data)
+    if data.ndim == 0:
+        return tensor_sinfo([1], data.dtype, data.vdevice)
+    if data.ndim == 1:
+        return data
+    dims = literal_dims(data) if data.ndim != -1 else None
     if dims is None:
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=1)
     return tensor_sinfo([product(dims)], data.dtype, data.vdevice)
