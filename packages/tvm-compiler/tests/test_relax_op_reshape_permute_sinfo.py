@@ -74,3 +74,19 @@ def test_flatten_as_upstream():
     y = relax.Var("y", relax.TensorStructInfo(known, "float32"))
     out = _sinfo(relax.op.flatten(y))
     assert out.shape is None and out.ndim == 1
+
+
+def test_squeeze_of_a_non_unit_axis_runs_as_a_no_op():
+    import numpy as np
+
+    x = relax.Var("x", R.Tensor((1, 3), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        keep = bb.emit(relax.op.squeeze(x, [1]))
+        both = bb.emit(relax.op.squeeze(keep, [0, 1]))
+        bb.emit_func_output(relax.Tuple([keep, both]))
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    a = np.arange(3, dtype="float32").reshape(1, 3)
+    keep, both = vm["main"](tvm.runtime.tensor(a))
+    np.testing.assert_array_equal(keep.numpy(), a)
+    np.testing.assert_array_equal(both.numpy(), a[0])

@@ -8,7 +8,7 @@ from tvm.arith import Analyzer
 from tvm.tir import expr as E
 from tvm.tir import op as T
 
-from ...op._utils import dims_of
+from ...op._utils import dims_of, static
 from .common import assert_dims_agree, assert_in_kernel, fmt_dims, register_legalize
 
 
@@ -87,6 +87,14 @@ def _expand_dims(bb, call):
 @register_legalize("relax.squeeze")
 def _squeeze(bb, call):
     axis = call.attrs.axis
+    if axis is not None:
+        # Named axes of a constant extent other than 1 stay (a no-op, as the op's struct info
+        # has it); a symbolic extent is squeezed (assumed 1).
+        dims = dims_of(call.args[0].struct_info)
+        ndim = call.args[0].struct_info.ndim
+        axis = [a for a in axis if dims is None or static(dims[a % ndim]) in (None, 1)]
+        if not axis:
+            return call.args[0]
     return bb.call_te(
         topi.squeeze,
         call.args[0],
