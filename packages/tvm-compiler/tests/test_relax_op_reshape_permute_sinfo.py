@@ -1,7 +1,7 @@
-# relax.op.reshape / permute_dims / expand_dims as upstream builds and infers them: 0 copies
-# x's dim, malformed new shapes are InternalErrors at construction, a shape variable's known
-# values become the result's shape, identity permutations and empty expansions keep x's
-# struct info, and only literal shapes are permuted / expanded.
+# relax.op.reshape / permute_dims / expand_dims / squeeze / flatten / concat as upstream builds
+# and infers them: 0 copies x's dim, malformed new shapes are InternalErrors at construction,
+# a shape variable's known values become reshape's shape, identity permutations and empty
+# expansions keep x's struct info, only literal shapes are permuted / expanded / joined.
 import pytest
 import tvm
 from tvm import relax
@@ -90,3 +90,33 @@ def test_squeeze_of_a_non_unit_axis_runs_as_a_no_op():
     keep, both = vm["main"](tvm.runtime.tensor(a))
     np.testing.assert_array_equal(keep.numpy(), a)
     np.testing.assert_array_equal(both.numpy(), a[0])
+
+
+def test_concat_as_upstream():
+    import numpy as np
+
+    llvm = tvm.ir.VDevice("llvm")
+    a = relax.Var("a", R.Tensor((2, 3), "float32", llvm))
+    b = relax.Var("b", R.Tensor((2, 4)))  # unknown dtype
+    out = _sinfo(relax.op.concat([a, b], axis=1))
+    assert _ints(out) == [2, 7] and out.dtype == "void" and out.vdevice.same_as(llvm)
+    m, n = tvm.tir.Var("m", "int64"), tvm.tir.Var("n", "int64")
+    c = relax.Var("c", R.Tensor((m, 3), "float32"))
+    d = relax.Var("d", R.Tensor((n, 4), "float32"))
+    out = _sinfo(relax.op.concat([c, d], axis=1))  # m vs n: checked at run time
+    assert [str(v) for v in out.shape.values] == ["m", "T.int64(7)"]
+    with pytest.raises(ValueError, match="concat: tensor 1 of shape"):
+        _sinfo(relax.op.concat([c, relax.Var("e", R.Tensor((m + 1, 4), "float32"))], axis=1))
+    x = relax.Var("x", R.Tensor((3,), "float32"))
+    y = relax.Var("y", R.Tensor((4,), "float32"))
+    assert _ints(_sinfo(relax.op.concat([x, y], axis=None))) == [7]
+    with pytest.raises(ValueError, match="without an axis the tensors must be 1-D"):
+        _sinfo(relax.op.concat([c, c], axis=None))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x, y]):
+        out = bb.emit(relax.op.concat([x, y], axis=None))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    p, q = np.arange(3, dtype="float32"), np.arange(4, dtype="float32")
+    got = vm["main"](tvm.runtime.tensor(p), tvm.runtime.tensor(q)).numpy()
+    np.testing.assert_array_equal(got, np.concatenate([p, q]))

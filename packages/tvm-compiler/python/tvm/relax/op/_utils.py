@@ -43,6 +43,14 @@ def dims_of(sinfo):
     return None if dims is None else list(dims)
 
 
+def provably_unequal(a, b) -> bool:
+    """Whether the analyzer can prove a != b (upstream's CanProve(a != b) shape checks)."""
+    from tvm.arith import Analyzer
+    from tvm.tir import NE
+
+    return Analyzer().can_prove(NE(a, b))
+
+
 def literal_dims(sinfo):
     """A tensor's dims when its shape is a literal ShapeExpr (not a shape variable, whatever
     that variable's struct info knows), else None: what upstream's `shape.as<ShapeExprNode>()`

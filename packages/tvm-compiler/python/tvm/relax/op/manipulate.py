@@ -17,6 +17,7 @@ from ._utils import (
     normalize_axes,
     normalize_axis,
     product,
+    provably_unequal,
     shape_arg_values,
     simplify,
     static,
@@ -288,34 +289,46 @@ def _tensor_fields(who, sinfo):
 
 
 def _infer_concat(call, ctx):
+    """As upstream: an unknown dtype among the tensors makes the result's unknown; the first
+    vdevice given is the result's; only literal shapes give dims; extents off the concatenated
+    axis that are provably different are an error. axis None joins 1-D tensors."""
     fields = _tensor_fields("concat", arg_sinfo(call, 0, "tensors"))
     dtypes = {f.dtype for f in fields} - {"void"}
     if len(dtypes) > 1:
         raise TypeError(f"concat: the tensors have different dtypes {sorted(dtypes)}")
-    dtype = dtypes.pop() if dtypes else "void"
+    dtype = "void" if any(f.dtype == "void" for f in fields) or not dtypes else dtypes.pop()
+    vdevice = next((f.vdevice for f in fields if f.vdevice is not None), None)
     ndims = {f.ndim for f in fields} - {-1}
     if len(ndims) > 1:
         raise ValueError(f"concat: the tensors have different ndims {[f.ndim for f in fields]}")
+    if call.attrs.axis is None:
+        if ndims - {1}:
+            raise ValueError(
+                f"concat: without an axis the tensors must be 1-D, got ndims "
+                f"{[f.ndim for f in fields]}"
+            )
+        ndims = {1}
     if not ndims:
-        return TensorStructInfo(dtype=dtype, ndim=-1)
+        return TensorStructInfo(dtype=dtype, vdevice=vdevice, ndim=-1)
     ndim = ndims.pop()
-    axis = normalize_axis("concat", call.attrs.axis, ndim)
-    all_dims = [dims_of(f) for f in fields]
+    axis = 0 if call.attrs.axis is None else normalize_axis("concat", call.attrs.axis, ndim)
+    all_dims = [literal_dims(f) for f in fields]
     if any(d is None for d in all_dims):
-        return TensorStructInfo(dtype=dtype, vdevice=fields[0].vdevice, ndim=ndim)
+        return TensorStructInfo(dtype=dtype, vdevice=vdevice, ndim=ndim)
     out = list(all_dims[0])
     for i, dims in enumerate(all_dims[1:], start=1):
         for k in range(ndim):
             if k == axis:
                 continue
-            a, b = static(out[k]), static(dims[k])
-            if a is not None and b is not None and a != b:
+            if provably_unequal(out[k], dims[k]):
                 raise ValueError(
                     f"concat: tensor {i} of shape {fmt_shape(fields[i])} does not match tensor 0 "
                     f"of shape {fmt_shape(fields[0])} on axis {k} (concatenating on axis {axis})"
                 )
+            # Unlike upstream (an unknown shape), extents that cannot be proven equal keep
+            # tensor 0's: LegalizeOps then lowers the op and checks them at run time.
     out[axis] = simplify(sum((d[axis] for d in all_dims[1:]), all_dims[0][axis]))
-    return tensor_sinfo(out, dtype, fields[0].vdevice)
+    return tensor_sinfo(out, dtype, vdevice)
 
 
 register("concat", _infer_concat)
@@ -325,8 +338,8 @@ def _tuple_arg(tensors):
     return Tuple(list(tensors)) if isinstance(tensors, (list, tuple)) else tensors
 
 
-def concat(tensors, axis: int = 0):
-    """The tensors joined along axis."""
+def concat(tensors, axis: int | None = 0):
+    """The tensors joined along axis (1-D tensors end to end when axis is None)."""
     return call_op("concat", [_tuple_arg(tensors)], ConcatAttrs(axis=axis))
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from ...expr import ShapeExpr
 from ...struct_info import TensorStructInfo
-from .._utils import dim_text, dims_of, op_name, tensor_arg
+from .._utils import dim_text, dims_of, op_name, provably_unequal, tensor_arg
 from ..base import call_op, register
 from ..binary import _out_dtype, _vdevice
 from ..op_attrs import Attrs
-from .nn import _provably_unequal
 
 
 class NLLLossAttrs(Attrs):
@@ -32,7 +31,7 @@ def _infer_cross_entropy(call, ctx):
     a, b = dims_of(pred), dims_of(label)
     if a is not None and b is not None:
         for i, (x, y) in enumerate(zip(a, b)):
-            if _provably_unequal(x, y):
+            if provably_unequal(x, y):
                 raise ValueError(
                     f"{who}: predictions and labels differ at dim {i} ({dim_text(x)} vs "
                     f"{dim_text(y)}); they must have the same shape"
@@ -66,7 +65,7 @@ def _nll_sizes(who, pred, tgt):
         if n is not None:
             raise ValueError(f"{who}: predictions have shape (N, C, ...) but targets are a scalar")
         return n, c, out
-    if n is not None and _provably_unequal(n, tdims[0]):
+    if n is not None and provably_unequal(n, tdims[0]):
         raise ValueError(
             f"{who}: the minibatch size N is {dim_text(n)} in predictions but "
             f"{dim_text(tdims[0])} in targets"
@@ -75,7 +74,7 @@ def _nll_sizes(who, pred, tgt):
         raise ValueError(f"{who}: predictions have shape (C,) but targets are not a scalar")
     if out is not None:
         for k in range(1, len(tdims)):
-            if _provably_unequal(out[k], tdims[k]):
+            if provably_unequal(out[k], tdims[k]):
                 raise ValueError(
                     f"{who}: predictions and targets differ at spatial dim {k} "
                     f"({dim_text(out[k])} vs {dim_text(tdims[k])})"
@@ -109,7 +108,7 @@ def _infer_nll_loss(call, ctx):
         raise ValueError(f"{who}: weights must be 1-D, got ndim {weights.ndim}")
     _, c, out = _nll_sizes(who, pred, tgt)
     wdims = None if weights is None else dims_of(weights)
-    if c is not None and wdims is not None and _provably_unequal(c, wdims[0]):
+    if c is not None and wdims is not None and provably_unequal(c, wdims[0]):
         raise ValueError(
             f"{who}: the number of classes C is {dim_text(c)} in predictions but "
             f"{dim_text(wdims[0])} in weights"

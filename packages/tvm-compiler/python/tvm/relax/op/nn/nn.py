@@ -13,6 +13,7 @@ from .._utils import (
     normalize_axes,
     normalize_axis,
     op_name,
+    provably_unequal,
     static,
     tensor_arg,
 )
@@ -136,13 +137,6 @@ def log_softmax(data, axis: int = -1):
     return call_op("nn.log_softmax", [data], SoftmaxAttrs(axis=_int_axis("nn.log_softmax", axis)))
 
 
-def _provably_unequal(a, b) -> bool:
-    from tvm.arith import Analyzer
-    from tvm.tir import NE
-
-    return Analyzer().can_prove(NE(a, b))
-
-
 def _norm_check(call, names, axes) -> bool:
     """Upstream's NormCheckDtypeAndShape: float data; gamma/beta/... of data's dtype with one
     dimension per normalised axis, their extents not provably different from data's on those
@@ -173,7 +167,7 @@ def _norm_check(call, names, axes) -> bool:
     lengths += [(n, dims_of(p)) for n, p in zip(names[1:], params[1:]) if dims_of(p) is not None]
     for name, extents in lengths[1:]:
         for a, b in zip(lengths[0][1], extents):
-            if _provably_unequal(a, b):
+            if provably_unequal(a, b):
                 ref = f"data of shape {fmt_shape(data)} on axes {axes}"
                 if lengths[0][0] != "data":
                     ref = f"{lengths[0][0]} of shape {fmt_shape(lengths[0][1])}"
@@ -300,7 +294,7 @@ def _infer_group_norm(call, ctx):
     if dims is not None and axis is not None:
         from tvm.tir import floormod
 
-        if _provably_unequal(floormod(dims[axis], a.num_groups), 0):
+        if provably_unequal(floormod(dims[axis], a.num_groups), 0):
             raise ValueError(
                 f"nn.group_norm: the {dim_text(dims[axis])} channels of data (shape "
                 f"{fmt_shape(data)}) do not divide into {a.num_groups} groups"
@@ -316,7 +310,7 @@ def _infer_group_norm(call, ctx):
             raise ValueError(f"nn.group_norm: {name} must be 1-D, got shape {fmt_shape(sinfo)}")
         pdims = dims_of(sinfo)
         if axis is not None and dims is not None and pdims is not None:
-            if _provably_unequal(dims[axis], pdims[0]):
+            if provably_unequal(dims[axis], pdims[0]):
                 raise ValueError(
                     f"nn.group_norm: {name} of shape {fmt_shape(sinfo)} does not match the "
                     f"{dim_text(dims[axis])} channels of data (shape {fmt_shape(data)})"

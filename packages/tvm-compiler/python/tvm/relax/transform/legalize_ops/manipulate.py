@@ -105,13 +105,12 @@ def _squeeze(bb, call):
 
 @register_legalize("relax.concat")
 def _concat(bb, call):
-    lowered = bb.call_te(
-        topi.concatenate, call.args[0], call.attrs.axis, primfunc_name_hint="concatenate"
-    )
+    axis = 0 if call.attrs.axis is None else call.attrs.axis  # None: 1-D tensors end to end
+    lowered = bb.call_te(topi.concatenate, call.args[0], axis, primfunc_name_hint="concatenate")
     fields = call.args[0].struct_info.fields
     dims = [dims_of(f) for f in fields]
     if dims and all(d is not None for d in dims):
-        axis = call.attrs.axis % len(dims[0])
+        axis = axis % len(dims[0])
         agree = [E.EQ(d[i], dims[0][i]) for d in dims[1:] for i in range(len(d)) if i != axis]
         message = (
             f"concat: the tensors of shapes {', '.join(fmt_dims(d) for d in dims)} disagree at "
