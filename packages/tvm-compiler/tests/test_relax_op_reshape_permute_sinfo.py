@@ -120,3 +120,17 @@ def test_concat_as_upstream():
     p, q = np.arange(3, dtype="float32"), np.arange(4, dtype="float32")
     got = vm["main"](tvm.runtime.tensor(p), tvm.runtime.tensor(q)).numpy()
     np.testing.assert_array_equal(got, np.concatenate([p, q]))
+
+
+def test_concat_of_one_tensor_and_of_shape_variables():
+    s = relax.Var("s", relax.ShapeStructInfo(ndim=2))
+    x = relax.Var("x", relax.TensorStructInfo(s, "float32"))
+    assert _sinfo(relax.op.concat([x], axis=1)).shape.same_as(s)
+    u = relax.Var("u", R.Tensor("float32"))
+    assert _sinfo(relax.op.concat([u], axis=None)).ndim == -1
+    known = relax.Var("k", relax.ShapeStructInfo((3, 4)))
+    y = relax.Var("y", relax.TensorStructInfo(known, "float32"))
+    with pytest.raises(ValueError, match="concat: tensor 1 of shape"):  # values still checked
+        _sinfo(relax.op.concat([y, relax.Var("z", R.Tensor((3, 3), "float32"))]))
+    out = _sinfo(relax.op.concat([y, relax.Var("z", R.Tensor((2, 4), "float32"))]))
+    assert out.shape is None and out.ndim == 2

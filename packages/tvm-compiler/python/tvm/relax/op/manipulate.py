@@ -301,18 +301,20 @@ def _infer_concat(call, ctx):
     ndims = {f.ndim for f in fields} - {-1}
     if len(ndims) > 1:
         raise ValueError(f"concat: the tensors have different ndims {[f.ndim for f in fields]}")
-    if call.attrs.axis is None:
-        if ndims - {1}:
-            raise ValueError(
-                f"concat: without an axis the tensors must be 1-D, got ndims "
-                f"{[f.ndim for f in fields]}"
-            )
-        ndims = {1}
+    if call.attrs.axis is None and ndims - {1}:
+        raise ValueError(
+            f"concat: without an axis the tensors must be 1-D, got ndims {[f.ndim for f in fields]}"
+        )
     if not ndims:
-        return TensorStructInfo(dtype=dtype, vdevice=vdevice, ndim=-1)
+        return fields[0] if len(fields) == 1 else TensorStructInfo(dtype=dtype, vdevice=vdevice)
     ndim = ndims.pop()
     axis = 0 if call.attrs.axis is None else normalize_axis("concat", call.attrs.axis, ndim)
-    all_dims = [literal_dims(f) for f in fields]
+    if len(fields) == 1:  # one tensor joined with nothing: itself
+        return fields[0]
+    # Extents are checked wherever known (a shape variable's values too), but only literal
+    # shapes give the result's dims, as upstream.
+    all_dims = [dims_of(f) for f in fields]
+    literal = all(literal_dims(f) is not None for f in fields)
     if any(d is None for d in all_dims):
         return TensorStructInfo(dtype=dtype, vdevice=vdevice, ndim=ndim)
     out = list(all_dims[0])
@@ -327,6 +329,8 @@ def _infer_concat(call, ctx):
                 )
             # Unlike upstream (an unknown shape), extents that cannot be proven equal keep
             # tensor 0's: LegalizeOps then lowers the op and checks them at run time.
+    if not literal:
+        return TensorStructInfo(dtype=dtype, vdevice=vdevice, ndim=ndim)
     out[axis] = simplify(sum((d[axis] for d in all_dims[1:]), all_dims[0][axis]))
     return tensor_sinfo(out, dtype, vdevice)
 
