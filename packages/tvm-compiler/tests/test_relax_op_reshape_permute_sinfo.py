@@ -134,3 +134,31 @@ def test_concat_of_one_tensor_and_of_shape_variables():
         _sinfo(relax.op.concat([y, relax.Var("z", R.Tensor((3, 3), "float32"))]))
     out = _sinfo(relax.op.concat([y, relax.Var("z", R.Tensor((2, 4), "float32"))]))
     assert out.shape is None and out.ndim == 2
+
+
+def test_split_by_indices_clamps_like_upstream():
+    import numpy as np
+
+    llvm = tvm.ir.VDevice("llvm")
+    x = relax.Var("x", R.Tensor((2, 10, 4), "float32", llvm))
+    idx = [-2, 2, 6, 4, 8, 12, 9]
+    fields = _sinfo(relax.op.split(x, idx, axis=1)).fields
+    assert [_ints(f)[1] for f in fields] == [0, 2, 4, 0, 4, 2, 0, 1]
+    assert all(f.vdevice.same_as(llvm) for f in fields)
+    b = tvm.tir.Var("b", "int64")
+    y = relax.Var("y", R.Tensor((3, b), "float32"))
+    last = _sinfo(relax.op.split(y, [10, 20], axis=1)).fields[2]
+    tvm.ir.assert_structural_equal(last.shape.values[1], tvm.tir.max(b - 20, 0))
+    z = relax.Var("z", R.Tensor((2, 10), "float32"))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [z]):
+        out = bb.emit(relax.op.split(z, idx, axis=1))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    a = np.arange(20, dtype="float32").reshape(2, 10)
+    got = [t.numpy() for t in vm["main"](tvm.runtime.tensor(a))]
+    cuts = [0, *[min(max(i, 0), 10) for i in idx], 10]
+    want = [a[:, lo : max(lo, hi)] for lo, hi in zip(cuts, cuts[1:])]
+    assert [g.shape for g in got] == [w.shape for w in want]
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

@@ -352,14 +352,17 @@ def _infer_split(call, ctx):
     spec = call.attrs.indices_or_sections
     if data.ndim == -1:
         count = spec if isinstance(spec, int) else len(spec) + 1
-        return TupleStructInfo([TensorStructInfo(dtype=data.dtype, ndim=-1)] * count)
+        return TupleStructInfo(
+            [TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)] * count
+        )
     axis = normalize_axis("split", call.attrs.axis, data.ndim)
     dims = dims_of(data)
     if isinstance(spec, int):
         if spec <= 0:
             raise ValueError(f"split: indices_or_sections must be positive, got {spec}")
         if dims is None:
-            return TupleStructInfo([TensorStructInfo(dtype=data.dtype, ndim=data.ndim)] * spec)
+            sinfo = TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
+            return TupleStructInfo([sinfo] * spec)
         extent = dims[axis]
         if static(extent) is not None and static(extent) % spec:
             raise ValueError(
@@ -368,18 +371,36 @@ def _infer_split(call, ctx):
             )
         part = simplify(E.FloorDiv(extent, E.const(spec, "int64")))
         return TupleStructInfo(
-            [tensor_sinfo(dims[:axis] + [part] + dims[axis + 1 :], data.dtype)] * spec
+            [tensor_sinfo(dims[:axis] + [part] + dims[axis + 1 :], data.dtype, data.vdevice)] * spec
         )
-    if dims is None:
+    literal = literal_dims(data)  # as upstream, a shape variable's values give no dims
+    if literal is None:
         return TupleStructInfo(
-            [TensorStructInfo(dtype=data.dtype, ndim=data.ndim)] * (len(spec) + 1)
+            [TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)]
+            * (len(spec) + 1)
         )
-    bounds = [E.const(0, "int64"), *(int64(i) for i in spec), dims[axis]]
     parts = []
-    for lo, hi in zip(bounds, bounds[1:]):
-        extent = simplify(E.Max(hi - lo, E.const(0, "int64")))
-        parts.append(tensor_sinfo(dims[:axis] + [extent] + dims[axis + 1 :], data.dtype))
+    for lo, hi in zip([0, *spec], [*spec, None]):
+        extent = _split_extent(literal[axis], lo, hi)
+        shape = literal[:axis] + [extent] + literal[axis + 1 :]
+        parts.append(TensorStructInfo([int64(d) for d in shape], data.dtype, data.vdevice))
     return TupleStructInfo(parts)
+
+
+def _split_extent(n, lo, hi):
+    """The extent of x[lo:hi] on an axis of extent n, as upstream: both bounds clamped to
+    [0, n], at least 0 (hi None: the axis' end). A symbolic n keeps upstream's simplified form:
+    max(min(hi, n) - min(lo, n), 0), or max(n - lo, 0) for the last part."""
+    lo, hi = max(int(lo), 0), (None if hi is None else max(int(hi), 0))
+    size = static(n)
+    if size is not None:
+        stop = size if hi is None else min(hi, size)
+        return max(stop - min(lo, size), 0)
+    zero = E.const(0, "int64")
+    if hi is None:
+        return E.Max(n - E.const(lo, "int64"), zero) if lo else n
+    start = E.Min(E.const(lo, "int64"), n)
+    return E.Max(E.Min(E.const(hi, "int64"), n) - start, zero)
 
 
 register("split", _infer_split)

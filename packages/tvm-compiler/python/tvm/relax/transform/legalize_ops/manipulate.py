@@ -145,7 +145,13 @@ def _split(bb, call):
         part = dims_of(call.struct_info.fields[0])[axis]
         bounds = [part * k for k in range(spec)] + [extent]
     else:
-        bounds = [0, *spec, extent]
+        # As the op's struct info: each index clamped to [0, extent].
+        n = static(extent)
+        clamped = [
+            min(max(int(i), 0), n) if n is not None else T.min(T.max(int(i), 0), extent)
+            for i in spec
+        ]
+        bounds = [0, *clamped, extent]
     from tvm.tir.expr import convert
 
     bounds = [convert(b) for b in bounds]
