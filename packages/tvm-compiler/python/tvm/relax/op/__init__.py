@@ -42,6 +42,7 @@ from .binary import (
     subtract,
 )
 from .closure import invoke_closure, invoke_pure_closure, make_closure
+from .collapse_sum import collapse_sum_like, collapse_sum_to
 from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
 from .datatype import astype, wrap_param
 from .dynamic_slice import dynamic_strided_slice
@@ -191,6 +192,8 @@ __all__ = [
     "tanh",
     "variance",
     "median",
+    "collapse_sum_like",
+    "collapse_sum_to",
     "where",
     "zeros",
     "zeros_like",

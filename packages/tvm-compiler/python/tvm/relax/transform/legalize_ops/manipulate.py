@@ -1,5 +1,5 @@
 """Legalisation of the shape manipulation ops (reshape, permute_dims, expand_dims, squeeze,
-flatten, concat, split, broadcast_to)."""
+flatten, concat, split, broadcast_to, collapse_sum_like/to)."""
 
 from __future__ import annotations
 
@@ -179,3 +179,17 @@ def _broadcast_to(bb, call):
         )
         assert_dims_agree(bb, lowered, agree, message)
     return lowered
+
+
+def _collapse_sum(bb, call):
+    """Both forms sum data down to the result's (static or symbolic) shape."""
+    target = dims_of(call.struct_info)
+    if target is None:
+        return call  # a target of unknown shape: nothing to sum down to at compile time
+    return bb.call_te(
+        topi.collapse_sum, call.args[0], list(target), primfunc_name_hint="collapse_sum"
+    )
+
+
+register_legalize("relax.collapse_sum_like", _collapse_sum)
+register_legalize("relax.collapse_sum_to", _collapse_sum)
