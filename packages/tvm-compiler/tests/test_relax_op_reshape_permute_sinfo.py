@@ -162,3 +162,26 @@ def test_split_by_indices_clamps_like_upstream():
     assert [g.shape for g in got] == [w.shape for w in want]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_split_into_uneven_sections_like_upstream():
+    import numpy as np
+
+    x = relax.Var("x", R.Tensor((2, 10, 4), "float32"))
+    assert [_ints(f)[1] for f in _sinfo(relax.op.split(x, 3, axis=1)).fields] == [4, 4, 2]
+    b = tvm.tir.Var("b", "int64")
+    y = relax.Var("y", R.Tensor((3, b), "float32"))
+    fields = _sinfo(relax.op.split(y, 3, axis=1)).fields
+    tvm.ir.assert_structural_equal(fields[0].shape.values[1], (b + 2) // 3)
+    tvm.ir.assert_structural_equal(fields[2].shape.values[1], b - (b + 2) // 3 * 2)
+    with pytest.raises(ValueError, match="split: axis 1 of x .* is too short for 4 sections"):
+        _sinfo(relax.op.split(relax.Var("z", R.Tensor((2, 5), "float32")), 4, axis=1))
+    bb = relax.BlockBuilder()
+    with bb.function("main", [x]):
+        out = bb.emit(relax.op.split(x, 3, axis=1))
+        bb.emit_func_output(out)
+    vm = relax.VirtualMachine(tvm.compile(bb.get(), target="llvm"), tvm.cpu())
+    a = np.arange(80, dtype="float32").reshape(2, 10, 4)
+    got = [t.numpy() for t in vm["main"](tvm.runtime.tensor(a))]
+    for g, w in zip(got, [a[:, 0:4], a[:, 4:8], a[:, 8:10]]):
+        np.testing.assert_array_equal(g, w)

@@ -356,22 +356,37 @@ def _infer_split(call, ctx):
             [TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)] * count
         )
     axis = normalize_axis("split", call.attrs.axis, data.ndim)
-    dims = dims_of(data)
     if isinstance(spec, int):
         if spec <= 0:
             raise ValueError(f"split: indices_or_sections must be positive, got {spec}")
-        if dims is None:
+        literal = literal_dims(data)  # as upstream, a shape variable's values give no dims
+        if literal is None:
             sinfo = TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
             return TupleStructInfo([sinfo] * spec)
-        extent = dims[axis]
-        if static(extent) is not None and static(extent) % spec:
-            raise ValueError(
-                f"split: axis {axis} of x (shape {fmt_shape(data)}) does not divide into {spec} "
-                "equal sections"
-            )
-        part = simplify(E.FloorDiv(extent, E.const(spec, "int64")))
+        # As upstream: sections of ceil(n / spec), the last one what remains (uneven splits
+        # allowed); a symbolic n keeps the form (n + spec - 1) // spec.
+        n = literal[axis]
+        if static(n) is not None:
+            part = -(-static(n) // spec)
+            last = static(n) - part * (spec - 1)
+            if last < 0:
+                raise ValueError(
+                    f"split: axis {axis} of x (shape {fmt_shape(data)}) is too short for {spec} "
+                    f"sections of {part}"
+                )
+        else:
+            part = E.FloorDiv(n + E.const(spec - 1, "int64"), E.const(spec, "int64"))
+            last = n - part * E.const(spec - 1, "int64")
+        parts = [part] * (spec - 1) + [last]
         return TupleStructInfo(
-            [tensor_sinfo(dims[:axis] + [part] + dims[axis + 1 :], data.dtype, data.vdevice)] * spec
+            [
+                TensorStructInfo(
+                    [int64(d) for d in literal[:axis] + [p] + literal[axis + 1 :]],
+                    data.dtype,
+                    data.vdevice,
+                )
+                for p in parts
+            ]
         )
     literal = literal_dims(data)  # as upstream, a shape variable's values give no dims
     if literal is None:
@@ -407,7 +422,8 @@ register("split", _infer_split)
 
 
 def split(x, indices_or_sections, axis: int = 0):
-    """x cut along axis into equal sections (an int) or at the given indices (a list)."""
+    """x cut along axis into sections of ceil(n / sections) (the last one shorter when uneven)
+    or at the given indices (a list)."""
     spec = indices_or_sections
     spec = spec if isinstance(spec, int) else tuple(int(i) for i in spec)
     return call_op("split", [x], SplitAttrs(indices_or_sections=spec, axis=axis))
