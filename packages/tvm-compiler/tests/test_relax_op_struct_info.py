@@ -86,7 +86,7 @@ def test_reshape_infers_minus_one_and_checks_the_count():
     assert _dims_equal(_infer(R.reshape(_v([n, 4]), [n * 2, 2])), [n * 2, 2])
     with pytest.raises(ValueError, match=r"reshape: cannot reshape x of shape \(2, 3\)"):
         _infer(R.reshape(_v([2, 3]), [4, 2]))
-    with pytest.raises(ValueError, match="-1 only once"):
+    with pytest.raises(tvm.error.InternalError, match="-1 only once"):  # upstream's ICHECK
         R.reshape(_v([2, 3]), [-1, -1])
 
 
@@ -98,8 +98,8 @@ def test_layout_ops():
     assert _dims(_infer(R.squeeze(_v([1, 3, 1]), 0))) == ["3", "1"]
     assert _dims(_infer(R.flatten(_v([2, 3])))) == ["6"]
     assert _dims(_infer(R.broadcast_to(_v([3, 1]), [2, 3, 4]))) == ["2", "3", "4"]
-    with pytest.raises(ValueError, match=r"squeeze: axis 1 of x \(shape \(1, 3\)\) has extent 3"):
-        _infer(R.squeeze(_v([1, 3]), 1))
+    # as upstream: naming an axis whose extent is not 1 leaves it in place (a no-op)
+    assert _dims(_infer(R.squeeze(_v([1, 3]), 1))) == ["1", "3"]
     with pytest.raises(ValueError, match="permute_dims: axes"):
         _infer(R.permute_dims(_v([2, 3]), [0]))
     with pytest.raises(ValueError, match="axis 2 is out of range for a tensor of 2 dimensions"):

@@ -43,6 +43,7 @@ from .binary import (
     subtract,
 )
 from .closure import invoke_closure, invoke_pure_closure, make_closure
+from .collapse_sum import collapse_sum_like, collapse_sum_to
 from .create import arange, full, full_like, ones, ones_like, tril, triu, zeros, zeros_like
 from .datatype import astype, wrap_param
 from .dynamic_slice import dynamic_strided_slice
@@ -70,7 +71,7 @@ from .scatter import scatter_elements, scatter_nd
 from .search import argmax, argmin, where
 from .shape_ops import shape_to_tensor, tensor_to_shape
 from .sorting import argsort, sort, topk
-from .statistical import cumprod, cumsum, max, mean, min, prod, std, sum, variance
+from .statistical import cumprod, cumsum, max, mean, median, min, prod, std, sum, variance
 from .unary import (
     abs,
     acos,
@@ -196,6 +197,9 @@ __all__ = [
     "tan",
     "tanh",
     "variance",
+    "median",
+    "collapse_sum_like",
+    "collapse_sum_to",
     "where",
     "zeros",
     "zeros_like",

@@ -43,6 +43,23 @@ def dims_of(sinfo):
     return None if dims is None else list(dims)
 
 
+def provably_unequal(a, b) -> bool:
+    """Whether the analyzer can prove a != b (upstream's CanProve(a != b) shape checks)."""
+    from tvm.arith import Analyzer
+    from tvm.tir import NE
+
+    return Analyzer().can_prove(NE(a, b))
+
+
+def literal_dims(sinfo):
+    """A tensor's dims when its shape is a literal ShapeExpr (not a shape variable, whatever
+    that variable's struct info knows), else None: what upstream's `shape.as<ShapeExprNode>()`
+    sees."""
+    from ..expr import ShapeExpr
+
+    return list(sinfo.shape.values) if isinstance(sinfo.shape, ShapeExpr) else None
+
+
 def dim_text(dim) -> str:
     """A dimension as an error message shows it: a constant as its number (the printer's
     `T.int64(3)` says nothing a reader of a shape needs), a symbolic one as printed."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from tvm.ir.dtype import DataType
 from tvm.ir.expr import RelaxExpr
 
@@ -17,27 +19,40 @@ def _dtype(dtype):
     return "void" if dtype is None else str(DataType(str(dtype)))
 
 
+def _required_dtype(who, dtype):
+    """zeros/ones' dtype: required, and not the unknown dtype ("" or "void")."""
+    if dtype is None or str(dtype) in ("", "void"):
+        raise ValueError(f"{who}: dtype must be a concrete dtype such as 'float32', got {dtype!r}")
+    return _dtype(dtype)
+
+
+def _scalar_fill(call, index):
+    fill = tensor_arg(call, index, "fill_value")
+    if fill.ndim != 0:  # as upstream: a tensor of unknown rank is not known to be a scalar
+        rank = "unknown" if fill.ndim == -1 else fill.ndim
+        raise ValueError(
+            f"{op_name(call)}: fill_value must be a 0-d (scalar) tensor, got ndim {rank}"
+        )
+    return fill
+
+
 def _infer_init(call, ctx):
-    dims, ndim = shape_arg_values(call, 0, "shape")
-    dtype = call.attrs.dtype
+    shape_arg_values(call, 0, "shape")  # a shape, or TypeError
+    dtype, vdevice = call.attrs.dtype, None
     if op_name(call) == "full":
-        fill = tensor_arg(call, 1, "fill_value")
-        if fill.ndim not in (0, -1):
-            raise ValueError(f"full: fill_value must be a scalar tensor, got ndim {fill.ndim}")
+        fill = _scalar_fill(call, 1)
+        vdevice = fill.vdevice
         if dtype == "void":
             dtype = fill.dtype
-    if dims is None:
-        return TensorStructInfo(dtype=dtype, ndim=ndim)
-    return TensorStructInfo(call.args[0], dtype)
+    # The shape argument itself (a ShapeExpr, or a shape variable that stays symbolic).
+    return TensorStructInfo(call.args[0], dtype, vdevice)
 
 
 def _infer_init_like(call, ctx):
     data = tensor_arg(call, 0, "x")
     dtype = call.attrs.dtype if call.attrs.dtype != "void" else data.dtype
     if op_name(call) == "full_like":
-        fill = tensor_arg(call, 1, "fill_value")
-        if fill.ndim not in (0, -1):
-            raise ValueError(f"full_like: fill_value must be a scalar tensor, got ndim {fill.ndim}")
+        _scalar_fill(call, 1)
     return TensorStructInfo(data.shape, dtype, data.vdevice, ndim=data.ndim)
 
 
@@ -47,14 +62,18 @@ for _name in ("zeros_like", "ones_like", "full_like"):
     register(_name, _infer_init_like)
 
 
-def zeros(shape, dtype="float32"):
+def zeros(shape, dtype):
     """A tensor of shape filled with 0."""
-    return call_op("zeros", [_shape_arg("zeros", shape)], InitAttrs(dtype=_dtype(dtype)))
+    return call_op(
+        "zeros", [_shape_arg("zeros", shape)], InitAttrs(dtype=_required_dtype("zeros", dtype))
+    )
 
 
-def ones(shape, dtype="float32"):
+def ones(shape, dtype):
     """A tensor of shape filled with 1."""
-    return call_op("ones", [_shape_arg("ones", shape)], InitAttrs(dtype=_dtype(dtype)))
+    return call_op(
+        "ones", [_shape_arg("ones", shape)], InitAttrs(dtype=_required_dtype("ones", dtype))
+    )
 
 
 def _fill_arg(fill_value, dtype):
@@ -105,6 +124,10 @@ def _infer_arange(call, ctx):
             raise ValueError("arange: step must not be zero")
         n = max(0, -((start.value - end.value) // step_v))
         return tensor_sinfo([n], dtype)
+    if all(isinstance(v, (E.IntImm, E.FloatImm)) for v in values):
+        if step.value == 0:
+            raise ValueError("arange: step must not be zero")
+        return tensor_sinfo([max(0, math.ceil((end.value - start.value) / step.value))], dtype)
     if all(str(v.dtype).startswith("int") for v in values):
         n = E.FloorDiv(
             end.astype("int64") - start.astype("int64") + step.astype("int64") - 1,

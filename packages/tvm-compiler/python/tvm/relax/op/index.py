@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from tvm.tir import expr as E
 
-from ..struct_info import TensorStructInfo
+from ..struct_info import PrimStructInfo, TensorStructInfo
 from ._utils import (
+    arg_sinfo,
     dims_of,
     fmt_shape,
+    int64,
+    literal_dims,
     normalize_axes,
     normalize_axis,
     static,
@@ -22,6 +25,13 @@ def _slice_extent(extent, begin, end, stride):
     n = static(extent)
     if n is not None:
         return len(range(*slice(begin, end, stride).indices(n)))
+    if stride > 0 and 0 <= begin <= end:
+        # A symbolic extent: both ends clamp to it (upstream's form, which needs no max(0, .)
+        # since begin <= end).
+        stop, start = E.Min(E.const(end, "int64"), extent), E.Min(E.const(begin, "int64"), extent)
+        if stride == 1:
+            return stop - start
+        return E.FloorDiv(stop + E.const(stride - 1, "int64") - start, E.const(stride, "int64"))
     if stride > 0 and begin >= 0 and end >= 0:
         # A symbolic extent: the slice stops at whichever comes first, end or the extent.
         stop = E.Min(E.const(end, "int64"), extent) if end < 2**62 else extent
@@ -33,11 +43,15 @@ def _slice_extent(extent, begin, end, stride):
 def _infer_strided_slice(call, ctx):
     data = tensor_arg(call, 0, "x")
     attrs = call.attrs
+    # As upstream: slicing no axes keeps x's struct info (a shape variable included) unless its
+    # dims are known; slicing some axes of a tensor of unknown dims forgets the shape.
     if data.ndim == -1:
-        return data
+        return data if not attrs.axes else TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice)
     axes = normalize_axes("strided_slice", attrs.axes, data.ndim, "axes")
     dims = dims_of(data)
     if dims is None:
+        if not axes:
+            return data
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
     out = list(dims)
     for axis, b, e, s in zip(axes, attrs.begin, attrs.end, attrs.strides):
@@ -47,7 +61,8 @@ def _infer_strided_slice(call, ctx):
         if extent is None:
             return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
         out[axis] = extent
-    return tensor_sinfo(out, data.dtype, data.vdevice)
+    # Not re-simplified: a symbolic extent keeps upstream's min(end, n) - min(begin, n) form.
+    return TensorStructInfo([int64(d) for d in out], data.dtype, data.vdevice)
 
 
 register("strided_slice", _infer_strided_slice)
@@ -67,7 +82,9 @@ def strided_slice(x, axes, begin, end, strides=None, assume_inbound: bool = Fals
     axes, begin, end = _ints(who, "axes", axes), _ints(who, "begin", begin), _ints(who, "end", end)
     strides = (1,) * len(axes) if strides is None else _ints(who, "strides", strides)
     if not len(axes) == len(begin) == len(end) == len(strides):
-        raise ValueError(
+        from tvm.error import InternalError
+
+        raise InternalError(  # upstream's ICHECK at construction
             f"{who}: axes, begin, end and strides must have one entry per axis, got "
             f"{len(axes)}, {len(begin)}, {len(end)}, {len(strides)}"
         )
@@ -79,12 +96,16 @@ def strided_slice(x, axes, begin, end, strides=None, assume_inbound: bool = Fals
 
 def _infer_take(call, ctx):
     data = tensor_arg(call, 0, "x")
-    indices = tensor_arg(call, 1, "indices")
+    index_sinfo = arg_sinfo(call, 1, "indices")
+    if isinstance(index_sinfo, PrimStructInfo):  # a PrimValue index: a 0-d one
+        indices = TensorStructInfo([], index_sinfo.dtype)
+    else:
+        indices = tensor_arg(call, 1, "indices")
     if indices.dtype != "void" and not indices.dtype.startswith(("int", "uint")):
         raise TypeError(f"take: indices must be an integer tensor, got dtype {indices.dtype}")
     axis = call.attrs.axis
     if axis is None:
-        if data.ndim not in (1, -1):
+        if data.ndim != 1:  # as upstream, a tensor of unknown rank is not known to be 1-D
             raise ValueError(
                 f"take: without an axis, x must be 1-D, got x of shape {fmt_shape(data)}"
             )
@@ -92,7 +113,8 @@ def _infer_take(call, ctx):
     if data.ndim == -1 or indices.ndim == -1:
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=-1)
     axis = normalize_axis("take", axis, data.ndim)
-    dims, idims = dims_of(data), dims_of(indices)
+    # As upstream, only literal shapes (not the values behind a shape variable) give dims.
+    dims, idims = literal_dims(data), literal_dims(indices)
     out_ndim = data.ndim - 1 + indices.ndim
     if dims is None or idims is None:
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=out_ndim)

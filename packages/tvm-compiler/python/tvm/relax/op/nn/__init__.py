@@ -2,6 +2,7 @@
 
 from .conv import adaptive_avg_pool2d, avg_pool2d, conv2d, max_pool2d
 from .conv_more import conv1d, conv1d_transpose, conv2d_transpose
+from .loss import cross_entropy_with_logits, nll_loss
 from .nn import (
     attention,
     batch_norm,
@@ -34,6 +35,8 @@ from .pool1d import (
 
 __all__ = [
     "adaptive_avg_pool2d",
+    "cross_entropy_with_logits",
+    "nll_loss",
     "attention",
     "group_norm",
     "pad",

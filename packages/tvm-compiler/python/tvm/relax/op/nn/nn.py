@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+from numbers import Integral
+
+from ...analysis.struct_info_analysis import _prove_equal
 from ...struct_info import TensorStructInfo, TupleStructInfo
-from .._utils import dims_of, fmt_shape, normalize_axes, normalize_axis, op_name, static, tensor_arg
+from .._utils import (
+    dim_text,
+    dims_of,
+    fmt_shape,
+    normalize_axes,
+    normalize_axis,
+    op_name,
+    provably_unequal,
+    static,
+    tensor_arg,
+)
 from ..base import call_op, register
 from ..op_attrs import (
     Attrs,
@@ -106,39 +119,70 @@ def relu6(data):
     return clip(data, 0, 6)
 
 
+def _int_axis(who: str, axis) -> int:
+    """softmax's single axis; a list is a TypeError at construction, as upstream's FFI
+    signature (int axis) makes it."""
+    if not isinstance(axis, Integral) or isinstance(axis, bool):
+        raise TypeError(f"{who}: axis must be a single int, got {axis!r}")
+    return int(axis)
+
+
 def softmax(data, axis: int = -1):
     """exp(data) / sum(exp(data)) along axis."""
-    return call_op("nn.softmax", [data], SoftmaxAttrs(axis=axis))
+    return call_op("nn.softmax", [data], SoftmaxAttrs(axis=_int_axis("nn.softmax", axis)))
 
 
 def log_softmax(data, axis: int = -1):
     """log(softmax(data)) along axis, computed stably."""
-    return call_op("nn.log_softmax", [data], SoftmaxAttrs(axis=axis))
+    return call_op("nn.log_softmax", [data], SoftmaxAttrs(axis=_int_axis("nn.log_softmax", axis)))
+
+
+def _norm_check(call, names, axes) -> bool:
+    """Upstream's NormCheckDtypeAndShape: float data; gamma/beta/... of data's dtype with one
+    dimension per normalised axis, their extents not provably different from data's on those
+    axes. True when some extent cannot be proven equal (the result's shape is then unknown)."""
+    who = op_name(call)
+    params = [tensor_arg(call, i, n) for i, n in enumerate(names)]
+    data = params[0]
+    axes = [axes] if isinstance(axes, int) else list(axes)
+    if data.ndim != -1:
+        axes = normalize_axes(who, axes, data.ndim, "axes")
+    if data.dtype != "void" and not data.dtype.startswith(("float", "bfloat")):
+        raise TypeError(f"{who}: argument 'data' must be a float tensor, got dtype {data.dtype}")
+    for name, sinfo in zip(names[1:], params[1:]):
+        if sinfo.dtype != data.dtype:
+            raise TypeError(
+                f"{who}: argument {name!r} has dtype {sinfo.dtype or 'unknown'}, but data has "
+                f"dtype {data.dtype}; all inputs must share one dtype"
+            )
+        if sinfo.ndim != len(axes):
+            raise ValueError(
+                f"{who}: {name} of shape {fmt_shape(sinfo)} must have one dimension per "
+                f"normalised axis ({len(axes)})"
+            )
+    lengths = []
+    dims = dims_of(data)
+    if dims is not None:
+        lengths.append(("data", [dims[a] for a in axes]))
+    lengths += [(n, dims_of(p)) for n, p in zip(names[1:], params[1:]) if dims_of(p) is not None]
+    for name, extents in lengths[1:]:
+        for a, b in zip(lengths[0][1], extents):
+            if provably_unequal(a, b):
+                ref = f"data of shape {fmt_shape(data)} on axes {axes}"
+                if lengths[0][0] != "data":
+                    ref = f"{lengths[0][0]} of shape {fmt_shape(lengths[0][1])}"
+                raise ValueError(
+                    f"{who}: {name} of shape {fmt_shape(extents)} does not match {ref}"
+                )
+            if not _prove_equal(a, b):
+                return True
+    return False
 
 
 def _infer_layer_norm(call, ctx):
     data = tensor_arg(call, 0, "data")
-    gamma, beta = tensor_arg(call, 1, "gamma"), tensor_arg(call, 2, "beta")
-    if data.ndim == -1:
-        return data
-    axes = normalize_axes("nn.layer_norm", call.attrs.axes, data.ndim, "axes")
-    dims = dims_of(data)
-    for sinfo, name in ((gamma, "gamma"), (beta, "beta")):
-        if sinfo.ndim not in (-1, len(axes)):
-            raise ValueError(
-                f"nn.layer_norm: {name} of shape {fmt_shape(sinfo)} must have one dimension per "
-                f"normalised axis ({len(axes)})"
-            )
-        pdims = dims_of(sinfo)
-        if dims is None or pdims is None:
-            continue
-        for k, a in enumerate(axes):
-            x, y = static(dims[a]), static(pdims[k])
-            if x is not None and y is not None and x != y:
-                raise ValueError(
-                    f"nn.layer_norm: {name} of shape {fmt_shape(sinfo)} does not match data of "
-                    f"shape {fmt_shape(data)} on axes {axes}"
-                )
+    if _norm_check(call, ("data", "gamma", "beta"), call.attrs.axes):
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
     return data
 
 
@@ -153,24 +197,18 @@ def layer_norm(data, gamma, beta, axes, epsilon: float = 1e-5, center=True, scal
 
 
 def _infer_batch_norm(call, ctx):
+    names = ("data", "gamma", "beta", "moving_mean", "moving_var")
     data = tensor_arg(call, 0, "data")
-    axis = normalize_axis("nn.batch_norm", call.attrs.axis, data.ndim) if data.ndim != -1 else 0
-    dims = dims_of(data)
-    for index, name in enumerate(("gamma", "beta", "moving_mean", "moving_var"), start=1):
-        sinfo = tensor_arg(call, index, name)
-        if sinfo.ndim not in (-1, 1):
-            raise ValueError(f"nn.batch_norm: {name} must be 1-D, got shape {fmt_shape(sinfo)}")
-        pdims = dims_of(sinfo)
-        if dims is not None and pdims is not None:
-            x, y = static(dims[axis]), static(pdims[0])
-            if x is not None and y is not None and x != y:
-                raise ValueError(
-                    f"nn.batch_norm: {name} of shape {fmt_shape(sinfo)} does not match the "
-                    f"{x} channels of data (shape {fmt_shape(data)}, axis {axis})"
-                )
-    mean = tensor_arg(call, 3, "moving_mean")
-    var = tensor_arg(call, 4, "moving_var")
-    return TupleStructInfo([data, mean, var])
+    if _norm_check(call, names, [call.attrs.axis]):
+        vdev = data.vdevice
+        return TupleStructInfo(
+            [
+                TensorStructInfo(dtype=data.dtype, vdevice=vdev, ndim=data.ndim),
+                TensorStructInfo(dtype=data.dtype, vdevice=vdev, ndim=1),
+                TensorStructInfo(dtype=data.dtype, vdevice=vdev, ndim=1),
+            ]
+        )
+    return TupleStructInfo([data, tensor_arg(call, 3, names[3]), tensor_arg(call, 4, names[4])])
 
 
 register("nn.batch_norm", _infer_batch_norm)
@@ -225,14 +263,8 @@ class AttentionAttrs(Attrs):
 
 def _infer_rms_norm(call, ctx):
     data = tensor_arg(call, 0, "data")
-    weight = tensor_arg(call, 1, "weight")
-    if data.ndim != -1:
-        axes = normalize_axes("nn.rms_norm", call.attrs.axes, data.ndim, "axes")
-        if weight.ndim not in (-1, len(axes)):
-            raise ValueError(
-                f"nn.rms_norm: weight of shape {fmt_shape(weight)} must have one dimension per "
-                f"normalised axis ({len(axes)})"
-            )
+    if _norm_check(call, ("data", "weight"), call.attrs.axes):
+        return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
     return data
 
 
@@ -250,17 +282,41 @@ def _infer_group_norm(call, ctx):
     a = call.attrs
     if a.num_groups <= 0:  # the channel count modulo it was a ZeroDivisionError
         raise ValueError(f"nn.group_norm: num_groups must be a positive int, got {a.num_groups}")
-    dims = dims_of(data)
-    if dims is not None:
+    axis = None
+    if data.ndim != -1:
         axis = normalize_axis("nn.group_norm", a.channel_axis, data.ndim, "channel_axis")
-        c = static(dims[axis])
-        if c is not None and c % a.num_groups:
+        if axis in normalize_axes("nn.group_norm", a.axes, data.ndim, "axes"):
             raise ValueError(
-                f"nn.group_norm: the {c} channels of data (shape {fmt_shape(data)}) do not "
-                f"divide into {a.num_groups} groups"
+                f"nn.group_norm: channel_axis {a.channel_axis} must not be one of the axes "
+                f"{list(a.axes)}"
             )
-    tensor_arg(call, 1, "gamma")
-    tensor_arg(call, 2, "beta")
+    if data.dtype != "void" and not data.dtype.startswith(("float", "bfloat")):
+        raise TypeError(f"nn.group_norm: argument 'data' must be a float tensor, got {data.dtype}")
+    dims = dims_of(data)
+    if dims is not None and axis is not None:
+        from tvm.tir import floormod
+
+        if provably_unequal(floormod(dims[axis], a.num_groups), 0):
+            raise ValueError(
+                f"nn.group_norm: the {dim_text(dims[axis])} channels of data (shape "
+                f"{fmt_shape(data)}) do not divide into {a.num_groups} groups"
+            )
+    for index, name in ((1, "gamma"), (2, "beta")):
+        sinfo = tensor_arg(call, index, name)
+        if sinfo.dtype != data.dtype:
+            raise TypeError(
+                f"nn.group_norm: argument {name!r} has dtype {sinfo.dtype}, but data has dtype "
+                f"{data.dtype}; all inputs must share one dtype"
+            )
+        if sinfo.ndim != 1:
+            raise ValueError(f"nn.group_norm: {name} must be 1-D, got shape {fmt_shape(sinfo)}")
+        pdims = dims_of(sinfo)
+        if axis is not None and dims is not None and pdims is not None:
+            if provably_unequal(dims[axis], pdims[0]):
+                raise ValueError(
+                    f"nn.group_norm: {name} of shape {fmt_shape(sinfo)} does not match the "
+                    f"{dim_text(dims[axis])} channels of data (shape {fmt_shape(data)})"
+                )
     return data
 
 

@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (importing a family registers its legalisations)
     nn,
     nn_conv,
     nn_conv_more,
+    nn_loss,
     nn_pool1d,
     scatter,
     search,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from tvm import te, topi
+from tvm import te, tir, topi
+from tvm.ir.expr import PrimExpr
 from tvm.tir import expr as E
 
 from ...op._utils import dims_of, static
+from ...struct_info import PrimStructInfo
 from .common import register_legalize
 
 
@@ -49,6 +51,16 @@ def _take(bb, call):
     axis = 0 if axis is None else axis % data.ndim
 
     def take(x, indices):
+        if isinstance(indices, PrimExpr):  # a PrimValue index: x without that axis
+            shape = list(x.shape[:axis]) + list(x.shape[axis + 1 :])
+            at = indices.astype("int64")
+            return te.compute(shape, lambda *i: x[i[:axis] + (at,) + i[axis:]], name="T_take")
         return topi.take(x, indices, axis, mode=mode)
 
-    return bb.call_te(take, call.args[0], call.args[1], primfunc_name_hint="take")
+    index = call.args[1]
+    sinfo = index.struct_info
+    if isinstance(sinfo, PrimStructInfo) and sinfo.value is None:
+        # A PrimValue of unknown value: bind it to a symbolic var te can read.
+        var = tir.Var("index", sinfo.dtype)
+        index = bb.match_cast(index, PrimStructInfo(value=var))
+    return bb.call_te(take, call.args[0], index, primfunc_name_hint="take")

@@ -1,5 +1,5 @@
 """Legalisation of the shape manipulation ops (reshape, permute_dims, expand_dims, squeeze,
-flatten, concat, split, broadcast_to)."""
+flatten, concat, split, broadcast_to, collapse_sum_like/to)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from tvm.arith import Analyzer
 from tvm.tir import expr as E
 from tvm.tir import op as T
 
-from ...op._utils import dims_of
+from ...op._utils import dims_of, static
 from .common import assert_dims_agree, assert_in_kernel, fmt_dims, register_legalize
 
 
@@ -87,6 +87,14 @@ def _expand_dims(bb, call):
 @register_legalize("relax.squeeze")
 def _squeeze(bb, call):
     axis = call.attrs.axis
+    if axis is not None:
+        # Named axes of a constant extent other than 1 stay (a no-op, as the op's struct info
+        # has it); a symbolic extent is squeezed (assumed 1).
+        dims = dims_of(call.args[0].struct_info)
+        ndim = call.args[0].struct_info.ndim
+        axis = [a for a in axis if dims is None or static(dims[a % ndim]) in (None, 1)]
+        if not axis:
+            return call.args[0]
     return bb.call_te(
         topi.squeeze,
         call.args[0],
@@ -97,13 +105,12 @@ def _squeeze(bb, call):
 
 @register_legalize("relax.concat")
 def _concat(bb, call):
-    lowered = bb.call_te(
-        topi.concatenate, call.args[0], call.attrs.axis, primfunc_name_hint="concatenate"
-    )
+    axis = 0 if call.attrs.axis is None else call.attrs.axis  # None: 1-D tensors end to end
+    lowered = bb.call_te(topi.concatenate, call.args[0], axis, primfunc_name_hint="concatenate")
     fields = call.args[0].struct_info.fields
     dims = [dims_of(f) for f in fields]
     if dims and all(d is not None for d in dims):
-        axis = call.attrs.axis % len(dims[0])
+        axis = axis % len(dims[0])
         agree = [E.EQ(d[i], dims[0][i]) for d in dims[1:] for i in range(len(d)) if i != axis]
         message = (
             f"concat: the tensors of shapes {', '.join(fmt_dims(d) for d in dims)} disagree at "
@@ -138,7 +145,13 @@ def _split(bb, call):
         part = dims_of(call.struct_info.fields[0])[axis]
         bounds = [part * k for k in range(spec)] + [extent]
     else:
-        bounds = [0, *spec, extent]
+        # As the op's struct info: each index clamped to [0, extent].
+        n = static(extent)
+        clamped = [
+            min(max(int(i), 0), n) if n is not None else T.min(T.max(int(i), 0), extent)
+            for i in spec
+        ]
+        bounds = [0, *clamped, extent]
     from tvm.tir.expr import convert
 
     bounds = [convert(b) for b in bounds]
@@ -166,3 +179,17 @@ def _broadcast_to(bb, call):
         )
         assert_dims_agree(bb, lowered, agree, message)
     return lowered
+
+
+def _collapse_sum(bb, call):
+    """Both forms sum data down to the result's (static or symbolic) shape."""
+    target = dims_of(call.struct_info)
+    if target is None:
+        return call  # a target of unknown shape: nothing to sum down to at compile time
+    return bb.call_te(
+        topi.collapse_sum, call.args[0], list(target), primfunc_name_hint="collapse_sum"
+    )
+
+
+register_legalize("relax.collapse_sum_like", _collapse_sum)
+register_legalize("relax.collapse_sum_to", _collapse_sum)

@@ -1,4 +1,4 @@
-"""Legalisation of the reductions (sum, mean, max, min, prod, variance, std)."""
+"""Legalisation of the reductions (sum, mean, max, min, prod, variance, std, median)."""
 
 from __future__ import annotations
 
@@ -77,3 +77,45 @@ def _legalize(name, te_func):
 
 for _name, _func in _TE.items():
     register_legalize(f"relax.{_name}", _legalize(_name, _func))
+
+
+def median_te(x, axis, keepdims):
+    """The lower median (element (n - 1) // 2 in sorted order, as torch.median): over all
+    elements when axis is None, else (values, int64 indices) along the axis."""
+    if axis is None:
+        n = _count(x, range(len(x.shape)))
+        flat = topi.reshape(x, (n,))
+        ordered = topi.sort(flat, 0)
+        mid = (n - 1) // 2
+        shape = [1] * len(x.shape) if keepdims else []
+        return te.compute(shape, lambda *i: ordered[mid], name="median")
+    a = axis[0] % len(x.shape)
+    ordered, order = topi.sort(x, a), topi.argsort(x, axis=a, dtype="int64")
+    mid = (x.shape[a] - 1) // 2
+    shape = [1 if k == a else d for k, d in enumerate(x.shape)]
+    if not keepdims:
+        shape = shape[:a] + shape[a + 1 :]
+
+    def at(t):
+        def pick(*i):
+            i = list(i)
+            return t[tuple(i[:a] + [mid] + i[a + (1 if keepdims else 0) :])]
+
+        return pick
+
+    return [
+        te.compute(shape, at(ordered), name="median"),
+        te.compute(shape, at(order), name="median_indices"),
+    ]
+
+
+@register_legalize("relax.median")
+def _median(bb, call):
+    axis = call.attrs.axis
+    return bb.call_te(
+        median_te,
+        call.args[0],
+        None if axis is None else list(axis),
+        call.attrs.keepdims,
+        primfunc_name_hint="median",
+    )

@@ -101,8 +101,8 @@ def _dims(values, who: str) -> list:
 def _dtype(dtype, who: str) -> str:
     from tvm.ir.dtype import DataType
 
-    if dtype is None:
-        return "void"
+    if dtype is None or (isinstance(dtype, _b.str) and dtype == ""):
+        return "void"  # upstream spells an unknown dtype "" as well as None
     text = _b.str(dtype)
     try:
         DataType(text)
