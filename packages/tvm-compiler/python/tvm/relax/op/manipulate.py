@@ -99,7 +99,7 @@ def _shape_arg(who, shape):
         # int() read a str dim as a number, or said only "invalid literal for int()"
         if (
             isinstance(dim, (bool, str))
-            or not isinstance(dim, PrimExpr)
+            or not isinstance(dim, E.PrimExpr)
             and not hasattr(dim, "__index__")
         ):
             raise TypeError(
