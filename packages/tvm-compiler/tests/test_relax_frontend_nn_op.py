@@ -177,7 +177,7 @@ def test_bad_arguments_are_clear_errors():
         (lambda x: op.interpolate(x), ValueError, "exactly one of size and scale_factor"),
         # int() read these: "invalid literal for int()" (ValueError), "'NoneType' object is not
         # iterable", 0 groups a ZeroDivisionError
-        (lambda x: op.zeros("ab"), TypeError, "zeros: shape must be a tuple/list of dims .* got str 'ab'"),
+        (lambda x: op.zeros("ab"), TypeError, "zeros: shape must be a tuple/list .* got str 'ab'"),
         (lambda x: op.reshape(x, None), TypeError, "reshape: shape must be a tuple/list of dims"),
         (lambda x: op.reshape(x, ["a"]), TypeError, "reshape: shape entries must be ints or Pr"),
         (lambda x: op.triu(x, diagonal="a"), TypeError, "triu: argument .k. must be an int"),

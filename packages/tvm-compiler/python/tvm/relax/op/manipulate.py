@@ -128,6 +128,8 @@ def _new_shape(x, shape):
                 f"reshape: the new shape must hold ints or PrimExprs, got the Relax "
                 f"expression {d!r}; pass a shape Expr instead"
             )
+        if isinstance(d, str) or not isinstance(d, (int, float, E.PrimExpr)):
+            raise TypeError(f"reshape: shape entries must be ints or PrimExprs, got {d!r} in {raw}")
         dtype = str(d.dtype) if isinstance(d, E.PrimExpr) else None
         if isinstance(d, bool) or not (isinstance(d, int) or (dtype or "").startswith("int")):
             raise InternalError(f"reshape: the new shape must hold integers, got {raw}")
