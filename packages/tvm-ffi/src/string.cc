@@ -80,6 +80,10 @@ bool ParseNumber(const std::string& text, size_t* pos, long* out) {
 }
 
 bool ParseDataType(const std::string& text, DLDataType* out) {
+  if (text.empty() || text == "void") {  // the void type: no bits, no lanes (printed as "")
+    *out = DLDataType{kDLOpaqueHandle, 0, 0};
+    return true;
+  }
   for (const CommonDType& c : kCommonTypes) {
     if (text.size() == c.size && std::memcmp(text.data(), c.name, c.size) == 0) {
       *out = c.type;
@@ -115,6 +119,7 @@ bool ParseDataType(const std::string& text, DLDataType* out) {
 }
 
 std::string DataTypeToString(const DLDataType& t) {
+  if (t.code == kDLOpaqueHandle && t.bits == 0 && t.lanes == 0) return "";
   std::string out;
   bool named = false;
   for (const DTypeName& n : kNamedTypes) {

@@ -148,3 +148,13 @@ def test_torch_conversion():
     assert dtype("f16x4").with_lanes(1).to_torch() is torch.float16
     with pytest.raises(TypeError, match="to_torch"):
         dtype("int8x4").to_torch()
+
+
+@pytest.mark.parametrize("text", ["void", ""])
+def test_void_parses_to_no_bits_and_no_lanes_and_prints_empty(text):
+    # Relax's unknown element type (R.Tensor(ndim=1)) reaches the VM as "void"
+    d = dtype(text)
+    assert d == text and (d.type_code, d.bits, d.lanes) == (3, 0, 0)
+    back = tvm_ffi.get_global_func("testing.echo")(d)
+    assert back == "" and (back.type_code, back.bits, back.lanes) == (3, 0, 0)
+    assert dtype.from_dlpack_data_type((3, 0, 0)) == ""

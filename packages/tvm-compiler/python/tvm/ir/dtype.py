@@ -38,7 +38,8 @@ class DataType(str):
         if isinstance(value, DataType):
             return value
         text = str(value).strip()
-        match = _PATTERN.match(text)
+        # As upstream's parser, the empty string names the void type (an unknown dtype).
+        match = _PATTERN.match(text or "void")
         if not isinstance(value, str) or match is None:
             raise ValueError(
                 f"DataType: expected a dtype such as 'float32', 'int64', 'bool', 'float32x4' "

@@ -104,6 +104,7 @@ from .op import (
     reinterpret,
     ret,
     round,
+    rsqrt,
     sigmoid,
     sin,
     sinh,

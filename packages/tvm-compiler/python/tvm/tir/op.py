@@ -96,6 +96,9 @@ def _register_builtins() -> None:
         "tir.tvm_stack_make_array": CallEffectKind.PURE,
         "tir.tvm_stack_make_shape": CallEffectKind.PURE,
         **{f"tir.{name}": CallEffectKind.PURE for name in BITWISE_C},
+        # 1 / sqrt(x): libm has no such function, so codegen expands it (as upstream's
+        # default legalisation of tir.rsqrt does).
+        "tir.rsqrt": CallEffectKind.PURE,
     }
     for name, effect in effects.items():
         op = register_op(name)
@@ -141,6 +144,11 @@ def log10(x):
 
 def sqrt(x):
     return _math("sqrt", x)
+
+
+def rsqrt(x):
+    """The reciprocal of the square root of x, 1 / sqrt(x) (the intrinsic tir.rsqrt)."""
+    return _math("rsqrt", x)
 
 
 def cos(x):

@@ -352,6 +352,8 @@ class BodyWriter:
 
     def _e_Call(self, e):
         name = e.op.name
+        if name == "tir.rsqrt":  # libm has none: 1 / sqrt(x), upstream's default legalisation
+            return self.expr(_rsqrt_expansion(e))
         args = [self.expr(a) for a in e.args]
         c_name = e.op.get_attr(C_NAME_ATTR)
         if c_name is not None:
@@ -701,3 +703,12 @@ class BodyWriter:
         self.emit(f"result->{field} = ({cast})({self.expr(value)});", depth)
         self.emit(f"result->type_index = {kind};", depth)
         self.emit("return 0;", depth)
+
+
+def _rsqrt_expansion(call):
+    """tir.rsqrt(x) as 1 / tir.sqrt(x), in x's dtype (a vector one broadcasts the 1)."""
+    dtype = call.dtype
+    one = E.const(1.0, dtype.with_lanes(1) if dtype.lanes > 1 else dtype)
+    if dtype.lanes > 1:
+        one = E.Broadcast(one, dtype.lanes)
+    return E.Div(one, E.Call(dtype, "tir.sqrt", [call.args[0]]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tvm.tir import expr as E
 
 from ..struct_info import PrimStructInfo, TensorStructInfo
+from ._slice_math import slice_length
 from ._utils import (
     arg_sinfo,
     dims_of,
@@ -55,9 +56,12 @@ def _infer_strided_slice(call, ctx):
         return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
     out = list(dims)
     for axis, b, e, s in zip(axes, attrs.begin, attrs.end, attrs.strides):
-        if s == 0:
+        if isinstance(s, int) and s == 0:
             raise ValueError(f"strided_slice: the stride on axis {axis} must not be 0")
-        extent = _slice_extent(dims[axis], b, e, s)
+        if all(isinstance(v, int) for v in (b, e, s)):
+            extent = _slice_extent(dims[axis], b, e, s)
+        else:  # a symbolic begin, end or stride: the extent is an expression of them
+            extent = slice_length(b, e, s, dims[axis])
         if extent is None:
             return TensorStructInfo(dtype=data.dtype, vdevice=data.vdevice, ndim=data.ndim)
         out[axis] = extent
@@ -68,19 +72,28 @@ def _infer_strided_slice(call, ctx):
 register("strided_slice", _infer_strided_slice)
 
 
-def _ints(who, name, values):
-    values = [values] if isinstance(values, int) else list(values)
+def _ints(who, name, values, symbolic: bool = False):
+    """values as ints; with symbolic, an integer PrimExpr that is not a constant stays (int64)."""
+    values = [values] if isinstance(values, (int, E.PrimExpr)) else list(values)
+    out = []
     for v in values:
-        if not isinstance(v, int) and not isinstance(v, E.IntImm):
-            raise TypeError(f"{who}: {name} must be ints, got {v!r}")
-    return tuple(int(v) for v in values)
+        if isinstance(v, E.IntImm) or (isinstance(v, int) and not isinstance(v, bool)):
+            out.append(int(v))
+        elif symbolic and isinstance(v, E.PrimExpr) and v.dtype.is_integer:
+            out.append(v if str(v.dtype) == "int64" else v.astype("int64"))
+        else:
+            what = "ints or integer PrimExprs" if symbolic else "ints"
+            raise TypeError(f"{who}: {name} must be {what}, got {v!r}")
+    return tuple(out)
 
 
 def strided_slice(x, axes, begin, end, strides=None, assume_inbound: bool = False):
-    """x[begin:end:strides] on each of axes (Python's slice rules, clamped to the extent)."""
+    """x[begin:end:strides] on each of axes (Python's slice rules, clamped to the extent);
+    begin, end and strides may hold symbolic integer PrimExprs."""
     who = "strided_slice"
-    axes, begin, end = _ints(who, "axes", axes), _ints(who, "begin", begin), _ints(who, "end", end)
-    strides = (1,) * len(axes) if strides is None else _ints(who, "strides", strides)
+    axes = _ints(who, "axes", axes)
+    begin, end = _ints(who, "begin", begin, True), _ints(who, "end", end, True)
+    strides = (1,) * len(axes) if strides is None else _ints(who, "strides", strides, True)
     if not len(axes) == len(begin) == len(end) == len(strides):
         from tvm.error import InternalError
 

@@ -6,6 +6,7 @@ from tvm import te, tir, topi
 from tvm.ir.expr import PrimExpr
 from tvm.tir import expr as E
 
+from ...op._slice_math import canonical_index
 from ...op._utils import dims_of, static
 from ...struct_info import PrimStructInfo
 from .common import register_legalize
@@ -14,6 +15,8 @@ from .common import register_legalize
 def _start(begin, stride, extent):
     """Where Python's slice begin:...:stride starts on an axis of extent (maybe symbolic)."""
     n = static(extent)
+    if not isinstance(begin, int) or not isinstance(stride, int):  # symbolic
+        return canonical_index(begin, extent, stride)
     if n is not None:
         return slice(begin, None, stride).indices(n)[0]
     if begin >= 0:

@@ -640,7 +640,8 @@ def ret(value):
 
 
 for _name in (
-    "exp exp2 log log2 log10 sqrt cos sin tan tanh floor ceil round trunc erf atan abs sigmoid "
+    "exp exp2 log log2 log10 sqrt rsqrt cos sin tan tanh floor ceil round trunc erf atan abs "
+    "sigmoid "
     "acos acosh asin asinh atanh cosh sinh atan2 log1p expm1 fmod hypot copysign nextafter "
     "isnan isinf isfinite "
     "call_extern call_pure_extern call_packed if_then_else likely floordiv floormod truncdiv "

@@ -64,7 +64,10 @@ def _parse_member(source, parser, stmt, relax_defs, gvs, values, frame) -> None:
     from ..tir.entry import decorator_private, decorator_s_tir, mark_s_tir, parse_prim_func_node
 
     if any(stmt is r for r in relax_defs):
-        frame.functions[gvs[stmt.name]] = parse_relax_function_node(source, stmt, values)
+        func = parse_relax_function_node(source, stmt, values)
+        frame.functions[gvs[stmt.name]] = func
+        if stmt.returns is None:
+            _refine_global_var(gvs[stmt.name], func)
     elif isinstance(stmt, ast.FunctionDef):
         private = decorator_private(parser, stmt)
         if private is None:
@@ -79,6 +82,14 @@ def _parse_member(source, parser, stmt, relax_defs, gvs, values, frame) -> None:
             "an @I.ir_module class holds functions, I.module_attrs(...) and "
             "I.module_global_infos(...) only",
         )
+
+
+def _refine_global_var(gv: GlobalVar, func) -> None:
+    """Give gv the struct info of its parsed function, whose result was unknown (R.Object) when
+    gv was declared: callers parsed after it see the real result. Upstream's DefFunction
+    updates the module's GlobalVar in place the same way; struct info is never part of
+    structural comparison, so the update changes no node's identity."""
+    object.__setattr__(gv, "struct_info_", func.struct_info)
 
 
 def ir_module(cls=None, check_well_formed: bool = True, s_tir: bool = False):

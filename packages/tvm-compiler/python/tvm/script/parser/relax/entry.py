@@ -80,11 +80,10 @@ def is_relax_function(parser, node: ast.FunctionDef) -> bool:
 
 def signature_struct_info(source, node, values):
     """The FuncStructInfo a module's GlobalVar for node gets before any body is parsed (so
-    functions can call each other in any order), or None without a return annotation."""
+    functions can call each other in any order). Without a return annotation the result is
+    R.Object, as upstream declares it; the module parse refines it once the body is parsed."""
     from .parser import RelaxParser, _decorator_options
 
-    if node.returns is None:
-        return None
     parser = RelaxParser(source, values)
     pure, _ = _decorator_options(parser, node)
     return parser.signature_sinfo(node, pure)

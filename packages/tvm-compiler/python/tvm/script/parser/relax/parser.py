@@ -401,6 +401,8 @@ class RelaxParser(Parser):
                 params, ret = self.signature(node)
         finally:
             R.set_symbols(previous)
+        if ret is None:  # unknown until the body is parsed
+            ret = rx.ObjectStructInfo()
         return rx.FuncStructInfo([p.struct_info for p in params], ret, purity=pure)
 
     def visit_Pass(self, node):
