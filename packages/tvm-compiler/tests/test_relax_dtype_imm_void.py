@@ -34,3 +34,21 @@ def test_bad_dtype_still_rejected():
         DataType("float")
     with pytest.raises(ValueError, match="DataType"):
         relax.DataTypeImm("notatype")
+
+
+@pytest.mark.parametrize("exec_mode", ["bytecode", "compiled"])
+def test_a_tensor_of_unknown_dtype_compiles_and_runs(exec_mode):
+    # The VM is given DataTypeImm("void") for R.Tensor(ndim=1); tvm-ffi could not parse it
+    import numpy as np
+
+    @R.function
+    def main(x: R.Tensor(ndim=1)):
+        return x
+
+    ex = tvm.compile(tvm.IRModule({"main": main}), target="llvm", exec_mode=exec_mode)
+    vm = relax.VirtualMachine(ex, tvm.cpu())
+    for dtype in ("float32", "int8"):
+        x = np.arange(3, dtype=dtype)
+        np.testing.assert_array_equal(vm["main"](tvm.runtime.tensor(x)).numpy(), x)
+    with pytest.raises(ValueError, match="ndim"):
+        vm["main"](tvm.runtime.tensor(np.zeros((2, 2), "float32")))

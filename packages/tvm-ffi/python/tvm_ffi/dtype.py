@@ -30,7 +30,8 @@ _NUMPY_NAMES = {
 
 def _name_of(func, code, bits, lanes):
     """The canonical text of (code, bits, lanes); ValueError naming `func` when out of range."""
-    if not (0 <= code <= 255 and 0 <= bits <= 255 and 1 <= lanes <= 65535):
+    void = (code, bits, lanes) == (3, 0, 0)  # the void type, printed ""
+    if not void and not (0 <= code <= 255 and 0 <= bits <= 255 and 1 <= lanes <= 65535):
         raise ValueError(
             f"{func}: expected type code and bits in 0..255 and lanes in 1..65535, "
             f"got ({code}, {bits}, {lanes})"
