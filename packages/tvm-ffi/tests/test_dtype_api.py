@@ -87,7 +87,9 @@ def test_short_name_passes_through_the_ffi():
     assert tvm_ffi.testing.echo(dtype("f16")) == "float16"
 
 
-@pytest.mark.parametrize("bad", ["e4m3", "int8x4x2", "float32x-1", "int64x0", "Int32", "fp16", "voids"])
+@pytest.mark.parametrize(
+    "bad", ["e4m3", "int8x4x2", "float32x-1", "int64x0", "Int32", "fp16", "voids"]
+)
 def test_bad_names_are_value_errors(bad):
     with pytest.raises(ValueError):
         dtype(bad)

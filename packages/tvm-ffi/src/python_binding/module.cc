@@ -314,8 +314,8 @@ NB_MODULE(_core, m) {
   });
   m.def("dtype_to_str", [](int code, int bits, int lanes) {
     bool is_void = code == kDLOpaqueHandle && bits == 0 && lanes == 0;  // printed ""
-    if (!is_void && (code < 0 || code > 255 || bits < 0 || bits > 255 || lanes < 1 ||
-                     lanes > 65535)) {
+    if (!is_void &&
+        (code < 0 || code > 255 || bits < 0 || bits > 255 || lanes < 1 || lanes > 65535)) {
       ThrowError(
           PyExc_ValueError,
           "dtype: expected type code and bits in 0..255 and lanes in 1..65535, got (%d, %d, %d)",
