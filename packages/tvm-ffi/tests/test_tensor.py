@@ -154,7 +154,7 @@ def test_dtype_parse(name, code, bits, lanes):
 
 
 # "int" and "intx4" are int32 and int32x4, as upstream (tests/test_dtype_api.py).
-@pytest.mark.parametrize("bad", ["floaty", "", "float32x", "int8x0", "intxx4"])
+@pytest.mark.parametrize("bad", ["floaty", "voidx2", "float32x", "int8x0", "intxx4"])
 def test_bad_dtype_string(bad):
     with pytest.raises(ValueError):
         tvm_ffi.dtype(bad)
