@@ -9,6 +9,7 @@ from ..expr import Call, DataflowBlock, DataflowVar, MatchCast, Tuple, TupleGetI
 from ..expr_functor import ExprMutator
 from ..struct_info import TensorStructInfo, TupleStructInfo
 from .layout_inference import LETTERS, RULES, initial
+from .lowering_utils import is_nested_tensor
 
 
 def _has_unknown_rank(sinfo) -> bool:
@@ -16,14 +17,6 @@ def _has_unknown_rank(sinfo) -> bool:
         return sinfo.ndim < 0
     if isinstance(sinfo, TupleStructInfo):
         return any(_has_unknown_rank(f) for f in sinfo.fields)
-    return False
-
-
-def _is_nested_tensor(sinfo) -> bool:
-    if isinstance(sinfo, TensorStructInfo):
-        return True
-    if isinstance(sinfo, TupleStructInfo):
-        return all(_is_nested_tensor(f) for f in sinfo.fields)
     return False
 
 
@@ -102,7 +95,7 @@ class _LayoutConverter(ExprMutator):
         found = self._infer(call, args)
         var = binding.var
         is_df = isinstance(var, DataflowVar)
-        if found is None or (not is_df and not _is_nested_tensor(var.struct_info)):
+        if found is None or (not is_df and not is_nested_tensor(var.struct_info)):
             new_args = [self.rewrite(a, initial(a.struct_info)) for a in args]
             self._emit_as(binding, Call(call.op, new_args, call.attrs, call.sinfo_args), None)
             return

@@ -125,6 +125,17 @@ def dtype_bytes(dtype) -> int:
     return (dt.bits * dt.lanes + 7) // 8
 
 
+def is_nested_tensor(sinfo) -> bool:
+    """A tensor, or a tuple (of tuples) of tensors only."""
+    from ..struct_info import TensorStructInfo, TupleStructInfo
+
+    if isinstance(sinfo, TensorStructInfo):
+        return True
+    if isinstance(sinfo, TupleStructInfo):
+        return all(is_nested_tensor(f) for f in sinfo.fields)
+    return False
+
+
 def new_var(name: str, sinfo):
     from tvm.relax.expr import Var
 

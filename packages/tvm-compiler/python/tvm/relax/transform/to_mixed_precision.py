@@ -26,7 +26,7 @@ from ..expr import (
 )
 from ..expr_functor import ExprMutator
 from ..struct_info import TensorStructInfo, TupleStructInfo
-from .lowering_utils import relax_function_pass
+from .lowering_utils import is_nested_tensor, relax_function_pass
 from .mixed_precision_policy import kAlways, kFollow, kNever, policy_of
 
 _FP16, _FP32 = "float16", "float32"
@@ -41,14 +41,6 @@ def _sinfo(expr):
         return expr.struct_info
     except (AttributeError, ValueError):
         return None
-
-
-def _is_nested_tensor(sinfo) -> bool:
-    if isinstance(sinfo, TensorStructInfo):
-        return True
-    if isinstance(sinfo, TupleStructInfo):
-        return all(_is_nested_tensor(f) for f in sinfo.fields)
-    return False
 
 
 def _ntype(sinfo, dtype: str | None = None):
@@ -122,7 +114,7 @@ class _DTypeDecisionCollector:
     def _require_args(self, args, dtype: str) -> None:
         for arg in args:
             sinfo = _sinfo(arg)
-            if _is_nested_tensor(sinfo):
+            if is_nested_tensor(sinfo):
                 self._require(arg, _ntype(sinfo, dtype))
 
     def visit(self, expr) -> None:
@@ -139,7 +131,7 @@ class _DTypeDecisionCollector:
             self.visit(expr.false_branch)
             self.visit(expr.cond)
         elif isinstance(expr, Var):
-            if _is_nested_tensor(_sinfo(expr)):
+            if is_nested_tensor(_sinfo(expr)):
                 self._require(expr, _ntype(expr.struct_info, _FP32))
         elif isinstance(expr, Call):
             if not isinstance(expr.op, Op):
@@ -221,7 +213,7 @@ class _ToMixedPrecisionRewriter(ExprMutator):
 
     def _cast_args(self, args, dtype: str) -> list:
         return [
-            self._cast(a, _ntype(a.struct_info, dtype)) if _is_nested_tensor(_sinfo(a)) else a
+            self._cast(a, _ntype(a.struct_info, dtype)) if is_nested_tensor(_sinfo(a)) else a
             for a in args
         ]
 
@@ -247,7 +239,7 @@ class _ToMixedPrecisionRewriter(ExprMutator):
     def _all_fp16_castable(self, args) -> bool:
         for arg in args:
             sinfo = _sinfo(arg)
-            if not _is_nested_tensor(sinfo):
+            if not is_nested_tensor(sinfo):
                 continue
             if isinstance(sinfo, TensorStructInfo) and str(sinfo.dtype) == _FP16:
                 continue
@@ -356,7 +348,7 @@ class _ToMixedPrecisionRewriter(ExprMutator):
         elif any(a is not b for a, b in zip(args, call.args)):
             # kNever: the op gets exactly the dtypes it had
             args = [
-                self._cast(a, _ntype(old.struct_info)) if _is_nested_tensor(_sinfo(old)) else a
+                self._cast(a, _ntype(old.struct_info)) if is_nested_tensor(_sinfo(old)) else a
                 for a, old in zip(args, call.args)
             ]
             new = Call(call.op, args, call.attrs, call.sinfo_args, call.span)
