@@ -197,9 +197,9 @@ static int32_t tvm_spare_threads(void) {
      * rounding alone read as half a CPU busy. */
     struct timespec wall, self;
     double idle = enabled ? tvm_idle_jiffies(&allowed) : -1;
-    double team = tvm_team_seconds();
     if (idle >= 0 && clock_gettime(CLOCK_MONOTONIC, &wall) == 0 &&
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &self) == 0) {
+      double team = tvm_team_seconds(); /* since the last sample, as the other last_* values */
       double hz = (double)sysconf(_SC_CLK_TCK);
       double wall_jiffies = ((double)wall.tv_sec + wall.tv_nsec * 1e-9) * hz;
       double self_jiffies = ((double)self.tv_sec + self.tv_nsec * 1e-9) * hz;

@@ -109,13 +109,4 @@ def median_te(x, axis, keepdims):
     ]
 
 
-@register_legalize("relax.median")
-def _median(bb, call):
-    axis = call.attrs.axis
-    return bb.call_te(
-        median_te,
-        call.args[0],
-        None if axis is None else list(axis),
-        call.attrs.keepdims,
-        primfunc_name_hint="median",
-    )
+register_legalize("relax.median", _legalize("median", median_te))
